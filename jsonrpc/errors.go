@@ -1,0 +1,102 @@
+package jsonrpc
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Standard JSON-RPC 2.0 error codes, and the ones MCP adds.
+const (
+	CodeParseError     = -32700
+	CodeInvalidRequest = -32600
+	CodeMethodNotFound = -32601
+	CodeInvalidParams  = -32602
+	CodeInternalError  = -32603
+
+	// CodeResourceNotFound is MCP's "resource not found" (up to 2025-11-25).
+	CodeResourceNotFound = -32002
+	// CodeURLElicitationRequired carries data.elicitations (2025-11-25).
+	CodeURLElicitationRequired = -32042
+	// CodeUserRejected is what a client answers when the user declines sampling.
+	CodeUserRejected = -1
+)
+
+// Error is a JSON-RPC error object, as received from or sent to a peer. It
+// is the one typed protocol error in mcpwire: inspect it with errors.As.
+type Error struct {
+	Code    int64           `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+// Error formats the code and message; Data is left out because it is the
+// peer's arbitrary payload and may be large.
+func (e *Error) Error() string {
+	return fmt.Sprintf("jsonrpc error %d: %s", e.Code, e.Message)
+}
+
+// NewError returns an error object with the given code and message.
+func NewError(code int64, message string) *Error {
+	return &Error{Code: code, Message: message}
+}
+
+// AsError converts err into an error object to send to a peer: a *Error in
+// err's chain is used as it is, anything else becomes -32603 with err's text.
+func AsError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &Error{Code: CodeInternalError, Message: err.Error()}
+}
+
+// Sentinel errors of the engine. Errors returned by Conn wrap them, so test
+// with errors.Is.
+var (
+	// ErrClosed: the connection is closed or ended before the call completed.
+	ErrClosed = errors.New("jsonrpc: connection closed")
+	// ErrTimeout: the call's own deadline (the connection's or the call's
+	// timeout, or the progress ceiling) passed before a response came.
+	ErrTimeout = errors.New("jsonrpc: request timed out")
+	// ErrMethodNotFound can be returned by a Handler to answer -32601.
+	ErrMethodNotFound = &Error{Code: CodeMethodNotFound, Message: "method not found"}
+)
+
+// DecodeError reports a frame that is not a valid JSON-RPC message. A
+// transport's Read returns it for one bad frame and stays usable; the engine
+// reports it to the error hook and reads on.
+type DecodeError struct {
+	// Reason says what is wrong, e.g. `missing "jsonrpc" member`.
+	Reason string
+	// Excerpt is the start of the offending frame, at most 200 bytes.
+	Excerpt string
+	// Err is the underlying JSON syntax error, if any.
+	Err error
+}
+
+func (e *DecodeError) Error() string {
+	if e.Excerpt == "" {
+		return "jsonrpc: invalid message: " + e.Reason
+	}
+	return fmt.Sprintf("jsonrpc: invalid message: %s (frame starts %q)", e.Reason, e.Excerpt)
+}
+
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+const excerptLimit = 200
+
+func newDecodeError(frame []byte, reason string, err error) *DecodeError {
+	ex := frame
+	if len(ex) > excerptLimit {
+		ex = ex[:excerptLimit]
+	}
+	return &DecodeError{Reason: reason, Excerpt: string(ex), Err: err}
+}
+
+// IsDecodeError reports whether err is (or wraps) a *DecodeError, that is a
+// bad frame after which the stream is still usable.
+func IsDecodeError(err error) bool {
+	var d *DecodeError
+	return errors.As(err, &d)
+}
