@@ -1,0 +1,36 @@
+// Package transport moves JSON-RPC messages between mcpwire and an MCP
+// server: over a child process's stdio (JSON lines), over Streamable HTTP,
+// and over the legacy HTTP+SSE transport. A transport frames, parses and
+// manages process and HTTP lifecycles; it never correlates ids (that is
+// jsonrpc.Conn's job) and knows MCP methods only where its wire rules need
+// them (the HTTP transport recognises initialize to capture the session).
+package transport
+
+import (
+	"context"
+
+	"github.com/mcpwire/mcpwire/jsonrpc"
+)
+
+// Transport opens a connection to one server. Connect's ctx bounds only
+// the opening (spawning a process, the first HTTP exchange); it never ends
+// the connection later: use the stream's Close for that.
+type Transport interface {
+	Connect(ctx context.Context) (jsonrpc.Stream, error)
+}
+
+// Optional abilities of a stream, found by type assertion. They are kept
+// out of jsonrpc.Stream so that simple streams stay simple.
+
+// SessionIDer is a stream with a server-issued session (Streamable HTTP).
+type SessionIDer interface {
+	// SessionID returns the current session id, "" when none.
+	SessionID() string
+}
+
+// ProtocolVersionSetter is a stream whose wire format depends on the
+// negotiated protocol version (Streamable HTTP sends it as a header from
+// 2025-06-18 on). The MCP client calls it right after the handshake.
+type ProtocolVersionSetter interface {
+	SetProtocolVersion(version string)
+}
