@@ -1,0 +1,102 @@
+package jsonrpc
+
+import (
+	"testing"
+)
+
+// mcpSeeds are real MCP frames (and near misses) that seed the fuzzers.
+var mcpSeeds = []string{
+	`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{"listChanged":true},"sampling":{}},"clientInfo":{"name":"mcpwire","version":"0.1.0"}}}`,
+	`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":true},"logging":{}},"serverInfo":{"name":"everything","version":"1.0.0"},"instructions":"hi"}}`,
+	`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+	`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":"abc"}}`,
+	`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"message":"héllo \u2028 \"q\""},"_meta":{"progressToken":3}}}`,
+	`{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"Echo: hi"}],"isError":false}}`,
+	`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":3,"progress":0.5,"total":1,"message":"half way"}}`,
+	`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3,"reason":"timed out after 30s"}}`,
+	`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":{"k":[1,2,{"z":null}]}}}`,
+	`{"jsonrpc":"2.0","id":"srv-1","method":"sampling/createMessage","params":{"messages":[],"maxTokens":10}}`,
+	`{"jsonrpc":"2.0","id":"srv-1","error":{"code":-1,"message":"User rejected sampling request"}}`,
+	`{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"Unknown tool: nope","data":{"tool":"nope"}}}`,
+	`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`,
+	`{"jsonrpc":"2.0","id":5,"method":"ping"}`,
+	`{"jsonrpc":"2.0","id":5,"result":{}}`,
+	`[{"jsonrpc":"2.0","id":6,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"}]`,
+	`[{"jsonrpc":"2.0","id":6,"result":{}},{"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"Method not found"}}]`,
+	`[]`,
+	`[1,{"jsonrpc":"2.0","method":"x"}]`,
+	"{\n  \"jsonrpc\": \"2.0\",\n  \"method\": \"x\",\n  \"params\": {\n    \"a\": 1\n  }\n}",
+	`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`,
+	`{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"x"}}`,
+	`{"id":1,"method":"ping"}`,
+	`{"jsonrpc":"2.0","id":9223372036854775807,"result":{}}`,
+	`{"jsonrpc":"2.0","id":"\ud800","method":"x"}`,
+	"{\"jsonrpc\":\"2.0\",\"method\":\"\xff\"}",
+	`not json at all`,
+	`{"jsonrpc":"2.0",`,
+	``,
+	`null`,
+}
+
+func FuzzDecodeMessage(f *testing.F) {
+	for _, s := range mcpSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := DecodeMessage(data)
+		if err != nil {
+			if m != nil {
+				t.Fatalf("DecodeMessage returned a message beside error %v", err)
+			}
+			if !IsDecodeError(err) {
+				t.Fatalf("DecodeMessage error %T %v is not a *DecodeError", err, err)
+			}
+			return
+		}
+		checkRoundTrip(t, m)
+	})
+}
+
+func FuzzDecodeFrame(f *testing.F) {
+	for _, s := range mcpSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		msgs, err := DecodeFrame(data)
+		if err != nil && !IsDecodeError(err) {
+			t.Fatalf("DecodeFrame error %T %v is not a DecodeError", err, err)
+		}
+		for _, m := range msgs {
+			if m == nil {
+				t.Fatalf("DecodeFrame returned a nil message (err %v)", err)
+			}
+			checkRoundTrip(t, m)
+		}
+	})
+}
+
+// checkRoundTrip asserts that a decoded message encodes, and that the
+// encoding decodes to an equal message and is itself stable.
+func checkRoundTrip(t *testing.T, m Message) {
+	t.Helper()
+	enc, err := EncodeMessage(m)
+	if err != nil {
+		t.Fatalf("decoded message %#v does not encode: %v", m, err)
+	}
+	for _, c := range enc {
+		if c == '\n' || c == '\r' {
+			t.Fatalf("encoding contains a line break: %q", enc)
+		}
+	}
+	back, err := DecodeMessage(enc)
+	if err != nil {
+		t.Fatalf("re-encoded message %s does not decode: %v", enc, err)
+	}
+	if !messagesEqual(m, back) {
+		t.Fatalf("round trip changed the message:\n first %#v\n again %#v\n via %s", m, back, enc)
+	}
+	enc2, err := EncodeMessage(back)
+	if err != nil || string(enc2) != string(enc) {
+		t.Fatalf("encoding is not stable:\n %s\n %s (%v)", enc, enc2, err)
+	}
+}
