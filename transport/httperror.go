@@ -1,0 +1,180 @@
+package transport
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcpwire/mcpwire/jsonrpc"
+)
+
+// httpErrorBodyLimit bounds the body excerpt an *HTTPError keeps.
+const httpErrorBodyLimit = 1024
+
+// HTTPError is a reply with a non-2xx status (or another status the
+// transport cannot use). It names the method, the redacted URL and the
+// status, keeps an excerpt of the body and the authorization hints a client
+// needs to react to 401 and 403. It never includes request header values.
+//
+// Test for it with errors.As.
+type HTTPError struct {
+	// StatusCode is the HTTP status code, e.g. 404.
+	StatusCode int
+	// Status is the status line text, e.g. "404 Not Found".
+	Status string
+	// Method is the request method, e.g. "POST".
+	Method string
+	// URL is the request URL without userinfo, fragment or query values.
+	URL string
+	// Body is the start of the reply body (at most 1 KiB, valid UTF-8).
+	Body string
+	// RPCError is the JSON-RPC error object when the body was a JSON-RPC
+	// error response, as servers send for 400 (bad session, bad version).
+	RPCError *jsonrpc.Error
+	// WWWAuthenticate is the WWW-Authenticate header of a 401 or 403,
+	// which names the protected resource metadata and the needed scope.
+	WWWAuthenticate string
+	// AuthServer is the Mcp-Auth-Server header, a hint some servers give
+	// about which authorization server to use.
+	AuthServer string
+}
+
+func (e *HTTPError) Error() string {
+	var b strings.Builder
+	b.WriteString("transport: ")
+	if e.Method != "" {
+		b.WriteString(e.Method)
+		b.WriteByte(' ')
+	}
+	if e.URL != "" {
+		b.WriteString(e.URL)
+		b.WriteString(": ")
+	}
+	status := e.Status
+	if status == "" {
+		status = fmt.Sprintf("%d %s", e.StatusCode, http.StatusText(e.StatusCode))
+	}
+	b.WriteString("HTTP ")
+	b.WriteString(status)
+	if e.WWWAuthenticate != "" {
+		fmt.Fprintf(&b, " (WWW-Authenticate: %s)", clipRunes(e.WWWAuthenticate, 300))
+	}
+	if e.AuthServer != "" {
+		fmt.Fprintf(&b, " (Mcp-Auth-Server: %s)", clipRunes(e.AuthServer, 300))
+	}
+	switch {
+	case e.RPCError != nil:
+		fmt.Fprintf(&b, ": %s", e.RPCError.Error())
+	case e.Body != "":
+		fmt.Fprintf(&b, ": body %q", clipRunes(e.Body, 200))
+	}
+	return b.String()
+}
+
+// newHTTPError describes resp, which came from a method request. It reads
+// at most 1 KiB of the body for the excerpt and closes the body.
+func newHTTPError(resp *http.Response, method string) *HTTPError {
+	e := &HTTPError{
+		StatusCode:      resp.StatusCode,
+		Status:          resp.Status,
+		Method:          method,
+		WWWAuthenticate: strings.Join(resp.Header.Values("WWW-Authenticate"), ", "),
+		AuthServer:      resp.Header.Get("Mcp-Auth-Server"),
+	}
+	if resp.Request != nil && resp.Request.URL != nil {
+		e.URL = redactParsedURL(resp.Request.URL)
+	}
+	if resp.Body != nil {
+		raw, _ := io.ReadAll(io.LimitReader(resp.Body, httpErrorBodyLimit))
+		resp.Body.Close()
+		raw = bytes.TrimSpace(raw)
+		e.Body = strings.ToValidUTF8(string(raw), "\uFFFD")
+		if m, err := jsonrpc.DecodeMessage(raw); err == nil {
+			if r, ok := m.(*jsonrpc.Response); ok && r.Error != nil {
+				e.RPCError = r.Error
+			}
+		}
+	}
+	return e
+}
+
+// IsHTTPStatus reports whether err is (or wraps) an *HTTPError with one of
+// the given status codes.
+func IsHTTPStatus(err error, codes ...int) bool {
+	var he *HTTPError
+	if !errors.As(err, &he) {
+		return false
+	}
+	for _, c := range codes {
+		if he.StatusCode == c {
+			return true
+		}
+	}
+	return false
+}
+
+// redactURL formats a configured URL for errors and logs: without userinfo
+// (a password or token), fragment, or query values (which often carry
+// keys or session ids). A string that does not parse is cut down the same
+// way by hand rather than quoted whole.
+func redactURL(raw string) string {
+	if u, err := url.Parse(raw); err == nil {
+		return redactParsedURL(u)
+	}
+	s, _, _ := strings.Cut(raw, "#")
+	s, q, hasQuery := strings.Cut(s, "?")
+	if scheme, rest, ok := strings.Cut(s, "://"); ok {
+		authority, path, _ := strings.Cut(rest, "/")
+		if i := strings.LastIndexByte(authority, '@'); i >= 0 {
+			authority = authority[i+1:]
+		}
+		s = scheme + "://" + authority
+		if path != "" || strings.Contains(rest, "/") {
+			s += "/" + path
+		}
+	}
+	if hasQuery && q != "" {
+		s += "?REDACTED"
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+// redactParsedURL is redactURL for a parsed URL.
+func redactParsedURL(u *url.URL) string {
+	c := *u
+	c.User = nil
+	c.Fragment, c.RawFragment = "", ""
+	if c.RawQuery != "" {
+		q := c.Query()
+		parts := make([]string, 0, len(q))
+		for k, vs := range q {
+			for range vs {
+				parts = append(parts, url.QueryEscape(k)+"=REDACTED")
+			}
+		}
+		slices.Sort(parts)
+		c.RawQuery = strings.Join(parts, "&")
+		if c.RawQuery == "" {
+			c.RawQuery = "REDACTED"
+		}
+	}
+	return c.String()
+}
+
+// clipRunes shortens s to at most n bytes for an error line.
+func clipRunes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
