@@ -1,0 +1,106 @@
+package jsonl
+
+import (
+	"bytes"
+	"io"
+	"testing"
+	"testing/iotest"
+)
+
+func FuzzJSONLReader(f *testing.F) {
+	seeds := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"mcpwire","version":"0.1.0"}}}` + "\n",
+		`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"everything","version":"1.0.0"}}}` + "\r\n" +
+			`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n",
+		`{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"echo","inputSchema":{"type":"object"}}]}}` + "\n\n\n" +
+			`[{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1}},{"jsonrpc":"2.0","id":"a","error":{"code":-32601,"message":"method not found"}}]`,
+		"\r\n \t\n{}\r\r\n\rx",
+		"",
+	}
+	for _, s := range seeds {
+		f.Add([]byte(s), uint16(0))
+		f.Add([]byte(s), uint16(16))
+	}
+	f.Fuzz(func(t *testing.T, in []byte, limit uint16) {
+		var want [][]byte
+		for _, line := range bytes.Split(in, []byte("\n")) {
+			line = trimCR(line)
+			// Lines over the limit are reported even when blank:
+			// the reader does not keep their contents to look.
+			if !isBlank(line) || limit > 0 && len(line) > int(limit) {
+				want = append(want, line)
+			}
+		}
+		for _, src := range []io.Reader{bytes.NewReader(in), iotest.OneByteReader(bytes.NewReader(in))} {
+			r := NewReader(src)
+			r.MaxFrameSize = int(limit)
+			var got [][]byte
+			for n := 0; ; n++ {
+				if n > len(in)+1 {
+					t.Fatalf("more results than input bytes")
+				}
+				frame, err := r.ReadFrame()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					tl, ok := err.(*FrameTooLargeError)
+					if !ok || limit == 0 || tl.Size <= int64(limit) {
+						t.Fatalf("unexpected error %v (limit %d)", err, limit)
+					}
+					got = append(got, nil) // placeholder for a skipped line
+					continue
+				}
+				if bytes.IndexByte(frame, '\n') >= 0 {
+					t.Fatalf("frame %q contains a newline", frame)
+				}
+				if limit > 0 && len(frame) > int(limit) {
+					t.Fatalf("frame of %d bytes passed limit %d", len(frame), limit)
+				}
+				got = append(got, bytes.Clone(frame))
+			}
+			if len(got) != len(want) {
+				t.Fatalf("%d results, want %d lines", len(got), len(want))
+			}
+			for i := range want {
+				if got[i] == nil {
+					if limit == 0 || len(want[i]) <= int(limit) {
+						t.Fatalf("line %d (%d bytes) skipped under limit %d", i, len(want[i]), limit)
+					}
+					continue
+				}
+				if !bytes.Equal(got[i], want[i]) {
+					t.Fatalf("frame %d = %q, want %q", i, got[i], want[i])
+				}
+			}
+			// Frames plus newlines reproduce the kept input lines.
+			var joined, wantJoined []byte
+			for i, g := range got {
+				if g != nil {
+					joined = append(append(joined, g...), '\n')
+					wantJoined = append(append(wantJoined, want[i]...), '\n')
+				}
+			}
+			if !bytes.Equal(joined, wantJoined) {
+				t.Fatalf("joined frames %q, want %q", joined, wantJoined)
+			}
+		}
+	})
+}
+
+func BenchmarkJSONLRead(b *testing.B) {
+	line := []byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"abc","progress":42,"total":100}}` + "\n")
+	in := bytes.Repeat(line, 10_000)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(in)))
+	var rd bytes.Reader
+	for b.Loop() {
+		rd.Reset(in)
+		r := NewReader(&rd)
+		for {
+			if _, err := r.ReadFrame(); err != nil {
+				break
+			}
+		}
+	}
+}

@@ -1,0 +1,209 @@
+package jsonl
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// readBufferSize is the read-ahead buffer. Frames up to this size are
+// returned straight from it, without copying.
+const readBufferSize = 64 << 10
+
+// keepFrameBuffer bounds the assembly buffer kept between frames: a single
+// huge frame should not pin its memory for the rest of the connection.
+const keepFrameBuffer = 1 << 20
+
+// FrameTooLargeError reports a line longer than Reader.MaxFrameSize. The
+// line has been skipped: the Reader is positioned after its newline and
+// may be read on.
+type FrameTooLargeError struct {
+	// Limit is the configured MaxFrameSize.
+	Limit int
+	// Size is the length of the skipped line in bytes (without its line
+	// terminator). When the input ended inside the line, it is the number
+	// of bytes seen before the end.
+	Size int64
+}
+
+func (e *FrameTooLargeError) Error() string {
+	return fmt.Sprintf("jsonl: frame of %d bytes exceeds the maximum frame size of %d bytes; skipped", e.Size, e.Limit)
+}
+
+// Reader splits a byte stream into frames, one per line.
+//
+// Lines end at '\n'; one '\r' before it is dropped, so CRLF input works.
+// Blank lines (only spaces, tabs and '\r') are skipped, unless they are
+// longer than MaxFrameSize. A last line without
+// a newline is returned as a frame when the input ends.
+//
+// A Reader is not safe for concurrent use.
+type Reader struct {
+	// MaxFrameSize, when positive, is the longest line accepted, in bytes
+	// without the terminator. A longer line is skipped and reported as a
+	// *FrameTooLargeError; reading may continue after it. Zero means no
+	// limit. Set it before the first ReadFrame.
+	MaxFrameSize int
+
+	br    *bufio.Reader
+	frame []byte // assembly buffer for frames longer than the read buffer
+	err   error  // sticky terminal error
+}
+
+// NewReader returns a Reader that reads frames from r.
+func NewReader(r io.Reader) *Reader {
+	return &Reader{br: bufio.NewReaderSize(r, readBufferSize)}
+}
+
+// ReadFrame returns the next non-blank line without its terminator. The
+// returned slice is only valid until the next call to ReadFrame.
+//
+// A *FrameTooLargeError is a per-frame error: the line was skipped and the
+// next call returns the following frame. Any other error is terminal and
+// is returned again by every later call; it is io.EOF when the input ended
+// cleanly (after the last frame).
+func (r *Reader) ReadFrame() ([]byte, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	if cap(r.frame) > keepFrameBuffer {
+		r.frame = nil
+	}
+	for {
+		line, err := r.readLine()
+		if err != nil {
+			if !isFrameTooLarge(err) {
+				r.err = err
+			}
+			return nil, err
+		}
+		if line == nil {
+			return nil, r.err
+		}
+		if !isBlank(line) {
+			return line, nil
+		}
+	}
+}
+
+// readLine returns the next line (blank or not) without its terminator.
+// It returns (nil, nil) when the input ended with nothing pending, after
+// recording the terminal error in r.err.
+func (r *Reader) readLine() ([]byte, error) {
+	r.frame = r.frame[:0]
+	assembling := false
+	for {
+		chunk, err := r.br.ReadSlice('\n')
+		switch {
+		case err == nil:
+			// chunk ends with '\n'.
+			var line []byte
+			if assembling {
+				r.frame = append(r.frame, chunk...)
+				line = r.frame
+			} else {
+				line = chunk
+			}
+			line = trimEOL(line)
+			if r.MaxFrameSize > 0 && len(line) > r.MaxFrameSize {
+				return nil, &FrameTooLargeError{Limit: r.MaxFrameSize, Size: int64(len(line))}
+			}
+			return line, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			if r.MaxFrameSize > 0 && len(r.frame)+len(chunk) > r.MaxFrameSize+1 {
+				// +1: the chunk may end in the '\r' of a CRLF that
+				// would be trimmed; skipLine settles the exact size.
+				return nil, r.skipLine(int64(len(r.frame))+int64(len(chunk)), chunk[len(chunk)-1])
+			}
+			r.frame = append(r.frame, chunk...)
+			assembling = true
+		default:
+			// The input ended or failed. A partial last line is still
+			// a frame when the input ended cleanly.
+			var line []byte
+			if assembling {
+				line = append(r.frame, chunk...)
+				r.frame = line
+			} else {
+				line = chunk
+			}
+			if err == io.EOF && len(line) > 0 {
+				r.err = io.EOF
+				line = trimCR(line)
+				if r.MaxFrameSize > 0 && len(line) > r.MaxFrameSize {
+					return nil, &FrameTooLargeError{Limit: r.MaxFrameSize, Size: int64(len(line))}
+				}
+				return line, nil
+			}
+			r.err = err
+			return nil, nil
+		}
+	}
+}
+
+// skipLine discards input up to and including the next newline, after
+// seen bytes of the line were already consumed (the last of them is last),
+// and reports the line's size.
+func (r *Reader) skipLine(seen int64, last byte) error {
+	r.frame = r.frame[:0]
+	size := seen
+	for {
+		chunk, err := r.br.ReadSlice('\n')
+		if err == nil {
+			// Drop the '\n' and a '\r' before it, which may have
+			// ended the previous chunk.
+			size += int64(len(chunk)) - 1
+			if len(chunk) >= 2 {
+				last = chunk[len(chunk)-2]
+			}
+			if last == '\r' {
+				size--
+			}
+			return &FrameTooLargeError{Limit: r.MaxFrameSize, Size: size}
+		}
+		size += int64(len(chunk))
+		if len(chunk) > 0 {
+			last = chunk[len(chunk)-1]
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if err != io.EOF {
+			r.err = err
+			return err
+		}
+		r.err = io.EOF
+		if last == '\r' {
+			size--
+		}
+		return &FrameTooLargeError{Limit: r.MaxFrameSize, Size: size}
+	}
+}
+
+func isFrameTooLarge(err error) bool {
+	var e *FrameTooLargeError
+	return errors.As(err, &e)
+}
+
+// isBlank reports whether line holds only spaces, tabs and carriage returns.
+func isBlank(line []byte) bool {
+	for _, c := range line {
+		if c != ' ' && c != '\t' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+// trimEOL drops the '\n' that ends line and one '\r' before it.
+func trimEOL(line []byte) []byte {
+	return trimCR(line[:len(line)-1])
+}
+
+func trimCR(line []byte) []byte {
+	if n := len(line); n > 0 && line[n-1] == '\r' {
+		return line[:n-1]
+	}
+	return line
+}

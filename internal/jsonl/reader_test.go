@@ -1,0 +1,196 @@
+package jsonl
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+// readAll reads frames until a terminal error, collecting per-frame errors.
+func readAll(t *testing.T, r *Reader) (frames []string, frameErrs []error, end error) {
+	t.Helper()
+	for i := 0; ; i++ {
+		if i > 1_000_000 {
+			t.Fatal("reader never ended")
+		}
+		f, err := r.ReadFrame()
+		if err != nil {
+			var tl *FrameTooLargeError
+			if errors.As(err, &tl) {
+				frameErrs = append(frameErrs, err)
+				continue
+			}
+			return frames, frameErrs, err
+		}
+		if bytes.IndexByte(f, '\n') >= 0 {
+			t.Fatalf("frame %q contains a newline", f)
+		}
+		frames = append(frames, string(f))
+	}
+}
+
+func TestReaderSplitsLines(t *testing.T) {
+	cases := []struct {
+		name string
+		in   string
+		want []string
+	}{
+		{"empty", "", nil},
+		{"one", "{}\n", []string{"{}"}},
+		{"no final newline", "{\"a\":1}\n{\"b\":2}", []string{`{"a":1}`, `{"b":2}`}},
+		{"crlf", "a\r\nb\r\n", []string{"a", "b"}},
+		{"only one cr dropped", "a\r\r\n", []string{"a\r"}},
+		{"cr at eof", "a\r", []string{"a"}},
+		{"blank lines skipped", "\n\r\n \t \na\n\n\nb\n  \n", []string{"a", "b"}},
+		{"inner spaces kept", "  x  \n", []string{"  x  "}},
+		{"lone cr inside", "a\rb\n", []string{"a\rb"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, src := range map[string]io.Reader{
+				"whole":    strings.NewReader(tc.in),
+				"bytewise": iotest.OneByteReader(strings.NewReader(tc.in)),
+			} {
+				frames, ferrs, end := readAll(t, NewReader(src))
+				if end != io.EOF {
+					t.Fatalf("end = %v, want io.EOF", end)
+				}
+				if len(ferrs) != 0 {
+					t.Fatalf("unexpected frame errors %v", ferrs)
+				}
+				if !equal(frames, tc.want) {
+					t.Fatalf("frames = %q, want %q", frames, tc.want)
+				}
+			}
+		})
+	}
+}
+
+func TestReaderHugeLine(t *testing.T) {
+	big := bytes.Repeat([]byte("x"), 64<<20)
+	in := make([]byte, 0, 2*len(big)+16)
+	in = append(append(append(in, "small\n"...), big...), '\n')
+	in = append(append(in, big[:3<<20]...), "\r\nlast\n"...)
+	r := NewReader(bytes.NewReader(in))
+	want := [][]byte{[]byte("small"), big, big[:3<<20], []byte("last")}
+	for i, w := range want {
+		f, err := r.ReadFrame()
+		if err != nil {
+			t.Fatalf("frame %d: %v", i, err)
+		}
+		if !bytes.Equal(f, w) {
+			t.Fatalf("frame %d: got %d bytes, want %d", i, len(f), len(w))
+		}
+	}
+	if _, err := r.ReadFrame(); err != io.EOF {
+		t.Fatalf("after last frame: %v, want io.EOF", err)
+	}
+}
+
+func TestReaderMaxFrameSizeSkipsAndResyncs(t *testing.T) {
+	long := strings.Repeat("y", 200_000) // longer than the read buffer
+	in := "ok1\n" + strings.Repeat("z", 11) + "\n" + long + "\r\n" + "0123456789\r\n" + "ok2\n" + long
+	for name, src := range map[string]func() io.Reader{
+		"whole":    func() io.Reader { return strings.NewReader(in) },
+		"bytewise": func() io.Reader { return iotest.OneByteReader(strings.NewReader(in)) },
+		"halves":   func() io.Reader { return iotest.HalfReader(strings.NewReader(in)) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := NewReader(src())
+			r.MaxFrameSize = 10
+			frames, ferrs, end := readAll(t, r)
+			if end != io.EOF {
+				t.Fatalf("end = %v, want io.EOF", end)
+			}
+			if want := []string{"ok1", "0123456789", "ok2"}; !equal(frames, want) {
+				t.Fatalf("frames = %q, want %q", frames, want)
+			}
+			wantSizes := []int64{11, int64(len(long)), int64(len(long))}
+			if len(ferrs) != len(wantSizes) {
+				t.Fatalf("frame errors = %v, want %d", ferrs, len(wantSizes))
+			}
+			for i, err := range ferrs {
+				var tl *FrameTooLargeError
+				errors.As(err, &tl)
+				if tl.Limit != 10 || tl.Size != wantSizes[i] {
+					t.Errorf("error %d = %+v, want limit 10 size %d", i, tl, wantSizes[i])
+				}
+				msg := err.Error()
+				if !strings.Contains(msg, "10 bytes") || !strings.Contains(msg, itoa(wantSizes[i])) {
+					t.Errorf("error %q does not name the limit and the size", msg)
+				}
+			}
+		})
+	}
+}
+
+func TestReaderCRAtBufferBoundaryOfSkippedLine(t *testing.T) {
+	// The '\r' of a CRLF lands as the last byte of a full read buffer, the
+	// '\n' in the next chunk: the reported size must not count the '\r'.
+	line := strings.Repeat("a", readBufferSize-1) + "\r"
+	r := NewReader(strings.NewReader(line + "\nnext\n"))
+	r.MaxFrameSize = 100
+	_, err := r.ReadFrame()
+	var tl *FrameTooLargeError
+	if !errors.As(err, &tl) || tl.Size != readBufferSize-1 {
+		t.Fatalf("err = %v, want size %d", err, readBufferSize-1)
+	}
+	if f, err := r.ReadFrame(); err != nil || string(f) != "next" {
+		t.Fatalf("after skip: %q, %v", f, err)
+	}
+}
+
+func TestReaderLimitAllowsExactSizeWithCR(t *testing.T) {
+	r := NewReader(strings.NewReader("12345\r\n123456\n"))
+	r.MaxFrameSize = 5
+	if f, err := r.ReadFrame(); err != nil || string(f) != "12345" {
+		t.Fatalf("got %q, %v", f, err)
+	}
+	if _, err := r.ReadFrame(); !isFrameTooLarge(err) {
+		t.Fatalf("6-byte line: err = %v, want too large", err)
+	}
+}
+
+func TestReaderErrorIsTerminalAndSticky(t *testing.T) {
+	boom := errors.New("boom")
+	r := NewReader(io.MultiReader(strings.NewReader("a\npartial"), iotest.ErrReader(boom)))
+	if f, err := r.ReadFrame(); err != nil || string(f) != "a" {
+		t.Fatalf("first: %q, %v", f, err)
+	}
+	for i := 0; i < 2; i++ {
+		if _, err := r.ReadFrame(); !errors.Is(err, boom) {
+			t.Fatalf("call %d: err = %v, want boom", i, err)
+		}
+	}
+}
+
+func TestReaderReusesItsBuffers(t *testing.T) {
+	in := strings.Repeat(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}`+"\n", 1000)
+	r := NewReader(strings.NewReader(in))
+	allocs := testing.AllocsPerRun(500, func() {
+		if _, err := r.ReadFrame(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 0 {
+		t.Fatalf("%v allocations reading small lines, want 0", allocs)
+	}
+}
+
+func equal(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,0 +1,195 @@
+package jsonl
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// lockedBuffer records each Write call separately.
+type lockedBuffer struct {
+	mu     sync.Mutex
+	writes []string
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.writes = append(b.writes, string(p))
+	return len(p), nil
+}
+
+func TestWriterOneLinePerWriteUnderConcurrency(t *testing.T) {
+	var buf lockedBuffer
+	w := NewWriter(&buf)
+	defer w.Close()
+	const writers, each = 8, 200
+	var wg sync.WaitGroup
+	for g := range writers {
+		wg.Go(func() {
+			for i := range each {
+				frame := fmt.Appendf(nil, `{"g":%d,"i":%d,"pad":%q}`, g, i, strings.Repeat("p", i))
+				if err := w.WriteFrame(context.Background(), frame); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if len(buf.writes) != writers*each {
+		t.Fatalf("%d writes, want %d", len(buf.writes), writers*each)
+	}
+	seen := map[string]bool{}
+	for _, line := range buf.writes {
+		if strings.Count(line, "\n") != 1 || !strings.HasSuffix(line, "\n") {
+			t.Fatalf("write %q is not exactly one line", line)
+		}
+		seen[line] = true
+	}
+	if len(seen) != writers*each {
+		t.Fatalf("%d distinct lines, want %d", len(seen), writers*each)
+	}
+}
+
+func TestWriterRefusesNewlines(t *testing.T) {
+	var buf lockedBuffer
+	w := NewWriter(&buf)
+	defer w.Close()
+	err := w.WriteFrame(context.Background(), []byte("{\n}"))
+	if err == nil || !strings.Contains(err.Error(), "byte 1") {
+		t.Fatalf("err = %v, want a newline error at byte 1", err)
+	}
+	if len(buf.writes) != 0 {
+		t.Fatalf("wrote %q", buf.writes)
+	}
+	if err := w.WriteFrame(context.Background(), []byte("{}")); err != nil {
+		t.Fatalf("writer unusable after a refused frame: %v", err)
+	}
+}
+
+func TestWriterHonoursContextWhenBlocked(t *testing.T) {
+	pr, pw := io.Pipe() // nobody reads: every Write blocks
+	w := NewWriter(pw)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- w.WriteFrame(ctx, []byte(`{"a":1}`)) }()
+	cancel()
+	err := <-done
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if errors.Is(err, ErrWriterBroken) {
+		// The write was in progress: later writes must refuse.
+		if err := w.WriteFrame(context.Background(), []byte("{}")); !errors.Is(err, ErrWriterBroken) {
+			t.Fatalf("after abandoned write: %v, want ErrWriterBroken", err)
+		}
+	}
+	w.Close()
+	pw.Close()
+	pr.Close()
+}
+
+func TestWriterAbandonedMidWriteBreaks(t *testing.T) {
+	pr, pw := io.Pipe()
+	w := NewWriter(pw)
+	defer pr.Close()
+	defer pw.Close()
+	defer w.Close()
+
+	// Let the first write start: the reader takes one byte, proving the
+	// writer goroutine is inside Write, then stops reading.
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- w.WriteFrame(ctx, []byte(`{"first":true}`)) }()
+	one := make([]byte, 1)
+	if _, err := io.ReadFull(pr, one); err != nil {
+		t.Fatal(err)
+	}
+	// A second writer queued behind it gives up with its ctx.
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	done2 := make(chan error)
+	go func() { done2 <- w.WriteFrame(ctx2, []byte(`{"second":true}`)) }()
+	cancel2()
+	if err := <-done2; !errors.Is(err, context.Canceled) || errors.Is(err, ErrWriterBroken) {
+		t.Fatalf("queued writer: %v, want a plain context.Canceled", err)
+	}
+
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) || !errors.Is(err, ErrWriterBroken) {
+		t.Fatalf("blocked writer: %v, want context.Canceled and ErrWriterBroken", err)
+	}
+	if err := w.WriteFrame(context.Background(), []byte("{}")); !errors.Is(err, ErrWriterBroken) {
+		t.Fatalf("later write: %v, want ErrWriterBroken", err)
+	}
+	if !errors.Is(w.Err(), ErrWriterBroken) {
+		t.Fatalf("Err() = %v", w.Err())
+	}
+}
+
+func TestWriterCloseUnblocksAndRefuses(t *testing.T) {
+	pr, pw := io.Pipe()
+	w := NewWriter(pw)
+	done := make(chan error)
+	go func() { done <- w.WriteFrame(context.Background(), []byte(`{"x":1}`)) }()
+	one := make([]byte, 1)
+	if _, err := io.ReadFull(pr, one); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	if err := <-done; !errors.Is(err, ErrWriterClosed) {
+		t.Fatalf("pending write: %v, want ErrWriterClosed", err)
+	}
+	if err := w.WriteFrame(context.Background(), []byte("{}")); !errors.Is(err, ErrWriterClosed) {
+		t.Fatalf("write after Close: %v", err)
+	}
+	w.Close() // idempotent
+	pw.Close()
+	pr.Close()
+}
+
+func TestWriterWriteErrorIsSticky(t *testing.T) {
+	pr, pw := io.Pipe()
+	pr.Close()
+	w := NewWriter(pw)
+	defer w.Close()
+	err := w.WriteFrame(context.Background(), []byte("{}"))
+	if !errors.Is(err, io.ErrClosedPipe) {
+		t.Fatalf("err = %v, want io.ErrClosedPipe", err)
+	}
+	if err2 := w.WriteFrame(context.Background(), []byte("{}")); !errors.Is(err2, io.ErrClosedPipe) {
+		t.Fatalf("second write: %v", err2)
+	}
+}
+
+func TestWriterReaderRoundTrip(t *testing.T) {
+	pr, pw := io.Pipe()
+	w := NewWriter(pw)
+	big := bytes.Repeat([]byte("q"), 5<<20)
+	frames := [][]byte{[]byte(`{"a":1}`), big, []byte(`{"z":26}`)}
+	go func() {
+		defer pw.Close()
+		defer w.Close()
+		for _, f := range frames {
+			if err := w.WriteFrame(context.Background(), f); err != nil {
+				pw.CloseWithError(err)
+				return
+			}
+		}
+	}()
+	r := NewReader(pr)
+	for i, want := range frames {
+		got, err := r.ReadFrame()
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("frame %d: %d bytes, %v", i, len(got), err)
+		}
+	}
+	if _, err := r.ReadFrame(); err != io.EOF {
+		t.Fatalf("end: %v", err)
+	}
+}

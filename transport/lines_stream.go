@@ -1,0 +1,270 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/mcpwire/mcpwire/internal/jsonl"
+	"github.com/mcpwire/mcpwire/jsonrpc"
+)
+
+// errStreamClosed is what Read and Write return after Close.
+var errStreamClosed = fmt.Errorf("transport: stream closed: %w", jsonrpc.ErrClosed)
+
+// keepEncodeBuffer bounds the encode buffers kept for reuse.
+const keepEncodeBuffer = 1 << 20
+
+// NewStream returns a jsonrpc.Stream that speaks JSON lines: it reads one
+// message (or one batch) per line from r and writes one message per line to
+// w. A line that is not a valid message is reported by Read as a
+// *jsonrpc.DecodeError and skipped; the end of r is a terminal error
+// wrapping io.EOF.
+//
+// The stream owns r and w from now on. It reads r from a goroutine of its
+// own, reading ahead by at most one line, and writes w from another. Close
+// closes closer (when not nil), which must make a blocked Read of r and a
+// blocked Write of w return, typically by closing the pipe or file behind
+// them; those goroutines end when that happens.
+func NewStream(r io.Reader, w io.Writer, closer io.Closer) jsonrpc.Stream {
+	var closeFn func() error
+	if closer != nil {
+		closeFn = closer.Close
+	}
+	return newLineStream(r, w, lineStreamConfig{close: closeFn})
+}
+
+// lineStreamConfig adapts a lineStream to its transport.
+type lineStreamConfig struct {
+	// maxFrameSize limits incoming lines; 0 means no limit.
+	maxFrameSize int
+	// ended turns the reader's terminal error (io.EOF or a read error)
+	// into the error Read reports. It runs on the read goroutine and may
+	// block for a bounded time (to collect a process's exit status).
+	ended func(err error) error
+	// close releases what is behind the stream. It runs once, after the
+	// stream stopped accepting writes, and must make blocked reads and
+	// writes of the underlying reader and writer return.
+	close func() error
+}
+
+// lineStream is the JSON-lines jsonrpc.Stream shared by NewStream, Pipe and
+// the stdio transport.
+type lineStream struct {
+	cfg    lineStreamConfig
+	reader *jsonl.Reader
+	writer *jsonl.Writer
+
+	incoming chan readResult // from the read goroutine, unbuffered
+	done     chan struct{}   // closed when Close begins
+	broken   chan struct{}   // closed when a write was abandoned mid-line
+
+	closeOnce  sync.Once
+	closeErr   error
+	brokenOnce sync.Once
+
+	mu        sync.Mutex
+	closedErr error // what Read reports after Close
+	terminal  error // the terminal error Read returned, sticky
+
+	encodeBufs sync.Pool // of *[]byte
+}
+
+type readResult struct {
+	msg jsonrpc.Message
+	err error
+}
+
+func newLineStream(r io.Reader, w io.Writer, cfg lineStreamConfig) *lineStream {
+	s := &lineStream{
+		cfg:       cfg,
+		reader:    jsonl.NewReader(r),
+		writer:    jsonl.NewWriter(w),
+		incoming:  make(chan readResult),
+		done:      make(chan struct{}),
+		broken:    make(chan struct{}),
+		closedErr: errStreamClosed,
+	}
+	s.reader.MaxFrameSize = cfg.maxFrameSize
+	go s.readLoop()
+	return s
+}
+
+// readLoop turns lines into messages. After Close it keeps reading and
+// discarding until the reader fails, so that a peer still writing (a child
+// process flushing its last output) is not blocked on a full pipe while
+// it shuts down.
+func (s *lineStream) readLoop() {
+	for {
+		frame, err := s.reader.ReadFrame()
+		if err != nil {
+			var tooLarge *jsonl.FrameTooLargeError
+			if errors.As(err, &tooLarge) {
+				s.deliver(readResult{err: &jsonrpc.DecodeError{
+					Reason: fmt.Sprintf("message of %d bytes exceeds the maximum message size of %d bytes; skipped", tooLarge.Size, tooLarge.Limit),
+					Err:    tooLarge,
+				}})
+				continue
+			}
+			if s.isClosed() {
+				return
+			}
+			if s.cfg.ended != nil {
+				err = s.cfg.ended(err)
+			} else if errors.Is(err, io.EOF) {
+				err = fmt.Errorf("transport: the peer ended the stream: %w", io.EOF)
+			} else {
+				err = fmt.Errorf("transport: read: %w", err)
+			}
+			s.deliver(readResult{err: err})
+			return
+		}
+		msgs, decodeErr := jsonrpc.DecodeFrame(frame)
+		for _, m := range msgs {
+			s.deliver(readResult{msg: m})
+		}
+		if decodeErr != nil {
+			// A batch reports each bad member as its own error.
+			if joined, ok := decodeErr.(interface{ Unwrap() []error }); ok {
+				for _, e := range joined.Unwrap() {
+					s.deliver(readResult{err: e})
+				}
+			} else {
+				s.deliver(readResult{err: decodeErr})
+			}
+		}
+	}
+}
+
+// deliver hands r to Read, or drops it once the stream is closed.
+func (s *lineStream) deliver(r readResult) {
+	select {
+	case s.incoming <- r:
+	case <-s.done:
+	}
+}
+
+func (s *lineStream) isClosed() bool {
+	select {
+	case <-s.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// Read returns the next message. See jsonrpc.Stream for the contract.
+func (s *lineStream) Read(ctx context.Context) (jsonrpc.Message, error) {
+	if err := s.terminalErr(); err != nil {
+		return nil, err
+	}
+	if s.isClosed() {
+		return nil, s.closedError()
+	}
+	select {
+	case r := <-s.incoming:
+		if r.err != nil && !jsonrpc.IsDecodeError(r.err) {
+			s.setTerminal(r.err)
+		}
+		return r.msg, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-s.done:
+		return nil, s.closedError()
+	case <-s.broken:
+		err := errors.New("transport: stream broken: a write was abandoned mid-line, so the peer may have received a partial message")
+		s.setTerminal(err)
+		return nil, err
+	}
+}
+
+// Write sends msg as one line. See jsonrpc.Stream for the contract. If ctx
+// ends while the line is being written, part of it may have reached the
+// peer: the stream is then broken, Write returns an error wrapping both
+// ctx's error and jsonl.ErrWriterBroken, and Read returns a terminal error
+// so that the owner tears the connection down.
+func (s *lineStream) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if s.isClosed() {
+		return errStreamClosed
+	}
+	buf := s.getEncodeBuffer()
+	defer s.putEncodeBuffer(buf)
+	b, err := jsonrpc.AppendMessage((*buf)[:0], msg)
+	*buf = b
+	if err != nil {
+		return fmt.Errorf("transport: %w", err)
+	}
+	err = s.writer.WriteFrame(ctx, b)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, jsonl.ErrWriterClosed):
+		return errStreamClosed
+	case errors.Is(err, jsonl.ErrWriterBroken):
+		s.brokenOnce.Do(func() { close(s.broken) })
+		return fmt.Errorf("transport: %w", err)
+	case ctx.Err() != nil && errors.Is(err, ctx.Err()):
+		return err
+	default:
+		return fmt.Errorf("transport: %w", err)
+	}
+}
+
+// Close stops the stream: Read and Write return at once with an error
+// wrapping jsonrpc.ErrClosed, and the underlying resources are released.
+// It is idempotent and safe to call concurrently with Read and Write;
+// concurrent callers all wait for the first to finish.
+func (s *lineStream) Close() error {
+	s.shutdown(errStreamClosed)
+	return s.closeErr
+}
+
+// shutdown closes the stream, making Read report cause from now on.
+func (s *lineStream) shutdown(cause error) {
+	s.closeOnce.Do(func() {
+		s.mu.Lock()
+		s.closedErr = cause
+		s.mu.Unlock()
+		close(s.done)
+		s.writer.Close()
+		if s.cfg.close != nil {
+			s.closeErr = s.cfg.close()
+		}
+	})
+}
+
+func (s *lineStream) closedError() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closedErr
+}
+
+func (s *lineStream) terminalErr() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.terminal
+}
+
+func (s *lineStream) setTerminal(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.terminal == nil {
+		s.terminal = err
+	}
+}
+
+func (s *lineStream) getEncodeBuffer() *[]byte {
+	if b, ok := s.encodeBufs.Get().(*[]byte); ok {
+		return b
+	}
+	b := make([]byte, 0, 512)
+	return &b
+}
+
+func (s *lineStream) putEncodeBuffer(b *[]byte) {
+	if cap(*b) <= keepEncodeBuffer {
+		s.encodeBufs.Put(b)
+	}
+}
