@@ -3,6 +3,10 @@ package jsonrpc
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -89,56 +93,227 @@ type Progress struct {
 //
 // All methods are safe for concurrent use. Call and Notify may be used from
 // handlers and subscriber callbacks.
+//
+// Goroutines: one read loop, one delivery goroutine for subscribers, one
+// goroutine per request of the peer while its handler runs, and one short
+// lived goroutine per notifications/cancelled being sent. A call itself
+// runs on the caller's goroutine and costs no goroutine.
 type Conn struct {
-	_ struct{}
+	stream        Stream
+	handler       Handler
+	hook          func(error)
+	timeout       time.Duration // <= 0: no deadline
+	maxTimeout    time.Duration // <= 0: no ceiling
+	cancelTimeout time.Duration
+
+	// lastID is the last request id handed out; ids start at 1.
+	lastID atomic.Int64
+
+	// life bounds the engine's own work: reads, handler contexts, responses
+	// and cancel notices. It ends with the connection.
+	life     context.Context
+	stopLife context.CancelFunc
+
+	done    chan struct{} // closed when the connection ends
+	stopped chan struct{} // closed when every goroutine of the engine returned
+	wake    chan struct{} // capacity 1: the delivery goroutine has work
+
+	closeOnce  sync.Once
+	closeErr   error
+	streamOnce sync.Once
+	streamErr  error
+
+	// mu guards state and nothing else; see update.
+	mu    sync.Mutex
+	state inFlight
 }
+
+// inFlight is every piece of mutable state of a Conn, in one place. It is
+// only touched inside Conn.update, so the locking rule is simply "hold mu".
+type inFlight struct {
+	// ended is non-nil once the connection is over; it wraps ErrClosed
+	// and the cause.
+	ended error
+	// calls are our requests waiting for a response, by id.
+	calls map[int64]*pendingCall
+	// abandoned remembers ids whose caller gave up, so that a late
+	// response is dropped quietly instead of reported as unknown.
+	abandoned abandonedIDs
+	// handling are the peer's requests whose handler is running.
+	handling map[ID]*incomingRequest
+	// subs are the notification subscribers by method ("" = all). The
+	// slices are copied on write, so a reader may keep one after unlocking.
+	subs map[string][]*subscription
+	// queue holds notifications not yet handed to subscribers.
+	queue []*Notification
+	// goroutines counts the engine's running goroutines.
+	goroutines int
+}
+
+// update runs f with the in-flight state locked. It is the only place
+// where mu is taken; f must not block or call back into the Conn.
+func (c *Conn) update(f func(s *inFlight)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f(&c.state)
+}
+
+// errCloseCalled is the cause recorded when the connection ends by Close.
+var errCloseCalled = errors.New("Conn.Close was called")
+
+// closeGrace bounds how long Close waits for handlers and subscriber
+// callbacks that ignore their context.
+const closeGrace = 5 * time.Second
 
 // NewConn starts the engine over s and returns at once; reading begins
-// immediately.
+// immediately. s must not be nil. The Conn owns s from now on: it closes s
+// when the connection ends.
 func NewConn(s Stream, opts Options) *Conn {
-	panic("jsonrpc: NewConn not implemented yet")
+	if s == nil {
+		panic("jsonrpc: NewConn with a nil Stream")
+	}
+	c := &Conn{
+		stream:        s,
+		handler:       opts.Handler,
+		hook:          opts.ErrorHook,
+		timeout:       resolveTimeout(opts.Timeout, DefaultTimeout),
+		maxTimeout:    resolveTimeout(opts.MaxTimeout, DefaultMaxTimeout),
+		cancelTimeout: opts.CancelTimeout,
+		done:          make(chan struct{}),
+		stopped:       make(chan struct{}),
+		wake:          make(chan struct{}, 1),
+	}
+	if c.cancelTimeout <= 0 {
+		c.cancelTimeout = DefaultCancelTimeout
+	}
+	c.life, c.stopLife = context.WithCancel(context.Background())
+	c.state.calls = make(map[int64]*pendingCall)
+	c.state.handling = make(map[ID]*incomingRequest)
+	c.state.subs = make(map[string][]*subscription)
+	c.state.goroutines = 2
+	go c.run(c.readLoop)
+	go c.run(c.deliverLoop)
+	return c
 }
 
-// Call sends a request and waits for its response, returning the raw
-// "result" for the caller to decode once. A JSON-RPC error response is
-// returned as a *Error. If ctx ends or the call's deadline passes first,
-// Call returns at once with an error that says which (errors.Is with
-// context.Canceled, or ErrTimeout for any deadline) and sends
-// notifications/cancelled in the background. If the connection ends first,
-// the error wraps ErrClosed and the cause.
-func (c *Conn) Call(ctx context.Context, method string, params any, opts *CallOptions) (json.RawMessage, error) {
-	panic("jsonrpc: Call not implemented yet")
+// resolveTimeout maps an option to an effective duration: zero takes the
+// default, a negative value (NoTimeout) disables it and yields 0.
+func resolveTimeout(d, def time.Duration) time.Duration {
+	switch {
+	case d == 0:
+		return def
+	case d < 0:
+		return 0
+	}
+	return d
 }
 
-// Notify sends a notification. It returns once the stream accepted it.
-func (c *Conn) Notify(ctx context.Context, method string, params any) error {
-	panic("jsonrpc: Notify not implemented yet")
+// run runs f as one of the engine's counted goroutines; the count was
+// raised by whoever started it.
+func (c *Conn) run(f func()) {
+	defer c.update(func(s *inFlight) {
+		s.goroutines--
+		if s.goroutines == 0 && s.ended != nil {
+			close(c.stopped)
+		}
+	})
+	f()
 }
 
-// Subscribe registers fn for notifications of method, or for every
-// notification when method is "". Callbacks run one at a time, in arrival
-// order, on a goroutine of the engine (never the read loop, so a slow
-// callback delays later notifications but never responses). The returned
-// function removes the subscription.
-func (c *Conn) Subscribe(method string, fn func(*Notification)) (unsubscribe func()) {
-	panic("jsonrpc: Subscribe not implemented yet")
+// spawnLocked starts f as a counted goroutine unless the connection has
+// ended. It is called inside update.
+func (c *Conn) spawnLocked(s *inFlight, f func()) bool {
+	if s.ended != nil {
+		return false
+	}
+	s.goroutines++
+	go c.run(f)
+	return true
+}
+
+// report hands a problem that belongs to no call to the error hook.
+func (c *Conn) report(err error) {
+	if c.hook != nil {
+		c.hook(err)
+	}
+}
+
+// end records why the connection is over, fails every pending call at once
+// and cancels the engine's own work. Only the first call has an effect.
+func (c *Conn) end(cause error) {
+	first := false
+	c.update(func(s *inFlight) {
+		if s.ended != nil {
+			return
+		}
+		first = true
+		s.ended = fmt.Errorf("%w: %w", ErrClosed, cause)
+		for id, p := range s.calls {
+			delete(s.calls, id)
+			p.finishLocked(nil, s.ended)
+		}
+		if s.goroutines == 0 {
+			close(c.stopped)
+		}
+	})
+	if !first {
+		return
+	}
+	close(c.done)
+	c.stopLife()
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+// closeStream closes the stream once, whoever asks first.
+func (c *Conn) closeStream() error {
+	c.streamOnce.Do(func() { c.streamErr = c.stream.Close() })
+	return c.streamErr
 }
 
 // Close ends the connection: pending calls fail with ErrClosed, handler
 // contexts are cancelled, the stream is closed. It is idempotent and
 // returns within a bounded time.
+//
+// Close waits for the engine's goroutines, including running handlers and
+// subscriber callbacks, to return, but at most a few seconds: one that
+// ignores its context is left behind and Close says so in its error. A
+// handler or subscriber that wants to end the connection should therefore
+// call Close from a new goroutine, since Close cannot wait for its own
+// caller. Concurrent and later calls wait for the first and return its
+// result.
 func (c *Conn) Close() error {
-	panic("jsonrpc: Close not implemented yet")
+	c.closeOnce.Do(func() {
+		c.end(errCloseCalled)
+		var errs []error
+		if err := c.closeStream(); err != nil {
+			errs = append(errs, fmt.Errorf("jsonrpc: closing the stream: %w", err))
+		}
+		grace := time.NewTimer(closeGrace)
+		defer grace.Stop()
+		select {
+		case <-c.stopped:
+		case <-grace.C:
+			var n int
+			c.update(func(s *inFlight) { n = s.goroutines })
+			errs = append(errs, fmt.Errorf("jsonrpc: Close gave up after %s waiting for %d goroutine(s): handlers or subscriber callbacks that ignore their context", closeGrace, n))
+		}
+		c.closeErr = errors.Join(errs...)
+	})
+	return c.closeErr
 }
 
 // Done is closed when the connection has ended, by Close or because the
 // stream ended.
-func (c *Conn) Done() <-chan struct{} {
-	panic("jsonrpc: Done not implemented yet")
-}
+func (c *Conn) Done() <-chan struct{} { return c.done }
 
 // Err returns why the connection ended (wrapping ErrClosed), or nil while
-// it is open.
+// it is open. When the stream ended, the error also wraps the stream's
+// error, so errors.Is works for both.
 func (c *Conn) Err() error {
-	panic("jsonrpc: Err not implemented yet")
+	var err error
+	c.update(func(s *inFlight) { err = s.ended })
+	return err
 }

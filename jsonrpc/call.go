@@ -1,0 +1,241 @@
+package jsonrpc
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// pendingCall is one of our requests waiting for its response. The caller
+// waits on signal in its own goroutine; the read loop fills in the outcome
+// under Conn.mu and signals.
+type pendingCall struct {
+	id     int64
+	method string
+	// timeout is the call's deadline relative to its start; 0 for none.
+	timeout time.Duration
+	// signal (capacity 1) says the outcome or new progress is there.
+	signal chan struct{}
+
+	// Guarded by Conn.mu:
+	resp *Response // the peer's answer
+	err  error     // the connection ended first
+
+	// Only for calls with OnProgress; the fields below the callback are
+	// guarded by Conn.mu.
+	onProgress func(Progress)
+	progress   []Progress // arrived, not yet passed to onProgress
+	start      time.Time
+	deadline   time.Time // moved forward by progress
+	ceiling    time.Time // zero: no ceiling
+}
+
+// finishLocked records the outcome and wakes the caller. It is called
+// inside update, after the call was removed from the pending set.
+func (p *pendingCall) finishLocked(resp *Response, err error) {
+	p.resp, p.err = resp, err
+	select {
+	case p.signal <- struct{}{}:
+	default:
+	}
+}
+
+// Call sends a request and waits for its response, returning the raw
+// "result" for the caller to decode once. A JSON-RPC error response is
+// returned as a *Error. If ctx ends or the call's deadline passes first,
+// Call returns at once with an error that says which (errors.Is with
+// context.Canceled, or ErrTimeout for any deadline) and sends
+// notifications/cancelled in the background. If the connection ends first,
+// the error wraps ErrClosed and the cause.
+//
+// The deadline is opts.Timeout, else the connection's Timeout, else
+// DefaultTimeout; it covers writing the request too. Errors for a passed
+// deadline also wrap context.DeadlineExceeded; their text says whether it
+// was the call's own deadline ("timed out after 30s") or ctx's. A response
+// that arrives after Call gave up is dropped without a report. No
+// notifications/cancelled is sent for "initialize", as MCP forbids it.
+func (c *Conn) Call(ctx context.Context, method string, params any, opts *CallOptions) (json.RawMessage, error) {
+	raw, err := marshalParams(params)
+	if err != nil {
+		return nil, fmt.Errorf("jsonrpc: encoding params of %s: %w", method, err)
+	}
+	timeout := c.timeout
+	var onProgress func(Progress)
+	if opts != nil {
+		if opts.Timeout != 0 {
+			timeout = resolveTimeout(opts.Timeout, 0)
+		}
+		onProgress = opts.OnProgress
+	}
+	id := c.lastID.Add(1)
+	if onProgress != nil {
+		if raw, err = withProgressToken(raw, id); err != nil {
+			return nil, fmt.Errorf("jsonrpc: %s (id %d): %w", method, id, err)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, callerError(ctx, method, id)
+	}
+
+	p := &pendingCall{id: id, method: method, timeout: timeout, signal: make(chan struct{}, 1)}
+	callCtx := ctx
+	if timeout > 0 {
+		start := time.Now()
+		var stop context.CancelFunc
+		callCtx, stop = context.WithDeadline(ctx, start.Add(timeout))
+		defer stop()
+		if onProgress != nil {
+			p.start, p.deadline = start, start.Add(timeout)
+			if c.maxTimeout > 0 {
+				p.ceiling = start.Add(c.maxTimeout)
+			}
+		}
+	}
+	p.onProgress = onProgress
+
+	var ended error
+	c.update(func(s *inFlight) {
+		if ended = s.ended; ended == nil {
+			s.calls[id] = p
+		}
+	})
+	if ended != nil {
+		return nil, closedCallError(method, id, ended)
+	}
+	if err := c.stream.Write(callCtx, &Request{ID: Int64ID(id), Method: method, Params: raw}); err != nil {
+		return c.writeFailed(ctx, callCtx, p, err)
+	}
+	return c.wait(ctx, callCtx, p)
+}
+
+// wait blocks until the call has an outcome, ctx ends or the deadline
+// passes. Progress callbacks run here, on the caller's goroutine, so they
+// never hold up the read loop and all progress that arrived before the
+// response is delivered before Call returns.
+func (c *Conn) wait(ctx, callCtx context.Context, p *pendingCall) (json.RawMessage, error) {
+	expired := callCtx.Done()
+	// Once progress moved the deadline past callCtx's, a timer takes over.
+	var timer *time.Timer
+	var timerC <-chan time.Time
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	for {
+		select {
+		case <-p.signal:
+			if res, err, ok := c.collect(p); ok {
+				return res, err
+			}
+			continue
+		case <-expired:
+		case <-timerC:
+		}
+		if ctx.Err() != nil {
+			return c.giveUp(p, callerError(ctx, p.method, p.id))
+		}
+		left, moved := c.deadlineMoved(p)
+		if !moved {
+			return c.giveUp(p, c.timeoutError(p))
+		}
+		if timer == nil {
+			timer = time.NewTimer(left)
+			timerC, expired = timer.C, ctx.Done()
+		} else {
+			timer.Reset(left)
+		}
+	}
+}
+
+// collect takes what the read loop left for the call: progress to pass on
+// and maybe the outcome (ok).
+func (c *Conn) collect(p *pendingCall) (res json.RawMessage, err error, ok bool) {
+	var resp *Response
+	var progress []Progress
+	c.update(func(s *inFlight) {
+		resp, err = p.resp, p.err
+		progress, p.progress = p.progress, nil
+	})
+	if len(progress) > 0 {
+		c.runProgress(p, progress)
+	}
+	switch {
+	case err != nil:
+		return nil, closedCallError(p.method, p.id, err), true
+	case resp == nil:
+		return nil, nil, false
+	case resp.Error != nil:
+		return nil, resp.Error, true
+	}
+	return resp.Result, nil, true
+}
+
+// giveUp ends a call that the caller or the deadline gave up on: it stops
+// being pending, its id is remembered as abandoned, and the peer is told in
+// the background. If the response won the race, it is returned instead.
+func (c *Conn) giveUp(p *pendingCall, why error) (json.RawMessage, error) {
+	answered := false
+	c.update(func(s *inFlight) {
+		if p.resp != nil || p.err != nil {
+			answered = true
+			return
+		}
+		delete(s.calls, p.id)
+		s.abandoned.add(p.id)
+	})
+	if answered {
+		res, err, _ := c.collect(p)
+		return res, err
+	}
+	c.sendCancel(p.id, p.method, cancelReason(why))
+	return nil, why
+}
+
+// writeFailed ends a call whose request could not be written.
+func (c *Conn) writeFailed(ctx, callCtx context.Context, p *pendingCall, werr error) (json.RawMessage, error) {
+	if callCtx.Err() != nil {
+		// The deadline or ctx ended the write. The request may have
+		// reached the peer, so it is given up like any other call.
+		why := callerError(ctx, p.method, p.id)
+		if ctx.Err() == nil {
+			why = c.timeoutError(p)
+		}
+		return c.giveUp(p, why)
+	}
+	answered := false
+	c.update(func(s *inFlight) {
+		if p.resp != nil || p.err != nil {
+			answered = true
+			return
+		}
+		delete(s.calls, p.id)
+	})
+	if answered {
+		res, err, _ := c.collect(p)
+		return res, err
+	}
+	if ended := c.Err(); ended != nil {
+		return nil, closedCallError(p.method, p.id, ended)
+	}
+	return nil, fmt.Errorf("jsonrpc: sending %s (id %d): %w", p.method, p.id, werr)
+}
+
+// Notify sends a notification. It returns once the stream accepted it.
+func (c *Conn) Notify(ctx context.Context, method string, params any) error {
+	raw, err := marshalParams(params)
+	if err != nil {
+		return fmt.Errorf("jsonrpc: encoding params of %s: %w", method, err)
+	}
+	if ended := c.Err(); ended != nil {
+		return fmt.Errorf("jsonrpc: sending %s: %w", method, ended)
+	}
+	if err := c.stream.Write(ctx, &Notification{Method: method, Params: raw}); err != nil {
+		if ended := c.Err(); ended != nil {
+			return fmt.Errorf("jsonrpc: sending %s: %w", method, ended)
+		}
+		return fmt.Errorf("jsonrpc: sending %s: %w", method, err)
+	}
+	return nil
+}

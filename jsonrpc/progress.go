@@ -1,0 +1,153 @@
+package jsonrpc
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// withProgressToken puts params._meta.progressToken = token into params.
+// Absent params become {"_meta":{"progressToken":token}}; an existing _meta
+// object is merged into (a progressToken already there is replaced: the
+// engine must own the token to route progress). Params that are not an
+// object cannot carry a token and are an error.
+func withProgressToken(params json.RawMessage, token int64) (json.RawMessage, error) {
+	member := strconv.AppendInt([]byte(`"_meta":{"progressToken":`), token, 10)
+	member = append(member, '}')
+	trimmed := bytes.TrimSpace(params)
+	if len(trimmed) == 0 {
+		out := make([]byte, 0, len(member)+2)
+		out = append(append(append(out, '{'), member...), '}')
+		return out, nil
+	}
+	if trimmed[0] != '{' {
+		return nil, fmt.Errorf("params must be a JSON object to carry a progress token, got %s", excerpt(trimmed))
+	}
+	if !json.Valid(trimmed) {
+		return nil, fmt.Errorf("params are not valid JSON: %s", excerpt(trimmed))
+	}
+	// Fast path: no "_meta" member (even an escaped one spells "meta"), so
+	// the member goes in front and the caller's bytes stay as they are.
+	if !bytes.Contains(trimmed, []byte("meta")) {
+		rest := bytes.TrimSpace(trimmed[1:])
+		out := make([]byte, 0, len(trimmed)+len(member)+2)
+		out = append(append(out, '{'), member...)
+		if rest[0] != '}' {
+			out = append(out, ',')
+		}
+		return append(out, rest...), nil
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(trimmed, &obj); err != nil {
+		return nil, fmt.Errorf("params are not a JSON object: %w", err)
+	}
+	meta := map[string]json.RawMessage{}
+	if raw, ok := obj["_meta"]; ok && !isNull(raw) {
+		if err := json.Unmarshal(raw, &meta); err != nil || meta == nil {
+			return nil, fmt.Errorf("params._meta must be an object to carry a progress token, got %s", excerpt(raw))
+		}
+	}
+	meta["progressToken"] = json.RawMessage(strconv.FormatInt(token, 10))
+	var err error
+	if obj["_meta"], err = json.Marshal(meta); err != nil {
+		return nil, err
+	}
+	return json.Marshal(obj)
+}
+
+// progressParams are the params of notifications/progress.
+type progressParams struct {
+	ProgressToken json.RawMessage `json:"progressToken"`
+	Progress      *float64        `json:"progress"`
+	Total         *float64        `json:"total"`
+	Message       string          `json:"message"`
+}
+
+func parseProgress(raw json.RawMessage) (ID, Progress, error) {
+	var p progressParams
+	if len(raw) == 0 {
+		return ID{}, Progress{}, errors.New("no params")
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return ID{}, Progress{}, fmt.Errorf("params are malformed: %s", syntaxReason(err))
+	}
+	token, err := parseID(p.ProgressToken)
+	if err != nil {
+		return ID{}, Progress{}, fmt.Errorf("progressToken: %w", err)
+	}
+	if !token.IsValid() {
+		return ID{}, Progress{}, errors.New("no progressToken")
+	}
+	if p.Progress == nil {
+		return ID{}, Progress{}, errors.New(`no "progress" value`)
+	}
+	return token, Progress{Progress: *p.Progress, Total: p.Total, Message: p.Message, Raw: raw}, nil
+}
+
+// routeProgress passes a progress notification to the call whose token it
+// carries and moves that call's deadline: to now plus the call's timeout,
+// never past the ceiling. Progress for other tokens is not ours (or is for
+// a call that already ended) and is left to the subscribers.
+func (c *Conn) routeProgress(n *Notification) {
+	token, prog, err := parseProgress(n.Params)
+	if err != nil {
+		c.report(fmt.Errorf("jsonrpc: the peer sent an unreadable %s (%v): params %s", MethodProgress, err, excerpt(n.Params)))
+		return
+	}
+	id, ok := token.Int64()
+	if !ok {
+		return
+	}
+	now := time.Now()
+	c.update(func(s *inFlight) {
+		p := s.calls[id]
+		if p == nil || p.onProgress == nil {
+			return
+		}
+		p.progress = append(p.progress, prog)
+		if p.timeout > 0 {
+			next := now.Add(p.timeout)
+			if !p.ceiling.IsZero() && next.After(p.ceiling) {
+				next = p.ceiling
+			}
+			if next.After(p.deadline) {
+				p.deadline = next
+			}
+		}
+		select {
+		case p.signal <- struct{}{}:
+		default:
+		}
+	})
+}
+
+// deadlineMoved reports how long is left until the call's deadline, if
+// progress moved it past the moment the caller checks.
+func (c *Conn) deadlineMoved(p *pendingCall) (time.Duration, bool) {
+	if p.onProgress == nil {
+		return 0, false
+	}
+	var deadline time.Time
+	c.update(func(s *inFlight) { deadline = p.deadline })
+	left := time.Until(deadline)
+	return left, left > 0
+}
+
+// runProgress passes progress to the caller's callback, on the caller's
+// goroutine. If the callback panics, the call is given up before the
+// panic goes on up the caller's stack.
+func (c *Conn) runProgress(p *pendingCall, items []Progress) {
+	ok := false
+	defer func() {
+		if !ok {
+			c.giveUp(p, &callError{reason: "the caller failed"})
+		}
+	}()
+	for _, it := range items {
+		p.onProgress(it)
+	}
+	ok = true
+}

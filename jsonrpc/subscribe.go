@@ -1,0 +1,127 @@
+package jsonrpc
+
+import (
+	"fmt"
+	"slices"
+	"sync/atomic"
+)
+
+// subscription is one Subscribe registration.
+type subscription struct {
+	method  string
+	fn      func(*Notification)
+	removed atomic.Bool
+}
+
+// Subscribe registers fn for notifications of method, or for every
+// notification when method is "". Callbacks run one at a time, in arrival
+// order, on a goroutine of the engine (never the read loop, so a slow
+// callback delays later notifications but never responses). The returned
+// function removes the subscription.
+//
+// For each notification the subscribers of its method run first, then
+// those of "", each group in the order they subscribed. The engine's own
+// notifications (progress, cancelled) are delivered too. A callback may
+// call Call, Notify and Subscribe; a panic in it is reported to the error
+// hook. After unsubscribe returns, fn is not called again, except for a
+// delivery already under way at that moment. Notifications queued when
+// the connection ends are still delivered. A nil fn subscribes nothing.
+func (c *Conn) Subscribe(method string, fn func(*Notification)) (unsubscribe func()) {
+	if fn == nil {
+		return func() {}
+	}
+	sub := &subscription{method: method, fn: fn}
+	c.update(func(s *inFlight) {
+		// Copy on write: the delivery goroutine may be reading the old slice.
+		s.subs[method] = append(slices.Clip(s.subs[method]), sub)
+	})
+	return func() {
+		if sub.removed.Swap(true) {
+			return
+		}
+		c.update(func(s *inFlight) {
+			kept := slices.DeleteFunc(slices.Clone(s.subs[method]), func(x *subscription) bool { return x == sub })
+			if len(kept) == 0 {
+				delete(s.subs, method)
+			} else {
+				s.subs[method] = kept
+			}
+		})
+	}
+}
+
+// enqueue queues n for the delivery goroutine; it never blocks, so the
+// read loop is never held up by a slow subscriber. With no subscriber at
+// all there is nothing to queue.
+func (c *Conn) enqueue(n *Notification) {
+	queued := false
+	c.update(func(s *inFlight) {
+		if s.ended != nil || len(s.subs) == 0 {
+			return
+		}
+		s.queue = append(s.queue, n)
+		queued = true
+	})
+	if queued {
+		select {
+		case c.wake <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// deliverLoop hands queued notifications to subscribers, in order, until
+// the connection has ended and the queue is empty.
+func (c *Conn) deliverLoop() {
+	var batch []*Notification
+	for {
+		var ended bool
+		c.update(func(s *inFlight) {
+			// Swap buffers so both are reused.
+			batch, s.queue = s.queue, batch[:0]
+			ended = s.ended != nil
+		})
+		if len(batch) == 0 {
+			if ended {
+				return
+			}
+			<-c.wake
+			continue
+		}
+		for i, n := range batch {
+			c.deliver(n)
+			batch[i] = nil
+		}
+	}
+}
+
+// deliver runs the subscribers of one notification.
+func (c *Conn) deliver(n *Notification) {
+	var specific, all []*subscription
+	c.update(func(s *inFlight) { specific, all = s.subs[n.Method], s.subs[""] })
+	for _, sub := range specific {
+		c.callSubscriber(sub, n)
+	}
+	for _, sub := range all {
+		c.callSubscriber(sub, n)
+	}
+}
+
+func (c *Conn) callSubscriber(sub *subscription, n *Notification) {
+	if sub.removed.Load() {
+		return
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			c.report(fmt.Errorf("jsonrpc: subscriber for %s panicked on %s: %v", subscribedTo(sub.method), n.Method, v))
+		}
+	}()
+	sub.fn(n)
+}
+
+func subscribedTo(method string) string {
+	if method == "" {
+		return "all notifications"
+	}
+	return method
+}
