@@ -1,0 +1,88 @@
+// Package config reads MCP server definitions from the config files that
+// coding agents already use, and from mcpwire's own, and turns them into
+// validated Server values with variables expanded. It knows nothing of
+// transports or MCP: the manager maps a Server onto a transport.
+//
+// # Files and formats
+//
+// Load looks in the project directory, then in the user's directories
+// (see Locations for the exact list and order):
+//
+//   - mcpwire.json, mcpwire's own: {"servers": {...}} or
+//     {"mcpServers": {...}} (either key; if both are present both load),
+//     and optionally VS Code style "inputs".
+//   - {"mcpServers": {...}} as Claude Code (.mcp.json), Cursor
+//     (.cursor/mcp.json) and Windsurf (~/.codeium/windsurf/mcp_config.json)
+//     write it.
+//   - VS Code's .vscode/mcp.json: {"servers": {...}, "inputs": [...]}.
+//   - Claude Code's ~/.claude.json: the entry for this project
+//     (projects[<absolute Dir>].mcpServers, Claude's "local" scope) and
+//     then the user-level top-level "mcpServers".
+//
+// Every file may contain // and /* */ comments and trailing commas (VS
+// Code's JSONC). Only the given directory is searched; Load does not walk
+// up to a repository root. The first definition of a name wins; later
+// ones are kept in Set.Shadowed.
+//
+// # Server fields
+//
+//	type           "stdio"; "http" (also "streamable-http", "streamableHttp",
+//	               "streamable_http"); "sse". Without it: "command" means
+//	               stdio, "httpUrl" means http, "url"/"serverUrl" means auto
+//	               (Streamable HTTP, falling back to legacy SSE).
+//	command, args  the process to start (stdio)
+//	env            variables added to the process environment (stdio)
+//	cwd            working directory; relative to the project directory
+//	envPolicy      "allowlist" (default: a safe set of the parent's
+//	               variables) or "inherit" (all of them)
+//	url            the endpoint (http, sse, auto); "serverUrl" (Windsurf)
+//	               and "httpUrl" (Gemini CLI) are accepted spellings
+//	headers        HTTP headers (http, sse, auto)
+//	timeout        request timeout: milliseconds (30000) or a Go duration
+//	               ("30s"); 0 disables
+//	enabled        false turns the server off; "disabled": true (Cline,
+//	               Windsurf) does the same
+//	enabledTools,  tool filters: exact names or path.Match globs
+//	disabledTools
+//	lazy           connect on first use
+//	oauth          kept as written (Server.OAuth) for the authorization layer
+//
+// A null value counts as absent. An unknown field is a warning, not an
+// error; a few fields other hosts define (description, alwaysAllow,
+// autoApprove, trust, dev) are skipped silently. "envFile" is not
+// supported and draws a warning.
+//
+// # Variables
+//
+// command, args, env values, cwd, url and header values are expanded:
+//
+//	${VAR}              environment variable VAR
+//	${VAR:-default}     VAR if set and not empty, else default (which may
+//	                    itself hold references)
+//	${env:VAR}          VS Code's spelling of ${VAR}
+//	${input:id}         LoadOptions.Inputs["id"], else the environment
+//	                    variable MCPWIRE_INPUT_ID (see InputEnvName)
+//	${workspaceFolder}  the project directory
+//	${userHome}         the home directory
+//	$${                 a literal "${" — the only escape
+//
+// A "$" not followed by "{" is literal, so "$HOME" and "$$" pass through
+// unchanged. A reference that cannot be resolved makes the server
+// invalid, with a Problem naming the server, the field and the variable:
+// a "${...}" is never handed to a server as written. Keys of env and
+// headers, "type", "oauth" and the tool filters are not expanded.
+//
+// # Problems and secrets
+//
+// A bad file or entry never stops the others: Load returns every valid
+// server together with Problems, each naming file, line, column, server
+// and field. No Problem, error or String method ever contains the value
+// of an env entry, a header or a variable, or the user info, path or
+// query of a URL: they often hold tokens.
+//
+// # Cache keys
+//
+// Server.Raw is the definition before expansion, as canonical JSON, and
+// Server.CacheKey hashes it with the name: rotating a secret in the
+// environment keeps the key, editing the definition changes it.
+package config

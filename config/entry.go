@@ -1,0 +1,503 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// knownHostFields are fields other hosts define that mcpwire has no use
+// for. They are skipped without a warning, so a file shared with those
+// hosts loads quietly.
+var knownHostFields = map[string]bool{
+	"description": true, // several hosts: a label
+	"alwaysAllow": true, // Cline, Roo: auto-approved tools
+	"autoApprove": true, // Cline
+	"trust":       true, // Gemini CLI: skip confirmations
+	"dev":         true, // VS Code: watch and debug settings
+}
+
+// serverBuilder collects one definition's problems and remembers whether
+// any of them is an error.
+type serverBuilder struct {
+	p    *docParser
+	name string
+	off  int // the server's name: where problems without a place point
+	bad  bool
+}
+
+func (b *serverBuilder) fail(off int, field, msg string) {
+	b.bad = true
+	b.add(off, field, msg, false)
+}
+
+func (b *serverBuilder) warn(off int, field, msg string) {
+	b.add(off, field, msg, true)
+}
+
+func (b *serverBuilder) add(off int, field, msg string, warning bool) {
+	if off < 0 {
+		off = b.off
+	}
+	b.p.add(off, b.name, field, msg, warning)
+}
+
+// item is a string from the file with the offset it came from.
+type item struct {
+	field string // "args[2]", "env.TOKEN"
+	key   string // map key; "" in lists
+	val   string
+	off   int
+}
+
+// server decodes, expands and validates one definition; nil if invalid.
+func (p *docParser) server(d member, section string) *Server {
+	b := &serverBuilder{p: p, name: d.Key, off: d.KeyOff}
+	line, _ := p.lines.position(d.KeyOff)
+	s := &Server{
+		Name:    d.Key,
+		Enabled: true,
+		Source:  Source{File: p.file, Format: p.format, Section: section, Line: line},
+	}
+	fields, ok := objectMembers(d.Value, d.ValOff)
+	if !ok {
+		b.fail(d.ValOff, "", fmt.Sprintf("want an object holding the server's definition, got %s", jsonKind(d.Value)))
+		return nil
+	}
+	raw, err := canonicalJSON(d.Value)
+	if err != nil {
+		b.fail(d.ValOff, "", "invalid JSON")
+		return nil
+	}
+	s.Raw = raw
+	fields = p.lastWins(fields, d.Key, "")
+
+	var (
+		f                 decoded
+		enabled, disabled bool
+	)
+	for i := range fields {
+		m := &fields[i]
+		if isNull(m.Value) {
+			continue // null is absent, as JSON-writing tools often emit it
+		}
+		switch m.Key {
+		case "type":
+			f.typ = m
+			b.str(m, &f.typeStr)
+		case "command":
+			f.command = m
+			b.str(m, &f.commandStr)
+		case "args":
+			f.args = m
+			f.argItems = b.list(m)
+		case "env":
+			f.env = m
+			f.envItems = b.dict(m)
+		case "cwd":
+			f.cwd = m
+			b.str(m, &f.cwdStr)
+		case "url", "serverUrl", "httpUrl":
+			f.urls = append(f.urls, *m)
+		case "headers":
+			f.headers = m
+			f.headerItems = b.dict(m)
+		case "timeout":
+			s.Timeout, s.TimeoutSet = b.timeout(m)
+		case "enabled":
+			f.enabled = m
+			b.boolean(m, &enabled)
+		case "disabled":
+			f.disabled = m
+			b.boolean(m, &disabled)
+		case "enabledTools":
+			s.EnabledTools = b.patterns(m)
+		case "disabledTools":
+			s.DisabledTools = b.patterns(m)
+		case "lazy":
+			b.boolean(m, &s.Lazy)
+		case "envPolicy":
+			f.policy = m
+			s.InheritEnv = b.envPolicy(m)
+		case "oauth":
+			s.OAuth = b.oauth(m)
+		case "envFile":
+			b.warn(m.KeyOff, m.Key, "not supported: the variables in that file are not loaded; list them under \"env\"")
+		default:
+			if !knownHostFields[m.Key] {
+				b.warn(m.KeyOff, "", fmt.Sprintf("unknown field %s ignored", quoteName(m.Key)))
+			}
+		}
+	}
+
+	switch {
+	case f.enabled != nil && f.disabled != nil && enabled == disabled:
+		b.fail(f.disabled.KeyOff, "disabled", `"enabled" and "disabled" disagree; keep one`)
+	case f.enabled != nil:
+		s.Enabled = enabled
+	case f.disabled != nil:
+		s.Enabled = !disabled
+	}
+
+	s.Type = b.transportType(&f)
+	// Expand and check only what the transport uses: an unset variable
+	// in an ignored field must not make the server invalid. When the type
+	// is undecided (an error already), check everything, so that one run
+	// reports all there is to fix.
+	process := s.Type == TypeStdio || s.Type == ""
+	remote := s.Type != TypeStdio
+	if process {
+		b.process(s, &f)
+	} else {
+		b.ignored("only stdio servers run a process", f.args, f.env, f.cwd, f.policy)
+	}
+	if remote {
+		b.remote(s, &f)
+	} else {
+		b.ignored("a stdio server takes no HTTP headers", f.headers)
+	}
+	if b.bad {
+		return nil
+	}
+	return s
+}
+
+// decoded holds the fields of one definition before expansion.
+type decoded struct {
+	typ, command, args, env, cwd, headers, policy, enabled, disabled *member
+	urls                                                             []member
+
+	typeStr, commandStr, cwdStr     string
+	argItems, envItems, headerItems []item
+}
+
+// process expands and checks the fields of a stdio server.
+func (b *serverBuilder) process(s *Server, f *decoded) {
+	if f.command != nil {
+		v, ok := b.expand(f.command.ValOff, "command", f.commandStr)
+		if ok && strings.TrimSpace(v) == "" {
+			b.fail(f.command.ValOff, "command", "empty command")
+		}
+		b.noNUL(f.command.ValOff, "command", v)
+		s.Command = v
+	}
+	for _, a := range f.argItems {
+		v, _ := b.expand(a.off, a.field, a.val)
+		b.noNUL(a.off, a.field, v)
+		s.Args = append(s.Args, v)
+	}
+	if f.envItems != nil {
+		s.Env = make(map[string]string, len(f.envItems))
+		for _, e := range f.envItems {
+			if e.key == "" || strings.ContainsAny(e.key, "=\x00") {
+				b.fail(e.off, e.field, "an environment variable name must be non-empty and contain no \"=\"")
+			}
+			v, _ := b.expand(e.off, e.field, e.val)
+			b.noNUL(e.off, e.field, v)
+			s.Env[e.key] = v
+		}
+	}
+	if f.cwd != nil {
+		s.Cwd, _ = b.expand(f.cwd.ValOff, "cwd", f.cwdStr)
+		if s.Cwd != "" && !filepath.IsAbs(s.Cwd) && b.p.opts.Dir != "" {
+			s.Cwd = filepath.Join(b.p.opts.Dir, s.Cwd)
+		}
+	}
+}
+
+// remote expands and checks the fields of an HTTP or SSE server.
+func (b *serverBuilder) remote(s *Server, f *decoded) {
+	if len(f.urls) > 0 {
+		m := f.urls[0]
+		var written string
+		if b.str(&m, &written) {
+			v, ok := b.expand(m.ValOff, m.Key, written)
+			if ok {
+				if msg := checkURL(v, written); msg != "" {
+					b.fail(m.ValOff, m.Key, msg)
+				}
+			}
+			s.URL = v
+		}
+	}
+	if f.headerItems != nil {
+		s.Headers = make(map[string]string, len(f.headerItems))
+		for _, h := range f.headerItems {
+			if !validHeaderName(h.key) {
+				b.fail(h.off, h.field, "not a valid HTTP header name")
+			}
+			v, _ := b.expand(h.off, h.field, h.val)
+			if strings.ContainsAny(v, "\r\n\x00") {
+				b.fail(h.off, h.field, "the value contains a line break or NUL")
+			}
+			s.Headers[h.key] = v
+		}
+	}
+}
+
+// ignored warns about present fields the transport does not use.
+func (b *serverBuilder) ignored(why string, fields ...*member) {
+	for _, m := range fields {
+		if m != nil {
+			b.warn(m.KeyOff, m.Key, "ignored: "+why)
+		}
+	}
+}
+
+// str decodes a string field; false (and a problem) for any other kind.
+func (b *serverBuilder) str(f *member, dst *string) bool {
+	if jsonKind(f.Value) != "string" || json.Unmarshal(f.Value, dst) != nil {
+		b.fail(f.ValOff, f.Key, fmt.Sprintf("want a string, got %s", jsonKind(f.Value)))
+		return false
+	}
+	return true
+}
+
+func (b *serverBuilder) boolean(f *member, dst *bool) {
+	if jsonKind(f.Value) != "boolean" {
+		b.fail(f.ValOff, f.Key, fmt.Sprintf("want true or false, got %s", jsonKind(f.Value)))
+		return
+	}
+	*dst = string(f.Value) == "true"
+}
+
+// scalar turns a string, number or boolean into the string a process or
+// header gets: hosts that run on JavaScript stringify numbers in env and
+// args, so {"PORT": 3000} works there and works here.
+func scalar(v []byte) (string, bool) {
+	switch jsonKind(v) {
+	case "string":
+		var s string
+		return s, json.Unmarshal(v, &s) == nil
+	case "number", "boolean":
+		return string(v), true
+	}
+	return "", false
+}
+
+// list decodes an array of scalars.
+func (b *serverBuilder) list(f *member) []item {
+	elems, ok := arrayElements(f.Value, f.ValOff)
+	if !ok {
+		b.fail(f.ValOff, f.Key, fmt.Sprintf("want an array of strings, got %s", jsonKind(f.Value)))
+		return nil
+	}
+	out := make([]item, 0, len(elems))
+	for i, e := range elems {
+		field := fmt.Sprintf("%s[%d]", f.Key, i)
+		v, ok := scalar(e.Value)
+		if !ok {
+			b.fail(e.ValOff, field, fmt.Sprintf("want a string, got %s", jsonKind(e.Value)))
+			continue
+		}
+		out = append(out, item{field: field, val: v, off: e.ValOff})
+	}
+	return out
+}
+
+// dict decodes an object of scalars, in file order, the last of a
+// repeated key winning.
+func (b *serverBuilder) dict(f *member) []item {
+	ms, ok := objectMembers(f.Value, f.ValOff)
+	if !ok {
+		b.fail(f.ValOff, f.Key, fmt.Sprintf("want an object of strings, got %s", jsonKind(f.Value)))
+		return nil
+	}
+	ms = b.p.lastWins(ms, b.name, f.Key+".")
+	out := make([]item, 0, len(ms))
+	for _, m := range ms {
+		field := f.Key + "." + m.Key
+		v, ok := scalar(m.Value)
+		if !ok {
+			b.fail(m.ValOff, field, fmt.Sprintf("want a string, got %s", jsonKind(m.Value)))
+			continue
+		}
+		out = append(out, item{field: field, key: m.Key, val: v, off: m.ValOff})
+	}
+	return out
+}
+
+// timeout reads a number of milliseconds or a Go duration string.
+func (b *serverBuilder) timeout(f *member) (time.Duration, bool) {
+	const hint = `want milliseconds (30000) or a duration ("30s"); 0 disables`
+	var d time.Duration
+	switch jsonKind(f.Value) {
+	case "number":
+		var ms float64
+		if json.Unmarshal(f.Value, &ms) != nil || ms > float64(math.MaxInt64)/float64(time.Millisecond) {
+			b.fail(f.ValOff, "timeout", "too large: "+hint)
+			return 0, false
+		}
+		d = time.Duration(ms * float64(time.Millisecond))
+	case "string":
+		var s string
+		_ = json.Unmarshal(f.Value, &s)
+		var err error
+		if d, err = time.ParseDuration(s); err != nil {
+			b.fail(f.ValOff, "timeout", fmt.Sprintf("%s is not a duration: %s", quoteName(s), hint))
+			return 0, false
+		}
+	default:
+		b.fail(f.ValOff, "timeout", fmt.Sprintf("got %s: %s", jsonKind(f.Value), hint))
+		return 0, false
+	}
+	if d < 0 {
+		b.fail(f.ValOff, "timeout", "negative: "+hint)
+		return 0, false
+	}
+	return d, true
+}
+
+// patterns reads a tool filter: exact names or path.Match globs.
+func (b *serverBuilder) patterns(f *member) []string {
+	items := b.list(f)
+	var out []string
+	for _, it := range items {
+		if it.val == "" {
+			b.fail(it.off, it.field, "empty pattern")
+			continue
+		}
+		if _, err := path.Match(it.val, ""); err != nil {
+			b.fail(it.off, it.field, fmt.Sprintf("bad glob %s: %v", quoteName(it.val), err))
+			continue
+		}
+		out = append(out, it.val)
+	}
+	if len(items) == 0 && jsonKind(f.Value) == "array" {
+		b.warn(f.ValOff, f.Key, "an empty list filters nothing; to turn the server off write \"enabled\": false")
+	}
+	return out
+}
+
+func (b *serverBuilder) envPolicy(f *member) bool {
+	var s string
+	if !b.str(f, &s) {
+		return false
+	}
+	switch s {
+	case "allowlist":
+		return false
+	case "inherit":
+		return true
+	}
+	b.fail(f.ValOff, "envPolicy", fmt.Sprintf("unknown policy %s: want \"allowlist\" (the default) or \"inherit\"", quoteName(s)))
+	return false
+}
+
+// oauth keeps the block as written, compacted and unexpanded, for the
+// authorization layer to interpret.
+func (b *serverBuilder) oauth(f *member) json.RawMessage {
+	if jsonKind(f.Value) != "object" {
+		b.fail(f.ValOff, "oauth", fmt.Sprintf("want an object, got %s", jsonKind(f.Value)))
+		return nil
+	}
+	var buf bytes.Buffer
+	if json.Compact(&buf, f.Value) != nil {
+		b.fail(f.ValOff, "oauth", "invalid JSON")
+		return nil
+	}
+	return json.RawMessage(buf.Bytes())
+}
+
+// normalizeType maps every spelling hosts use to a Type constant; "" if
+// the spelling is unknown.
+func normalizeType(t string) string {
+	k := strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(t))
+	switch k {
+	case "stdio":
+		return TypeStdio
+	case "http", "streamablehttp":
+		return TypeHTTP
+	case "sse":
+		return TypeSSE
+	case "auto":
+		return TypeAuto
+	}
+	return ""
+}
+
+// transportType decides the server's Type from "type" or, without it,
+// from which of command and url is present; "" when it cannot.
+func (b *serverBuilder) transportType(f *decoded) string {
+	urls := f.urls
+	if len(urls) > 1 {
+		b.fail(urls[1].KeyOff, urls[1].Key, fmt.Sprintf("both %q and %q are set; keep one", urls[0].Key, urls[1].Key))
+	}
+	hasURL, hasCmd := len(urls) > 0, f.command != nil
+	typ := ""
+	if f.typ != nil && jsonKind(f.typ.Value) == "string" {
+		if typ = normalizeType(f.typeStr); typ == "" {
+			b.fail(f.typ.ValOff, "type", fmt.Sprintf("unknown type %s: want \"stdio\", \"http\" (also \"streamable-http\") or \"sse\"", quoteName(f.typeStr)))
+			return ""
+		}
+	}
+	switch typ {
+	case "":
+		switch {
+		case hasCmd && hasURL:
+			b.fail(f.command.KeyOff, "", fmt.Sprintf("both \"command\" and %q are set: a server is either a process (command) or remote (url)", urls[0].Key))
+		case hasCmd:
+			return TypeStdio
+		case hasURL && urls[0].Key == "httpUrl":
+			return TypeHTTP // Gemini CLI: httpUrl is Streamable HTTP
+		case hasURL:
+			return TypeAuto
+		case f.typ == nil:
+			b.fail(-1, "", "needs \"command\" (a local process) or \"url\" (a remote server)")
+		}
+		return ""
+	case TypeStdio:
+		if hasURL {
+			b.fail(urls[0].KeyOff, urls[0].Key, "a stdio server takes \"command\", not a URL")
+		}
+		if !hasCmd {
+			b.fail(f.typ.KeyOff, "command", "a stdio server needs a command")
+		}
+	default:
+		if hasCmd {
+			b.fail(f.command.KeyOff, "command", fmt.Sprintf("a %s server takes \"url\", not a command", typ))
+		}
+		if !hasURL {
+			b.fail(f.typ.KeyOff, "url", fmt.Sprintf("a %s server needs a url", typ))
+		}
+	}
+	return typ
+}
+
+// expand expands one value, reporting a failure against field.
+func (b *serverBuilder) expand(off int, field, v string) (string, bool) {
+	out, err := b.p.res.expand(v)
+	if err != nil {
+		b.fail(off, field, err.Error())
+		return "", false
+	}
+	return out, true
+}
+
+func (b *serverBuilder) noNUL(off int, field, v string) {
+	if strings.IndexByte(v, 0) >= 0 {
+		b.fail(off, field, "contains a NUL byte")
+	}
+}
+
+// validHeaderName reports whether s is an HTTP token (RFC 9110).
+func validHeaderName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,135 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+func testResolver(env map[string]string) *resolver {
+	return &resolver{
+		env:       func(k string) (string, bool) { v, ok := env[k]; return v, ok },
+		inputs:    map[string]string{"given": "from-inputs"},
+		declared:  map[string]string{"api-key": "API Key", "given": ""},
+		workspace: "/work/proj",
+		home:      "/home/dev",
+	}
+}
+
+func TestExpand(t *testing.T) {
+	env := map[string]string{
+		"HOME":                   "/h",
+		"TOKEN":                  "tok",
+		"EMPTY":                  "",
+		"MCPWIRE_INPUT_API_KEY":  "from-env",
+		"workspaceFolderCustom":  "custom",
+		"NESTED":                 "n",
+		"MCPWIRE_INPUT_OTHER_ID": "other",
+	}
+	tests := []struct{ in, want string }{
+		{"plain", "plain"},
+		{"", ""},
+		{"${TOKEN}", "tok"},
+		{"Bearer ${TOKEN}!", "Bearer tok!"},
+		{"${TOKEN}${TOKEN}", "toktok"},
+		{"${env:TOKEN}", "tok"},
+		{"${UNSET:-fallback}", "fallback"},
+		{"${EMPTY:-fallback}", "fallback"}, // shell :- semantics: empty counts as unset
+		{"${EMPTY}", ""},
+		{"${TOKEN:-fallback}", "tok"},
+		{"${UNSET:-}", ""},
+		{"${UNSET:-a:-b}", "a:-b"},
+		{"${UNSET:-${NESTED}}", "n"},
+		{"${UNSET:-${ALSO_UNSET:-deep}}", "deep"},
+		{"${env:UNSET:-d}", "d"},
+		{"${input:given}", "from-inputs"},
+		{"${input:api-key}", "from-env"},
+		{"${input:otherId}", "other"},
+		{"${workspaceFolder}/bin", "/work/proj/bin"},
+		{"${userHome}/.cache", "/home/dev/.cache"},
+		{"${workspaceFolderCustom}", "custom"},
+		{"$HOME", "$HOME"},
+		{"$$", "$$"},
+		{"a$", "a$"},
+		{"$${TOKEN}", "${TOKEN}"},
+		{"$$${TOKEN}", "$${TOKEN}"}, // "$" then the escape "$${"
+		{"${UNSET:-$${x}}", "${x}"},
+		{"100%{x}", "100%{x}"},
+		{"}{", "}{"},
+	}
+	r := testResolver(env)
+	for _, tt := range tests {
+		got, err := r.expand(tt.in)
+		if err != nil {
+			t.Errorf("expand(%q): %v", tt.in, err)
+			continue
+		}
+		if got != tt.want {
+			t.Errorf("expand(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestExpandErrors(t *testing.T) {
+	const secret = "s3cr3t-value"
+	env := map[string]string{"TOKEN": secret}
+	tests := []struct {
+		in   string
+		want []string // substrings of the error
+	}{
+		{"${UNSET}", []string{`variable "UNSET" is not set`}},
+		{"x ${TOKEN} ${UNSET}", []string{`"UNSET"`}},
+		{"${env:UNSET}", []string{`environment variable "UNSET" is not set`}},
+		{"${input:api-key}", []string{`input "api-key"`, `"API Key"`, "MCPWIRE_INPUT_API_KEY", "LoadOptions.Inputs"}},
+		{"${input:nope}", []string{`input "nope"`, `not declared`, "MCPWIRE_INPUT_NOPE"}},
+		{"${input:}", []string{"empty input id"}},
+		{"${}", []string{"empty reference"}},
+		{"${TOKEN", []string{"unterminated"}},
+		{"${UNSET:-${TOKEN}", []string{"unterminated"}},
+		{"${1BAD}", []string{`invalid variable name "1BAD"`}},
+		{"${A B}", []string{`invalid variable name "A B"`}},
+		{"${VAR-default}", []string{`invalid variable name "VAR-default"`}},
+		{"${config:editor.tabSize}", []string{"unsupported reference", "config:editor.tabSize"}},
+		{"${command:pick}", []string{"unsupported reference"}},
+	}
+	r := testResolver(env)
+	r.workspace, r.home = "", "" // unknown dirs fall back to the environment
+	tests = append(tests, struct {
+		in   string
+		want []string
+	}{"${workspaceFolder}", []string{`"workspaceFolder" is not set`}})
+	for _, tt := range tests {
+		got, err := r.expand(tt.in)
+		if err == nil {
+			t.Errorf("expand(%q) = %q, want an error", tt.in, got)
+			continue
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("expand(%q) error %q lacks %q", tt.in, err, w)
+			}
+		}
+		if strings.Contains(err.Error(), secret) {
+			t.Errorf("expand(%q) error leaks the secret: %q", tt.in, err)
+		}
+	}
+}
+
+func TestInputEnvName(t *testing.T) {
+	tests := map[string]string{
+		"api-key":        "MCPWIRE_INPUT_API_KEY",
+		"apiKey":         "MCPWIRE_INPUT_API_KEY",
+		"APIKey":         "MCPWIRE_INPUT_API_KEY",
+		"github_pat":     "MCPWIRE_INPUT_GITHUB_PAT",
+		"perplexity-key": "MCPWIRE_INPUT_PERPLEXITY_KEY",
+		"token2Fa":       "MCPWIRE_INPUT_TOKEN2_FA",
+		"a..b":           "MCPWIRE_INPUT_A_B",
+		"-x-":            "MCPWIRE_INPUT_X",
+		"ünï":            "MCPWIRE_INPUT_N",
+		"ID":             "MCPWIRE_INPUT_ID",
+	}
+	for id, want := range tests {
+		if got := InputEnvName(id); got != want {
+			t.Errorf("InputEnvName(%q) = %q, want %q", id, got, want)
+		}
+	}
+}

@@ -1,0 +1,210 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// LoadOptions says where to look for config files and how to expand
+// variables. The zero value discovers files for the current directory and
+// the current user, expanding from the process environment.
+type LoadOptions struct {
+	// Dir is the project directory; default the working directory. Only
+	// Dir itself is searched: Load does not walk up to a repository root.
+	Dir string
+	// UserConfigDir is where mcpwire/mcpwire.json lives; default
+	// os.UserConfigDir() ($XDG_CONFIG_HOME or ~/.config on Linux).
+	UserConfigDir string
+	// HomeDir holds the other hosts' user files; default os.UserHomeDir().
+	HomeDir string
+	// Files, when non-empty, replaces discovery: exactly these files are
+	// read, in this order (mcpwire --config FILE). A missing one fails Load.
+	// Their format comes from DetectFormat.
+	Files []string
+	// Env looks up variables for ${VAR} and MCPWIRE_INPUT_*; default
+	// os.LookupEnv.
+	Env func(name string) (string, bool)
+	// Inputs supplies VS Code ${input:id} values by id. The library never
+	// prompts: a CLI that wants to ask the user does so and fills this map.
+	Inputs map[string]string
+}
+
+// Location is one place Load looks for a config file.
+type Location struct {
+	File   string
+	Format Format
+	Scope  string // "project", "user" or "explicit"
+}
+
+// Set is the result of Load.
+type Set struct {
+	// Servers are the definitions in effect, in discovery order. Disabled
+	// servers are included (Enabled false): they claim their name.
+	Servers []*Server
+	// Shadowed are valid definitions whose name an earlier one already
+	// claimed (for mcpwire servers --sources).
+	Shadowed []*Server
+	// Problems lists errors and warnings, file by file in discovery order.
+	Problems []Problem
+	// Files are the files that existed and were read.
+	Files []string
+}
+
+// Lookup returns the server in effect with that name, or nil.
+func (set *Set) Lookup(name string) *Server {
+	for _, s := range set.Servers {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// Err returns the Problems that are errors (not warnings) joined into one
+// error, or nil.
+func (set *Set) Err() error { return joinProblems(set.Problems) }
+
+// Load discovers and reads config files, in Locations order, and merges
+// their servers: the first definition of a name wins, later ones go to
+// Shadowed. A definition that is invalid still claims its name, so a
+// broken project entry is reported rather than silently replaced by a
+// user-level one of the same name.
+//
+// Problems in files and entries never fail Load: they are in
+// Set.Problems, and every valid server still loads. Load fails only when
+// it cannot work at all: an explicit file is missing or unreadable, or
+// the project directory cannot be determined.
+func Load(opts LoadOptions) (*Set, error) {
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	set := &Set{}
+	claimed := make(map[string]bool)
+	for _, loc := range Locations(opts) {
+		data, err := os.ReadFile(loc.File)
+		if err != nil {
+			if loc.Scope == "explicit" {
+				return nil, fmt.Errorf("config: %w", err)
+			}
+			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+				continue
+			}
+			set.Problems = append(set.Problems, Problem{File: loc.File, Msg: "cannot read: " + pathErrorReason(err)})
+			continue
+		}
+		set.Files = append(set.Files, loc.File)
+		entries, problems := parseDocument(data, loc.File, loc.Format, opts)
+		set.Problems = append(set.Problems, problems...)
+		for _, e := range entries {
+			if e.server != nil {
+				e.server.Source.Scope = loc.Scope
+			}
+			switch {
+			case claimed[e.name] && e.server != nil:
+				set.Shadowed = append(set.Shadowed, e.server)
+			case !claimed[e.name]:
+				claimed[e.name] = true
+				if e.server != nil {
+					set.Servers = append(set.Servers, e.server)
+				}
+			}
+		}
+	}
+	return set, nil
+}
+
+// pathErrorReason is the reason of a file error without the path, which
+// the Problem already names.
+func pathErrorReason(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// withDefaults fills in Dir, UserConfigDir, HomeDir and Env and makes Dir
+// absolute. A user directory that cannot be found is left empty and its
+// files are skipped.
+func (o LoadOptions) withDefaults() (LoadOptions, error) {
+	if o.Dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return o, fmt.Errorf("config: project directory: %w", err)
+		}
+		o.Dir = wd
+	}
+	abs, err := filepath.Abs(o.Dir)
+	if err != nil {
+		return o, fmt.Errorf("config: project directory: %w", err)
+	}
+	o.Dir = abs
+	if o.UserConfigDir == "" {
+		o.UserConfigDir, _ = os.UserConfigDir()
+	}
+	if o.HomeDir == "" {
+		o.HomeDir, _ = os.UserHomeDir()
+	}
+	if o.Env == nil {
+		o.Env = os.LookupEnv
+	}
+	return o, nil
+}
+
+// Locations lists the files Load reads, in order. With opts.Files it is
+// exactly those files (scope "explicit"). Otherwise, project files first,
+// then user files:
+//
+//	<Dir>/mcpwire.json                      mcpwire
+//	<Dir>/.mcp.json                         mcpServers (Claude Code project)
+//	<Dir>/mcp.json                          mcpServers
+//	<Dir>/.vscode/mcp.json                  vscode
+//	<Dir>/.cursor/mcp.json                  mcpServers (Cursor project)
+//	<UserConfigDir>/mcpwire/mcpwire.json    mcpwire
+//	<HomeDir>/.cursor/mcp.json              mcpServers (Cursor global)
+//	<HomeDir>/.codeium/windsurf/mcp_config.json  mcpServers (Windsurf)
+//	<HomeDir>/.claude.json                  claude: projects[<Dir>] first,
+//	                                        then the user-level servers
+//
+// A file that appears twice (Dir is the home directory) is listed once.
+// Locations applies the same defaults as Load.
+func Locations(opts LoadOptions) []Location {
+	if len(opts.Files) > 0 {
+		out := make([]Location, len(opts.Files))
+		for i, f := range opts.Files {
+			out[i] = Location{File: f, Format: DetectFormat(f), Scope: "explicit"}
+		}
+		return out
+	}
+	if o, err := opts.withDefaults(); err == nil {
+		opts = o
+	}
+	var out []Location
+	seen := make(map[string]bool)
+	add := func(base string, scope string, format Format, elem ...string) {
+		if base == "" {
+			return
+		}
+		f := filepath.Join(append([]string{base}, elem...)...)
+		if seen[f] {
+			return
+		}
+		seen[f] = true
+		out = append(out, Location{File: f, Format: format, Scope: scope})
+	}
+	add(opts.Dir, "project", FormatMCPWire, "mcpwire.json")
+	add(opts.Dir, "project", FormatMCPServers, ".mcp.json")
+	add(opts.Dir, "project", FormatMCPServers, "mcp.json")
+	add(opts.Dir, "project", FormatVSCode, ".vscode", "mcp.json")
+	add(opts.Dir, "project", FormatMCPServers, ".cursor", "mcp.json")
+	add(opts.UserConfigDir, "user", FormatMCPWire, "mcpwire", "mcpwire.json")
+	add(opts.HomeDir, "user", FormatMCPServers, ".cursor", "mcp.json")
+	add(opts.HomeDir, "user", FormatMCPServers, ".codeium", "windsurf", "mcp_config.json")
+	add(opts.HomeDir, "user", FormatClaude, ".claude.json")
+	return out
+}

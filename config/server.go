@@ -1,0 +1,167 @@
+package config
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"path"
+	"time"
+)
+
+// Normalized transport types of a Server. Hosts spell them many ways;
+// Server.Type is always one of these.
+const (
+	// TypeStdio: a child process speaking JSON lines on stdin/stdout.
+	TypeStdio = "stdio"
+	// TypeHTTP: Streamable HTTP at Server.URL.
+	TypeHTTP = "http"
+	// TypeSSE: the legacy HTTP+SSE transport at Server.URL.
+	TypeSSE = "sse"
+	// TypeAuto: a URL given without a type. Try Streamable HTTP first and
+	// fall back to legacy SSE, as the MCP specification advises clients
+	// that must talk to both.
+	TypeAuto = "auto"
+)
+
+// Format names a config file layout.
+type Format string
+
+const (
+	// FormatAuto picks the format from the file name (DetectFormat).
+	FormatAuto Format = ""
+	// FormatMCPWire is mcpwire.json: {"servers": {...}} or
+	// {"mcpServers": {...}}, with optional VS Code style "inputs".
+	FormatMCPWire Format = "mcpwire"
+	// FormatMCPServers is {"mcpServers": {...}}, as Claude Code (.mcp.json),
+	// Cursor (.cursor/mcp.json) and Windsurf (mcp_config.json) write it.
+	FormatMCPServers Format = "mcpServers"
+	// FormatVSCode is VS Code's .vscode/mcp.json: {"servers": {...},
+	// "inputs": [...]}.
+	FormatVSCode Format = "vscode"
+	// FormatClaude is Claude Code's ~/.claude.json: user servers under the
+	// top-level "mcpServers", and local (per project) servers under
+	// "projects"[<absolute project dir>]."mcpServers".
+	FormatClaude Format = "claude"
+)
+
+// Source says where a Server was defined.
+type Source struct {
+	File   string // the config file, as given or discovered
+	Format Format
+	// Scope is "project", "user" or "explicit" (a file named in
+	// LoadOptions.Files); empty when the server came from Parse.
+	Scope string
+	// Section is the JSON path of the map that holds the definition:
+	// "mcpServers", "servers", or `projects["/abs/dir"].mcpServers`.
+	Section string
+	Line    int // 1-based line of the server's name in File
+}
+
+func (s Source) String() string {
+	if s.Line > 0 {
+		return fmt.Sprintf("%s:%d", s.File, s.Line)
+	}
+	return s.File
+}
+
+// Server is one validated, expanded server definition.
+//
+// It holds secrets (Env and Headers values, URL credentials) in clear, as
+// a transport needs them; String prints none of them, so a Server can go
+// into a log line with %v.
+type Server struct {
+	Name string
+	// Type is TypeStdio, TypeHTTP, TypeSSE or TypeAuto.
+	Type string
+
+	// Stdio servers.
+	Command string
+	Args    []string
+	Env     map[string]string // added to the child's environment
+	// Cwd is the child's working directory. A relative cwd in the file is
+	// made absolute against LoadOptions.Dir; empty means the caller
+	// chooses (normally the project directory).
+	Cwd string
+	// InheritEnv: the child gets the whole parent environment
+	// (envPolicy "inherit") instead of the safe allow-list (the default,
+	// envPolicy "allowlist").
+	InheritEnv bool
+
+	// HTTP servers.
+	URL     string
+	Headers map[string]string
+
+	// Timeout is the per-request timeout; meaningful only if TimeoutSet.
+	// Zero with TimeoutSet means no timeout.
+	Timeout    time.Duration
+	TimeoutSet bool
+
+	// Enabled is false when the file says "enabled": false or
+	// "disabled": true. A disabled server still claims its name, so a
+	// project can switch off a user-level server of the same name.
+	Enabled bool
+	// Lazy asks the manager to connect on first use, not at start.
+	Lazy bool
+	// EnabledTools and DisabledTools filter tools by exact name or
+	// path.Match glob; see ToolAllowed.
+	EnabledTools  []string
+	DisabledTools []string
+
+	// OAuth is the "oauth" object as written, unexpanded, for the
+	// authorization layer (clientId, clientSecret, scopes, callbackPort).
+	OAuth json.RawMessage
+
+	Source Source
+	// Raw is the definition before expansion, as canonical JSON (sorted
+	// keys, no insignificant space). It holds ${VAR} references, not their
+	// values, and any secret written literally in the file.
+	Raw json.RawMessage
+}
+
+// ToolAllowed reports whether the tool name passes the server's filters:
+// a name matching any DisabledTools pattern is refused; otherwise, if
+// EnabledTools is non-empty, the name must match one of its patterns.
+// Patterns use path.Match syntax ("*" does not match "/"); their syntax is
+// checked when the config is loaded.
+func (s *Server) ToolAllowed(name string) bool {
+	for _, p := range s.DisabledTools {
+		if toolMatch(p, name) {
+			return false
+		}
+	}
+	if len(s.EnabledTools) == 0 {
+		return true
+	}
+	for _, p := range s.EnabledTools {
+		if toolMatch(p, name) {
+			return true
+		}
+	}
+	return false
+}
+
+func toolMatch(pattern, name string) bool {
+	ok, err := path.Match(pattern, name)
+	return ok || (err != nil && pattern == name)
+}
+
+// CacheKey identifies the definition for caches (the manager's tool
+// cache): the hex SHA-256 of the name and the canonical unexpanded
+// definition. A secret rotated in the environment keeps the key; a
+// changed command, argument, URL or field changes it. Two projects with
+// the same definition text share a key, even if ${workspaceFolder} makes
+// them run different things.
+func (s *Server) CacheKey() string {
+	h := sha256.New()
+	h.Write([]byte(s.Name))
+	h.Write([]byte{0})
+	h.Write(s.Raw)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// String names the server, its type and where it came from; never a
+// secret.
+func (s *Server) String() string {
+	return fmt.Sprintf("%s (%s, %s)", s.Name, s.Type, s.Source)
+}
