@@ -1,0 +1,295 @@
+package transport
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/mcpwire/mcpwire/internal/sse"
+	"github.com/mcpwire/mcpwire/jsonrpc"
+)
+
+// sseState is what survives a broken SSE connection: the cursor to resume
+// from and the server's requested reconnection delay.
+type sseState struct {
+	lastID   string
+	retry    time.Duration
+	hasRetry bool
+}
+
+// replyWatch notices the response to the request a POST carried. This is
+// the only place the transport looks at ids: it must know whether a broken
+// reply stream still owes that response.
+type replyWatch struct {
+	call     *postCall
+	answered bool
+}
+
+// see inspects one message before delivery. An error response without an
+// id on a POST that carried one request can only be about that request
+// (servers reject unreadable requests that way), so it gets its id, or the
+// call would wait in vain.
+func (w *replyWatch) see(m jsonrpc.Message) {
+	r, ok := m.(*jsonrpc.Response)
+	if !ok {
+		return
+	}
+	if !r.ID.IsValid() && r.Error != nil && !w.answered {
+		r.ID = w.call.id
+	}
+	if r.ID == w.call.id {
+		w.answered = true
+	}
+}
+
+// readJSONReply reads an application/json reply to a request and queues
+// its messages (one, or a 2025-03-26 batch). A body that is not JSON-RPC,
+// too large, unreadable, or without the response fails the call in-band.
+func (s *httpStream) readJSONReply(call *postCall, resp *http.Response) {
+	defer resp.Body.Close()
+	data, err := readLimited(resp.Body, s.maxBody)
+	if err != nil {
+		if call.ctx.Err() == nil {
+			s.failCall(call, CodeTransportError, fmt.Sprintf("transport: reading the JSON reply to %s (id %s) from %s: %v", call.method, call.id, s.redacted, err))
+		}
+		return
+	}
+	msgs, derr := jsonrpc.DecodeFrame(data)
+	if len(msgs) == 0 {
+		s.failCall(call, jsonrpc.CodeParseError, fmt.Sprintf("transport: the JSON reply to %s (id %s) from %s is not a valid JSON-RPC message: %s", call.method, call.id, s.redacted, decodeReason(derr)))
+		return
+	}
+	w := replyWatch{call: call}
+	for _, m := range msgs {
+		w.see(m)
+		if !s.deliver(call.ctx, inboundItem{msg: m}) {
+			return
+		}
+	}
+	s.deliverDecodeErrors(call.ctx, derr)
+	if !w.answered {
+		s.failCall(call, CodeTransportError, fmt.Sprintf("transport: the JSON reply to %s (id %s) from %s carried no response to it", call.method, call.id, s.redacted))
+	}
+}
+
+// readPOSTStream reads a text/event-stream reply to a request until its
+// response arrived, resuming with GET + Last-Event-ID when the stream
+// breaks before that (see resumeCall). After the response the stream is
+// closed: the server should end it there, and holding it open for a
+// server that does not would cost a connection per call.
+func (s *httpStream) readPOSTStream(call *postCall, resp *http.Response) {
+	st := &sseState{}
+	w := replyWatch{call: call}
+	onMsg := func(m jsonrpc.Message) bool {
+		w.see(m)
+		s.deliver(call.ctx, inboundItem{msg: m})
+		return w.answered
+	}
+	body := resp.Body
+	attempts := 0
+	for {
+		events, _, err := s.consumeSSE(call.ctx, body, st, onMsg)
+		body.Close()
+		if w.answered || call.ctx.Err() != nil {
+			return
+		}
+		if events > 0 {
+			attempts = 0
+		}
+		cause := describeEnd(err)
+		if st.lastID == "" {
+			s.failCall(call, CodeTransportError, fmt.Sprintf("transport: the SSE stream for %s (id %s) from %s ended before its response (%s) and cannot be resumed: it carried no event id", call.method, call.id, s.redacted, cause))
+			return
+		}
+		var ok bool
+		if body, attempts, ok = s.resumeCall(call, st, attempts, cause); !ok {
+			return
+		}
+	}
+}
+
+// resumeCall reconnects a call's broken stream with GET and Last-Event-ID
+// after the server's retry time or the backoff delay, up to the attempt
+// bound. It returns the new stream's body, or fails the call in-band and
+// returns false.
+func (s *httpStream) resumeCall(call *postCall, st *sseState, attempts int, cause string) (io.ReadCloser, int, bool) {
+	giveUp := func(why string) (io.ReadCloser, int, bool) {
+		s.failCall(call, CodeTransportError, fmt.Sprintf("transport: the SSE stream for %s (id %s) from %s broke before its response and %s", call.method, call.id, s.redacted, why))
+		return nil, 0, false
+	}
+	if s.policy.MaxAttempts < 0 {
+		return giveUp(fmt.Sprintf("resumption is disabled (%s)", cause))
+	}
+	for {
+		attempts++
+		if attempts > s.policy.MaxAttempts {
+			return giveUp(fmt.Sprintf("resuming gave up after %d attempts (last: %s)", s.policy.MaxAttempts, cause))
+		}
+		delay := s.reconnectDelay(st, attempts)
+		s.hook(fmt.Errorf("transport: the SSE stream for %s (id %s) from %s broke (%s); resuming with GET in %v (attempt %d of %d)", call.method, call.id, s.redacted, cause, delay, attempts, s.policy.MaxAttempts))
+		if s.sleep(call.ctx, delay) != nil {
+			return nil, 0, false
+		}
+		resp, info, err := s.get(call.ctx, st.lastID, call.method)
+		if call.ctx.Err() != nil {
+			if resp != nil {
+				resp.Body.Close()
+			}
+			return nil, 0, false
+		}
+		if err != nil {
+			cause = err.Error()
+			continue
+		}
+		if isSSEReply(resp) {
+			return resp.Body, attempts, true
+		}
+		readErrorBody(resp)
+		herr := newHTTPError(resp, http.MethodGet)
+		switch {
+		case retryableStatus(resp.StatusCode):
+			cause = herr.Error()
+			continue
+		case resp.StatusCode == http.StatusNotFound && info.session:
+			return giveUp(fmt.Sprintf("the session expired while resuming: %v", herr))
+		default:
+			return giveUp(fmt.Sprintf("the server refused to resume it: %v", herr))
+		}
+	}
+}
+
+// reconnectDelay is the server's retry time when it sent one, else the
+// backoff delay for attempt n.
+func (s *httpStream) reconnectDelay(st *sseState, n int) time.Duration {
+	if st.hasRetry {
+		return st.retry
+	}
+	return s.policy.backoff(n, s.jitter())
+}
+
+// consumeSSE reads events from body until it ends, fails, ctx ends, or
+// onMsg asks to stop (returning stopped). Every message of a "message"
+// event (or an event without a type) goes to onMsg; bad data is queued as
+// a decode error, which leaves the stream usable. events counts every
+// event, priming events included: any event is progress.
+func (s *httpStream) consumeSSE(ctx context.Context, body io.Reader, st *sseState, onMsg func(jsonrpc.Message) bool) (events int, stopped bool, err error) {
+	r := sse.NewReader(body)
+	if s.cfg.MaxEventSize > 0 {
+		r.SetMaxEventSize(s.cfg.MaxEventSize)
+	}
+	for {
+		ev, err := r.Next()
+		if err != nil {
+			return events, false, err
+		}
+		events++
+		if ev.HasID {
+			st.lastID = ev.ID
+		}
+		if ev.HasRetry {
+			st.retry, st.hasRetry = ev.Retry, true
+		}
+		if (ev.Type != "" && ev.Type != "message") || len(bytes.TrimSpace(ev.Data)) == 0 {
+			continue
+		}
+		msgs, derr := jsonrpc.DecodeFrame(ev.Data)
+		stop := false
+		for _, m := range msgs {
+			if onMsg(m) {
+				stop = true
+			}
+		}
+		s.deliverDecodeErrors(ctx, derr)
+		if err := ctx.Err(); err != nil {
+			return events, false, err
+		}
+		if stop {
+			return events, true, nil
+		}
+	}
+}
+
+// get opens a GET stream: the listener, or the resumption of a broken
+// stream when lastID is set.
+func (s *httpStream) get(ctx context.Context, lastID, what string) (*http.Response, sent, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.url.String(), nil)
+	if err != nil {
+		return nil, sent{}, fmt.Errorf("transport: GET %s (%s): %w", s.redacted, what, err)
+	}
+	info := s.setCommonHeaders(req.Header, false)
+	req.Header.Set("Accept", acceptGET)
+	if lastID != "" {
+		req.Header.Set(headerLastEventID, lastID)
+	}
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return nil, info, s.requestError(http.MethodGet, what, err)
+	}
+	return resp, info, nil
+}
+
+func isSSEReply(resp *http.Response) bool {
+	return resp.StatusCode >= 200 && resp.StatusCode <= 299 &&
+		mediaType(resp.Header.Get("Content-Type")) == "text/event-stream"
+}
+
+// retryableStatus: statuses after which trying the same GET later may work.
+func retryableStatus(code int) bool {
+	return code == http.StatusRequestTimeout || code == http.StatusTooManyRequests || code >= 500
+}
+
+// describeEnd says how a stream ended, for messages.
+func describeEnd(err error) string {
+	if err == nil || errors.Is(err, io.EOF) {
+		return "the server ended it"
+	}
+	return err.Error()
+}
+
+// readLimited reads a whole body of at most limit bytes (negative: no
+// limit).
+func readLimited(r io.Reader, limit int64) ([]byte, error) {
+	if limit < 0 {
+		return io.ReadAll(r)
+	}
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("the body exceeds the limit of %d bytes (MaxBodySize)", limit)
+	}
+	return data, nil
+}
+
+// deliverDecodeErrors queues each bad frame of a decode result separately,
+// so that every one Read returns is a single *jsonrpc.DecodeError.
+func (s *httpStream) deliverDecodeErrors(ctx context.Context, err error) {
+	if err == nil {
+		return
+	}
+	if multi, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range multi.Unwrap() {
+			s.deliver(ctx, inboundItem{err: e})
+		}
+		return
+	}
+	s.deliver(ctx, inboundItem{err: err})
+}
+
+// decodeReason is the reason part of a decode error, without the excerpt
+// of the frame.
+func decodeReason(err error) string {
+	var d *jsonrpc.DecodeError
+	if errors.As(err, &d) {
+		return d.Reason
+	}
+	if err == nil {
+		return "no message"
+	}
+	return err.Error()
+}

@@ -1,0 +1,256 @@
+package transport
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/mcpwire/mcpwire/jsonrpc"
+)
+
+const (
+	headerSessionID       = "Mcp-Session-Id"
+	headerProtocolVersion = "MCP-Protocol-Version"
+	headerLastEventID     = "Last-Event-ID"
+
+	// inboundBuffer lets reply readers run a little ahead of Read; beyond
+	// it they block, which is the backpressure on the server's streams.
+	inboundBuffer = 64
+	// deleteTimeout bounds the DELETE that Close sends.
+	deleteTimeout = 5 * time.Second
+	// reinitTimeout bounds a transparent session re-initialization.
+	reinitTimeout = 30 * time.Second
+)
+
+// httpStream is one Streamable HTTP connection.
+//
+// Concurrency: Write may be called from many goroutines; each message is
+// its own POST and they run concurrently (nothing is interleaved because
+// nothing is shared on the wire). Read is called from one goroutine.
+// Reply bodies, resumption and the GET listener run on goroutines that
+// the stream owns and Close waits for. While a session is being renewed,
+// new Writes wait for the renewal (or their ctx) before posting.
+type httpStream struct {
+	cfg          *StreamableHTTP
+	url          *url.URL
+	redacted     string
+	client       *http.Client
+	ownTransport *http.Transport
+	maxBody      int64
+	policy       ReconnectPolicy
+	sleep        func(ctx context.Context, d time.Duration) error
+	jitter       func() float64
+
+	// ctx is the stream's lifetime: cancelled by Close or a terminal
+	// failure, it stops every request, body reader and wait.
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	inbound   chan inboundItem
+	done      chan struct{} // closed once the stream is over
+	termErr   error         // why; written before done is closed
+	closeOnce sync.Once
+
+	mu             sync.Mutex
+	ended          bool // terminal: no new goroutines
+	sessionID      string
+	gen            uint64 // bumped whenever sessionID changes
+	version        string
+	initParams     []byte // params of the engine's initialize, for re-init
+	haveInit       bool
+	reinitSeq      int
+	renewal        *renewal
+	calls          map[jsonrpc.ID]*postCall
+	listenerWanted bool // notifications/initialized went through
+	listenerCancel context.CancelFunc
+}
+
+// inboundItem is one result for Read: a message or a non-terminal decode
+// error.
+type inboundItem struct {
+	msg jsonrpc.Message
+	err error
+}
+
+var (
+	_ jsonrpc.Stream        = (*httpStream)(nil)
+	_ SessionIDer           = (*httpStream)(nil)
+	_ ProtocolVersionSetter = (*httpStream)(nil)
+)
+
+func newHTTPStream(cfg *StreamableHTTP, u *url.URL) *httpStream {
+	c := *cfg // a snapshot: later edits to cfg do not reach this stream
+	c.Headers = cfg.Headers.Clone()
+	client, own := httpClientFor(&c)
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &httpStream{
+		cfg:          &c,
+		url:          u,
+		redacted:     redactURL(c.URL),
+		client:       client,
+		ownTransport: own,
+		maxBody:      c.MaxBodySize,
+		policy:       c.Reconnect.withDefaults(),
+		sleep:        c.sleep,
+		jitter:       c.jitter,
+		ctx:          ctx,
+		cancel:       cancel,
+		inbound:      make(chan inboundItem, inboundBuffer),
+		done:         make(chan struct{}),
+		calls:        make(map[jsonrpc.ID]*postCall),
+	}
+	if s.maxBody == 0 {
+		s.maxBody = DefaultMaxBodySize
+	}
+	if s.sleep == nil {
+		s.sleep = sleepContext
+	}
+	if s.jitter == nil {
+		s.jitter = defaultJitter
+	}
+	return s
+}
+
+// Read returns the next message from any of the server's streams. Once the
+// stream is over it returns the terminal error (wrapping jsonrpc.ErrClosed
+// after Close, or ErrSessionExpired when a renewal failed).
+func (s *httpStream) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case <-s.done:
+		return nil, s.termErr
+	default:
+	}
+	select {
+	case it := <-s.inbound:
+		return it.msg, it.err
+	case <-s.done:
+		return nil, s.termErr
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// SessionID returns the session the server issued, "" when none.
+func (s *httpStream) SessionID() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sessionID
+}
+
+// SetProtocolVersion records the negotiated version; from then on every
+// request but initialize carries MCP-Protocol-Version when the version is
+// 2025-06-18 or later (2025-03-26 had no such header).
+func (s *httpStream) SetProtocolVersion(version string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.version = version
+}
+
+// Close ends the stream: it stops the listener, every reply stream and
+// resumption, sends DELETE for the session (bounded by 5 s; failures other
+// than 404/405 go to ErrorHook), and makes Read and Write fail with an
+// error wrapping jsonrpc.ErrClosed. It is idempotent and always returns nil.
+func (s *httpStream) Close() error {
+	s.closeOnce.Do(func() {
+		s.fail(fmt.Errorf("transport: streamable HTTP connection to %s closed: %w", s.redacted, jsonrpc.ErrClosed))
+		s.mu.Lock()
+		sid := s.sessionID
+		s.mu.Unlock()
+		if sid != "" {
+			s.deleteSession()
+		}
+		s.wg.Wait()
+		if s.ownTransport != nil {
+			s.ownTransport.CloseIdleConnections()
+		}
+	})
+	return nil
+}
+
+// fail ends the stream with err unless it already ended.
+func (s *httpStream) fail(err error) {
+	s.mu.Lock()
+	if s.ended {
+		s.mu.Unlock()
+		return
+	}
+	s.ended = true
+	s.termErr = err
+	s.mu.Unlock()
+	close(s.done)
+	s.cancel()
+}
+
+// openErr returns the terminal error once the stream is over.
+func (s *httpStream) openErr() error {
+	select {
+	case <-s.done:
+		return s.termErr
+	default:
+		return nil
+	}
+}
+
+// spawn runs fn on a goroutine that Close waits for; it refuses once the
+// stream is over, so that no goroutine starts after Close began waiting.
+func (s *httpStream) spawn(fn func()) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended {
+		return false
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		fn()
+	}()
+	return true
+}
+
+// deliver queues a message or decode error for Read. It gives up when ctx
+// (a call's stream context or the stream's lifetime) ends.
+func (s *httpStream) deliver(ctx context.Context, it inboundItem) bool {
+	select {
+	case s.inbound <- it:
+		return true
+	case <-ctx.Done():
+		return false
+	case <-s.done:
+		return false
+	}
+}
+
+func (s *httpStream) hook(err error) {
+	if s.cfg.ErrorHook != nil {
+		s.cfg.ErrorHook(err)
+	}
+}
+
+// deleteSession asks the server to end the session.
+func (s *httpStream) deleteSession() {
+	ctx, cancel := context.WithTimeout(context.Background(), deleteTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodDelete, s.url.String(), nil)
+	if err != nil {
+		s.hook(fmt.Errorf("transport: DELETE %s: %w", s.redacted, err))
+		return
+	}
+	s.setCommonHeaders(req.Header, false)
+	resp, err := s.client.Do(req)
+	if err != nil {
+		s.hook(s.requestError(http.MethodDelete, "session termination", err))
+		return
+	}
+	defer resp.Body.Close()
+	switch {
+	case resp.StatusCode >= 200 && resp.StatusCode <= 299:
+	case resp.StatusCode == http.StatusNotFound, resp.StatusCode == http.StatusMethodNotAllowed:
+		// Already gone, or the server does not let clients end sessions.
+	default:
+		s.hook(newHTTPError(resp, http.MethodDelete))
+	}
+}
