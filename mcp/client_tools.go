@@ -1,0 +1,124 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mcpwire/mcpwire/jsonrpc"
+)
+
+// CallOptions adjust one CallTool. A nil *CallOptions means the defaults.
+type CallOptions struct {
+	// Timeout overrides the client's Timeout for this call; zero means
+	// the client's, jsonrpc.NoTimeout disables it.
+	Timeout time.Duration
+	// OnProgress, when set, asks the server for progress notifications
+	// and receives them in order; each also extends the call's deadline
+	// (up to the client's MaxTimeout).
+	OnProgress func(jsonrpc.Progress)
+	// Meta is sent as params._meta.
+	Meta map[string]any
+}
+
+// ListTools returns every tool, following nextCursor to the end. It also
+// remembers each tool's outputSchema for CallTool to validate against;
+// tools that are no longer listed are forgotten.
+func (c *Client) ListTools(ctx context.Context) ([]Tool, error) {
+	tools, err := listAll(ctx, MethodToolsList, func(ctx context.Context, cursor string) ([]Tool, string, error) {
+		page, err := c.ListToolsPage(ctx, cursor)
+		if err != nil {
+			return nil, "", err
+		}
+		return page.Tools, page.NextCursor, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	c.schemas.retain(tools)
+	return tools, nil
+}
+
+// ListToolsPage fetches one page of tools/list ("" for the first). Tools
+// without a name cannot be called, so they are dropped and reported to the
+// ErrorHook. The page's outputSchemas are remembered for CallTool.
+func (c *Client) ListToolsPage(ctx context.Context, cursor string) (*ListToolsResult, error) {
+	var res ListToolsResult
+	if err := c.call(ctx, MethodToolsList, cursorParams(cursor), nil, &res); err != nil {
+		return nil, err
+	}
+	kept := res.Tools[:0]
+	for i, t := range res.Tools {
+		if t.Name == "" {
+			c.report(fmt.Errorf("mcp: %s: dropped tool %d of the page: it has no name", MethodToolsList, i))
+			continue
+		}
+		kept = append(kept, t)
+	}
+	res.Tools = kept
+	c.schemas.learn(res.Tools)
+	return &res, nil
+}
+
+// CallTool calls the named tool. args is encoded as the arguments object
+// (a map, a struct, or a json.RawMessage; nil sends none).
+//
+// A tool that ran and failed is not a Go error: the result has IsError set.
+// A JSON-RPC error (unknown tool, bad arguments) is returned as an error
+// wrapping *jsonrpc.Error.
+//
+// When the tool was seen in ListTools or ListToolsPage with an
+// outputSchema, a successful result's structuredContent is validated
+// against it; a missing or non-conforming structuredContent returns the
+// result together with an *OutputSchemaError. Tools never listed on this
+// client are not validated.
+func (c *Client) CallTool(ctx context.Context, name string, args any, opts *CallOptions) (*CallToolResult, error) {
+	if name == "" {
+		return nil, errors.New("mcp: tools/call: the tool name is empty")
+	}
+	p := callToolParams{Name: name}
+	if args != nil {
+		raw, err := encodeArguments(args)
+		if err != nil {
+			return nil, fmt.Errorf("mcp: tools/call %q: %w", name, err)
+		}
+		p.Arguments = raw
+	}
+	var copts *jsonrpc.CallOptions
+	if opts != nil {
+		p.Meta = opts.Meta
+		copts = &jsonrpc.CallOptions{Timeout: opts.Timeout, OnProgress: opts.OnProgress}
+	}
+	var res CallToolResult
+	if err := c.call(ctx, MethodToolsCall, p, copts, &res); err != nil {
+		return nil, err
+	}
+	if err := c.schemas.check(name, &res); err != nil {
+		return &res, err
+	}
+	return &res, nil
+}
+
+// encodeArguments encodes args, which must come out as a JSON object (or
+// null, meaning none).
+func encodeArguments(args any) (json.RawMessage, error) {
+	raw, ok := args.(json.RawMessage)
+	if !ok {
+		var err error
+		if raw, err = json.Marshal(args); err != nil {
+			return nil, fmt.Errorf("encoding the arguments: %w", err)
+		}
+	}
+	if string(raw) == "null" {
+		return nil, nil
+	}
+	if !isJSONObject(raw) {
+		return nil, fmt.Errorf("the arguments encode as %s; they must be a JSON object", jsonKind(raw))
+	}
+	if !json.Valid(raw) {
+		return nil, errors.New("the arguments are not valid JSON")
+	}
+	return raw, nil
+}

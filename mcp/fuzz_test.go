@@ -1,0 +1,71 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+// The decoders below read peer input. Whatever they accept must encode,
+// and encoding must be stable: decode(encode(v)) encodes to the same bytes.
+
+func FuzzContent(f *testing.F) {
+	for _, raw := range contentSamples {
+		f.Add([]byte(raw))
+	}
+	f.Add([]byte(`{"type":"hologram","frames":[1,2]}`))
+	f.Add([]byte(`{"type":"tool_result","toolUseId":"1","content":[{"type":"tool_result","toolUseId":"2","content":[]}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var c Content
+		if json.Unmarshal(data, &c) != nil {
+			return
+		}
+		assertStableEncoding(t, c, func() any { return new(Content) })
+	})
+}
+
+func FuzzCallToolResult(f *testing.F) {
+	f.Add([]byte(`{"content":[{"type":"text","text":"{\"temperature\":22.5}"}],"structuredContent":{"temperature":22.5}}`))
+	f.Add([]byte(`{"content":[{"type":"text","text":"Tool failed"}],"isError":true,"_meta":{"a":"b"}}`))
+	f.Add([]byte(`{"content":[{"type":"image","data":"AA==","mimeType":"image/png"},{"type":"resource","resource":{"uri":"test://static/resource/1","text":"x"}}]}`))
+	f.Add([]byte(`{"content":[{"type":"resource_link","uri":"test://static/resource/2","name":"Resource 2","mimeType":"application/octet-stream"}]}`))
+	f.Add([]byte(`{"content":[]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var r CallToolResult
+		if json.Unmarshal(data, &r) != nil {
+			return
+		}
+		assertStableEncoding(t, r, func() any { return new(CallToolResult) })
+	})
+}
+
+func FuzzSamplingRequest(f *testing.F) {
+	f.Add([]byte(`{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"maxTokens":100}`))
+	f.Add([]byte(`{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"1","name":"f","input":{}}]},{"role":"user","content":[{"type":"tool_result","toolUseId":"1","content":[]}]}],"maxTokens":5,"tools":[{"name":"f","inputSchema":{"type":"object"}}],"toolChoice":{"mode":"auto"}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var r CreateMessageRequest
+		if json.Unmarshal(data, &r) != nil {
+			return
+		}
+		assertStableEncoding(t, r, func() any { return new(CreateMessageRequest) })
+	})
+}
+
+func assertStableEncoding(t *testing.T, v any, fresh func() any) {
+	t.Helper()
+	first, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("decoded value does not encode: %v\n%#v", err, v)
+	}
+	again := fresh()
+	if err := json.Unmarshal(first, again); err != nil {
+		t.Fatalf("own encoding does not decode: %v\n%s", err, first)
+	}
+	second, err := json.Marshal(again)
+	if err != nil {
+		t.Fatalf("re-decoded value does not encode: %v", err)
+	}
+	if !bytes.Equal(first, second) {
+		t.Fatalf("encoding is not stable:\n%s\n%s", first, second)
+	}
+}

@@ -1,0 +1,123 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/jsonrpc"
+	"github.com/mcpwire/mcpwire/transport"
+)
+
+// InitializeResult is the server's answer to initialize.
+type InitializeResult struct {
+	ProtocolVersion string             `json:"protocolVersion"`
+	Capabilities    ServerCapabilities `json:"capabilities"`
+	ServerInfo      Implementation     `json:"serverInfo"`
+	Instructions    string             `json:"instructions,omitempty"`
+	Meta            map[string]any     `json:"_meta,omitempty"`
+}
+
+type initializeParams struct {
+	ProtocolVersion string             `json:"protocolVersion"`
+	Capabilities    ClientCapabilities `json:"capabilities"`
+	ClientInfo      Implementation     `json:"clientInfo"`
+}
+
+// ProtocolVersionError means client and server found no protocol revision
+// they both speak. Either the server answered initialize with a revision
+// the client does not support (Server is set), or it refused the offered
+// one with -32602 and listed what it supports (Supported is set, Err is
+// the *jsonrpc.Error).
+type ProtocolVersionError struct {
+	// Offered is the revision the client offered.
+	Offered string
+	// Server is the revision the server answered with, "" if it refused.
+	Server string
+	// Supported is the server's list from the -32602 error data.
+	Supported []string
+	// Err is the server's error, if it refused.
+	Err error
+}
+
+func (e *ProtocolVersionError) Error() string {
+	if e.Server != "" {
+		return fmt.Sprintf("mcp: initialize: the server chose protocol version %q, which this client does not support (it supports %s)",
+			clip(e.Server), strings.Join(SupportedProtocolVersions, ", "))
+	}
+	quoted := make([]string, len(e.Supported))
+	for i, v := range e.Supported {
+		quoted[i] = fmt.Sprintf("%q", clip(v))
+	}
+	return fmt.Sprintf("mcp: initialize: the server refused protocol version %q; it supports %s (this client supports %s)",
+		e.Offered, strings.Join(quoted, ", "), strings.Join(SupportedProtocolVersions, ", "))
+}
+
+func (e *ProtocolVersionError) Unwrap() error { return e.Err }
+
+// handshake runs initialize → check the version → tell the stream →
+// notifications/initialized.
+func (c *Client) handshake(ctx context.Context) error {
+	params := initializeParams{
+		ProtocolVersion: LatestProtocolVersion,
+		Capabilities:    c.caps,
+		ClientInfo:      c.opts.ClientInfo,
+	}
+	raw, err := c.conn.Call(ctx, MethodInitialize, params, nil)
+	if err != nil {
+		if vErr := versionRefusal(err); vErr != nil {
+			return vErr
+		}
+		return fmt.Errorf("mcp: initialize: %w", err)
+	}
+	if !isJSONObject(raw) {
+		return fmt.Errorf("mcp: initialize: the result is %s, not a JSON object", jsonKind(raw))
+	}
+	var res InitializeResult
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return fmt.Errorf("mcp: initialize: decoding the result: %w", err)
+	}
+	if res.ProtocolVersion == "" {
+		return errors.New("mcp: initialize: the result has no protocolVersion")
+	}
+	if !IsSupportedProtocolVersion(res.ProtocolVersion) {
+		return &ProtocolVersionError{Offered: LatestProtocolVersion, Server: res.ProtocolVersion}
+	}
+	c.init = res
+	// The stream's wire format may depend on the version (the HTTP
+	// header), and the notification below is already sent under it.
+	if vs, ok := c.stream.(transport.ProtocolVersionSetter); ok {
+		vs.SetProtocolVersion(res.ProtocolVersion)
+	}
+	if err := c.conn.Notify(ctx, NotificationInitialized, nil); err != nil {
+		return fmt.Errorf("mcp: sending %s: %w", NotificationInitialized, err)
+	}
+	return nil
+}
+
+// versionRefusal recognises a -32602 answer to initialize whose data lists
+// the server's supported versions.
+func versionRefusal(err error) *ProtocolVersionError {
+	var rpcErr *jsonrpc.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInvalidParams || len(rpcErr.Data) == 0 {
+		return nil
+	}
+	var data struct {
+		Supported []string `json:"supported"`
+	}
+	if json.Unmarshal(rpcErr.Data, &data) != nil || len(data.Supported) == 0 {
+		return nil
+	}
+	return &ProtocolVersionError{Offered: LatestProtocolVersion, Supported: data.Supported, Err: rpcErr}
+}
+
+// clip shortens peer-supplied text for error messages.
+func clip(s string) string {
+	const limit = 100
+	if len(s) <= limit {
+		return s
+	}
+	return s[:limit] + "…"
+}

@@ -1,0 +1,177 @@
+package mcp
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// OutputSchemaError means a tool's structuredContent is missing or does not
+// satisfy the outputSchema the tool declared. CallTool returns it together
+// with the result, so the caller can still use (or show) the output.
+type OutputSchemaError struct {
+	// Tool is the tool's name.
+	Tool string
+	// Err is the validator's detail, or ErrNoStructuredContent.
+	Err error
+}
+
+func (e *OutputSchemaError) Error() string {
+	return fmt.Sprintf("mcp: tool %q: the structured output does not match its outputSchema: %s", clip(e.Tool), validationDetail(e.Err))
+}
+
+// validationDetail flattens the validator's multi-line report into one
+// line of "at '<pointer>': <problem>" items, dropping its header, which
+// only names the schema's internal location.
+func validationDetail(err error) string {
+	var vErr *jsonschema.ValidationError
+	if !errors.As(err, &vErr) {
+		return err.Error()
+	}
+	var items []string
+	for i, line := range strings.Split(vErr.Error(), "\n") {
+		line = strings.TrimSpace(line)
+		line = strings.TrimSpace(strings.TrimPrefix(line, "- "))
+		if line == "" || (i == 0 && strings.HasPrefix(line, "jsonschema validation failed")) {
+			continue
+		}
+		items = append(items, line)
+	}
+	if len(items) == 0 {
+		return vErr.Error()
+	}
+	return strings.Join(items, "; ")
+}
+
+func (e *OutputSchemaError) Unwrap() error { return e.Err }
+
+// ErrNoStructuredContent is the Err of an OutputSchemaError for a
+// successful result without structuredContent from a tool with an
+// outputSchema.
+var ErrNoStructuredContent = errors.New("the result has no structuredContent")
+
+// schemaCache holds the outputSchemas of listed tools, keyed by tool name,
+// and compiles each one at most once, on the first call that needs it.
+// Safe for concurrent use.
+type schemaCache struct {
+	hook func(error)
+
+	mu     sync.Mutex
+	byTool map[string]*toolSchema
+}
+
+// toolSchema is one tool's schema and, once compiled, the result.
+type toolSchema struct {
+	raw  []byte
+	once sync.Once
+	sch  *jsonschema.Schema // nil when compilation failed
+}
+
+// learn records the outputSchemas of tools. A schema identical to the one
+// already known keeps its compiled form; a changed one replaces it; a tool
+// without one is forgotten.
+func (sc *schemaCache) learn(tools []Tool) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	for i := range tools {
+		t := &tools[i]
+		if len(t.OutputSchema) == 0 || string(t.OutputSchema) == "null" {
+			delete(sc.byTool, t.Name)
+			continue
+		}
+		if old, ok := sc.byTool[t.Name]; ok && bytes.Equal(old.raw, t.OutputSchema) {
+			continue
+		}
+		if sc.byTool == nil {
+			sc.byTool = make(map[string]*toolSchema)
+		}
+		sc.byTool[t.Name] = &toolSchema{raw: bytes.Clone(t.OutputSchema)}
+	}
+}
+
+// retain forgets every tool not in tools (a complete listing).
+func (sc *schemaCache) retain(tools []Tool) {
+	keep := make(map[string]struct{}, len(tools))
+	for i := range tools {
+		keep[tools[i].Name] = struct{}{}
+	}
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	for name := range sc.byTool {
+		if _, ok := keep[name]; !ok {
+			delete(sc.byTool, name)
+		}
+	}
+}
+
+// check validates a call's result against the tool's schema, if known.
+func (sc *schemaCache) check(tool string, res *CallToolResult) error {
+	if res.IsError {
+		return nil
+	}
+	sc.mu.Lock()
+	ts := sc.byTool[tool]
+	sc.mu.Unlock()
+	if ts == nil {
+		return nil
+	}
+	if len(res.StructuredContent) == 0 || string(bytes.TrimSpace(res.StructuredContent)) == "null" {
+		return &OutputSchemaError{Tool: tool, Err: ErrNoStructuredContent}
+	}
+	ts.once.Do(func() {
+		sch, err := compileSchema(ts.raw)
+		if err != nil {
+			if sc.hook != nil {
+				sc.hook(fmt.Errorf("mcp: tool %q: its outputSchema cannot be compiled, so its output is not validated: %w", clip(tool), err))
+			}
+			return
+		}
+		ts.sch = sch
+	})
+	if ts.sch == nil {
+		return nil
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(res.StructuredContent))
+	if err != nil {
+		return &OutputSchemaError{Tool: tool, Err: fmt.Errorf("structuredContent is not valid JSON: %w", err)}
+	}
+	if err := ts.sch.Validate(inst); err != nil {
+		return &OutputSchemaError{Tool: tool, Err: err}
+	}
+	return nil
+}
+
+// schemaLocation is where a tool's schema pretends to live. The .invalid
+// domain never resolves, and nothing is ever fetched anyway.
+const schemaLocation = "https://mcpwire.invalid/output-schema.json"
+
+// compileSchema compiles a peer's JSON Schema. Without "$schema" the
+// dialect is 2020-12, as MCP specifies; a draft named in "$schema" (the
+// reference server uses draft-07) is honoured. References are resolved
+// only within the schema itself: a peer's schema must not make the client
+// read files or fetch URLs, so an unknown dialect or an external $ref
+// fails to compile.
+func compileSchema(raw []byte) (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("not valid JSON: %w", err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseLoader(refuseLoader{})
+	if err := c.AddResource(schemaLocation, doc); err != nil {
+		return nil, err
+	}
+	return c.Compile(schemaLocation)
+}
+
+// refuseLoader loads nothing: the default loader would read local files.
+type refuseLoader struct{}
+
+func (refuseLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("external schema %q is not loaded (only references within the schema are resolved)", clip(url))
+}
