@@ -1,0 +1,123 @@
+// Package call is "mcpwire call": call one tool and print its result.
+package call
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/mcpwire/mcpwire/internal/cli/cliutil"
+	"github.com/mcpwire/mcpwire/mcp"
+)
+
+// New builds the command.
+func New() *cliutil.Command {
+	var (
+		server   cliutil.ServerFlags
+		asJSON   bool
+		pairs    cliutil.StringList
+		argsJSON string
+	)
+	return &cliutil.Command{
+		Name:    "call",
+		Summary: "call a tool and print its result",
+		Usage:   "call TOOL [--arg K=V ...] [--args-json '{...}'] [flags] TARGET",
+		Description: `Call the tool TOOL and print what it returned: text as it is, images
+and audio as a one-line summary, resource links and embedded resources
+with their URI, then any structured content as indented JSON.
+
+Arguments: --arg K=V sets one argument. V is used as JSON when it is valid
+JSON (--arg n=3 is the number 3, --arg on=true a boolean, --arg
+'tags=["a","b"]' an array), otherwise as a string (--arg text=hello);
+quote it as JSON to force a string (--arg 'id="42"'). --args-json takes a
+whole JSON object ("-" reads it from stdin); --arg pairs override its keys.
+
+Progress notifications from the server are shown on stderr: a live line
+on a terminal, one line per update otherwise.
+
+Exit status 4 means the tool reported an error (isError); its content is
+still printed. With --json the whole result is printed as JSON.`,
+		Flags: func(fs *flag.FlagSet) {
+			fs.Var(&pairs, "arg", "tool argument `K=V`; V is parsed as JSON when valid, else a string (repeatable)")
+			fs.StringVar(&argsJSON, "args-json", "", "all tool arguments as one `JSON` object; - reads it from stdin")
+			server.Register(fs)
+			cliutil.JSONFlag(fs, &asJSON)
+		},
+		Run: func(ctx context.Context, io *cliutil.IOStreams, p cliutil.Parsed) error {
+			t, args, err := server.Resolve(io, p)
+			if err != nil {
+				return err
+			}
+			if err := cliutil.ExactArgs(args, 1, "TOOL"); err != nil {
+				return err
+			}
+			name := args[0]
+			toolArgs, err := cliutil.ToolArgs(io.In, argsJSON, pairs)
+			if err != nil {
+				return err
+			}
+			c, err := cliutil.Connect(ctx, io, t)
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			// Listing first lets the client check the result against the
+			// tool's outputSchema, a bug a debugging tool should catch.
+			if _, err := c.ListTools(ctx); err != nil {
+				return t.Explain("listing tools", err)
+			}
+			var a any // a nil map must not become "arguments": null
+			if toolArgs != nil {
+				a = toolArgs
+			}
+			return Run(ctx, io, t, c, name, a, asJSON)
+		},
+	}
+}
+
+// Run calls the tool, showing progress on io.ErrOut, and prints the
+// result to io.Out (as JSON with asJSON). It returns a *cliutil.ToolError
+// when the result has isError, and the client's error otherwise (an
+// *mcp.OutputSchemaError comes after the result was printed).
+func Run(ctx context.Context, io *cliutil.IOStreams, t *cliutil.Target, c *mcp.Client, name string, args any, asJSON bool) error {
+	progress := cliutil.NewProgress(io, name)
+	res, err := c.CallTool(ctx, name, args, &mcp.CallOptions{OnProgress: progress.Update})
+	progress.Done()
+	if res == nil {
+		if err == nil {
+			err = errors.New("no result")
+		}
+		return t.Explain(fmt.Sprintf("calling tool %q", name), err)
+	}
+	if asJSON {
+		if werr := cliutil.WriteJSON(io.Out, res); werr != nil {
+			return werr
+		}
+	} else {
+		PrintResult(io.Out, res)
+	}
+	if err != nil {
+		return t.Explain(fmt.Sprintf("tool %q", name), err)
+	}
+	if res.IsError {
+		return &cliutil.ToolError{Tool: name}
+	}
+	return nil
+}
+
+// PrintResult writes a tool result for people: the content blocks, then
+// the structured content as indented JSON.
+func PrintResult(w io.Writer, res *mcp.CallToolResult) {
+	cliutil.WriteContent(w, res.Content)
+	if len(res.StructuredContent) > 0 {
+		if len(res.Content) > 0 {
+			fmt.Fprintln(w, "structured content:")
+		}
+		fmt.Fprintln(w, cliutil.Sanitize(cliutil.PrettyJSON(res.StructuredContent)))
+	}
+	if len(res.Content) == 0 && len(res.StructuredContent) == 0 {
+		fmt.Fprintln(w, "(no content)")
+	}
+}

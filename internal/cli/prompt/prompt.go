@@ -1,0 +1,80 @@
+// Package prompt is "mcpwire prompt": fetch one prompt with arguments.
+package prompt
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/mcpwire/mcpwire/internal/cli/cliutil"
+	"github.com/mcpwire/mcpwire/mcp"
+)
+
+// New builds the command.
+func New() *cliutil.Command {
+	var (
+		server cliutil.ServerFlags
+		asJSON bool
+		pairs  cliutil.StringList
+	)
+	return &cliutil.Command{
+		Name:    "prompt",
+		Summary: "get a prompt, filled in with arguments",
+		Usage:   "prompt NAME [--arg K=V ...] [flags] TARGET",
+		Description: `Get the prompt NAME with the given arguments and print its messages,
+each under a "role:" line. Prompt arguments are always strings, so
+--arg K=V passes V as it is. With --json, print the server's
+{"description": ..., "messages": [...]}.`,
+		Flags: func(fs *flag.FlagSet) {
+			fs.Var(&pairs, "arg", "prompt argument `K=V` (a string; repeatable)")
+			server.Register(fs)
+			cliutil.JSONFlag(fs, &asJSON)
+		},
+		Run: func(ctx context.Context, io *cliutil.IOStreams, p cliutil.Parsed) error {
+			t, args, err := server.Resolve(io, p)
+			if err != nil {
+				return err
+			}
+			if err := cliutil.ExactArgs(args, 1, "NAME"); err != nil {
+				return err
+			}
+			promptArgs, err := cliutil.StringArgs(pairs)
+			if err != nil {
+				return err
+			}
+			c, err := cliutil.Connect(ctx, io, t)
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			res, err := c.GetPrompt(ctx, args[0], promptArgs)
+			if err != nil {
+				return t.Explain(fmt.Sprintf("getting prompt %q", args[0]), err)
+			}
+			if asJSON {
+				out := *res
+				out.Messages = cliutil.NonNil(out.Messages)
+				return cliutil.WriteJSON(io.Out, out)
+			}
+			printPrompt(io.Out, res)
+			return nil
+		},
+	}
+}
+
+func printPrompt(w io.Writer, res *mcp.GetPromptResult) {
+	if res.Description != "" {
+		fmt.Fprintf(w, "# %s\n\n", cliutil.Sanitize(cliutil.FirstLine(res.Description)))
+	}
+	for i, m := range res.Messages {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "%s:\n", cliutil.Sanitize(string(m.Role)))
+		cliutil.WriteContent(w, []mcp.Content{m.Content})
+	}
+	if len(res.Messages) == 0 {
+		fmt.Fprintln(w, "(no messages)")
+	}
+}

@@ -1,0 +1,104 @@
+// Package resources is "mcpwire resources": list a server's resources and
+// resource templates.
+package resources
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/mcpwire/mcpwire/internal/cli/cliutil"
+	"github.com/mcpwire/mcpwire/mcp"
+)
+
+// New builds the command.
+func New() *cliutil.Command {
+	var (
+		server cliutil.ServerFlags
+		asJSON bool
+	)
+	return &cliutil.Command{
+		Name:    "resources",
+		Summary: "list the server's resources and resource templates",
+		Usage:   "resources [flags] TARGET",
+		Description: `List the resources the server offers (URI, name, MIME type, description),
+then its resource templates. Read one with "mcpwire read URI TARGET".
+With --json, print {"resources": [...], "resourceTemplates": [...]}.`,
+		Flags: func(fs *flag.FlagSet) {
+			server.Register(fs)
+			cliutil.JSONFlag(fs, &asJSON)
+		},
+		Run: func(ctx context.Context, io *cliutil.IOStreams, p cliutil.Parsed) error {
+			t, args, err := server.Resolve(io, p)
+			if err != nil {
+				return err
+			}
+			if err := cliutil.ExactArgs(args, 0, ""); err != nil {
+				return err
+			}
+			c, err := cliutil.Connect(ctx, io, t)
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			var (
+				list      []mcp.Resource
+				templates []mcp.ResourceTemplate
+			)
+			// A server without the resources capability has nothing to
+			// list; asking would only earn a "method not found".
+			if c.ServerCapabilities().Resources != nil {
+				if list, err = c.ListResources(ctx); err != nil {
+					return t.Explain("listing resources", err)
+				}
+				if templates, err = c.ListResourceTemplates(ctx); err != nil {
+					return t.Explain("listing resource templates", err)
+				}
+			}
+			if asJSON {
+				return cliutil.WriteJSON(io.Out, struct {
+					Resources         []mcp.Resource         `json:"resources"`
+					ResourceTemplates []mcp.ResourceTemplate `json:"resourceTemplates"`
+				}{cliutil.NonNil(list), cliutil.NonNil(templates)})
+			}
+			printTables(io.Out, io.TableWidth(), list, templates)
+			return nil
+		},
+	}
+}
+
+func printTables(w io.Writer, width int, list []mcp.Resource, templates []mcp.ResourceTemplate) {
+	if len(list) == 0 && len(templates) == 0 {
+		fmt.Fprintln(w, "(no resources)")
+		return
+	}
+	if len(list) > 0 {
+		rows := make([][]string, 0, len(list))
+		for _, r := range list {
+			rows = append(rows, []string{r.URI, r.Name, r.MimeType, describe(r.Title, r.Description)})
+		}
+		cliutil.Table(w, width, []string{"URI", "NAME", "MIME", "DESCRIPTION"}, rows)
+	}
+	if len(templates) > 0 {
+		if len(list) > 0 {
+			fmt.Fprintln(w)
+		}
+		rows := make([][]string, 0, len(templates))
+		for _, r := range templates {
+			rows = append(rows, []string{r.URITemplate, r.Name, r.MimeType, describe(r.Title, r.Description)})
+		}
+		cliutil.Table(w, width, []string{"TEMPLATE", "NAME", "MIME", "DESCRIPTION"}, rows)
+	}
+}
+
+func describe(title, desc string) string {
+	d := cliutil.FirstLine(desc)
+	switch {
+	case title == "":
+		return d
+	case d == "":
+		return title
+	}
+	return title + " - " + d
+}

@@ -1,0 +1,83 @@
+// Package tools is "mcpwire tools": list a server's tools.
+package tools
+
+import (
+	"context"
+	"flag"
+	"io"
+
+	"github.com/mcpwire/mcpwire/internal/cli/cliutil"
+	"github.com/mcpwire/mcpwire/mcp"
+)
+
+// New builds the command.
+func New() *cliutil.Command {
+	var (
+		server cliutil.ServerFlags
+		asJSON bool
+	)
+	return &cliutil.Command{
+		Name:    "tools",
+		Summary: "list the server's tools",
+		Usage:   "tools [flags] TARGET",
+		Description: `List the tools the server offers: name and a one-line description.
+With --json, print {"tools": [...]} with every field the server sent,
+input and output schemas included.`,
+		Flags: func(fs *flag.FlagSet) {
+			server.Register(fs)
+			cliutil.JSONFlag(fs, &asJSON)
+		},
+		Run: func(ctx context.Context, io *cliutil.IOStreams, p cliutil.Parsed) error {
+			t, args, err := server.Resolve(io, p)
+			if err != nil {
+				return err
+			}
+			if err := cliutil.ExactArgs(args, 0, ""); err != nil {
+				return err
+			}
+			c, err := cliutil.Connect(ctx, io, t)
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			list, err := c.ListTools(ctx)
+			if err != nil {
+				return t.Explain("listing tools", err)
+			}
+			if asJSON {
+				return cliutil.WriteJSON(io.Out, struct {
+					Tools []mcp.Tool `json:"tools"`
+				}{cliutil.NonNil(list)})
+			}
+			PrintTable(io.Out, io.TableWidth(), list)
+			return nil
+		},
+	}
+}
+
+// PrintTable writes tools as a NAME/DESCRIPTION table cut to width.
+func PrintTable(w io.Writer, width int, list []mcp.Tool) {
+	if len(list) == 0 {
+		io.WriteString(w, "(no tools)\n")
+		return
+	}
+	rows := make([][]string, 0, len(list))
+	for _, t := range list {
+		rows = append(rows, []string{t.Name, Summary(t)})
+	}
+	cliutil.Table(w, width, []string{"NAME", "DESCRIPTION"}, rows)
+}
+
+// Summary is a tool's one-line description: its title (when it says more
+// than the name) and the first line of its description.
+func Summary(t mcp.Tool) string {
+	desc := cliutil.FirstLine(t.Description)
+	title := t.DisplayName()
+	if title == t.Name || title == "" {
+		return desc
+	}
+	if desc == "" {
+		return title
+	}
+	return title + " - " + desc
+}
