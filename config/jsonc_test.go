@@ -160,3 +160,32 @@ const vscodeSample = `{
 		},
 	},
 }`
+
+func TestLinePositionLongLine(t *testing.T) {
+	// Positions across checkpoints on one long line, with multi-byte
+	// characters straddling checkpoint boundaries, agree with counting.
+	var doc []byte
+	for i := 0; i < 3000; i++ {
+		if i%7 == 0 {
+			doc = append(doc, "é"...)
+		} else {
+			doc = append(doc, 'a')
+		}
+	}
+	doc = append(doc, "\nxyz"...)
+	x := newLineIndex(doc)
+	for off := 0; off <= len(doc); off++ {
+		wantLine, wantCol := 1, 1
+		for _, c := range doc[:off] {
+			switch {
+			case c == '\n':
+				wantLine, wantCol = wantLine+1, 1
+			case isCharStart(c):
+				wantCol++
+			}
+		}
+		if l, c := x.position(off); l != wantLine || c != wantCol {
+			t.Fatalf("position(%d) = %d:%d, want %d:%d", off, l, c, wantLine, wantCol)
+		}
+	}
+}

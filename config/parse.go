@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -14,9 +15,10 @@ import (
 // order, and every problem found, in file order. An invalid entry is left
 // out; the others still load. file is used in Source and Problem only.
 //
-// Of opts, Parse uses Env and Inputs (expansion), Dir (${workspaceFolder},
-// relative cwd, and the projects entry of ~/.claude.json) and HomeDir
-// (${userHome}); it applies no defaults and reads no files.
+// Of opts, Parse uses Env (default os.LookupEnv) and Inputs for
+// expansion, Dir (${workspaceFolder}, relative cwd, and the projects entry
+// of ~/.claude.json) and HomeDir (${userHome}). It reads no files, and
+// leaves Dir and HomeDir empty (unknown) unless given.
 func Parse(data []byte, file string, format Format, opts LoadOptions) ([]*Server, []Problem) {
 	entries, problems := parseDocument(data, file, format, opts)
 	var servers []*Server
@@ -80,7 +82,7 @@ func parseDocument(data []byte, file string, format Format, opts LoadOptions) ([
 	}
 	env := opts.Env
 	if env == nil {
-		env = func(string) (string, bool) { return "", false }
+		env = os.LookupEnv
 	}
 	p := &docParser{
 		file:   file,
