@@ -1,0 +1,353 @@
+package jsonrpc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+func TestWithProgressToken(t *testing.T) {
+	tests := []struct {
+		params string
+		want   string // compared as decoded JSON
+	}{
+		{``, `{"_meta":{"progressToken":5}}`},
+		{`{}`, `{"_meta":{"progressToken":5}}`},
+		{` { } `, `{"_meta":{"progressToken":5}}`},
+		{`{"name":"echo","arguments":{"m":"x"}}`, `{"_meta":{"progressToken":5},"name":"echo","arguments":{"m":"x"}}`},
+		{`{"_meta":{"trace":"abc"},"name":"echo"}`, `{"_meta":{"trace":"abc","progressToken":5},"name":"echo"}`},
+		{`{"_meta":null,"a":1}`, `{"_meta":{"progressToken":5},"a":1}`},
+		{`{"_meta":{"progressToken":"theirs"}}`, `{"_meta":{"progressToken":5}}`},
+		{`{"\u005fmeta":{"k":1}}`, `{"_meta":{"k":1,"progressToken":5}}`},
+		{`{"metadata":1}`, `{"_meta":{"progressToken":5},"metadata":1}`},
+	}
+	for _, tt := range tests {
+		got, err := withProgressToken(json.RawMessage(tt.params), 5)
+		if err != nil {
+			t.Errorf("withProgressToken(%s): %v", tt.params, err)
+			continue
+		}
+		var g, w any
+		if err := json.Unmarshal(got, &g); err != nil {
+			t.Errorf("withProgressToken(%s) = %s, not JSON: %v", tt.params, got, err)
+			continue
+		}
+		json.Unmarshal([]byte(tt.want), &w)
+		if !reflect.DeepEqual(g, w) {
+			t.Errorf("withProgressToken(%s) = %s, want %s", tt.params, got, tt.want)
+		}
+	}
+	for params, want := range map[string]string{
+		`[1,2]`:            "params must be a JSON object",
+		`"text"`:           "params must be a JSON object",
+		`{"a":`:            "not valid JSON",
+		`{"_meta":5}`:      "params._meta must be an object",
+		`{"_meta":[1]}`:    "params._meta must be an object",
+		`{"meta":1} extra`: "not valid JSON",
+	} {
+		if _, err := withProgressToken(json.RawMessage(params), 5); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("withProgressToken(%s) error %v, want %q", params, err, want)
+		}
+	}
+}
+
+func TestProgressRefusesNonObjectParams(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c, p := newTestConn(t, Options{})
+		_, err := c.Call(context.Background(), "x", []int{1}, &CallOptions{OnProgress: func(Progress) {}})
+		if err == nil || !strings.Contains(err.Error(), "x (id 1): params must be a JSON object to carry a progress token") {
+			t.Fatalf("got %v", err)
+		}
+		synctest.Wait()
+		if len(p.s.out) != 0 {
+			t.Fatal("a request was sent anyway")
+		}
+	})
+}
+
+// progressToken returns params._meta.progressToken of a request.
+func progressToken(t *testing.T, req *Request) json.RawMessage {
+	t.Helper()
+	var params struct {
+		Meta struct {
+			ProgressToken json.RawMessage `json:"progressToken"`
+		} `json:"_meta"`
+	}
+	if err := json.Unmarshal(req.Params, &params); err != nil || params.Meta.ProgressToken == nil {
+		t.Fatalf("request %s has no progress token (%v)", describe(req), err)
+	}
+	return params.Meta.ProgressToken
+}
+
+func progressNote(token string, progress float64, extra string) *Notification {
+	return &Notification{Method: MethodProgress, Params: json.RawMessage(fmt.Sprintf(`{"progressToken":%s,"progress":%v%s}`, token, progress, extra))}
+}
+
+func TestProgressReachesTheCallInOrder(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c, p := newTestConn(t, Options{})
+		var seen []string
+		var subMu sync.Mutex
+		var subSeen []string
+		c.Subscribe(MethodProgress, func(n *Notification) {
+			subMu.Lock()
+			defer subMu.Unlock()
+			subSeen = append(subSeen, string(n.Params))
+		})
+		done := make(chan error)
+		go func() {
+			_, err := c.Call(context.Background(), "tools/call", map[string]string{"name": "long"}, &CallOptions{
+				OnProgress: func(pr Progress) {
+					total := "nil"
+					if pr.Total != nil {
+						total = fmt.Sprint(*pr.Total)
+					}
+					seen = append(seen, fmt.Sprintf("%v/%s %q", pr.Progress, total, pr.Message))
+				},
+			})
+			done <- err
+		}()
+		req := p.recvRequest()
+		if tok := progressToken(t, req); string(tok) != "1" {
+			t.Errorf("progress token %s, want the fresh token 1", tok)
+		}
+		if !strings.Contains(string(req.Params), `"name":"long"`) {
+			t.Errorf("params lost: %s", req.Params)
+		}
+		p.send(progressNote("1", 0.25, `,"total":1,"message":"starting"`))
+		p.send(progressNote(`"1"`, 9, ``)) // a string token is another token
+		p.send(progressNote("42", 9, ``))  // unknown token: dropped
+		p.send(progressNote("1", 0.5, ``))
+		p.send(progressNote("1", 1, `,"total":1,"message":"done"`))
+		p.reply(req, `{}`)
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		want := []string{`0.25/1 "starting"`, `0.5/nil ""`, `1/1 "done"`}
+		if !reflect.DeepEqual(seen, want) {
+			t.Errorf("callback saw %q, want %q", seen, want)
+		}
+		// Progress after the response is for a finished call: dropped.
+		p.send(progressNote("1", 2, ``))
+		synctest.Wait()
+		subMu.Lock()
+		defer subMu.Unlock()
+		if len(subSeen) != 6 {
+			t.Errorf("subscribers saw %d progress notifications, want all 6: %q", len(subSeen), subSeen)
+		}
+	})
+}
+
+func TestProgressKeepsConcurrentCallsApart(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c, p := newTestConn(t, Options{})
+		got := [2][]float64{}
+		done := make(chan error)
+		for i := range 2 {
+			go func() {
+				_, err := c.Call(context.Background(), "tools/call", map[string]int{"i": i}, &CallOptions{
+					OnProgress: func(pr Progress) { got[i] = append(got[i], pr.Progress) },
+				})
+				done <- err
+			}()
+		}
+		reqs := map[int]*Request{}
+		for range 2 {
+			r := p.recvRequest()
+			var params struct{ I int }
+			json.Unmarshal(r.Params, &params)
+			reqs[params.I] = r
+		}
+		for step := range 3 {
+			for i := range 2 {
+				p.send(progressNote(string(progressToken(t, reqs[i])), float64(10*i+step), ``))
+			}
+		}
+		p.reply(reqs[0], `{}`)
+		p.reply(reqs[1], `{}`)
+		<-done
+		<-done
+		if !reflect.DeepEqual(got, [2][]float64{{0, 1, 2}, {10, 11, 12}}) {
+			t.Fatalf("progress per call = %v", got)
+		}
+	})
+}
+
+func TestProgressExtendsTheDeadline(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c, p := newTestConn(t, Options{Timeout: 10 * time.Second})
+		start := time.Now()
+		done := make(chan error)
+		count := 0
+		go func() {
+			_, err := c.Call(context.Background(), "tools/call", nil, &CallOptions{OnProgress: func(Progress) { count++ }})
+			done <- err
+		}()
+		req := p.recvRequest()
+		for i := range 4 {
+			time.Sleep(8 * time.Second)
+			p.send(progressNote("1", float64(i), ``))
+		}
+		// 32s in: far past the 10s timeout, still alive thanks to progress.
+		time.Sleep(8 * time.Second)
+		p.reply(req, `{}`)
+		if err := <-done; err != nil {
+			t.Fatalf("call with steady progress failed after %s: %v", time.Since(start), err)
+		}
+		if count != 4 {
+			t.Errorf("callback ran %d times, want 4", count)
+		}
+	})
+}
+
+func TestProgressStopsThenTimesOut(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c, p := newTestConn(t, Options{Timeout: 10 * time.Second})
+		start := time.Now()
+		done := make(chan error)
+		go func() {
+			_, err := c.Call(context.Background(), "tools/call", nil, &CallOptions{OnProgress: func(Progress) {}})
+			done <- err
+		}()
+		p.recvRequest()
+		time.Sleep(8 * time.Second)
+		p.send(progressNote("1", 1, ``))
+		err := <-done
+		if took := time.Since(start); took != 18*time.Second {
+			t.Errorf("timed out after %s, want 18s (last progress at 8s + 10s)", took)
+		}
+		if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "tools/call (id 1) timed out after 18s: no progress for 10s") {
+			t.Fatalf("got %v", err)
+		}
+		n := p.recvNotification()
+		if string(n.Params) != `{"requestId":1,"reason":"timed out after 18s: no progress for 10s"}` {
+			t.Errorf("cancel notice = %s", describe(n))
+		}
+	})
+}
+
+func TestProgressCeiling(t *testing.T) {
+	tests := []struct {
+		name       string
+		max        time.Duration
+		timeout    time.Duration
+		every      time.Duration
+		wantAfter  time.Duration
+		wantReason string
+	}{
+		{"MaxTimeout", 25 * time.Second, 10 * time.Second, 8 * time.Second, 25 * time.Second,
+			"timed out after 25s: progress may not extend a call beyond MaxTimeout (25s)"},
+		{"default ceiling", 0, 10 * time.Minute, 9 * time.Minute, time.Hour,
+			"timed out after 1h0m0s: progress may not extend a call beyond MaxTimeout (1h0m0s)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				c, p := newTestConn(t, Options{Timeout: tt.timeout, MaxTimeout: tt.max})
+				start := time.Now()
+				done := make(chan error)
+				go func() {
+					_, err := c.Call(context.Background(), "tools/call", nil, &CallOptions{OnProgress: func(Progress) {}})
+					done <- err
+				}()
+				p.recvRequest()
+				ticker := time.NewTicker(tt.every)
+				defer ticker.Stop()
+				for i := 0; ; i++ {
+					select {
+					case err := <-done:
+						if took := time.Since(start); took != tt.wantAfter {
+							t.Errorf("gave up after %s, want the ceiling %s", took, tt.wantAfter)
+						}
+						if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), tt.wantReason) {
+							t.Fatalf("got %v, want %q", err, tt.wantReason)
+						}
+						return
+					case <-ticker.C:
+						if time.Since(start) > 2*tt.wantAfter {
+							t.Fatalf("still running after %s: progress was not capped", time.Since(start))
+						}
+						p.send(progressNote("1", float64(i), ``))
+					}
+				}
+			})
+		})
+	}
+}
+
+func TestProgressWithoutCeiling(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c, p := newTestConn(t, Options{Timeout: 10 * time.Minute, MaxTimeout: NoTimeout})
+		done := make(chan error)
+		go func() {
+			_, err := c.Call(context.Background(), "tools/call", nil, &CallOptions{OnProgress: func(Progress) {}})
+			done <- err
+		}()
+		req := p.recvRequest()
+		for i := range 20 { // 3 hours of steady progress
+			time.Sleep(9 * time.Minute)
+			p.send(progressNote("1", float64(i), ``))
+		}
+		p.reply(req, `{}`)
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestCallerCancelDuringProgress: once progress moved the deadline, the
+// caller's ctx must still end the call at once.
+func TestCallerCancelDuringProgress(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c, p := newTestConn(t, Options{Timeout: 10 * time.Second})
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error)
+		go func() {
+			_, err := c.Call(ctx, "tools/call", nil, &CallOptions{OnProgress: func(Progress) {}})
+			done <- err
+		}()
+		p.recvRequest()
+		time.Sleep(8 * time.Second)
+		p.send(progressNote("1", 1, ``))
+		time.Sleep(5 * time.Second) // past the first deadline, within the moved one
+		cancel()
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Fatalf("got %v", err)
+		}
+		if n := p.recvNotification(); n.Method != MethodCancelled {
+			t.Fatal(describe(n))
+		}
+	})
+}
+
+func TestProgressCallbackPanicGivesUpTheCall(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		hooks := newHookLog()
+		c, p := newTestConn(t, Options{ErrorHook: hooks.hook})
+		recovered := make(chan any)
+		go func() {
+			defer func() { recovered <- recover() }()
+			c.Call(context.Background(), "tools/call", nil, &CallOptions{OnProgress: func(Progress) { panic("callback bug") }})
+		}()
+		req := p.recvRequest()
+		p.send(progressNote("1", 1, ``))
+		if v := <-recovered; v != "callback bug" {
+			t.Fatalf("recovered %v", v)
+		}
+		if n := p.recvNotification(); n.Method != MethodCancelled {
+			t.Fatal(describe(n))
+		}
+		p.reply(req, `{}`) // late: dropped quietly
+		synctest.Wait()
+		if errs := hooks.all(); len(errs) != 0 {
+			t.Errorf("reports: %v", errs)
+		}
+	})
+}
