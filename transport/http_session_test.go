@@ -13,13 +13,19 @@ import (
 
 const httpListResult = `{"jsonrpc":"2.0","id":%ID%,"result":{"tools":[]}}`
 
+// httpIsReinit matches the transport's own repeated initialize.
+func httpIsReinit(r *httpSeenReq) bool {
+	return httpIsPOST("initialize")(r) && r.requestID().IsString() &&
+		strings.HasPrefix(r.requestID().Raw().(string), "mcpwire-reinit-")
+}
+
 func httpWithSession(match func(*httpSeenReq) bool, sid string) func(*httpSeenReq) bool {
 	return func(r *httpSeenReq) bool { return match(r) && r.Header.Get("Mcp-Session-Id") == sid }
 }
 
 // scriptRenewal scripts the transport's own handshake for a new session.
 func httpScriptRenewal(srv *httpScript, newSID string) (reinit, reinited *httpStep) {
-	reinit = srv.on("re-initialize", httpIsPOST("initialize"), httpReplyJSON(200, httpInitResult, "Mcp-Session-Id", newSID))
+	reinit = srv.on("re-initialize", httpIsReinit, httpReplyJSON(200, httpInitResult, "Mcp-Session-Id", newSID))
 	reinited = srv.on("initialized again", httpWithSession(httpIsPOST("notifications/initialized"), newSID), httpReplyStatus(http.StatusAccepted))
 	return reinit, reinited
 }
@@ -33,7 +39,7 @@ func TestHTTPSessionExpiredRenewsAndReplays(t *testing.T) {
 	httpHandshake(t, srv, s, "sess-1")
 
 	srv.on("expired", httpWithSession(httpIsPOST("tools/list"), "sess-1"), httpReplyStatus(http.StatusNotFound))
-	reinit := srv.on("re-initialize", httpIsPOST("initialize"), httpReplySSE(nil, []httpEv{
+	reinit := srv.on("re-initialize", httpIsReinit, httpReplySSE(nil, []httpEv{
 		{data: `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hello again"}}`},
 		{data: httpInitResult},
 	}, "Mcp-Session-Id", "sess-2"))
@@ -215,7 +221,7 @@ func TestHTTPSessionRenewalFailureIsTerminal(t *testing.T) {
 			s := httpConnect(t, cfg)
 			httpHandshake(t, srv, s, "sess-1")
 			srv.on("expired", httpIsPOST("tools/list"), httpReplyStatus(http.StatusNotFound))
-			srv.on("re-initialize", httpIsPOST("initialize"), tc.reinit)
+			srv.on("re-initialize", httpIsReinit, tc.reinit)
 			err := s.Write(context.Background(), httpRequest(t, 2, "tools/list", nil))
 			if !errors.Is(err, ErrSessionExpired) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("Write = %v, want ErrSessionExpired mentioning %q", err, tc.want)

@@ -465,7 +465,7 @@ func TestHTTPNoSecretsInErrors(t *testing.T) {
 	srv.on("500", httpIsPOST("tools/list"), func(w http.ResponseWriter, _ *httpSeenReq) { http.Error(w, "boom", 500) })
 	srv.on("stream without id", httpIsPOST("tools/call"), httpReplySSE(nil, nil))
 	srv.on("expired", httpIsPOST("ping"), httpReplyStatus(http.StatusNotFound))
-	srv.on("re-init fails", httpIsPOST("initialize"), httpReplyStatus(http.StatusBadGateway))
+	srv.on("re-init fails", httpIsReinit, httpReplyStatus(http.StatusBadGateway))
 
 	var errs []string
 	httpWrite(t, s, httpRequest(t, 1, "initialize", httpInitParams))
@@ -527,4 +527,27 @@ func ExampleStreamableHTTP() {
 	resp := msg.(*jsonrpc.Response)
 	fmt.Println(resp.ID, string(resp.Result))
 	// Output: 1 {}
+}
+
+// An error without an id on a POST that carried one request is that
+// request's error; without the id the call would wait in vain.
+func TestHTTPIDLessErrorReplyGetsTheRequestID(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		reply func(http.ResponseWriter, *httpSeenReq)
+	}{
+		{"JSON", httpReplyJSON(200, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"unreadable"}}`)},
+		{"SSE", httpReplySSE(nil, []httpEv{{data: `{"jsonrpc":"2.0","error":{"code":-32600,"message":"unreadable"}}`}})},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := newHTTPScript(t)
+			cfg, _, _ := httpTestConfig(srv)
+			s := httpConnect(t, cfg)
+			srv.on("call", httpIsPOST("tools/list"), tc.reply)
+			httpWrite(t, s, httpRequest(t, 2, "tools/list", nil))
+			if e := httpErrorResponse(t, httpRead(t, s), 2); e.Code != -32600 || e.Message != "unreadable" {
+				t.Errorf("error = %+v, want the server's own", e)
+			}
+		})
+	}
 }
