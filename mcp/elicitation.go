@@ -1,6 +1,11 @@
 package mcp
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"errors"
+
+	"github.com/mcpwire/mcpwire/jsonrpc"
+)
 
 // Elicitation modes.
 const (
@@ -41,4 +46,27 @@ type ElicitResult struct {
 // ElicitationComplete is the params of notifications/elicitation/complete.
 type ElicitationComplete struct {
 	ElicitationID string `json:"elicitationId"`
+}
+
+// URLElicitationRequired reports whether err is the server's -32042 error
+// (2025-11-25): the request needs the user to complete the URL
+// elicitations listed in its data first. Show them (with consent, see
+// ElicitRequest.URL), then retry the request.
+func URLElicitationRequired(err error) ([]ElicitRequest, bool) {
+	var rpcErr *jsonrpc.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeURLElicitationRequired {
+		return nil, false
+	}
+	var data struct {
+		Elicitations []ElicitRequest `json:"elicitations"`
+	}
+	if len(rpcErr.Data) > 0 && json.Unmarshal(rpcErr.Data, &data) != nil {
+		return nil, true // the code alone says what happened
+	}
+	for i := range data.Elicitations {
+		if data.Elicitations[i].Mode == "" {
+			data.Elicitations[i].Mode = ElicitModeURL
+		}
+	}
+	return data.Elicitations, true
 }

@@ -271,3 +271,23 @@ func TestElicitationUndeclaredMode(t *testing.T) {
 		t.Errorf("form elicitation: %v", err)
 	}
 }
+
+func TestURLElicitationRequired(t *testing.T) {
+	s := newFakeServer(t)
+	s.on(MethodToolsCall, func(context.Context, *jsonrpc.Request) (any, error) {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeURLElicitationRequired, Message: "authorization required",
+			Data: json.RawMessage(`{"elicitations":[{"mode":"url","message":"Sign in","url":"https://example.com/login","elicitationId":"e7"}]}`)}
+	})
+	c := connect(t, s, nil)
+	_, err := c.CallTool(t.Context(), "private", nil, nil)
+	list, ok := URLElicitationRequired(err)
+	if !ok || len(list) != 1 || list[0].URL != "https://example.com/login" || list[0].ElicitationID != "e7" || list[0].Mode != ElicitModeURL {
+		t.Errorf("URLElicitationRequired(%v) = %+v, %v", err, list, ok)
+	}
+	if _, ok := URLElicitationRequired(errors.New("other")); ok {
+		t.Error("a plain error counted as -32042")
+	}
+	if list, ok := URLElicitationRequired(&jsonrpc.Error{Code: jsonrpc.CodeURLElicitationRequired, Data: json.RawMessage(`[]`)}); !ok || list != nil {
+		t.Errorf("-32042 with odd data = %v, %v", list, ok)
+	}
+}
