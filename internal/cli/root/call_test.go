@@ -9,6 +9,7 @@ import (
 )
 
 func TestCallEcho(t *testing.T) {
+	t.Parallel()
 	r := run(t, args(a("call", "echo", "--arg", "message=Hello, world"), server())...).wantCode(t, 0)
 	if r.out != "Hello, world\n" {
 		t.Errorf("stdout = %q", r.out)
@@ -16,6 +17,7 @@ func TestCallEcho(t *testing.T) {
 }
 
 func TestCallArgValuesAreJSONWhenTheyParse(t *testing.T) {
+	t.Parallel()
 	// "message" must be a string: a bare 42 becomes a number and the echo
 	// tool refuses it; quoted as JSON it is the string "42".
 	run(t, args(a("call", "echo", "--arg", "message=42"), server())...).wantCode(t, cliutil.ExitToolError)
@@ -26,6 +28,7 @@ func TestCallArgValuesAreJSONWhenTheyParse(t *testing.T) {
 }
 
 func TestCallArgsJSON(t *testing.T) {
+	t.Parallel()
 	r := run(t, args(a("call", "add", "--args-json", `{"a": 1.5, "b": 2}`, "--arg", "b=40"), server())...).wantCode(t, 0)
 	if !strings.HasPrefix(r.out, "41.5\n") {
 		t.Errorf("--arg did not override --args-json: %q", r.out)
@@ -38,11 +41,13 @@ func TestCallArgsJSON(t *testing.T) {
 }
 
 func TestCallStructuredContent(t *testing.T) {
+	t.Parallel()
 	r := run(t, args(a("call", "add", "--arg", "a=2", "--arg", "b=3"), server())...).wantCode(t, 0)
 	golden(t, "call-add.golden", r.out)
 }
 
 func TestCallJSON(t *testing.T) {
+	t.Parallel()
 	r := run(t, args(a("call", "add", "--arg", "a=2", "--arg", "b=3", "--json"), server())...).wantCode(t, 0)
 	golden(t, "call-add.json.golden", r.out)
 	var res struct {
@@ -54,6 +59,7 @@ func TestCallJSON(t *testing.T) {
 }
 
 func TestCallProgressPlainLines(t *testing.T) {
+	t.Parallel()
 	r := run(t, args(a("call", "slow", "--arg", "steps=3", "--arg", "delay_ms=1"), server())...).wantCode(t, 0)
 	want := "progress slow: 1/3 (33%) step 1 of 3\n" +
 		"progress slow: 2/3 (66%) step 2 of 3\n" +
@@ -67,6 +73,7 @@ func TestCallProgressPlainLines(t *testing.T) {
 }
 
 func TestCallProgressLiveLine(t *testing.T) {
+	t.Parallel()
 	io := &cliutil.IOStreams{IsTerminal: true, Width: 80}
 	r := runIO(t, t.Context(), io, args(a("call", "slow", "--arg", "steps=2", "--arg", "delay_ms=1"), server())...).wantCode(t, 0)
 	want := "\r\x1b[Kslow [############............] 1/2 (50%) step 1 of 2" +
@@ -78,6 +85,7 @@ func TestCallProgressLiveLine(t *testing.T) {
 }
 
 func TestCallNoArguments(t *testing.T) {
+	t.Parallel()
 	// slow has defaults for everything: no --arg at all must work.
 	r := run(t, args(a("call", "slow"), server())...).wantCode(t, 0)
 	if r.out != "done after 3 steps\n" {
@@ -86,6 +94,7 @@ func TestCallNoArguments(t *testing.T) {
 }
 
 func TestCallLargeResult(t *testing.T) {
+	t.Parallel()
 	r := run(t, args(a("call", "large", "--arg", "bytes=1000000"), server())...).wantCode(t, 0)
 	if len(r.out) != 1000001 {
 		t.Errorf("stdout has %d bytes, want 1000001", len(r.out))
@@ -93,6 +102,7 @@ func TestCallLargeResult(t *testing.T) {
 }
 
 func TestVerboseShowsServerLogs(t *testing.T) {
+	t.Parallel()
 	r := run(t, args(a("call", "log", "--verbose", "--arg", "message=hello from the log", "--arg", "level=warning"), server())...).wantCode(t, 0)
 	if !strings.Contains(r.err, "server log [warning]") || !strings.Contains(r.err, "hello from the log") {
 		t.Errorf("stderr lacks the log message: %q", r.err)

@@ -11,6 +11,7 @@ import (
 )
 
 func TestResources(t *testing.T) {
+	t.Parallel()
 	r := run(t, args(a("resources"), server())...).wantCode(t, 0)
 	golden(t, "resources.golden", r.out)
 	r = run(t, args(a("resources", "--json"), server())...).wantCode(t, 0)
@@ -18,6 +19,7 @@ func TestResources(t *testing.T) {
 }
 
 func TestReadText(t *testing.T) {
+	t.Parallel()
 	r := run(t, args(a("read", mcptest.HelloURI), server())...).wantCode(t, 0)
 	want := "[resource " + mcptest.HelloURI + ", text/plain]\n" + mcptest.HelloText + "\n"
 	if r.out != want {
@@ -26,6 +28,7 @@ func TestReadText(t *testing.T) {
 }
 
 func TestReadBlobAndJSON(t *testing.T) {
+	t.Parallel()
 	r := run(t, args(a("read", mcptest.BlobURI), server())...).wantCode(t, 0)
 	want := "[resource " + mcptest.BlobURI + ", application/octet-stream, 10 bytes]\n"
 	if r.out != want {
@@ -36,6 +39,7 @@ func TestReadBlobAndJSON(t *testing.T) {
 }
 
 func TestReadTemplate(t *testing.T) {
+	t.Parallel()
 	r := run(t, args(a("read", "mcptest://item/7"), server())...).wantCode(t, 0)
 	if r.out != "[resource mcptest://item/7, text/plain]\nitem 7\n" {
 		t.Errorf("stdout = %q", r.out)
@@ -43,6 +47,7 @@ func TestReadTemplate(t *testing.T) {
 }
 
 func TestReadUnknownIsProtocolError(t *testing.T) {
+	t.Parallel()
 	r := run(t, args(a("read", "mcptest://nope"), server())...).wantCode(t, cliutil.ExitProtocol)
 	if !strings.HasPrefix(r.err, `mcpwire: reading "mcptest://nope": `) {
 		t.Errorf("stderr = %q", r.err)
@@ -50,6 +55,7 @@ func TestReadUnknownIsProtocolError(t *testing.T) {
 }
 
 func TestPrompts(t *testing.T) {
+	t.Parallel()
 	r := run(t, args(a("prompts"), server())...).wantCode(t, 0)
 	golden(t, "prompts.golden", r.out)
 	r = run(t, args(a("prompts", "--json"), server())...).wantCode(t, 0)
@@ -57,6 +63,7 @@ func TestPrompts(t *testing.T) {
 }
 
 func TestPrompt(t *testing.T) {
+	t.Parallel()
 	r := run(t, args(a("prompt", "summarize", "--arg", "topic=MCP", "--arg", "style=42"), server())...).wantCode(t, 0)
 	// Prompt arguments are strings: "42" stays "42".
 	want := "# Summarize MCP\n\nuser:\nSummarize MCP in a 42 style.\n"
@@ -68,6 +75,7 @@ func TestPrompt(t *testing.T) {
 }
 
 func TestInfo(t *testing.T) {
+	t.Parallel()
 	r := run(t, args(a("info"), server())...).wantCode(t, 0)
 	golden(t, "info.golden", r.out)
 	r = run(t, args(a("info", "--json"), server())...).wantCode(t, 0)
@@ -75,6 +83,7 @@ func TestInfo(t *testing.T) {
 }
 
 func TestPing(t *testing.T) {
+	t.Parallel()
 	r := run(t, args(a("ping"), server())...).wantCode(t, 0)
 	if !regexp.MustCompile(`^ok: mcptest 1\.0\.0 answered ping in [0-9.]+[µmn]?s\n$`).MatchString(r.out) {
 		t.Errorf("stdout = %q", r.out)
@@ -91,6 +100,7 @@ func TestPing(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	for _, argv := range [][]string{{"version"}, {"--version"}} {
 		r := run(t, argv...).wantCode(t, 0)
 		if !strings.HasPrefix(r.out, "mcpwire ") || !strings.Contains(r.out, "2025-11-25") {
@@ -108,6 +118,7 @@ func TestVersion(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
+	t.Parallel()
 	r := run(t, "help").wantCode(t, 0)
 	golden(t, "help.golden", r.out)
 	if strings.Contains(r.out, "__serve") {
@@ -126,6 +137,7 @@ func TestHelp(t *testing.T) {
 }
 
 func TestCommandHelp(t *testing.T) {
+	t.Parallel()
 	r := run(t, "help", "call").wantCode(t, 0)
 	golden(t, "help-call.golden", r.out)
 	for _, argv := range [][]string{{"call", "-h"}, {"call", "echo", "--help", "--", "srv"}} {

@@ -8,6 +8,7 @@ import (
 // The demo in process: it starts this test binary as the example server
 // (os.Executable), exactly as the real binary starts itself.
 func TestDemo(t *testing.T) {
+	t.Parallel()
 	r := run(t, "demo").wantCode(t, 0)
 	for _, want := range []string{
 		"Server:        mcptest 1.0.0",

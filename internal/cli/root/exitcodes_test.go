@@ -12,6 +12,7 @@ import (
 // Each error class ends in its documented exit code with one clear line.
 
 func TestExitToolError(t *testing.T) {
+	t.Parallel()
 	r := run(t, args(a("call", "fail"), server())...).wantCode(t, cliutil.ExitToolError)
 	if r.out != "the fail tool always fails\n" {
 		t.Errorf("the error content was not printed: %q", r.out)
@@ -27,6 +28,7 @@ func TestExitToolError(t *testing.T) {
 }
 
 func TestExitProtocolErrorUnknownTool(t *testing.T) {
+	t.Parallel()
 	r := run(t, args(a("call", "no-such-tool"), server())...).wantCode(t, cliutil.ExitProtocol)
 	if !strings.HasPrefix(r.err, "mcpwire: calling tool \"no-such-tool\": ") || !strings.Contains(r.err, "-32602") {
 		t.Errorf("stderr = %q", r.err)
@@ -37,6 +39,7 @@ func TestExitProtocolErrorUnknownTool(t *testing.T) {
 }
 
 func TestExitProtocolErrorOutputSchema(t *testing.T) {
+	t.Parallel()
 	r := run(t, args(a("call", "bad-output"), server())...).wantCode(t, cliutil.ExitProtocol)
 	if !strings.Contains(r.out, "not a number") {
 		t.Errorf("the result was not printed: %q", r.out)
@@ -46,6 +49,8 @@ func TestExitProtocolErrorOutputSchema(t *testing.T) {
 	}
 }
 
+// Not parallel: the timeout covers the handshake too, which must not be
+// starved by the other tests' children.
 func TestExitTimeout(t *testing.T) {
 	// The timeout covers the handshake too, so it must leave the child
 	// (a race-enabled test binary) time to start; only the call is never
@@ -58,6 +63,7 @@ func TestExitTimeout(t *testing.T) {
 }
 
 func TestExitConnectSpawnFailed(t *testing.T) {
+	t.Parallel()
 	r := run(t, "tools", "--", "/nonexistent/mcp-server-for-mcpwire-tests").wantCode(t, cliutil.ExitConnect)
 	if !strings.HasPrefix(r.err, "mcpwire: cannot connect to stdio server \"mcp-server-for-mcpwire-tests\": ") {
 		t.Errorf("stderr = %q", r.err)
@@ -65,6 +71,7 @@ func TestExitConnectSpawnFailed(t *testing.T) {
 }
 
 func TestExitConnectChildDiedInHandshake(t *testing.T) {
+	t.Parallel()
 	r := run(t, args(a("tools"), server("crash:initialize"))...).wantCode(t, cliutil.ExitConnect)
 	if !strings.HasPrefix(r.err, "mcpwire: cannot connect to stdio server") {
 		t.Errorf("stderr = %q", r.err)
@@ -76,6 +83,7 @@ func TestExitConnectChildDiedInHandshake(t *testing.T) {
 }
 
 func TestExitConnectChildDiedMidCall(t *testing.T) {
+	t.Parallel()
 	r := run(t, args(a("call", "echo", "--arg", "message=x"), server("crash:echo"))...).wantCode(t, cliutil.ExitConnect)
 	if !strings.Contains(r.err, "calling tool \"echo\"") {
 		t.Errorf("stderr = %q", r.err)
@@ -83,6 +91,7 @@ func TestExitConnectChildDiedMidCall(t *testing.T) {
 }
 
 func TestVerboseShowsServerStderrLive(t *testing.T) {
+	t.Parallel()
 	r := run(t, args(a("tools", "--verbose"), server("crash:initialize"))...).wantCode(t, cliutil.ExitConnect)
 	first := strings.Index(r.err, "crashing on purpose")
 	if first < 0 || first > strings.Index(r.err, "mcpwire: cannot connect") {
@@ -91,6 +100,7 @@ func TestVerboseShowsServerStderrLive(t *testing.T) {
 }
 
 func TestExitUsage(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		args []string
 		want string
@@ -142,6 +152,7 @@ func (c *cancelOnWrite) Write(p []byte) (int, error) {
 }
 
 func TestExitInterrupted(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	errOut := &cancelOnWrite{marker: "progress slow: 1/", cancel: cancel}

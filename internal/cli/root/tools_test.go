@@ -10,6 +10,7 @@ import (
 )
 
 func TestToolsTable(t *testing.T) {
+	t.Parallel()
 	r := run(t, args(a("tools"), server())...).wantCode(t, 0)
 	golden(t, "tools.golden", r.out)
 	if r.err != "" {
@@ -18,6 +19,7 @@ func TestToolsTable(t *testing.T) {
 }
 
 func TestToolsTableFitsTheTerminal(t *testing.T) {
+	t.Parallel()
 	r := runIO(t, t.Context(), &cliutil.IOStreams{Width: 40}, args(a("tools"), server())...).wantCode(t, 0)
 	for _, line := range strings.Split(strings.TrimSuffix(r.out, "\n"), "\n") {
 		if n := utf8.RuneCountInString(line); n > 40 {
@@ -30,6 +32,7 @@ func TestToolsTableFitsTheTerminal(t *testing.T) {
 }
 
 func TestToolsJSON(t *testing.T) {
+	t.Parallel()
 	r := run(t, args(a("tools", "--json"), server())...).wantCode(t, 0)
 	golden(t, "tools.json.golden", r.out)
 	var v struct {
@@ -48,6 +51,7 @@ func TestToolsJSON(t *testing.T) {
 
 // Flags may come before or after the command's arguments.
 func TestFlagsAnywhere(t *testing.T) {
+	t.Parallel()
 	r1 := run(t, args(a("call", "echo", "--arg", "message=x", "--json"), server())...).wantCode(t, 0)
 	r2 := run(t, args(a("call", "--json", "--arg", "message=x", "echo"), server())...).wantCode(t, 0)
 	if r1.out != r2.out {
