@@ -21,9 +21,9 @@ import (
 // stream) and sees every POST on posts.
 type legacyServer struct {
 	srv      *httptest.Server
-	endpoint string        // data of the endpoint event; "" sends none
-	before   string        // raw text written before the endpoint event
-	events   chan string   // raw text for the GET stream after the endpoint
+	endpoint string      // data of the endpoint event; "" sends none
+	before   string      // raw text written before the endpoint event
+	events   chan string // raw text for the GET stream after the endpoint
 	posts    chan legacyPost
 	gets     chan http.Header // headers of each GET
 	getDone  chan struct{}    // closed when the GET handler returned
