@@ -1,0 +1,44 @@
+// Command mcptest-server runs mcptest's default MCP server on stdio, for
+// trying an MCP client against a server that misbehaves on demand.
+//
+//	mcptest-server [-faults never-answer:tools/list,crash:slow] [-page-size 2]
+//
+// Faults (see mcptest.ParseFault): malformed-line, unknown-id,
+// duplicate-response, crash, never-answer, flood-stderr, huge-notification,
+// each as KIND[:TARGET][=SIZE][*]. MCPTEST_FAULTS adds more.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+
+	"github.com/mcpwire/mcpwire/mcptest"
+)
+
+func main() {
+	faults := flag.String("faults", "", "comma-separated faults, KIND[:TARGET][=SIZE][*]")
+	pageSize := flag.Int("page-size", 0, "items per page of the list methods (0: one page)")
+	version := flag.String("protocol-version", "", "answer this protocol version to every initialize")
+	flag.Parse()
+	if flag.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "mcptest-server: unexpected argument %q\n", flag.Arg(0))
+		os.Exit(2)
+	}
+	if *pageSize < 0 {
+		fmt.Fprintln(os.Stderr, "mcptest-server: -page-size must be >= 0")
+		os.Exit(2)
+	}
+	list := *faults
+	if env := os.Getenv(mcptest.EnvFaults); env != "" {
+		list += "," + env
+	}
+	if *pageSize > 0 {
+		os.Setenv(mcptest.EnvPageSize, strconv.Itoa(*pageSize))
+	}
+	if *version != "" {
+		os.Setenv(mcptest.EnvProtocolVersion, *version)
+	}
+	os.Exit(mcptest.RunStdio(list, os.Stderr))
+}
