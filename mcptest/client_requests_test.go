@@ -75,7 +75,9 @@ func TestServerToClientRequestsFromTools(t *testing.T) {
 	}
 
 	// A client error becomes the tool's isError result.
-	c.answer = func(*jsonrpc.Request) (any, error) { return nil, jsonrpc.NewError(jsonrpc.CodeUserRejected, "user said no") }
+	c.answer = func(*jsonrpc.Request) (any, error) {
+		return nil, jsonrpc.NewError(jsonrpc.CodeUserRejected, "user said no")
+	}
 	if r := c.toolCall("sample", map[string]string{"prompt": "x"}); !r.IsError || !strings.Contains(r.text(), "user said no") {
 		t.Errorf("rejected sample: %+v", r)
 	}
