@@ -5,27 +5,23 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"unicode/utf8"
 )
 
-// envelope is the union of every member a JSON-RPC message may carry. Raw
-// members keep params and result undecoded: the engine never decodes them,
-// the caller decodes each exactly once into its own type.
+// envelope holds the members of one message as raw JSON, sliced out of the
+// frame. Member names match exactly, as JSON-RPC requires ("Method" is not
+// "method"); a repeated member keeps its last value. params and result stay
+// undecoded: the engine never decodes them, the caller decodes each exactly
+// once into its own type.
 type envelope struct {
-	JSONRPC *string         `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  *string         `json:"method"`
-	Params  json.RawMessage `json:"params"`
-	Result  json.RawMessage `json:"result"`
-	Error   json.RawMessage `json:"error"`
+	jsonrpc, id, method, params, result, error []byte
 }
 
 // DecodeMessage decodes one JSON-RPC message. It is strict and says what is
 // wrong: not an object, a missing or wrong "jsonrpc", a null or fractional
 // id, both "result" and "error", and so on. Every error is a *DecodeError.
 // A JSON array is rejected here; use DecodeFrame for input that may be a
-// batch.
+// batch. The message does not retain data, so a reader may reuse its buffer.
 func DecodeMessage(data []byte) (Message, error) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
@@ -37,11 +33,38 @@ func DecodeMessage(data []byte) (Message, error) {
 		}
 		return nil, newDecodeError(data, "not a JSON object", nil)
 	}
-	var env envelope
-	if err := json.Unmarshal(data, &env); err != nil {
+	if !json.Valid(data) {
+		err := syntaxError(data)
 		return nil, newDecodeError(data, "malformed JSON: "+syntaxReason(err), err)
 	}
+	var env envelope
+	for key, value := range objectMembers(data) {
+		switch string(key) {
+		case "jsonrpc":
+			env.jsonrpc = value
+		case "id":
+			env.id = value
+		case "method":
+			env.method = value
+		case "params":
+			env.params = value
+		case "result":
+			env.result = value
+		case "error":
+			env.error = value
+		}
+	}
 	return env.message(data)
+}
+
+// syntaxError returns encoding/json's account of why data is not valid
+// JSON; it is only called once json.Valid said so.
+func syntaxError(data []byte) error {
+	var v json.RawMessage
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	return errors.New("invalid JSON")
 }
 
 // DecodeFrame decodes a frame that holds one message or, as protocol
@@ -57,16 +80,14 @@ func DecodeFrame(data []byte) ([]Message, error) {
 		}
 		return []Message{m}, nil
 	}
-	var items []json.RawMessage
-	if err := json.Unmarshal(data, &items); err != nil {
+	if !json.Valid(data) {
+		err := syntaxError(data)
 		return nil, newDecodeError(data, "malformed batch: "+syntaxReason(err), err)
 	}
-	if len(items) == 0 {
-		return nil, newDecodeError(data, "empty batch", nil)
-	}
-	msgs := make([]Message, 0, len(items))
+	var msgs []Message
 	var errs []error
-	for i, item := range items {
+	i := 0
+	for item := range arrayItems(data) {
 		m, err := DecodeMessage(item)
 		if err != nil {
 			var d *DecodeError
@@ -74,129 +95,152 @@ func DecodeFrame(data []byte) ([]Message, error) {
 				d.Reason = fmt.Sprintf("batch item %d: %s", i, d.Reason)
 			}
 			errs = append(errs, err)
-			continue
+		} else {
+			msgs = append(msgs, m)
 		}
-		msgs = append(msgs, m)
+		i++
+	}
+	if i == 0 {
+		return nil, newDecodeError(data, "empty batch", nil)
 	}
 	return msgs, errors.Join(errs...)
 }
 
 func (env *envelope) message(frame []byte) (Message, error) {
-	if env.JSONRPC == nil {
+	if len(env.jsonrpc) == 0 || isNull(env.jsonrpc) {
 		return nil, newDecodeError(frame, `missing "jsonrpc" member`, nil)
 	}
-	if *env.JSONRPC != Version {
-		return nil, newDecodeError(frame, fmt.Sprintf(`"jsonrpc" is %q, want "2.0"`, *env.JSONRPC), nil)
+	if string(env.jsonrpc) != `"2.0"` {
+		if v, ok := jsonString(env.jsonrpc); ok {
+			if v != Version {
+				return nil, newDecodeError(frame, fmt.Sprintf(`"jsonrpc" is %q, want "2.0"`, v), nil)
+			}
+		} else {
+			return nil, newDecodeError(frame, fmt.Sprintf(`"jsonrpc" is %s, want the string "2.0"`, excerpt(env.jsonrpc)), nil)
+		}
 	}
-	hasResult := len(env.Result) > 0
-	hasError := len(env.Error) > 0 && !isNull(env.Error)
-	if env.Method != nil {
+	hasResult := len(env.result) > 0
+	hasError := len(env.error) > 0 && !isNull(env.error)
+	if len(env.method) > 0 && !isNull(env.method) {
+		method, ok := jsonString(env.method)
+		if !ok {
+			return nil, newDecodeError(frame, fmt.Sprintf(`"method" is %s, not a string`, excerpt(env.method)), nil)
+		}
 		if hasResult || hasError {
 			return nil, newDecodeError(frame, `"method" together with "result" or "error"`, nil)
 		}
-		if *env.Method == "" {
+		if method == "" {
 			return nil, newDecodeError(frame, `empty "method"`, nil)
 		}
-		params, err := checkParams(env.Params)
+		params, err := checkParams(env.params)
 		if err != nil {
 			return nil, newDecodeError(frame, err.Error(), nil)
 		}
-		if len(env.ID) == 0 {
-			return &Notification{Method: *env.Method, Params: params}, nil
+		if len(env.id) == 0 {
+			return &Notification{Method: method, Params: params}, nil
 		}
-		if isNull(env.ID) {
+		if isNull(env.id) {
 			return nil, newDecodeError(frame, "request id is null", nil)
 		}
-		id, err := parseID(env.ID)
+		id, err := parseID(env.id)
 		if err != nil {
 			return nil, newDecodeError(frame, err.Error(), nil)
 		}
-		return &Request{ID: id, Method: *env.Method, Params: params}, nil
+		return &Request{ID: id, Method: method, Params: params}, nil
 	}
 	switch {
 	case hasResult && hasError:
-		if !isNull(env.Result) {
+		if !isNull(env.result) {
 			return nil, newDecodeError(frame, `both "result" and "error"`, nil)
 		}
 		hasResult = false
 	case !hasResult && !hasError:
-		if len(env.Error) > 0 {
+		if len(env.error) > 0 {
 			return nil, newDecodeError(frame, `"error" is null`, nil)
 		}
 		return nil, newDecodeError(frame, `neither "method", "result" nor "error"`, nil)
 	}
 	var id ID
-	if len(env.ID) > 0 && !isNull(env.ID) {
+	if len(env.id) > 0 && !isNull(env.id) {
 		var err error
-		if id, err = parseID(env.ID); err != nil {
+		if id, err = parseID(env.id); err != nil {
 			return nil, newDecodeError(frame, err.Error(), nil)
 		}
 	} else if hasResult {
 		return nil, newDecodeError(frame, "result response without an id", nil)
 	}
 	if hasResult {
-		return &Response{ID: id, Result: env.Result}, nil
+		return &Response{ID: id, Result: bytes.Clone(env.result)}, nil
 	}
-	e, err := parseErrorObject(env.Error)
+	e, err := parseErrorObject(env.error)
 	if err != nil {
 		return nil, newDecodeError(frame, err.Error(), nil)
 	}
 	return &Response{ID: id, Error: e}, nil
 }
 
-func checkParams(raw json.RawMessage) (json.RawMessage, error) {
+// checkParams validates params and copies them out of the frame.
+func checkParams(raw []byte) (json.RawMessage, error) {
 	if len(raw) == 0 || isNull(raw) {
 		return nil, nil
 	}
 	if raw[0] != '{' && raw[0] != '[' {
 		return nil, errors.New(`"params" is neither an object nor an array`)
 	}
-	return raw, nil
+	return bytes.Clone(raw), nil
 }
 
-func parseErrorObject(raw json.RawMessage) (*Error, error) {
+// parseErrorObject reads a valid JSON value as an error object.
+func parseErrorObject(raw []byte) (*Error, error) {
 	if raw[0] != '{' {
 		return nil, errors.New(`"error" is not an object`)
 	}
-	var obj struct {
-		Code    json.RawMessage `json:"code"`
-		Message *string         `json:"message"`
-		Data    json.RawMessage `json:"data"`
+	var code, message, data []byte
+	for key, value := range objectMembers(raw) {
+		switch string(key) {
+		case "code":
+			code = value
+		case "message":
+			message = value
+		case "data":
+			data = value
+		}
 	}
-	if err := json.Unmarshal(raw, &obj); err != nil {
-		return nil, fmt.Errorf(`"error" is malformed: %s`, syntaxReason(err))
-	}
-	if len(obj.Code) == 0 {
+	if len(code) == 0 {
 		return nil, errors.New(`"error" has no "code"`)
 	}
-	code, err := strconv.ParseInt(string(obj.Code), 10, 64)
-	if err != nil {
-		return nil, fmt.Errorf(`"error.code" is %s, want an integer`, excerpt(obj.Code))
+	n, ok := parseInt(code)
+	if !ok {
+		return nil, fmt.Errorf(`"error.code" is %s, want an integer`, excerpt(code))
 	}
-	e := &Error{Code: code}
-	if obj.Message != nil {
-		e.Message = *obj.Message
+	e := &Error{Code: n}
+	if len(message) > 0 && !isNull(message) {
+		if e.Message, ok = jsonString(message); !ok {
+			return nil, fmt.Errorf(`"error.message" is %s, not a string`, excerpt(message))
+		}
 	}
-	if len(obj.Data) > 0 && !isNull(obj.Data) {
-		e.Data = obj.Data
+	if len(data) > 0 && !isNull(data) {
+		e.Data = bytes.Clone(data)
 	}
 	return e, nil
 }
 
+// parseID reads a valid JSON value as an id: a string or an integer; null
+// yields the unset id.
 func parseID(raw []byte) (ID, error) {
 	if len(raw) == 0 || isNull(raw) {
 		return ID{}, nil
 	}
 	switch raw[0] {
 	case '"':
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
+		s, ok := jsonString(raw)
+		if !ok {
 			return ID{}, fmt.Errorf("id %s is not a valid string", excerpt(raw))
 		}
 		return StringID(s), nil
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		n, err := strconv.ParseInt(string(raw), 10, 64)
-		if err != nil {
+		n, ok := parseInt(raw)
+		if !ok {
 			return ID{}, fmt.Errorf("id %s is not an integer", excerpt(raw))
 		}
 		return Int64ID(n), nil

@@ -40,6 +40,22 @@ func TestDecodeMessageKinds(t *testing.T) {
 			&Response{ID: Int64ID(3), Error: &Error{Code: 1, Message: "m"}}},
 		{"null error data dropped", `{"jsonrpc":"2.0","id":3,"error":{"code":1,"message":"m","data":null}}`,
 			&Response{ID: Int64ID(3), Error: &Error{Code: 1, Message: "m"}}},
+		{"escaped member names", `{"\u006asonrpc":"2.0","\u006dethod":"a\/b","params":{"k":"}\"{"}}`,
+			&Notification{Method: "a/b", Params: json.RawMessage(`{"k":"}\"{"}`)}},
+		{"repeated member keeps the last", `{"jsonrpc":"2.0","method":"first","method":"second"}`,
+			&Notification{Method: "second"}},
+		{"unknown members ignored", `{"jsonrpc":"2.0","id":1,"result":[1,{"a":"]"}],"extra":{"nested":[{}]},"x":true}`,
+			&Response{ID: Int64ID(1), Result: json.RawMessage(`[1,{"a":"]"}]`)}},
+		{"spaces everywhere", "{ \"jsonrpc\" : \"2.0\" , \"id\" : -0 , \"result\" : { } }",
+			&Response{ID: Int64ID(0), Result: json.RawMessage(`{ }`)}},
+		{"largest id", `{"jsonrpc":"2.0","id":9223372036854775807,"result":{}}`,
+			&Response{ID: Int64ID(9223372036854775807), Result: json.RawMessage(`{}`)}},
+		{"smallest id", `{"jsonrpc":"2.0","id":-9223372036854775808,"result":{}}`,
+			&Response{ID: Int64ID(-9223372036854775808), Result: json.RawMessage(`{}`)}},
+		{"escaped string id", `{"jsonrpc":"2.0","id":"a\u0041\n","method":"m"}`,
+			&Request{ID: StringID("aA\n"), Method: "m"}},
+		{"invalid UTF-8 replaced", "{\"jsonrpc\":\"2.0\",\"method\":\"a\xffb\"}",
+			&Notification{Method: "a\ufffdb"}},
 		{"surrounding whitespace", "  \n{\"jsonrpc\":\"2.0\",\"method\":\"x\"}\r\n",
 			&Notification{Method: "x"}},
 	}
@@ -87,12 +103,20 @@ func TestDecodeMessageStrict(t *testing.T) {
 		{"result with null id", `{"jsonrpc":"2.0","id":null,"result":{}}`, "result response without an id"},
 		{"method with result", `{"jsonrpc":"2.0","id":1,"method":"x","result":{}}`, `"method" together with`},
 		{"empty method", `{"jsonrpc":"2.0","id":1,"method":""}`, `empty "method"`},
-		{"method not a string", `{"jsonrpc":"2.0","id":1,"method":5}`, "wrong type"},
+		{"method not a string", `{"jsonrpc":"2.0","id":1,"method":5}`, `"method" is 5, not a string`},
+		{"version not a string", `{"jsonrpc":2,"method":"x"}`, `"jsonrpc" is 2, want the string "2.0"`},
+		{"null version", `{"jsonrpc":null,"method":"x"}`, `missing "jsonrpc"`},
+		// Member names are case-sensitive: these members are unknown.
+		{"upper-case jsonrpc", `{"JSONRPC":"2.0","method":"x"}`, `missing "jsonrpc"`},
+		{"upper-case method", `{"jsonrpc":"2.0","Method":"x"}`, `neither "method", "result" nor "error"`},
+		{"upper-case result", `{"jsonrpc":"2.0","id":1,"Result":{}}`, `neither "method", "result" nor "error"`},
+		{"upper-case error code", `{"jsonrpc":"2.0","id":1,"error":{"Code":1,"message":"m"}}`, `"error" has no "code"`},
 		{"scalar params", `{"jsonrpc":"2.0","id":1,"method":"x","params":3}`, `"params" is neither`},
 		{"error not an object", `{"jsonrpc":"2.0","id":1,"error":"bad"}`, `"error" is not an object`},
 		{"error without code", `{"jsonrpc":"2.0","id":1,"error":{"message":"x"}}`, `"error" has no "code"`},
 		{"fractional error code", `{"jsonrpc":"2.0","id":1,"error":{"code":1.5,"message":"x"}}`, `"error.code" is 1.5`},
-		{"error message not a string", `{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":7}}`, `"error" is malformed`},
+		{"error message not a string", `{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":7}}`, `"error.message" is 7, not a string`},
+		{"error code a string", `{"jsonrpc":"2.0","id":1,"error":{"code":"1","message":"x"}}`, `"error.code" is "1", want an integer`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -364,4 +388,28 @@ func describe(m Message) string {
 		return "<unencodable: " + err.Error() + ">"
 	}
 	return string(b)
+}
+
+// TestDecodedMessageDoesNotAliasTheFrame: transports reuse their read
+// buffer, so nothing decoded may point into it.
+func TestDecodedMessageDoesNotAliasTheFrame(t *testing.T) {
+	frames := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":"b"}}`,
+		`{"jsonrpc":"2.0","id":"x","result":{"a":"b"}}`,
+		`{"jsonrpc":"2.0","id":2,"error":{"code":1,"message":"m","data":{"a":"b"}}}`,
+	}
+	for _, f := range frames {
+		buf := []byte(f)
+		m, err := DecodeMessage(buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := describe(m)
+		for i := range buf {
+			buf[i] = 'Z'
+		}
+		if after := describe(m); after != before {
+			t.Errorf("overwriting the frame changed the message from %s to %s", before, after)
+		}
+	}
 }

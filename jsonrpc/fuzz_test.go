@@ -1,6 +1,9 @@
 package jsonrpc
 
 import (
+	"bytes"
+	"encoding/json"
+	"reflect"
 	"testing"
 )
 
@@ -43,6 +46,7 @@ func FuzzDecodeMessage(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		checkScannerAgreesWithEncodingJSON(t, data)
 		m, err := DecodeMessage(data)
 		if err != nil {
 			if m != nil {
@@ -62,6 +66,7 @@ func FuzzDecodeFrame(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		checkScannerAgreesWithEncodingJSON(t, data)
 		msgs, err := DecodeFrame(data)
 		if err != nil && !IsDecodeError(err) {
 			t.Fatalf("DecodeFrame error %T %v is not a DecodeError", err, err)
@@ -98,5 +103,46 @@ func checkRoundTrip(t *testing.T, m Message) {
 	enc2, err := EncodeMessage(back)
 	if err != nil || string(enc2) != string(enc) {
 		t.Fatalf("encoding is not stable:\n %s\n %s (%v)", enc, enc2, err)
+	}
+}
+
+// checkScannerAgreesWithEncodingJSON compares the codec's member and item
+// scanners with encoding/json on any valid object or array.
+func checkScannerAgreesWithEncodingJSON(t *testing.T, data []byte) {
+	t.Helper()
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 || !json.Valid(data) {
+		return
+	}
+	switch data[0] {
+	case '{':
+		var want map[string]json.RawMessage
+		if err := json.Unmarshal(data, &want); err != nil {
+			t.Fatalf("encoding/json refused a valid object: %v", err)
+		}
+		got := map[string]json.RawMessage{}
+		for k, v := range objectMembers(data) {
+			got[string(k)] = json.RawMessage(v)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("members of %s:\n scanner %q\n    json %q", data, got, want)
+		}
+	case '[':
+		var want []json.RawMessage
+		if err := json.Unmarshal(data, &want); err != nil {
+			t.Fatalf("encoding/json refused a valid array: %v", err)
+		}
+		var got []json.RawMessage
+		for v := range arrayItems(data) {
+			got = append(got, json.RawMessage(v))
+		}
+		if len(got) != len(want) {
+			t.Fatalf("items of %s: scanner %q, json %q", data, got, want)
+		}
+		for i := range got {
+			if !bytes.Equal(got[i], want[i]) {
+				t.Fatalf("items of %s: scanner %q, json %q", data, got, want)
+			}
+		}
 	}
 }

@@ -1,0 +1,158 @@
+package jsonrpc
+
+import (
+	"bytes"
+	"encoding/json"
+	"iter"
+	"strconv"
+	"unicode/utf8"
+)
+
+// The scanners below walk JSON that json.Valid has already accepted, so
+// they only need to find where each value ends, never to report syntax.
+// They let the codec match member names exactly and keep raw members as
+// slices without reflection.
+
+// objectMembers yields the members of the valid JSON object obj, keys
+// unescaped and values raw.
+func objectMembers(obj []byte) iter.Seq2[[]byte, []byte] {
+	return func(yield func(key, value []byte) bool) {
+		i := skipSpace(obj, 1)
+		for i < len(obj) && obj[i] == '"' {
+			end := skipString(obj, i)
+			key := obj[i+1 : end-1]
+			if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) {
+				if k, ok := jsonString(obj[i:end]); ok {
+					key = []byte(k)
+				}
+			}
+			i = skipSpace(obj, end)
+			i = skipSpace(obj, i+1) // the colon
+			vEnd := skipValue(obj, i)
+			if !yield(key, obj[i:vEnd]) {
+				return
+			}
+			i = skipSpace(obj, vEnd)
+			if i < len(obj) && obj[i] == ',' {
+				i = skipSpace(obj, i+1)
+			}
+		}
+	}
+}
+
+// arrayItems yields the raw items of the valid JSON array arr.
+func arrayItems(arr []byte) iter.Seq[[]byte] {
+	return func(yield func([]byte) bool) {
+		i := skipSpace(arr, 1)
+		for i < len(arr) && arr[i] != ']' {
+			end := skipValue(arr, i)
+			if !yield(arr[i:end]) {
+				return
+			}
+			i = skipSpace(arr, end)
+			if i < len(arr) && arr[i] == ',' {
+				i = skipSpace(arr, i+1)
+			}
+		}
+	}
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index just past the string starting at b[i].
+func skipString(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return i
+}
+
+// skipValue returns the index just past the value starting at b[i].
+func skipValue(b []byte, i int) int {
+	if i >= len(b) {
+		return i
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for i < len(b) {
+			switch b[i] {
+			case '"':
+				i = skipString(b, i)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return i
+	}
+	for i < len(b) {
+		switch b[i] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return i
+		}
+		i++
+	}
+	return i
+}
+
+// jsonString decodes the valid JSON value raw if it is a string. Plain
+// strings are copied directly; ones with escapes or invalid UTF-8 go
+// through encoding/json, which also replaces invalid bytes with U+FFFD.
+func jsonString(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	inner := raw[1 : len(raw)-1]
+	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return string(inner), true
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// parseInt reads a JSON number that is an integer fitting int64; fractions
+// and exponents are refused, even 2.0 and 1e3.
+func parseInt(raw []byte) (int64, bool) {
+	digits := raw
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 18 {
+		// Empty, or long enough to overflow: let strconv decide.
+		n, err := strconv.ParseInt(string(raw), 10, 64)
+		return n, err == nil
+	}
+	var n int64
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if raw[0] == '-' {
+		n = -n
+	}
+	return n, true
+}
