@@ -52,10 +52,39 @@ var ErrSessionExpired = errors.New("transport: MCP session expired")
 //     large) is failed in-band: an error response with the request's id
 //     (CodeTransportError, or jsonrpc.CodeParseError for invalid JSON) is
 //     queued for Read, so only that call fails.
-//   - A POST's reply stream lives until its response arrived, the stream is
-//     closed, or a notifications/cancelled for that request is written; the
-//     caller's context bounds only the sending of the POST and the wait for
-//     its reply headers, because Write returns before the body is read.
+//   - A POST's reply stream lives until its response arrived (it is closed
+//     right after), the stream is closed, or a notifications/cancelled for
+//     that request is written; the caller's context bounds only the sending
+//     of the POST and the wait for its reply headers, because Write returns
+//     before the body is read. So the engine's cancellation, which writes
+//     notifications/cancelled, is what closes a call's stream.
+//
+// Sessions: the Mcp-Session-Id of the initialize reply (the transport
+// recognises initialize by its method) is sent on every later request, and
+// MCP-Protocol-Version once SetProtocolVersion named 2025-06-18 or later;
+// initialize itself carries neither. A 404 to a request that carried the
+// session means the server forgot it: the transport repeats the engine's
+// initialize under a string id of its own ("mcpwire-reinit-N", which cannot
+// collide with the engine's integers), keeps that reply to itself, posts
+// notifications/initialized, restarts the listener and, once, replays the
+// request if it is safe to (ping, the list methods, resources/read and
+// (un)subscribe, prompts/get, completion/complete, logging/setLevel; and
+// tools/call only with ReplayToolCalls). The TypeScript SDK's example
+// servers (server-everything among them) answer an unknown session with
+// 400 and a -32000 "No valid session ID provided" error instead; that
+// exact combination, on a request that carried a session, is treated like
+// 404. Notifications and responses are never replayed. A renewal that
+// fails ends the stream.
+//
+// Listening: after notifications/initialized went through, a GET stream
+// delivers what the server sends on its own. 405, another 4xx or a reply
+// that is not SSE turn it off (reported to ErrorHook); network errors and
+// 5xx are retried like a broken stream.
+//
+// Resumption: a broken GET stream, or a POST's stream that broke before
+// its response, is resumed with GET and Last-Event-ID after the server's
+// retry time or the Reconnect backoff. A stream that ended before its
+// response without any event id cannot be resumed and fails its call.
 type StreamableHTTP struct {
 	// URL is the MCP endpoint, http or https.
 	URL string
@@ -74,7 +103,8 @@ type StreamableHTTP struct {
 	// MaxBodySize bounds a JSON reply body in bytes. Zero means
 	// DefaultMaxBodySize; negative means unlimited.
 	MaxBodySize int64
-	// MaxEventSize bounds one SSE event in bytes; zero means unlimited.
+	// MaxEventSize bounds one SSE event in bytes; zero means unlimited. A
+	// larger event breaks its stream like a network error would.
 	MaxEventSize int
 	// DisableListener stops the transport from opening the GET stream
 	// after notifications/initialized.
@@ -104,8 +134,11 @@ type StreamableHTTP struct {
 }
 
 // ReconnectPolicy says how a broken SSE stream (the GET listener, or a
-// POST's reply stream before its response) is resumed. A server's "retry:"
-// value, when given, replaces the computed delay. The zero value means the
+// POST's reply stream before its response) is resumed. The delay before
+// attempt n is InitialDelay * Multiplier^(n-1), capped at MaxDelay, then
+// spread by ±20% of jitter so that clients cut off together do not return
+// together. A server's "retry:" value, when given, replaces the computed
+// delay exactly (the spec says to wait that long). The zero value means the
 // defaults.
 type ReconnectPolicy struct {
 	// InitialDelay is the first backoff delay; zero means 1 s.

@@ -4,33 +4,63 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
+
+// listenerReadyWait bounds how long the write of notifications/initialized
+// (or a session renewal) waits for the listener's first reply headers.
+const listenerReadyWait = 2 * time.Second
 
 // startListener opens the GET stream once notifications/initialized went
 // through, unless DisableListener. With restart (after a session renewal)
 // a running listener is replaced and one that had turned off is tried
 // again, since the new session may behave differently.
-func (s *httpStream) startListener(restart bool) {
+//
+// The returned channel is closed once the first GET has its reply headers
+// (whatever they say) or failed; it is nil when no listener was started.
+func (s *httpStream) startListener(restart bool) <-chan struct{} {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ended || s.cfg.DisableListener || !s.listenerWanted {
-		return
+		return nil
 	}
 	if s.listenerCancel != nil {
 		if !restart {
-			return
+			return nil
 		}
 		s.listenerCancel()
 	}
 	ctx, cancel := context.WithCancel(s.ctx)
 	s.listenerCancel = cancel
+	ready := make(chan struct{})
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		s.runListener(ctx)
+		s.runListener(ctx, ready)
 	}()
+	return ready
+}
+
+// awaitListener waits, within ctx and listenerReadyWait, until a listener
+// just started is established. Servers send what they have to say on
+// their own (an elicitation during a tool call, a resumed response) on
+// the GET stream if there is one when they have it, and may drop it
+// otherwise, so requests that follow notifications/initialized must not
+// overtake the GET. A server slow to answer the GET only delays
+// initialized by the bound; the listener goes on connecting regardless.
+func awaitListener(ctx context.Context, ready <-chan struct{}) {
+	if ready == nil {
+		return
+	}
+	t := time.NewTimer(listenerReadyWait)
+	defer t.Stop()
+	select {
+	case <-ready:
+	case <-ctx.Done():
+	case <-t.C:
+	}
 }
 
 // runListener keeps the GET stream open and queues what arrives on it.
@@ -38,11 +68,20 @@ func (s *httpStream) startListener(restart bool) {
 // the server gave event ids) after the server's retry time or the backoff
 // delay; attempts are bounded and reset when an event arrives. 405 (the
 // server offers no stream), any other 4xx, or a reply that is not SSE turn
-// the listener off; ErrorHook hears about it, nothing else fails. A 404 to
-// a GET that carried the session renews the session, which restarts the
+// the listener off; ErrorHook hears about it, nothing else fails. A GET
+// that carried the session and meets an expired one (404, or the 400 quirk
+// described at StreamableHTTP) renews the session, which restarts the
 // listener.
-func (s *httpStream) runListener(ctx context.Context) {
+func (s *httpStream) runListener(ctx context.Context, ready chan struct{}) {
 	const what = "listener"
+	signalled := false
+	markReady := func() {
+		if !signalled {
+			signalled = true
+			close(ready)
+		}
+	}
+	defer markReady()
 	st := &sseState{}
 	deliverAll := func(m jsonrpc.Message) bool {
 		s.deliver(ctx, inboundItem{msg: m})
@@ -54,6 +93,7 @@ func (s *httpStream) runListener(ctx context.Context) {
 	attempts := 0
 	for {
 		resp, info, err := s.get(ctx, st.lastID, what)
+		markReady()
 		if ctx.Err() != nil {
 			if resp != nil {
 				resp.Body.Close()
@@ -78,7 +118,7 @@ func (s *httpStream) runListener(ctx context.Context) {
 			resp.Body.Close()
 			off("the server offers no GET stream (405); server messages arrive only on POST replies")
 			return
-		case resp.StatusCode == http.StatusNotFound && info.session:
+		case s.sessionExpired(resp, info):
 			resp.Body.Close()
 			// Renewal restarts the listener; this one is done either way.
 			_ = s.renew(ctx, info.gen, "GET "+what)

@@ -46,6 +46,13 @@ func TestHTTPListenerStartsAfterInitialized(t *testing.T) {
 	httpReadResponse(t, s, 1)
 	s.SetProtocolVersion("2025-11-25")
 	httpWrite(t, s, httpNotification(t, "notifications/initialized", nil))
+	// The GET is established before initialized is acknowledged, so that
+	// no later request overtakes it.
+	select {
+	case <-listen.hit:
+	default:
+		t.Error("Write of notifications/initialized returned before the listener's GET")
+	}
 
 	r := httpWaitHit(t, listen)
 	httpAssertHeader(t, r, "Accept", "text/event-stream")

@@ -347,8 +347,9 @@ func (s *httpStream) replayable(method string) bool {
 }
 
 // writeNotification posts a notification. notifications/initialized starts
-// the GET listener; notifications/cancelled also closes the reply stream
-// of the request it cancels.
+// the GET listener and returns once the listener's GET has its reply
+// headers (see awaitListener); notifications/cancelled also closes the
+// reply stream of the request it cancels.
 func (s *httpStream) writeNotification(ctx context.Context, m *jsonrpc.Notification, body []byte) error {
 	if m.Method == jsonrpc.MethodCancelled {
 		if call := s.cancelledCall(m.Params); call != nil {
@@ -360,7 +361,7 @@ func (s *httpStream) writeNotification(ctx context.Context, m *jsonrpc.Notificat
 		s.mu.Lock()
 		s.listenerWanted = true
 		s.mu.Unlock()
-		s.startListener(false)
+		awaitListener(ctx, s.startListener(false))
 		return nil
 	}
 	return err

@@ -148,14 +148,15 @@ func (s *httpStream) resumeCall(call *postCall, st *sseState, attempts int, caus
 		if isSSEReply(resp) {
 			return resp.Body, attempts, true
 		}
+		expired := s.sessionExpired(resp, info)
 		readErrorBody(resp)
 		herr := newHTTPError(resp, http.MethodGet)
 		switch {
+		case expired:
+			return giveUp(fmt.Sprintf("the session expired while resuming: %v", herr))
 		case retryableStatus(resp.StatusCode):
 			cause = herr.Error()
 			continue
-		case resp.StatusCode == http.StatusNotFound && info.session:
-			return giveUp(fmt.Sprintf("the session expired while resuming: %v", herr))
 		default:
 			return giveUp(fmt.Sprintf("the server refused to resume it: %v", herr))
 		}

@@ -164,7 +164,7 @@ func (s *httpStream) reinitialize(ctx context.Context) error {
 		readErrorBody(nresp)
 		return newHTTPError(nresp, http.MethodPost)
 	}
-	s.startListener(true)
+	awaitListener(ctx, s.startListener(true))
 	return nil
 }
 
