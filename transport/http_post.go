@@ -45,9 +45,8 @@ type sent struct {
 // Errors: a POST that fails before a usable reply (network error, a
 // non-2xx status without a JSON-RPC error for the request) returns an
 // error, an *HTTPError for a status. A JSON-RPC error body in a non-2xx
-// reply to a request (other than 401/403, which stay *HTTPError for the
-// authorization layer) is queued as that request's response instead, and
-// Write returns nil. A 404 to a message that carried the session id
+// reply to a request is queued as that request's response instead, and
+// Write returns nil, except for 401, 403, 404 and 405 (see endpointStatus). A 404 to a message that carried the session id
 // renews the session first (see StreamableHTTP); a request that is not
 // safe to replay then fails with an error wrapping ErrSessionExpired.
 func (s *httpStream) Write(ctx context.Context, msg jsonrpc.Message) error {
@@ -258,7 +257,7 @@ func (s *httpStream) startReply(call *postCall, resp *http.Response, handedOver 
 // the body becomes the call's response, anything else an *HTTPError.
 func (s *httpStream) requestFailed(ctx context.Context, call *postCall, resp *http.Response) error {
 	buf := readErrorBody(resp)
-	if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
+	if !endpointStatus(resp.StatusCode) {
 		if r := errorResponseFor(buf, call.id); r != nil {
 			if !s.deliver(ctx, inboundItem{msg: r}) {
 				if err := s.openErr(); err != nil {
@@ -270,6 +269,19 @@ func (s *httpStream) requestFailed(ctx context.Context, call *postCall, resp *ht
 		}
 	}
 	return newHTTPError(resp, http.MethodPost)
+}
+
+// endpointStatus reports statuses that speak about the endpoint or the
+// credentials rather than the request: 401 and 403 drive authorization,
+// 404 and 405 tell a client probing for Streamable HTTP to fall back to
+// legacy SSE. They stay *HTTPError even with a JSON-RPC error in the body
+// (HTTPError.RPCError keeps it) so that those layers see the status.
+func endpointStatus(code int) bool {
+	switch code {
+	case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusMethodNotAllowed:
+		return true
+	}
+	return false
 }
 
 // readErrorBody reads the start of a failed reply and puts it back, so

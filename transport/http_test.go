@@ -196,13 +196,20 @@ func TestHTTPJSONRPCErrorBodyOn4xx(t *testing.T) {
 	}
 
 	// 401 stays an *HTTPError even with a JSON-RPC body: the
-	// authorization layer needs its WWW-Authenticate.
+	// authorization layer needs its status and WWW-Authenticate.
 	srv.on("unauthorized", httpIsPOST("tools/list"), httpReplyJSON(401, `{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"auth"}}`,
 		"WWW-Authenticate", `Bearer resource_metadata="http://x/.well-known/oauth-protected-resource"`))
 	err := s.Write(context.Background(), httpRequest(t, 3, "tools/list", nil))
 	var he *HTTPError
 	if !errors.As(err, &he) || he.StatusCode != 401 || !strings.Contains(he.WWWAuthenticate, "resource_metadata") {
 		t.Fatalf("Write = %v, want an *HTTPError 401 with WWW-Authenticate", err)
+	}
+
+	// So does 405, which tells a probing client to try legacy SSE.
+	srv.on("not allowed", httpIsPOST("initialize"), httpReplyJSON(405, `{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Method not allowed."}}`))
+	err = s.Write(context.Background(), httpRequest(t, 4, "initialize", httpInitParams))
+	if !errors.As(err, &he) || he.StatusCode != 405 || he.RPCError == nil {
+		t.Fatalf("Write = %v, want an *HTTPError 405 keeping the JSON-RPC error", err)
 	}
 }
 
