@@ -29,7 +29,7 @@ func TestPipeRoundTrip(t *testing.T) {
 			}
 		}
 	}()
-	big := fmt.Sprintf(`{"blob":%q}`, bytes.Repeat([]byte("b"), 8<<20))
+	big := fmt.Sprintf(`{"blob":%q}`, bytes.Repeat([]byte("b"), 1<<20))
 	for i, params := range []string{`{"a":1}`, big, `[1,2]`} {
 		req := &jsonrpc.Request{ID: jsonrpc.Int64ID(int64(i)), Method: "echo", Params: json.RawMessage(params)}
 		if err := client.Write(ctx, req); err != nil {

@@ -1,0 +1,199 @@
+package transport
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mcpwire/mcpwire/internal/jsonl"
+	"github.com/mcpwire/mcpwire/jsonrpc"
+)
+
+// childModeEnv selects what the re-executed test binary does.
+const childModeEnv = "MCPWIRE_TEST_CHILD"
+
+// Child modes.
+const (
+	// childEcho answers each request with its params as the result and
+	// exits 0 at the end of stdin.
+	childEcho = "echo"
+	// childWrapEcho answers every line, without decoding it, with a
+	// response of id 1 whose result is that line: cheap for huge lines.
+	childWrapEcho = "wrap-echo"
+	// childPrintEnv sends its environment as an "env" notification, then echoes.
+	childPrintEnv = "env"
+	// childFloodStderr writes floodBytes to stderr, then floodMarker,
+	// before each answer; it exits 3 on the request "exit".
+	childFloodStderr = "flood-stderr"
+	// childExit3 writes two lines to stderr and exits with status 3.
+	childExit3 = "exit3"
+	// childKillSelf dies of SIGKILL after a line on stderr.
+	childKillSelf = "kill-self"
+	// childCloseStdout closes stdout and keeps running until stdin ends.
+	childCloseStdout = "close-stdout"
+	// childIgnoreTerm ignores SIGTERM and stdin EOF; only SIGKILL ends it.
+	childIgnoreTerm = "ignore-term"
+	// childReadOne reads one byte of stdin, sends "started", and then
+	// never reads again, until a signal ends it.
+	childReadOne = "read-one"
+	// childHang never reads stdin and runs until a signal ends it.
+	childHang = "hang"
+	// childSpawn starts a grandchild in childHang mode sharing its stdio,
+	// reports the grandchild's pid in a "spawned" notification, then hangs
+	// ignoring stdin EOF.
+	childSpawn = "spawn"
+)
+
+const (
+	floodBytes  = 4 << 20
+	floodMarker = "FLOOD-DONE"
+	readyMethod = "ready"
+)
+
+func runChild(mode string) int {
+	out := bufio.NewWriterSize(os.Stdout, 64<<10)
+	send := func(m jsonrpc.Message) {
+		b, err := jsonrpc.EncodeMessage(m)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "child: encode:", err)
+			os.Exit(70)
+		}
+		out.Write(b)
+		out.WriteByte('\n')
+		out.Flush()
+	}
+	notify := func(method string, params any) {
+		n, err := jsonrpc.NewNotification(method, params)
+		if err != nil {
+			os.Exit(70)
+		}
+		send(n)
+	}
+	switch mode {
+	case childEcho:
+		return echoRequests(send, nil)
+	case childWrapEcho:
+		r := jsonl.NewReader(os.Stdin)
+		for {
+			frame, err := r.ReadFrame()
+			if err != nil {
+				return 0
+			}
+			out.WriteString(`{"jsonrpc":"2.0","id":1,"result":`)
+			out.Write(frame)
+			out.WriteString("}\n")
+			out.Flush()
+		}
+	case childPrintEnv:
+		notify("env", os.Environ())
+		return echoRequests(send, nil)
+	case childFloodStderr:
+		chunk := []byte(strings.Repeat("log line of a chatty server ......\n", 1024))
+		return echoRequests(send, func(req *jsonrpc.Request) int {
+			for written := 0; written < floodBytes; written += len(chunk) {
+				os.Stderr.Write(chunk)
+			}
+			fmt.Fprintln(os.Stderr, floodMarker)
+			if req.Method == "exit" {
+				fmt.Fprintln(os.Stderr, "final words before exit 3")
+				return 3
+			}
+			return -1
+		})
+	case childExit3:
+		fmt.Fprintln(os.Stderr, "starting up")
+		fmt.Fprintln(os.Stderr, "fatal: config file missing")
+		return 3
+	case childKillSelf:
+		fmt.Fprintln(os.Stderr, "about to die")
+		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		select {} // not reached
+	case childCloseStdout:
+		os.Stdout.Close()
+		drainStdin()
+		return 0
+	case childIgnoreTerm:
+		signal.Ignore(syscall.SIGTERM)
+		notify(readyMethod, nil)
+		drainStdin()
+		sleepForever()
+	case childReadOne:
+		one := make([]byte, 1)
+		if _, err := os.Stdin.Read(one); err != nil {
+			return 65
+		}
+		notify("started", nil)
+		sleepForever()
+	case childHang:
+		notify(readyMethod, nil)
+		sleepForever()
+	case childSpawn:
+		signal.Ignore(syscall.SIGTERM)
+		exe, _ := os.Executable()
+		gc := exec.Command(exe)
+		gc.Env = append(os.Environ(), childModeEnv+"="+childHang)
+		gc.Stdout, gc.Stderr = os.Stderr, os.Stderr // holds our stderr open
+		if err := gc.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, "child: spawn:", err)
+			return 70
+		}
+		notify("spawned", map[string]int{"pid": gc.Process.Pid})
+		drainStdin()
+		sleepForever()
+	}
+	fmt.Fprintf(os.Stderr, "child: unknown mode %q\n", mode)
+	return 64
+}
+
+// echoRequests answers requests with their params until stdin ends. before,
+// if set, runs before each answer; a non-negative result exits with it.
+func echoRequests(send func(jsonrpc.Message), before func(*jsonrpc.Request) int) int {
+	r := jsonl.NewReader(os.Stdin)
+	for {
+		frame, err := r.ReadFrame()
+		if err != nil {
+			return 0
+		}
+		m, err := jsonrpc.DecodeMessage(frame)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "child: bad input:", err)
+			continue
+		}
+		req, ok := m.(*jsonrpc.Request)
+		if !ok {
+			continue
+		}
+		if before != nil {
+			if code := before(req); code >= 0 {
+				return code
+			}
+		}
+		result := req.Params
+		if len(result) == 0 {
+			result = json.RawMessage(`{}`)
+		}
+		send(&jsonrpc.Response{ID: req.ID, Result: result})
+	}
+}
+
+func drainStdin() {
+	buf := make([]byte, 4096)
+	for {
+		if _, err := os.Stdin.Read(buf); err != nil {
+			return
+		}
+	}
+}
+
+// sleepForever blocks a child until a signal ends it.
+func sleepForever() {
+	for {
+		time.Sleep(time.Hour)
+	}
+}

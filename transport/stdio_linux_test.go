@@ -1,0 +1,70 @@
+package transport
+
+import (
+	"encoding/json"
+	"errors"
+	"syscall"
+	"testing"
+)
+
+// waitForExit blocks until process pid exits (becomes a zombie or is
+// reaped), using a pidfd, for at most timeoutMS. It reports whether it
+// exited, or skips the test where pidfds are not available.
+func waitForExit(t *testing.T, pid int, timeoutMS int) bool {
+	t.Helper()
+	const sysPidfdOpen = 434 // the same on every Linux architecture
+	fd, _, errno := syscall.Syscall(sysPidfdOpen, uintptr(pid), 0, 0)
+	if errno != 0 {
+		if errno == syscall.ESRCH {
+			return true
+		}
+		t.Skipf("pidfd_open: %v", errno)
+	}
+	pidfd := int(fd)
+	defer syscall.Close(pidfd)
+	ep, err := syscall.EpollCreate1(syscall.EPOLL_CLOEXEC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(ep)
+	ev := syscall.EpollEvent{Events: syscall.EPOLLIN, Fd: int32(pidfd)}
+	if err := syscall.EpollCtl(ep, syscall.EPOLL_CTL_ADD, pidfd, &ev); err != nil {
+		t.Fatal(err)
+	}
+	events := make([]syscall.EpollEvent, 1)
+	for {
+		n, err := syscall.EpollWait(ep, events, timeoutMS)
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n == 1
+	}
+}
+
+func TestStdioCloseSignalsTheWholeProcessGroup(t *testing.T) {
+	c := childCommand(t, childSpawn) // ignores SIGTERM; its child does not
+	c.CloseTimeout, c.KillTimeout = shortTimeout, shortTimeout
+	s := connect(t, c)
+	n := expectNotification(t, s, "spawned")
+	var spawned struct{ PID int }
+	if err := json.Unmarshal(n.Params, &spawned); err != nil || spawned.PID <= 0 {
+		t.Fatalf("spawned: %s, %v", n.Params, err)
+	}
+	pidfdProbe := waitForExit(t, spawned.PID, 0)
+	if pidfdProbe {
+		t.Fatal("grandchild exited before Close")
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if sig := signalOf(t, s.proc); sig != syscall.SIGKILL {
+		t.Fatalf("child ended by %v, want SIGKILL", sig)
+	}
+	if !waitForExit(t, spawned.PID, 60_000) {
+		syscall.Kill(spawned.PID, syscall.SIGKILL)
+		t.Fatal("the grandchild survived Close: signals did not reach the process group")
+	}
+}

@@ -1,0 +1,84 @@
+package transport
+
+import (
+	"io"
+	"sync"
+)
+
+// stderrLog drains a child's stderr: it keeps the last bytes in a ring and
+// copies everything to an optional tee.
+type stderrLog struct {
+	tee io.Writer // nil, or nil after its first error
+
+	mu   sync.Mutex
+	ring []byte // len == cap == size once full
+	next int    // where the next byte goes once the ring is full
+	full bool
+}
+
+func newStderrLog(size int, tee io.Writer) *stderrLog {
+	return &stderrLog{tee: tee, ring: make([]byte, 0, size)}
+}
+
+// drain reads r until it fails (EOF or closed), then closes done. It runs
+// on its own goroutine; the tee is only ever written from here.
+func (l *stderrLog) drain(r io.Reader, done chan<- struct{}) {
+	defer close(done)
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			l.keep(buf[:n])
+			if l.tee != nil {
+				if _, werr := l.tee.Write(buf[:n]); werr != nil {
+					l.tee = nil
+				}
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// keep appends p to the ring, overwriting the oldest bytes.
+func (l *stderrLog) keep(p []byte) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	size := cap(l.ring)
+	if len(p) >= size {
+		l.ring = append(l.ring[:0], p[len(p)-size:]...)
+		l.next, l.full = 0, true
+		return
+	}
+	if !l.full {
+		room := size - len(l.ring)
+		if len(p) <= room {
+			l.ring = append(l.ring, p...)
+			if len(l.ring) == size {
+				l.full = true
+			}
+			return
+		}
+		l.ring = append(l.ring, p[:room]...)
+		p = p[room:]
+		l.full, l.next = true, 0
+	}
+	n := copy(l.ring[l.next:], p)
+	if n < len(p) {
+		copy(l.ring, p[n:])
+	}
+	l.next = (l.next + len(p)) % size
+}
+
+// bytes returns the kept bytes, oldest first.
+func (l *stderrLog) bytes() []byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.full {
+		return append([]byte(nil), l.ring...)
+	}
+	out := make([]byte, 0, len(l.ring))
+	out = append(out, l.ring[l.next:]...)
+	return append(out, l.ring[:l.next]...)
+}
