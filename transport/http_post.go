@@ -3,7 +3,6 @@ package transport
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -42,13 +41,17 @@ type sent struct {
 // and its messages are queued for Read. For a notification or response it
 // returns once the server accepted it (202, or 200/204).
 //
+// notifications/initialized returns only once the GET listener it starts
+// has its reply headers (bounded; see awaitListener).
+//
 // Errors: a POST that fails before a usable reply (network error, a
 // non-2xx status without a JSON-RPC error for the request) returns an
 // error, an *HTTPError for a status. A JSON-RPC error body in a non-2xx
-// reply to a request is queued as that request's response instead, and
-// Write returns nil, except for 401, 403, 404 and 405 (see endpointStatus). A 404 to a message that carried the session id
-// renews the session first (see StreamableHTTP); a request that is not
-// safe to replay then fails with an error wrapping ErrSessionExpired.
+// reply to a request is queued as that request's response instead and
+// Write returns nil, except for 401, 403, 404 and 405 (see
+// endpointStatus). A 404 to a message that carried the session id renews
+// the session first (see StreamableHTTP); a request that is not safe to
+// replay then fails with an error wrapping ErrSessionExpired.
 func (s *httpStream) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := s.openErr(); err != nil {
 		return err
@@ -313,119 +316,6 @@ func errorResponseFor(body []byte, id jsonrpc.ID) *jsonrpc.Response {
 		return nil
 	}
 	return r
-}
-
-// sessionExpired reports whether a reply says the session the request
-// carried is gone: 404 (the spec's signal), or the 400 with a -32000 "No
-// valid session ID provided" error that the TypeScript SDK's example
-// servers (server-everything among them) send for an unknown session. The
-// latter is matched narrowly (status, code and message) so that other 400s
-// are left alone.
-func (s *httpStream) sessionExpired(resp *http.Response, info sent) bool {
-	if !info.session {
-		return false
-	}
-	switch resp.StatusCode {
-	case http.StatusNotFound:
-		return true
-	case http.StatusBadRequest:
-		return isUnknownSessionError(readErrorBody(resp))
-	}
-	return false
-}
-
-func isUnknownSessionError(body []byte) bool {
-	m, err := jsonrpc.DecodeMessage(body)
-	if err != nil {
-		return false
-	}
-	r, ok := m.(*jsonrpc.Response)
-	return ok && r.Error != nil && r.Error.Code == CodeTransportError &&
-		strings.Contains(strings.ToLower(r.Error.Message), "no valid session id")
-}
-
-// replayable reports whether a request may be sent again in a new session:
-// reads and idempotent settings, plus tools/call when the user allowed it.
-func (s *httpStream) replayable(method string) bool {
-	switch method {
-	case "ping", "tools/list", "resources/list", "resources/templates/list",
-		"resources/read", "prompts/list", "prompts/get", "completion/complete",
-		"logging/setLevel", "resources/subscribe", "resources/unsubscribe":
-		return true
-	case "tools/call":
-		return s.cfg.ReplayToolCalls
-	}
-	return false
-}
-
-// writeNotification posts a notification. notifications/initialized starts
-// the GET listener and returns once the listener's GET has its reply
-// headers (see awaitListener); notifications/cancelled also closes the
-// reply stream of the request it cancels.
-func (s *httpStream) writeNotification(ctx context.Context, m *jsonrpc.Notification, body []byte) error {
-	if m.Method == jsonrpc.MethodCancelled {
-		if call := s.cancelledCall(m.Params); call != nil {
-			defer call.cancel()
-		}
-	}
-	err := s.writeOneWay(ctx, m.Method, body)
-	if m.Method == methodInitialized && (err == nil || errors.Is(err, errInitializedByRenewal)) {
-		s.mu.Lock()
-		s.listenerWanted = true
-		s.mu.Unlock()
-		awaitListener(ctx, s.startListener(false))
-		return nil
-	}
-	return err
-}
-
-// errInitializedByRenewal: notifications/initialized met an expired
-// session, and the renewal already sent a fresh one in the new session.
-var errInitializedByRenewal = errors.New("initialized sent by the session renewal")
-
-// writeOneWay posts a notification or response and waits for acceptance.
-// These are never replayed after a session renewal: a response answers a
-// request of the old session and a notification refers to its state.
-func (s *httpStream) writeOneWay(ctx context.Context, what string, body []byte) error {
-	resp, info, err := s.post(ctx, s.ctx, body, what, false)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
-		// 202 is the rule; some servers answer 200 with a JSON body or 204.
-		// A body is of no use here, so only a little of it is read (which
-		// keeps the connection reusable) and an SSE body not at all.
-		if mediaType(resp.Header.Get("Content-Type")) != "text/event-stream" {
-			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, discardLimit))
-		}
-		return nil
-	}
-	if s.sessionExpired(resp, info) {
-		if err := s.renew(ctx, info.gen, what); err != nil {
-			return err
-		}
-		if what == methodInitialized {
-			return errInitializedByRenewal
-		}
-		return fmt.Errorf("transport: %s to %s: %w; the session was renewed, the message was not resent", what, s.redacted, ErrSessionExpired)
-	}
-	readErrorBody(resp)
-	return newHTTPError(resp, http.MethodPost)
-}
-
-// cancelledCall finds the in-flight request a notifications/cancelled
-// names.
-func (s *httpStream) cancelledCall(params json.RawMessage) *postCall {
-	var p struct {
-		RequestID jsonrpc.ID `json:"requestId"`
-	}
-	if json.Unmarshal(params, &p) != nil || !p.RequestID.IsValid() {
-		return nil
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.calls[p.RequestID]
 }
 
 // mediaType returns the lower-case media type of a Content-Type value.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
@@ -206,4 +207,47 @@ func (s *httpStream) ownResponse(ctx context.Context, resp *http.Response, id js
 		return nil, fmt.Errorf("the reply to the repeated initialize carried no response to it")
 	}
 	return got, nil
+}
+
+// sessionExpired reports whether a reply says the session the request
+// carried is gone: 404 (the spec's signal), or the 400 with a -32000 "No
+// valid session ID provided" error that the TypeScript SDK's example
+// servers (server-everything among them) send for an unknown session. The
+// latter is matched narrowly (status, code and message) so that other 400s
+// are left alone.
+func (s *httpStream) sessionExpired(resp *http.Response, info sent) bool {
+	if !info.session {
+		return false
+	}
+	switch resp.StatusCode {
+	case http.StatusNotFound:
+		return true
+	case http.StatusBadRequest:
+		return isUnknownSessionError(readErrorBody(resp))
+	}
+	return false
+}
+
+func isUnknownSessionError(body []byte) bool {
+	m, err := jsonrpc.DecodeMessage(body)
+	if err != nil {
+		return false
+	}
+	r, ok := m.(*jsonrpc.Response)
+	return ok && r.Error != nil && r.Error.Code == CodeTransportError &&
+		strings.Contains(strings.ToLower(r.Error.Message), "no valid session id")
+}
+
+// replayable reports whether a request may be sent again in a new session:
+// reads and idempotent settings, plus tools/call when the user allowed it.
+func (s *httpStream) replayable(method string) bool {
+	switch method {
+	case "ping", "tools/list", "resources/list", "resources/templates/list",
+		"resources/read", "prompts/list", "prompts/get", "completion/complete",
+		"logging/setLevel", "resources/subscribe", "resources/unsubscribe":
+		return true
+	case "tools/call":
+		return s.cfg.ReplayToolCalls
+	}
+	return false
 }
