@@ -17,6 +17,9 @@ type pendingCall struct {
 	timeout time.Duration
 	// signal (capacity 1) says the outcome or new progress is there.
 	signal chan struct{}
+	// req is the request as written; it lives here to save an allocation
+	// per call.
+	req Request
 
 	// Guarded by Conn.mu:
 	resp *Response // the peer's answer
@@ -78,7 +81,10 @@ func (c *Conn) Call(ctx context.Context, method string, params any, opts *CallOp
 		return nil, callerError(ctx, method, id)
 	}
 
-	p := &pendingCall{id: id, method: method, timeout: timeout, signal: make(chan struct{}, 1)}
+	p := &pendingCall{
+		id: id, method: method, timeout: timeout, signal: make(chan struct{}, 1),
+		req: Request{ID: Int64ID(id), Method: method, Params: raw},
+	}
 	callCtx := ctx
 	if timeout > 0 {
 		start := time.Now()
@@ -103,7 +109,7 @@ func (c *Conn) Call(ctx context.Context, method string, params any, opts *CallOp
 	if ended != nil {
 		return nil, closedCallError(method, id, ended)
 	}
-	if err := c.stream.Write(callCtx, &Request{ID: Int64ID(id), Method: method, Params: raw}); err != nil {
+	if err := c.stream.Write(callCtx, &p.req); err != nil {
 		return c.writeFailed(ctx, callCtx, p, err)
 	}
 	return c.wait(ctx, callCtx, p)

@@ -805,8 +805,10 @@ func TestStreamEndFailsPendingCalls(t *testing.T) {
 
 func TestClose(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
+		handlerStarted := make(chan struct{})
 		handlerDone := make(chan error, 1)
 		handler := func(ctx context.Context, c *Conn, req *Request) (any, error) {
+			close(handlerStarted)
 			<-ctx.Done()
 			handlerDone <- ctx.Err()
 			return nil, nil
@@ -827,6 +829,7 @@ func TestClose(t *testing.T) {
 			callErr <- err
 		}()
 		p.recvRequest()
+		<-handlerStarted
 
 		var wg sync.WaitGroup
 		for range 10 {
