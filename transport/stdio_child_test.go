@@ -1,3 +1,5 @@
+//go:build unix
+
 package transport
 
 import (
@@ -14,9 +16,6 @@ import (
 	"github.com/mcpwire/mcpwire/internal/jsonl"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
-
-// childModeEnv selects what the re-executed test binary does.
-const childModeEnv = "MCPWIRE_TEST_CHILD"
 
 // Child modes.
 const (
