@@ -1,0 +1,68 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log"
+	"os"
+
+	"github.com/mcpwire/mcpwire/mcp"
+	"github.com/mcpwire/mcpwire/transport"
+)
+
+// run connects to url and performs the scenario. Scenarios it does not know
+// get the generic behaviour: handshake, list tools, close.
+func run(ctx context.Context, scenario, url string) error {
+	logger := log.New(os.Stderr, "mcpwire-conformance: ", 0)
+	opts := &mcp.ClientOptions{
+		ClientInfo: mcp.Implementation{Name: "mcpwire-conformance", Version: mcp.Version},
+		// Accept every elicitation, with the schema's defaults filled in:
+		// the suite checks that a client pre-fills them.
+		Elicitation: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			content, err := mcp.ElicitationDefaults(req.RequestedSchema)
+			if err != nil {
+				return nil, err
+			}
+			return &mcp.ElicitResult{Action: "accept", Content: content}, nil
+		},
+		ErrorHook: func(err error) { logger.Printf("note: %v", err) },
+	}
+	client, err := mcp.Connect(ctx, &transport.StreamableHTTP{URL: url}, opts)
+	if err != nil {
+		return fmt.Errorf("connect: %w", err)
+	}
+	defer client.Close()
+
+	switch scenario {
+	case "initialize":
+		_, err = client.ListTools(ctx)
+		return err
+	case "tools_call":
+		return callTool(ctx, client, "add_numbers", map[string]any{"a": 5, "b": 3})
+	case "elicitation-sep1034-client-defaults":
+		return callTool(ctx, client, "test_client_elicitation_defaults", map[string]any{})
+	case "sse-retry":
+		return callTool(ctx, client, "test_reconnection", map[string]any{})
+	default:
+		_, err = client.ListTools(ctx)
+		return err
+	}
+}
+
+// callTool lists the tools (as a real agent would before calling one), then
+// calls name and fails on a protocol error or an isError result.
+func callTool(ctx context.Context, client *mcp.Client, name string, args map[string]any) error {
+	if _, err := client.ListTools(ctx); err != nil {
+		return fmt.Errorf("tools/list: %w", err)
+	}
+	res, err := client.CallTool(ctx, name, args, nil)
+	if err != nil {
+		return fmt.Errorf("tools/call %s: %w", name, err)
+	}
+	if res.IsError {
+		b, _ := json.Marshal(res.Content)
+		return fmt.Errorf("tools/call %s returned isError: %s", name, b)
+	}
+	return nil
+}
