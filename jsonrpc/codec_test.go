@@ -413,3 +413,20 @@ func TestDecodedMessageDoesNotAliasTheFrame(t *testing.T) {
 		}
 	}
 }
+
+func TestNewRequestAndNotification(t *testing.T) {
+	r, err := NewRequest(Int64ID(2), "tools/list", map[string]string{"cursor": "c"})
+	if err != nil || describe(r) != `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":"c"}}` {
+		t.Errorf("NewRequest = %s, %v", describe(r), err)
+	}
+	n, err := NewNotification("notifications/initialized", nil)
+	if err != nil || describe(n) != `{"jsonrpc":"2.0","method":"notifications/initialized"}` {
+		t.Errorf("NewNotification = %s, %v", describe(n), err)
+	}
+	if _, err := NewRequest(Int64ID(1), "x", make(chan int)); err == nil || !strings.Contains(err.Error(), "encoding params of x") {
+		t.Errorf("unencodable params: %v", err)
+	}
+	if _, err := NewNotification("y", func() {}); err == nil {
+		t.Error("unencodable notification params accepted")
+	}
+}

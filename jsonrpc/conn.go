@@ -60,6 +60,13 @@ type Options struct {
 	// that panicked, a response that could not be written. The connection
 	// goes on after each. It is called from the engine's goroutines and
 	// must not block for long. Nil discards them.
+	//
+	// Each error names what went wrong and where: the method and id when
+	// known, and the start of the offending message (a *DecodeError for an
+	// unreadable frame can be found with errors.As). A late response to a
+	// call whose caller already gave up is expected and not reported.
+	// The hook must not call Close synchronously: Close would wait for
+	// the very goroutine that runs the hook.
 	ErrorHook func(error)
 }
 

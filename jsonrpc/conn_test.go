@@ -906,3 +906,117 @@ func TestCloseFromHandler(t *testing.T) {
 		<-c.Done()
 	})
 }
+
+// nilStream returns typed nil messages, then nothing at all: contract
+// breaches that must neither panic nor spin.
+type nilStream struct {
+	reads  chan Message
+	closed chan struct{}
+}
+
+func (s *nilStream) Read(ctx context.Context) (Message, error) {
+	select {
+	case m := <-s.reads:
+		return m, nil
+	case <-s.closed:
+		return nil, errMemClosed
+	}
+}
+func (s *nilStream) Write(context.Context, Message) error { return nil }
+func (s *nilStream) Close() error                         { close(s.closed); return nil }
+
+func TestStreamContractBreaches(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		hooks := newHookLog()
+		s := &nilStream{reads: make(chan Message), closed: make(chan struct{})}
+		c := NewConn(s, Options{ErrorHook: hooks.hook})
+		for _, m := range []Message{(*Request)(nil), (*Response)(nil), (*Notification)(nil)} {
+			s.reads <- m
+			if err := hooks.next(); !strings.Contains(err.Error(), fmt.Sprintf("returned a nil %T", m)) {
+				t.Errorf("report = %v", err)
+			}
+		}
+		s.reads <- nil
+		<-c.Done()
+		if err := c.Err(); !errors.Is(err, ErrClosed) || !strings.Contains(err.Error(), "neither a message nor an error") {
+			t.Fatalf("Err() = %v", err)
+		}
+		if err := c.Close(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func TestCloseUnblocksACallStuckInWrite(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newMemStream(0) // nobody reads: Write blocks
+		c := NewConn(s, Options{Timeout: NoTimeout})
+		done := make(chan error)
+		go func() {
+			_, err := c.Call(context.Background(), "tools/call", nil, nil)
+			done <- err
+		}()
+		synctest.Wait()
+		c.Close()
+		if err := <-done; !errors.Is(err, ErrClosed) || !strings.Contains(err.Error(), "tools/call (id 1)") {
+			t.Fatalf("got %v, want ErrClosed naming the call", err)
+		}
+	})
+}
+
+func TestResponseWriteFailureIsReported(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		hooks := newHookLog()
+		_, p := newTestConn(t, Options{ErrorHook: hooks.hook})
+		broken := errors.New("pipe is broken")
+		p.s.writeErr.Store(&broken)
+		p.send(&Request{ID: Int64ID(3), Method: "roots/list"})
+		if err := hooks.next(); !errors.Is(err, broken) || !strings.Contains(err.Error(), "could not send the response to roots/list (id 3)") {
+			t.Fatalf("report = %v", err)
+		}
+	})
+}
+
+// TestGiveUpPrefersAnArrivedResponse: when the response lands just as the
+// caller gives up, the caller gets the response and nothing is cancelled.
+func TestGiveUpPrefersAnArrivedResponse(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c, p := newTestConn(t, Options{})
+		pc := &pendingCall{id: 1, method: "m", signal: make(chan struct{}, 1)}
+		c.update(func(s *inFlight) { s.calls[1] = pc })
+		c.update(func(s *inFlight) {
+			delete(s.calls, 1)
+			pc.finishLocked(&Response{ID: Int64ID(1), Result: json.RawMessage(`{"ok":1}`)}, nil)
+		})
+		raw, err := c.giveUp(pc, errors.New("too late"))
+		if err != nil || string(raw) != `{"ok":1}` {
+			t.Fatalf("giveUp = %s, %v", raw, err)
+		}
+		synctest.Wait()
+		if len(p.s.out) != 0 {
+			t.Fatal("a cancel notice was sent for an answered call")
+		}
+	})
+}
+
+func TestAbandonedIDsAreBounded(t *testing.T) {
+	var a abandonedIDs
+	for id := int64(1); id <= 3*abandonedLimit; id++ {
+		a.add(id)
+		if id%2 == 0 {
+			a.take(id) // the late answer came
+		}
+		if len(a.set) > abandonedLimit || len(a.order) > 2*abandonedLimit+1 {
+			t.Fatalf("after %d ids: %d remembered, %d in order", id, len(a.set), len(a.order))
+		}
+	}
+	if a.take(1) {
+		t.Error("the oldest id was not forgotten")
+	}
+	if !a.take(3*abandonedLimit - 1) {
+		t.Error("a recent id was forgotten")
+	}
+	if a.take(3*abandonedLimit - 1) {
+		t.Error("an id was taken twice")
+	}
+}

@@ -24,14 +24,28 @@ func (c *Conn) readLoop() {
 		}
 		switch m := msg.(type) {
 		case *Response:
-			c.handleResponse(m)
+			if m != nil {
+				c.handleResponse(m)
+				continue
+			}
 		case *Request:
-			c.handleRequest(m)
+			if m != nil {
+				c.handleRequest(m)
+				continue
+			}
 		case *Notification:
-			c.handleNotification(m)
-		default:
-			c.report(fmt.Errorf("jsonrpc: the stream returned %T, which is not a message; skipped", msg))
+			if m != nil {
+				c.handleNotification(m)
+				continue
+			}
+		case nil:
+			// Neither a message nor an error breaks the Stream contract;
+			// reading on could spin for ever.
+			c.end(errors.New("jsonrpc: the stream's Read returned neither a message nor an error"))
+			c.closeStream()
+			return
 		}
+		c.report(fmt.Errorf("jsonrpc: the stream returned a nil %T; skipped", msg))
 	}
 }
 
