@@ -35,8 +35,8 @@ func (e *FrameTooLargeError) Error() string {
 //
 // Lines end at '\n'; one '\r' before it is dropped, so CRLF input works.
 // Blank lines (only spaces, tabs and '\r') are skipped, unless they are
-// longer than MaxFrameSize. A last line without
-// a newline is returned as a frame when the input ends.
+// longer than MaxFrameSize (an oversized line is reported unread). A last
+// line without a newline is returned as a frame when the input ends.
 //
 // A Reader is not safe for concurrent use.
 type Reader struct {
