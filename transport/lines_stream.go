@@ -59,11 +59,9 @@ type lineStream struct {
 
 	incoming chan readResult // from the read goroutine, unbuffered
 	done     chan struct{}   // closed when Close begins
-	broken   chan struct{}   // closed when a write was abandoned mid-line
 
-	closeOnce  sync.Once
-	closeErr   error
-	brokenOnce sync.Once
+	closeOnce sync.Once
+	closeErr  error
 
 	mu        sync.Mutex
 	closedErr error // what Read reports after Close
@@ -84,7 +82,6 @@ func newLineStream(r io.Reader, w io.Writer, cfg lineStreamConfig) *lineStream {
 		writer:    jsonl.NewWriter(w),
 		incoming:  make(chan readResult),
 		done:      make(chan struct{}),
-		broken:    make(chan struct{}),
 		closedErr: errStreamClosed,
 	}
 	s.reader.MaxFrameSize = cfg.maxFrameSize
@@ -173,18 +170,15 @@ func (s *lineStream) Read(ctx context.Context) (jsonrpc.Message, error) {
 		return nil, ctx.Err()
 	case <-s.done:
 		return nil, s.closedError()
-	case <-s.broken:
-		err := errors.New("transport: stream broken: a write was abandoned mid-line, so the peer may have received a partial message")
-		s.setTerminal(err)
-		return nil, err
 	}
 }
 
 // Write sends msg as one line. See jsonrpc.Stream for the contract. If ctx
-// ends while the line is being written, part of it may have reached the
-// peer: the stream is then broken, Write returns an error wrapping both
-// ctx's error and jsonl.ErrWriterBroken, and Read returns a terminal error
-// so that the owner tears the connection down.
+// ends while the line is being written, Write returns ctx's error at once
+// and the line is still written whole in the background (later lines wait
+// for it), so the peer may receive a message whose Write failed; the
+// stream stays usable. The engine relies on this: a call cancelled just as
+// its request went out must not cost the connection.
 func (s *lineStream) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if s.isClosed() {
 		return errStreamClosed
@@ -202,9 +196,6 @@ func (s *lineStream) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return nil
 	case errors.Is(err, jsonl.ErrWriterClosed):
 		return errStreamClosed
-	case errors.Is(err, jsonl.ErrWriterBroken):
-		s.brokenOnce.Do(func() { close(s.broken) })
-		return fmt.Errorf("transport: %w", err)
 	case ctx.Err() != nil && errors.Is(err, ctx.Err()):
 		return err
 	default:

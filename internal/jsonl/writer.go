@@ -13,11 +13,6 @@ import (
 var (
 	// ErrWriterClosed: Close was called.
 	ErrWriterClosed = errors.New("jsonl: writer closed")
-	// ErrWriterBroken: an earlier write was abandoned because its context
-	// ended while the underlying writer was blocked. Part of that line may
-	// have been written, so nothing written after it could be framed
-	// reliably; the stream must be torn down.
-	ErrWriterBroken = errors.New("jsonl: writer broken: an earlier write was abandoned mid-line")
 )
 
 // keepLineBuffer bounds the line buffers kept for reuse.
@@ -28,9 +23,11 @@ const keepLineBuffer = 1 << 20
 //
 // The underlying Write runs on a goroutine owned by the Writer, so that a
 // WriteFrame blocked on a full pipe can still return when its context ends.
-// When that happens the Writer is broken (ErrWriterBroken): the abandoned
-// write may complete partially or later, so the line framing can no longer
-// be trusted. The owner should then close the stream.
+// A line whose WriteFrame gave up that way is not cut short: it stays in
+// flight and is written whole (or fails), and later frames wait for it, so
+// the framing always holds. A caller that gave up therefore cannot know
+// whether its line reached the peer; the peer may still receive it (for a
+// request, that is what notifications/cancelled is for).
 //
 // All methods are safe for concurrent use. The owner must call Close, and
 // must also close the underlying writer (or otherwise make a pending Write
@@ -47,7 +44,7 @@ type Writer struct {
 	startOnce sync.Once
 
 	mu  sync.Mutex
-	err error // sticky: ErrWriterBroken, ErrWriterClosed or a write error
+	err error // sticky: ErrWriterClosed or a write error
 
 	pool sync.Pool // of *[]byte line buffers
 }
@@ -68,8 +65,9 @@ func NewWriter(w io.Writer) *Writer {
 // Writer copies it, so the caller may reuse frame once WriteFrame returns.
 //
 // WriteFrame waits for earlier writes to finish; it returns ctx's error if
-// ctx ends first. If ctx ends while the line is being written, the Writer
-// becomes broken (see ErrWriterBroken).
+// ctx ends first. If ctx ends while the line is being written, WriteFrame
+// returns ctx's error at once and the line is still written whole in the
+// background.
 func (w *Writer) WriteFrame(ctx context.Context, frame []byte) error {
 	if i := bytes.IndexByte(frame, '\n'); i >= 0 {
 		return fmt.Errorf("jsonl: frame contains a newline at byte %d", i)
@@ -87,8 +85,13 @@ func (w *Writer) WriteFrame(ctx context.Context, frame []byte) error {
 	case <-w.quit:
 		return ErrWriterClosed
 	}
-	defer func() { <-w.turn }()
-	// An earlier holder of the turn may have broken the writer.
+	holdTurn := true
+	defer func() {
+		if holdTurn {
+			<-w.turn
+		}
+	}()
+	// An earlier holder of the turn may have failed the writer.
 	if err := w.stickyErr(); err != nil {
 		return err
 	}
@@ -107,26 +110,44 @@ func (w *Writer) WriteFrame(ctx context.Context, frame []byte) error {
 	}
 	select {
 	case err := <-w.result:
-		if err != nil {
-			w.setErr(err)
-		}
-		return err
+		return w.finish(err)
 	case <-ctx.Done():
-		// The write may have finished just as ctx ended; only a write
-		// still in progress breaks the Writer.
+		// The write may have finished just as ctx ended.
 		select {
 		case err := <-w.result:
-			if err != nil {
-				w.setErr(err)
-			}
-			return err
+			return w.finish(err)
 		default:
 		}
-		w.setErr(ErrWriterBroken)
-		return fmt.Errorf("%w (%w)", ctx.Err(), ErrWriterBroken)
+		// The line is being written and will be written whole: hand the
+		// turn to a waiter that releases it when the write is done, so
+		// the next frame cannot interleave with it.
+		holdTurn = false
+		go func() {
+			select {
+			case err := <-w.result:
+				w.finish(err)
+			case <-w.quit:
+			}
+			<-w.turn
+		}()
+		return ctx.Err()
 	case <-w.quit:
+		// A line written just as Close was called still counts.
+		select {
+		case err := <-w.result:
+			return w.finish(err)
+		default:
+		}
 		return ErrWriterClosed
 	}
+}
+
+// finish records a write error as sticky and returns it.
+func (w *Writer) finish(err error) error {
+	if err != nil {
+		w.setErr(err)
+	}
+	return err
 }
 
 // loop performs the underlying writes, one line at a time.
@@ -140,8 +161,8 @@ func (w *Writer) loop() {
 				err = fmt.Errorf("jsonl: write: %w", err)
 			}
 			// The result buffer is empty: each line's result is
-			// taken (or abandoned, which breaks the Writer so no
-			// further line is sent) before the next line.
+			// taken, by its WriteFrame or by the waiter it left
+			// behind, before the turn passes to the next line.
 			w.result <- err
 		case <-w.quit:
 			return

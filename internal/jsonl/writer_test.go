@@ -74,36 +74,35 @@ func TestWriterRefusesNewlines(t *testing.T) {
 }
 
 func TestWriterHonoursContextWhenBlocked(t *testing.T) {
-	pr, pw := io.Pipe() // nobody reads: every Write blocks
+	pr, pw := io.Pipe() // nobody reads yet: every Write blocks
 	w := NewWriter(pw)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() { done <- w.WriteFrame(ctx, []byte(`{"a":1}`)) }()
 	cancel()
-	err := <-done
-	if !errors.Is(err, context.Canceled) {
+	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
-	if errors.Is(err, ErrWriterBroken) {
-		// The write was in progress: later writes must refuse.
-		if err := w.WriteFrame(context.Background(), []byte("{}")); !errors.Is(err, ErrWriterBroken) {
-			t.Fatalf("after abandoned write: %v, want ErrWriterBroken", err)
-		}
+	if err := w.Err(); err != nil {
+		t.Fatalf("a write that gave up failed the writer: %v", err)
 	}
 	w.Close()
 	pw.Close()
 	pr.Close()
 }
 
-func TestWriterAbandonedMidWriteBreaks(t *testing.T) {
+// A write abandoned while the line is half written must not cut the line
+// short or let the next line interleave: the line completes in the
+// background and the writer stays usable.
+func TestWriterAbandonedMidWriteCompletesWhole(t *testing.T) {
 	pr, pw := io.Pipe()
 	w := NewWriter(pw)
 	defer pr.Close()
 	defer pw.Close()
 	defer w.Close()
 
-	// Let the first write start: the reader takes one byte, proving the
-	// writer goroutine is inside Write, then stops reading.
+	// The reader takes one byte, proving the writer goroutine is inside
+	// Write, then stops reading.
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() { done <- w.WriteFrame(ctx, []byte(`{"first":true}`)) }()
@@ -116,19 +115,30 @@ func TestWriterAbandonedMidWriteBreaks(t *testing.T) {
 	done2 := make(chan error)
 	go func() { done2 <- w.WriteFrame(ctx2, []byte(`{"second":true}`)) }()
 	cancel2()
-	if err := <-done2; !errors.Is(err, context.Canceled) || errors.Is(err, ErrWriterBroken) {
-		t.Fatalf("queued writer: %v, want a plain context.Canceled", err)
+	if err := <-done2; !errors.Is(err, context.Canceled) {
+		t.Fatalf("queued writer: %v, want context.Canceled", err)
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("blocked writer: %v, want context.Canceled", err)
 	}
 
-	cancel()
-	if err := <-done; !errors.Is(err, context.Canceled) || !errors.Is(err, ErrWriterBroken) {
-		t.Fatalf("blocked writer: %v, want context.Canceled and ErrWriterBroken", err)
+	// A later frame waits for the abandoned line, then follows it.
+	done3 := make(chan error)
+	go func() { done3 <- w.WriteFrame(context.Background(), []byte(`{"third":true}`)) }()
+	want := `{"first":true}` + "\n" + `{"third":true}` + "\n"
+	rest := make([]byte, len(want)-1)
+	if _, err := io.ReadFull(pr, rest); err != nil {
+		t.Fatal(err)
 	}
-	if err := w.WriteFrame(context.Background(), []byte("{}")); !errors.Is(err, ErrWriterBroken) {
-		t.Fatalf("later write: %v, want ErrWriterBroken", err)
+	if got := string(one) + string(rest); got != want {
+		t.Fatalf("peer read %q, want %q", got, want)
 	}
-	if !errors.Is(w.Err(), ErrWriterBroken) {
-		t.Fatalf("Err() = %v", w.Err())
+	if err := <-done3; err != nil {
+		t.Fatalf("later write: %v", err)
+	}
+	if err := w.Err(); err != nil {
+		t.Fatalf("Err() = %v", err)
 	}
 }
 
