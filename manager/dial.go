@@ -1,0 +1,54 @@
+package manager
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+
+	"github.com/mcpwire/mcpwire/config"
+	"github.com/mcpwire/mcpwire/transport"
+)
+
+// DefaultDial maps a server definition onto a transport: a child process
+// for stdio (working directory: the config's cwd, else dir; stderr copied
+// to stderr when not nil), Streamable HTTP for http, legacy HTTP+SSE for
+// sse, and for auto (a URL without a type) Streamable HTTP.
+//
+// It opens nothing: the manager connects the transport it returns.
+func DefaultDial(s *config.Server, dir string, stderr io.Writer) (transport.Transport, error) {
+	switch s.Type {
+	case config.TypeStdio:
+		cwd := s.Cwd
+		if cwd == "" {
+			cwd = dir
+		}
+		return &transport.Command{
+			Command:    s.Command,
+			Args:       s.Args,
+			Env:        s.Env,
+			InheritEnv: s.InheritEnv,
+			Dir:        cwd,
+			Stderr:     stderr,
+		}, nil
+	case config.TypeHTTP, config.TypeAuto:
+		// TODO(auto): use the transport package's Streamable-HTTP-then-SSE
+		// fallback once it exists; until then auto means Streamable HTTP,
+		// which every current server speaks.
+		return &transport.StreamableHTTP{URL: s.URL, Headers: httpHeaders(s.Headers)}, nil
+	case config.TypeSSE:
+		return &transport.SSE{URL: s.URL, Headers: httpHeaders(s.Headers)}, nil
+	default:
+		return nil, fmt.Errorf("unknown transport type %q", s.Type)
+	}
+}
+
+func httpHeaders(m map[string]string) http.Header {
+	if len(m) == 0 {
+		return nil
+	}
+	h := make(http.Header, len(m))
+	for k, v := range m {
+		h.Set(k, v)
+	}
+	return h
+}

@@ -1,0 +1,52 @@
+// Package manager runs many MCP servers for one client, as a coding agent
+// needs them: the servers of config files (package config), connected in
+// parallel, their tools named for a model and calls routed to them, the
+// connections supervised.
+//
+// # Startup
+//
+// Start connects every enabled, non-lazy server at once and returns after
+// a short startup gate (250 ms by default) with what is ready: the live
+// tools of the servers that connected, the cached tools of those still
+// connecting, the errors of those that failed. Connecting goes on in the
+// background. A call on a cached tool waits for its server (bounded), so
+// a model can be shown every tool at once without waiting for the
+// slowest server. Lazy servers connect on first use.
+//
+// # Tool cache
+//
+// Each server's last tool list is kept in a file of its own under the
+// user cache directory (mcpwire/tools), named by a hash of the server's
+// unexpanded definition and the file it came from (CacheKey): editing the
+// definition starts a new cache, rotating a secret in the environment
+// does not. Files are written atomically and readable by the owner only,
+// expire after 30 days, and hold tool lists only. A corrupt file is a
+// miss and a Warning event.
+//
+// # Tool names
+//
+// A model sees a server's tool as "mcp__<server>__<tool>", made to fit
+// ^[a-zA-Z0-9_-]{1,64}$ (see ToolName); names that still collide get
+// _2, _3, … in a deterministic order. The manager routes calls through
+// its own table, never by parsing a name.
+//
+// # Supervision
+//
+// When a connection ends, the manager reconnects after 0.5, 1, 2, 4, 4 …
+// seconds (with jitter), re-lists and re-caches the tools. Five failures
+// within 30 seconds open a breaker: automatic restarts stop, the state
+// says breaker-open, and Connect tries again. Calls made while a server
+// reconnects wait for it (Options.ReconnectWait, 10 s by default) and
+// then fail naming the server. tools, prompts and resources list_changed
+// notifications refresh those lists; every notification is passed on as
+// an Event. An optional keepalive ping closes a connection that stopped
+// answering, so it reconnects.
+//
+// # Errors and events
+//
+// Every error a Manager method returns is an *Error naming the server and
+// the operation. Subscribe delivers events (connecting, connected,
+// failed, reconnecting, list changes, notifications, breaker, warnings)
+// in order, on a goroutine per subscriber, so a slow subscriber never
+// holds the manager up.
+package manager

@@ -1,0 +1,204 @@
+package manager
+
+import (
+	"reflect"
+	"sync"
+	"time"
+
+	"github.com/mcpwire/mcpwire/config"
+	"github.com/mcpwire/mcpwire/mcp"
+)
+
+// The lists a server can announce changes to; indexes of server.refresh.
+const (
+	toolList = iota
+	promptList
+	resourceList
+	numLists
+)
+
+// server is one configured server and its supervision state.
+//
+// Lock order: Manager.mu or Manager.tableMu, then server.mu, then the
+// event hub's. Events about state changes are published while mu is held,
+// so subscribers see them in the order the changes happened.
+type server struct {
+	m    *Manager
+	name string
+	// cfg is nil when the definition is invalid; invalid says why.
+	cfg     *config.Server
+	invalid error
+	source  config.Source
+	key     string // tool cache key
+
+	// refresh carries list_changed announcements from the notification
+	// callback to the supervisor; capacity 1, so repeated announcements
+	// coalesce into one refresh.
+	refresh [numLists]chan struct{}
+
+	mu          sync.Mutex
+	state       State
+	err         error
+	client      *mcp.Client // set while connected
+	info        mcp.Implementation
+	tools       []mcp.Tool // filtered
+	toolsKnown  bool
+	toolsCached bool
+	prompts     []mcp.Prompt
+	resources   []mcp.Resource
+	// changed is closed and replaced on every state change, waking the
+	// calls that wait for the server.
+	changed chan struct{}
+	// running: a supervisor goroutine owns the server.
+	running bool
+	// settled is closed when the first attempt of the current supervisor
+	// has ended, either way.
+	settled chan struct{}
+	// crashes are the recent failures, for the breaker.
+	crashes []time.Time
+	// connects and failures count attempts' outcomes, so Connect can tell
+	// the attempt it waits for from earlier ones.
+	connects, failures int
+	everConnected      bool
+}
+
+func newServer(m *Manager, name string) *server {
+	s := &server{m: m, name: name, state: StateIdle, changed: make(chan struct{})}
+	for i := range s.refresh {
+		s.refresh[i] = make(chan struct{}, 1)
+	}
+	return s
+}
+
+// setStateLocked moves to st, records err and wakes waiters. s.mu is held.
+func (s *server) setStateLocked(st State, err error) {
+	s.state = st
+	s.err = err
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// emit publishes an event about this server.
+func (s *server) emit(e Event) {
+	e.Server = s.name
+	s.m.hub.publish(e)
+}
+
+// autoStart reports whether Start connects the server.
+func (s *server) autoStart() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state == StateIdle
+}
+
+func (s *server) status() ServerStatus {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := ServerStatus{
+		Name:        s.name,
+		State:       s.state,
+		ToolCount:   len(s.tools),
+		ToolsCached: s.toolsKnown && s.toolsCached,
+		Err:         s.err,
+		ServerInfo:  s.info,
+		Source:      s.source,
+	}
+	if s.cfg != nil {
+		st.Transport = s.cfg.Type
+	}
+	return st
+}
+
+// setToolsLocked replaces the tool list with the allowed, first-of-a-name
+// tools of list and reports whether that changed what Tools() shows.
+func (s *server) setToolsLocked(list []mcp.Tool, cached bool) bool {
+	kept := make([]mcp.Tool, 0, len(list))
+	seen := make(map[string]bool, len(list))
+	for _, t := range list {
+		if seen[t.Name] || (s.cfg != nil && !s.cfg.ToolAllowed(t.Name)) {
+			continue
+		}
+		seen[t.Name] = true
+		kept = append(kept, t)
+	}
+	changed := !s.toolsKnown || s.toolsCached != cached || !reflect.DeepEqual(kept, s.tools)
+	s.tools, s.toolsKnown, s.toolsCached = kept, true, cached
+	return changed
+}
+
+// loadCache lets the cached tools stand in until the server connects.
+func (s *server) loadCache() {
+	if s.m.cache == nil || s.cfg == nil || !s.cfg.Enabled {
+		return
+	}
+	tools, _, ok, warn := s.m.cache.load(s.key, s.name, time.Now())
+	if warn != nil {
+		s.emit(Event{Kind: Warning, Err: warn})
+	}
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	if !s.toolsKnown {
+		s.setToolsLocked(tools, true)
+	}
+	s.mu.Unlock()
+}
+
+// saveCache records the live tools; a failure is only a warning.
+func (s *server) saveCache(tools []mcp.Tool) {
+	if s.m.cache == nil {
+		return
+	}
+	if err := s.m.cache.save(s.key, s.name, tools, time.Now()); err != nil {
+		s.emit(Event{Kind: Warning, Err: err})
+	}
+}
+
+// start runs a supervisor for the server unless one runs already, and
+// returns the channel closed when its first attempt has ended. reset
+// clears the breaker's record of failures (explicit Connect).
+func (s *server) start(reset bool) (<-chan struct{}, error) {
+	s.m.mu.Lock()
+	defer s.m.mu.Unlock()
+	if s.m.closed {
+		return nil, ErrClosed
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.running {
+		return s.settled, nil
+	}
+	if reset {
+		s.crashes = nil
+	}
+	// The state moves now, not when the goroutine gets going, so that a
+	// caller that waits for the server never sees the state it was
+	// started from (idle, lazy, breaker-open) as the outcome.
+	st := StateConnecting
+	if s.everConnected {
+		st = StateReconnecting
+	}
+	s.setStateLocked(st, s.err)
+	s.running = true
+	s.settled = make(chan struct{})
+	s.m.wg.Add(1)
+	go s.run(s.m.ctx, s.settled)
+	return s.settled, nil
+}
+
+// stopped marks the server stopped once the manager closed.
+func (s *server) stopped() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state == StateDisabled || s.cfg == nil || s.state == StateStopped {
+		return
+	}
+	s.client = nil
+	s.running = false
+	if s.toolsKnown {
+		s.toolsCached = true
+	}
+	s.setStateLocked(StateStopped, nil)
+	s.emit(Event{Kind: Closed})
+}

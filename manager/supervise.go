@@ -1,0 +1,342 @@
+package manager
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/mcpwire/mcpwire/jsonrpc"
+	"github.com/mcpwire/mcpwire/mcp"
+)
+
+// run is the server's supervisor: it connects, serves the connection
+// until it ends, and reconnects with backoff until the breaker trips or
+// the manager closes. It is the only goroutine that changes the server's
+// connection state, so state events come out in order.
+func (s *server) run(ctx context.Context, settled chan struct{}) {
+	defer s.m.wg.Done()
+	settle := sync.OnceFunc(func() { close(settled) })
+	defer settle()
+	step := 0
+	for attempt := 1; ; attempt++ {
+		c, err := s.connect(ctx, attempt)
+		settle()
+		dropped := err == nil
+		if dropped {
+			up := time.Now()
+			err = s.serve(ctx, c)
+			_ = c.Close()
+			s.disconnected()
+			if time.Since(up) >= s.m.opts.BreakerWindow {
+				step = 0
+			}
+		}
+		if ctx.Err() != nil {
+			s.exit()
+			return
+		}
+		if s.crashed(err, dropped) {
+			return
+		}
+		delay := s.m.opts.backoff(step)
+		step++
+		s.mu.Lock()
+		if dropped {
+			s.setStateLocked(StateReconnecting, err)
+		} else {
+			s.setStateLocked(StateFailed, err)
+		}
+		s.emit(Event{Kind: Reconnecting, Err: err, Attempt: attempt + 1, Delay: delay})
+		s.mu.Unlock()
+		t := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			s.exit()
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// crashed records a failure (an attempt that failed, or a connection that
+// ended) and trips the breaker when there were too many lately; then the
+// supervisor must return.
+func (s *server) crashed(err error, dropped bool) (tripped bool) {
+	now := time.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !dropped {
+		s.failures++
+		s.emit(Event{Kind: Failed, Err: err})
+	}
+	limit, window := s.m.opts.BreakerCrashes, s.m.opts.BreakerWindow
+	if limit < 0 {
+		return false
+	}
+	kept := s.crashes[:0]
+	for _, t := range s.crashes {
+		if now.Sub(t) < window {
+			kept = append(kept, t)
+		}
+	}
+	s.crashes = append(kept, now)
+	if len(s.crashes) < limit {
+		return false
+	}
+	s.running = false
+	s.setStateLocked(StateBreakerOpen, err)
+	s.emit(Event{Kind: BreakerOpen, Err: fmt.Errorf("%d failures within %s, automatic restarts stopped; last: %w", len(s.crashes), window, err)})
+	return true
+}
+
+// exit ends supervision because the manager is closing.
+func (s *server) exit() {
+	s.mu.Lock()
+	s.running = false
+	s.mu.Unlock()
+}
+
+// disconnected forgets the ended connection; its tools stay, as cached.
+func (s *server) disconnected() {
+	s.mu.Lock()
+	s.client = nil
+	if s.toolsKnown {
+		s.toolsCached = true
+	}
+	s.mu.Unlock()
+	s.m.rebuild()
+}
+
+// connect makes one attempt: transport, handshake, listings. On success
+// the server is connected, its tools are in the table and the cache.
+func (s *server) connect(ctx context.Context, attempt int) (*mcp.Client, error) {
+	s.mu.Lock()
+	st := StateConnecting
+	if s.everConnected {
+		st = StateReconnecting
+	}
+	s.setStateLocked(st, s.err)
+	s.emit(Event{Kind: Connecting, Attempt: attempt})
+	s.mu.Unlock()
+
+	cctx, cancel := context.WithTimeout(ctx, s.m.opts.ConnectTimeout)
+	defer cancel()
+	t, err := s.m.opts.Dial(cctx, s.cfg)
+	if err != nil {
+		return nil, fmt.Errorf("setting up the %s transport: %w", s.cfg.Type, err)
+	}
+	c, err := mcp.Connect(cctx, t, s.clientOptions())
+	if err != nil {
+		return nil, err
+	}
+	for _, ch := range s.refresh {
+		select {
+		case <-ch:
+		default:
+		}
+	}
+	c.OnNotification("", s.onNotification)
+	tools, err := listTools(cctx, c)
+	if err != nil {
+		_ = c.Close()
+		return nil, err
+	}
+	prompts, _ := s.listPrompts(cctx, c)
+	resources, _ := s.listResources(cctx, c)
+
+	s.mu.Lock()
+	changed := s.setToolsLocked(tools, false)
+	kept := s.tools
+	s.prompts, s.resources = prompts, resources
+	s.info = c.ServerInfo()
+	s.mu.Unlock()
+	// Cache and table first, so that whoever reacts to Connected sees
+	// the new tools.
+	s.saveCache(kept)
+	if changed {
+		s.m.rebuild()
+	}
+	s.mu.Lock()
+	s.client = c
+	s.everConnected = true
+	s.connects++
+	s.setStateLocked(StateConnected, nil)
+	s.emit(Event{Kind: Connected, Tools: len(kept)})
+	s.mu.Unlock()
+	if changed {
+		s.emit(Event{Kind: ToolsChanged, Tools: len(kept)})
+	}
+	return c, nil
+}
+
+// clientOptions derives the server's client options from the template.
+func (s *server) clientOptions() *mcp.ClientOptions {
+	var o mcp.ClientOptions
+	if s.m.opts.Client != nil {
+		o = *s.m.opts.Client
+	}
+	if s.cfg.TimeoutSet {
+		o.Timeout = s.cfg.Timeout
+		if o.Timeout == 0 {
+			o.Timeout = jsonrpc.NoTimeout
+		}
+	}
+	next := o.ErrorHook
+	o.ErrorHook = func(err error) {
+		s.emit(Event{Kind: Warning, Err: err})
+		if next != nil {
+			next(err)
+		}
+	}
+	return &o
+}
+
+// onNotification fans every notification out as an event and turns
+// list_changed into a refresh request for the supervisor. It runs on the
+// client's delivery goroutine and never blocks.
+func (s *server) onNotification(n *jsonrpc.Notification) {
+	s.emit(Event{Kind: Notification, Notification: n})
+	var list int
+	switch n.Method {
+	case mcp.NotificationToolsListChanged:
+		list = toolList
+	case mcp.NotificationPromptsListChanged:
+		list = promptList
+	case mcp.NotificationResourcesListChanged:
+		list = resourceList
+	default:
+		return
+	}
+	select {
+	case s.refresh[list] <- struct{}{}:
+	default: // a refresh is already pending
+	}
+}
+
+// serve watches a live connection until it ends or the manager closes,
+// refreshing lists on request and pinging when KeepAlive is set. It
+// returns why the connection ended.
+func (s *server) serve(ctx context.Context, c *mcp.Client) error {
+	var tick <-chan time.Time
+	if ka := s.m.opts.KeepAlive; ka > 0 {
+		t := time.NewTicker(ka)
+		defer t.Stop()
+		tick = t.C
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-c.Done():
+			return fmt.Errorf("connection ended: %w", c.Err())
+		case <-s.refresh[toolList]:
+			s.refreshTools(ctx, c)
+		case <-s.refresh[promptList]:
+			s.refreshPrompts(ctx, c)
+		case <-s.refresh[resourceList]:
+			s.refreshResources(ctx, c)
+		case <-tick:
+			pctx, cancel := context.WithTimeout(ctx, s.m.opts.KeepAlive)
+			err := c.Ping(pctx)
+			cancel()
+			if err != nil && ctx.Err() == nil {
+				_ = c.Close()
+				return fmt.Errorf("keepalive ping failed: %w", err)
+			}
+		}
+	}
+}
+
+// listTools lists every tool; a server without tools (-32601) has none.
+func listTools(ctx context.Context, c *mcp.Client) ([]mcp.Tool, error) {
+	tools, err := c.ListTools(ctx)
+	var rpcErr *jsonrpc.Error
+	if errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc.CodeMethodNotFound {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("listing tools: %w", err)
+	}
+	return tools, nil
+}
+
+// listPrompts lists the prompts of a server that declared them; a failure
+// is a warning, not a failed connection.
+func (s *server) listPrompts(ctx context.Context, c *mcp.Client) ([]mcp.Prompt, bool) {
+	if c.ServerCapabilities().Prompts == nil {
+		return nil, true
+	}
+	p, err := c.ListPrompts(ctx)
+	if err != nil {
+		s.emit(Event{Kind: Warning, Err: fmt.Errorf("listing prompts: %w", err)})
+		return nil, false
+	}
+	return p, true
+}
+
+// listResources is listPrompts for resources.
+func (s *server) listResources(ctx context.Context, c *mcp.Client) ([]mcp.Resource, bool) {
+	if c.ServerCapabilities().Resources == nil {
+		return nil, true
+	}
+	r, err := c.ListResources(ctx)
+	if err != nil {
+		s.emit(Event{Kind: Warning, Err: fmt.Errorf("listing resources: %w", err)})
+		return nil, false
+	}
+	return r, true
+}
+
+// refreshTools re-lists tools after tools/list_changed.
+func (s *server) refreshTools(ctx context.Context, c *mcp.Client) {
+	rctx, cancel := context.WithTimeout(ctx, s.m.opts.ConnectTimeout)
+	defer cancel()
+	tools, err := listTools(rctx, c)
+	if err != nil {
+		if ctx.Err() == nil && c.Err() == nil {
+			s.emit(Event{Kind: Warning, Err: fmt.Errorf("refreshing after tools/list_changed: %w", err)})
+		}
+		return
+	}
+	s.mu.Lock()
+	changed := s.setToolsLocked(tools, false)
+	kept := s.tools
+	s.mu.Unlock()
+	if !changed {
+		return
+	}
+	s.saveCache(kept)
+	s.m.rebuild()
+	s.emit(Event{Kind: ToolsChanged, Tools: len(kept)})
+}
+
+// refreshPrompts re-lists prompts after prompts/list_changed.
+func (s *server) refreshPrompts(ctx context.Context, c *mcp.Client) {
+	rctx, cancel := context.WithTimeout(ctx, s.m.opts.ConnectTimeout)
+	defer cancel()
+	p, ok := s.listPrompts(rctx, c)
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	s.prompts = p
+	s.mu.Unlock()
+	s.emit(Event{Kind: PromptsChanged})
+}
+
+// refreshResources re-lists resources after resources/list_changed.
+func (s *server) refreshResources(ctx context.Context, c *mcp.Client) {
+	rctx, cancel := context.WithTimeout(ctx, s.m.opts.ConnectTimeout)
+	defer cancel()
+	r, ok := s.listResources(rctx, c)
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	s.resources = r
+	s.mu.Unlock()
+	s.emit(Event{Kind: ResourcesChanged})
+}
