@@ -29,6 +29,9 @@ type legacyServer struct {
 	getDone  chan struct{}    // closed when the GET handler returned
 	doneOnce sync.Once
 
+	// probe, if set, answers POSTs to /mcp (a Streamable HTTP attempt).
+	probe http.HandlerFunc
+
 	mu         sync.Mutex
 	postStatus int
 	postBody   string
@@ -41,7 +44,7 @@ type legacyPost struct {
 	body   string
 }
 
-func newLegacyServer(t *testing.T, endpoint string) *legacyServer {
+func newLegacyServer(t *testing.T, endpoint string, probe ...http.HandlerFunc) *legacyServer {
 	t.Helper()
 	ls := &legacyServer{
 		endpoint:   endpoint,
@@ -51,6 +54,9 @@ func newLegacyServer(t *testing.T, endpoint string) *legacyServer {
 		getDone:    make(chan struct{}),
 		postStatus: http.StatusAccepted,
 		postBody:   "Accepted",
+	}
+	if len(probe) > 0 {
+		ls.probe = probe[0]
 	}
 	ls.srv = httptest.NewServer(http.HandlerFunc(ls.serve))
 	t.Cleanup(ls.srv.Close)
@@ -66,6 +72,10 @@ func (ls *legacyServer) setPostReply(status int, body string) {
 }
 
 func (ls *legacyServer) serve(w http.ResponseWriter, r *http.Request) {
+	if ls.probe != nil && r.Method == http.MethodPost && r.URL.Path == "/mcp" {
+		ls.probe(w, r)
+		return
+	}
 	switch r.Method {
 	case http.MethodGet:
 		defer ls.doneOnce.Do(func() { close(ls.getDone) })
@@ -114,6 +124,17 @@ func connectLegacy(t *testing.T, tr *SSE) jsonrpc.Stream {
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// connectErr connects and returns the error; a stream that connected
+// against expectations is closed, so the test fails instead of hanging on
+// the server's cleanup.
+func connectErr(ctx context.Context, tr Transport) error {
+	s, err := tr.Connect(ctx)
+	if err == nil {
+		s.Close()
+	}
+	return err
 }
 
 func mustRequest(t *testing.T, id int64, method string) *jsonrpc.Request {
@@ -197,7 +218,7 @@ func TestLegacySSEEndpointResolution(t *testing.T) {
 	t.Run("other origin refused", func(t *testing.T) {
 		other := newLegacyServer(t, "/unused")
 		ls := newLegacyServer(t, other.srv.URL+"/message?sessionId=secret-session")
-		_, err := (&SSE{URL: ls.url()}).Connect(context.Background())
+		err := connectErr(context.Background(), &SSE{URL: ls.url()})
 		if err == nil || !strings.Contains(err.Error(), "another origin") {
 			t.Fatalf("Connect = %v, want an another-origin refusal", err)
 		}
@@ -214,7 +235,7 @@ func TestLegacySSEEndpointResolution(t *testing.T) {
 	t.Run("empty endpoint", func(t *testing.T) {
 		ls := newLegacyServer(t, "")
 		ls.before = "event: endpoint\ndata:\n\n"
-		_, err := (&SSE{URL: ls.url()}).Connect(context.Background())
+		err := connectErr(context.Background(), &SSE{URL: ls.url()})
 		if err == nil || !strings.Contains(err.Error(), "endpoint event is empty") {
 			t.Fatalf("Connect = %v", err)
 		}
@@ -348,7 +369,7 @@ func TestLegacySSEConnectFailures(t *testing.T) {
 		srv := httptest.NewServer(http.NotFoundHandler())
 		defer srv.Close()
 		u := strings.Replace(srv.URL, "http://", "http://user:hunter2@", 1) + "/sse?token=opensesame"
-		_, err := (&SSE{URL: u}).Connect(context.Background())
+		err := connectErr(context.Background(), &SSE{URL: u})
 		var he *HTTPError
 		if !errors.As(err, &he) || he.StatusCode != 404 || he.Method != "GET" {
 			t.Fatalf("Connect = %v, want an *HTTPError 404 for GET", err)
@@ -365,7 +386,7 @@ func TestLegacySSEConnectFailures(t *testing.T) {
 			io.WriteString(w, "{}")
 		}))
 		defer srv.Close()
-		_, err := (&SSE{URL: srv.URL}).Connect(context.Background())
+		err := connectErr(context.Background(), &SSE{URL: srv.URL})
 		if err == nil || !strings.Contains(err.Error(), "not text/event-stream") {
 			t.Fatalf("Connect = %v", err)
 		}
@@ -373,7 +394,7 @@ func TestLegacySSEConnectFailures(t *testing.T) {
 	t.Run("stream ends before the endpoint", func(t *testing.T) {
 		ls := newLegacyServer(t, "")
 		close(ls.events)
-		_, err := (&SSE{URL: ls.url()}).Connect(context.Background())
+		err := connectErr(context.Background(), &SSE{URL: ls.url()})
 		if !errors.Is(err, ErrLegacySSEEnded) || !strings.Contains(err.Error(), "before its endpoint event") {
 			t.Fatalf("Connect = %v", err)
 		}
@@ -382,7 +403,7 @@ func TestLegacySSEConnectFailures(t *testing.T) {
 		ls := newLegacyServer(t, "")
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() { <-ls.gets; cancel() }()
-		_, err := (&SSE{URL: ls.url()}).Connect(ctx)
+		err := connectErr(ctx, &SSE{URL: ls.url()})
 		if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "no endpoint event") {
 			t.Fatalf("Connect = %v, want a context.Canceled naming the missing endpoint", err)
 		}
@@ -398,7 +419,7 @@ func TestLegacySSEConnectFailures(t *testing.T) {
 			{SSE{URL: "http:///sse"}, "has no host"},
 			{SSE{URL: "http://h/sse", Headers: http.Header{"X-Key": {"secret\r\nInjected: 1"}}}, `header "X-Key"`},
 		} {
-			_, err := tc.tr.Connect(context.Background())
+			err := connectErr(context.Background(), &tc.tr)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("Connect(%+v) = %v, want %q", tc.tr.URL, err, tc.want)
 			}
@@ -427,7 +448,7 @@ func TestLegacySSERedirectDropsCredentials(t *testing.T) {
 		http.Redirect(w, r, other.url(), http.StatusTemporaryRedirect)
 	}))
 	defer front.Close()
-	_, err := (&SSE{URL: front.URL + "/sse", Headers: http.Header{"Authorization": {"Bearer tok"}, "X-Api-Key": {"k"}}}).Connect(context.Background())
+	err := connectErr(context.Background(), &SSE{URL: front.URL + "/sse", Headers: http.Header{"Authorization": {"Bearer tok"}, "X-Api-Key": {"k"}}})
 	got := <-other.gets
 	if got.Get("Authorization") != "" || got.Get("X-Api-Key") != "" {
 		t.Errorf("credentials followed the redirect to another origin: %v", got)

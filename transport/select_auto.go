@@ -1,0 +1,243 @@
+package transport
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sync"
+
+	"github.com/mcpwire/mcpwire/jsonrpc"
+)
+
+// Auto reaches a server whose transport is not configured: it speaks
+// Streamable HTTP and falls back to the legacy HTTP+SSE transport when the
+// server answers the first POST (the initialize request) with 400, 404 or
+// 405, as the MCP specification advises. It never falls back on 401 or
+// 403: those are about authorization, and the *HTTPError is returned.
+//
+// A 400 whose body is a JSON-RPC error is an answer from a server that
+// speaks JSON-RPC over POST at this URL; StreamableHTTP delivers it as the
+// initialize response and Auto does not fall back.
+//
+// The zero value of every field but URL is usable.
+type Auto struct {
+	// URL is tried with Streamable HTTP first.
+	URL string
+	// LegacyURL is where to open the legacy SSE stream on fallback; empty
+	// means URL. Legacy servers usually serve it at a path such as /sse.
+	LegacyURL string
+	// Headers, HTTPClient and MaxEventSize are passed to whichever
+	// transport is used (see StreamableHTTP and SSE).
+	Headers      http.Header
+	HTTPClient   *http.Client
+	MaxEventSize int
+	// OnFallback, if set, is called with the Streamable HTTP error when the
+	// connection moves to legacy SSE, so that callers can log it or
+	// remember the choice. It runs in the Write that decided.
+	OnFallback func(streamableErr error)
+}
+
+var _ Transport = (*Auto)(nil)
+
+// Connect validates the configuration and returns a stream that chooses
+// its transport at the first Write. Like StreamableHTTP's, it does no
+// network I/O itself.
+//
+// The stream implements jsonrpc.Stream, SessionIDer and
+// ProtocolVersionSetter (the last two apply to Streamable HTTP only).
+func (a *Auto) Connect(ctx context.Context) (jsonrpc.Stream, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	u, err := parseHTTPURL("HTTP", a.URL)
+	if err != nil {
+		return nil, err
+	}
+	if a.LegacyURL != "" {
+		if _, err := parseHTTPURL("legacy SSE", a.LegacyURL); err != nil {
+			return nil, err
+		}
+	}
+	if err := checkHeaderValues(a.Headers, u); err != nil {
+		return nil, err
+	}
+	cfg := *a
+	cfg.Headers = a.Headers.Clone()
+	primary, err := (&StreamableHTTP{
+		URL:          cfg.URL,
+		Headers:      cfg.Headers,
+		HTTPClient:   cfg.HTTPClient,
+		MaxEventSize: cfg.MaxEventSize,
+	}).Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sctx, cancel := context.WithCancel(context.Background())
+	return &autoStream{
+		cfg:      cfg,
+		redacted: redactParsedURL(u),
+		primary:  primary,
+		probe:    make(chan struct{}, 1),
+		decided:  make(chan struct{}),
+		ctx:      sctx,
+		cancel:   cancel,
+	}, nil
+}
+
+// autoStream defers the choice of transport to the first Write.
+//
+// Concurrency: the first Write holds probe while it decides; other Writes
+// wait for it (or their ctx). Read waits until a transport was chosen.
+// After that every call goes straight to the chosen stream.
+type autoStream struct {
+	cfg      Auto
+	redacted string
+	primary  jsonrpc.Stream // the Streamable HTTP stream
+
+	probe   chan struct{} // one-slot lock held while deciding
+	decided chan struct{} // closed once chosen is set
+	ctx     context.Context
+	cancel  context.CancelFunc // ends the stream (Close)
+
+	mu     sync.Mutex
+	chosen jsonrpc.Stream
+	closed bool
+
+	closeOnce sync.Once
+}
+
+func (s *autoStream) current() jsonrpc.Stream {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.chosen
+}
+
+func (s *autoStream) closedErr() error {
+	return fmt.Errorf("transport: %s: %w", s.redacted, jsonrpc.ErrClosed)
+}
+
+// Write sends msg. The first one (the initialize request) decides the
+// transport; see Auto.
+func (s *autoStream) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if c := s.current(); c != nil {
+		return c.Write(ctx, msg)
+	}
+	select {
+	case s.probe <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-s.ctx.Done():
+		return s.closedErr()
+	}
+	defer func() { <-s.probe }()
+	if c := s.current(); c != nil {
+		return c.Write(ctx, msg) // decided while this Write waited
+	}
+	if s.ctx.Err() != nil {
+		return s.closedErr()
+	}
+	err := s.primary.Write(ctx, msg)
+	if err == nil {
+		s.choose(s.primary)
+		return nil
+	}
+	if !IsHTTPStatus(err, http.StatusBadRequest, http.StatusNotFound, http.StatusMethodNotAllowed) {
+		return err
+	}
+	return s.fallBack(ctx, msg, err)
+}
+
+// fallBack connects legacy SSE after Streamable HTTP refused msg with
+// streamableErr, and sends msg there.
+func (s *autoStream) fallBack(ctx context.Context, msg jsonrpc.Message, streamableErr error) error {
+	legacyURL := s.cfg.LegacyURL
+	if legacyURL == "" {
+		legacyURL = s.cfg.URL
+	}
+	// Close must be able to abort the fallback's GET.
+	lctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := context.AfterFunc(s.ctx, cancel)
+	defer stop()
+	legacy, err := (&SSE{
+		URL:          legacyURL,
+		Headers:      s.cfg.Headers,
+		HTTPClient:   s.cfg.HTTPClient,
+		MaxEventSize: s.cfg.MaxEventSize,
+	}).Connect(lctx)
+	if err != nil {
+		if s.ctx.Err() != nil {
+			return s.closedErr()
+		}
+		return fmt.Errorf("transport: %s speaks neither Streamable HTTP (%w) nor legacy SSE (%w)", s.redacted, streamableErr, err)
+	}
+	if err := legacy.Write(ctx, msg); err != nil {
+		legacy.Close()
+		return fmt.Errorf("transport: falling back to legacy SSE for %s: %w", s.redacted, err)
+	}
+	s.primary.Close()
+	if !s.choose(legacy) {
+		legacy.Close()
+		return s.closedErr()
+	}
+	if s.cfg.OnFallback != nil {
+		s.cfg.OnFallback(streamableErr)
+	}
+	return nil
+}
+
+// choose records the transport; false means the stream was closed first.
+func (s *autoStream) choose(c jsonrpc.Stream) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.chosen = c
+	close(s.decided)
+	return true
+}
+
+// Read waits until the first Write chose a transport, then reads from it.
+func (s *autoStream) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case <-s.decided:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-s.ctx.Done():
+		return nil, s.closedErr()
+	}
+	return s.current().Read(ctx)
+}
+
+// Close closes whichever streams exist; it is idempotent.
+func (s *autoStream) Close() error {
+	s.closeOnce.Do(func() {
+		s.cancel()
+		s.mu.Lock()
+		s.closed = true
+		chosen := s.chosen
+		s.mu.Unlock()
+		s.primary.Close()
+		if chosen != nil && chosen != s.primary {
+			chosen.Close()
+		}
+	})
+	return nil
+}
+
+// SessionID returns the Streamable HTTP session id, "" otherwise.
+func (s *autoStream) SessionID() string {
+	if c, ok := s.current().(SessionIDer); ok {
+		return c.SessionID()
+	}
+	return ""
+}
+
+// SetProtocolVersion passes the negotiated version to Streamable HTTP; the
+// legacy transport has no use for it.
+func (s *autoStream) SetProtocolVersion(version string) {
+	if c, ok := s.current().(ProtocolVersionSetter); ok {
+		c.SetProtocolVersion(version)
+	}
+}
