@@ -1,0 +1,177 @@
+package interop_test
+
+import (
+	"bytes"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpwire/mcpwire/mcp"
+	"github.com/mcpwire/mcpwire/transport"
+)
+
+// logWatch collects the server's notifications/message and signals when
+// one contains a given text.
+type logWatch struct {
+	mu    sync.Mutex
+	wants map[string]chan struct{}
+}
+
+func newLogWatch(texts ...string) *logWatch {
+	w := &logWatch{wants: map[string]chan struct{}{}}
+	for _, s := range texts {
+		w.wants[s] = make(chan struct{})
+	}
+	return w
+}
+
+func (w *logWatch) onLog(m mcp.LoggingMessage) {
+	data := string(m.Data)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for text, ch := range w.wants {
+		if strings.Contains(data, text) {
+			delete(w.wants, text)
+			close(ch)
+		}
+	}
+}
+
+func (w *logWatch) seen(text string) <-chan struct{} {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if ch, ok := w.wants[text]; ok {
+		return ch
+	}
+	done := make(chan struct{})
+	close(done)
+	return done
+}
+
+func TestEverythingStreamableHTTP(t *testing.T) {
+	base := startEverythingHTTP(t, "streamableHttp")
+	proxy := newRecordingProxy(t, base, false)
+	ctx := withTimeout(t, 2*time.Minute)
+
+	probe := newRootsProbe()
+	// server-everything asks roots/list and then logs "Roots updated"; it
+	// sends both on the standalone GET stream, so seeing them proves the
+	// listener delivers server-initiated messages.
+	logs := newLogWatch("Roots updated")
+	client, err := mcp.Connect(ctx, &transport.StreamableHTTP{URL: proxy.srv.URL + "/mcp"},
+		&mcp.ClientOptions{Roots: probe.roots, OnLog: logs.onLog})
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	exerciseEverything(t, ctx, client, probe)
+	select {
+	case <-logs.seen("Roots updated"):
+	case <-ctx.Done():
+		t.Fatal("no notifications/message arrived on the GET listener")
+	}
+	if err := client.Close(); err != nil {
+		t.Errorf("close: %v", err)
+	}
+
+	// Close ends the session with DELETE, and the server forgets it.
+	var session string
+	for _, r := range proxy.requests() {
+		if r.Method == http.MethodDelete {
+			session = r.SessionID
+			if r.Status/100 != 2 {
+				t.Errorf("DELETE answered %d", r.Status)
+			}
+		}
+	}
+	if session == "" {
+		t.Fatalf("no DELETE with a session id was sent on close; requests: %+v", proxy.requests())
+	}
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, base+"/mcp",
+		bytes.NewReader([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Session-Id", session)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest && resp.StatusCode != http.StatusNotFound {
+		t.Errorf("the deleted session still answers: %d", resp.StatusCode)
+	}
+}
+
+// TestEverythingStreamableHTTPResume cuts the GET listener's connection
+// after its first event with an id: the client must resume with a GET that
+// carries Last-Event-ID, and the server's messages must keep arriving.
+func TestEverythingStreamableHTTPResume(t *testing.T) {
+	base := startEverythingHTTP(t, "streamableHttp")
+	proxy := newRecordingProxy(t, base, true)
+	ctx := withTimeout(t, 2*time.Minute)
+
+	probe := newRootsProbe()
+	logs := newLogWatch("Roots updated", "-level message")
+	client, err := mcp.Connect(ctx, &transport.StreamableHTTP{URL: proxy.srv.URL + "/mcp"},
+		&mcp.ClientOptions{Roots: probe.roots, OnLog: logs.onLog})
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	defer client.Close()
+
+	select {
+	case <-proxy.cut:
+	case <-ctx.Done():
+		t.Fatal("the proxy never saw an event with an id on the GET stream")
+	}
+	// Simulated logging sends a message at once on the standalone stream.
+	if res, err := client.CallTool(ctx, "toggle-simulated-logging", map[string]any{}, nil); err != nil || res.IsError {
+		t.Fatalf("toggle-simulated-logging: %+v, %v", res, err)
+	}
+	for _, text := range []string{"Roots updated", "-level message"} {
+		select {
+		case <-logs.seen(text):
+		case <-ctx.Done():
+			t.Fatalf("after the cut, no log containing %q arrived", text)
+		}
+	}
+	resumed := false
+	for _, r := range proxy.requests() {
+		if r.Method == http.MethodGet && r.LastEventID != "" {
+			resumed = true
+		}
+	}
+	if !resumed {
+		t.Fatalf("no GET with Last-Event-ID after the cut; requests: %+v", proxy.requests())
+	}
+	if _, err := client.ListTools(ctx); err != nil {
+		t.Fatalf("tools/list after the resume: %v", err)
+	}
+}
+
+func TestEverythingLegacySSE(t *testing.T) {
+	base := startEverythingHTTP(t, "sse")
+	ctx := withTimeout(t, 2*time.Minute)
+	for _, tc := range []struct {
+		name string
+		tr   transport.Transport
+	}{
+		{"sse", &transport.SSE{URL: base + "/sse"}},
+		// A bare URL: Streamable HTTP is tried first and the legacy
+		// server's 4xx to the POST moves the connection to SSE.
+		{"auto", &transport.Auto{URL: base + "/sse"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			probe := newRootsProbe()
+			client, err := mcp.Connect(ctx, tc.tr, &mcp.ClientOptions{Roots: probe.roots})
+			if err != nil {
+				t.Fatalf("connect: %v", err)
+			}
+			exerciseEverything(t, ctx, client, probe)
+			if err := client.Close(); err != nil {
+				t.Errorf("close: %v", err)
+			}
+		})
+	}
+}
