@@ -12,7 +12,8 @@ import (
 // DefaultDial maps a server definition onto a transport: a child process
 // for stdio (working directory: the config's cwd, else dir; stderr copied
 // to stderr when not nil), Streamable HTTP for http, legacy HTTP+SSE for
-// sse, and for auto (a URL without a type) Streamable HTTP.
+// sse, and for auto (a URL without a type) Streamable HTTP falling back
+// to legacy SSE (transport.Auto).
 //
 // It opens nothing: the manager connects the transport it returns.
 func DefaultDial(s *config.Server, dir string, stderr io.Writer) (transport.Transport, error) {
@@ -30,11 +31,10 @@ func DefaultDial(s *config.Server, dir string, stderr io.Writer) (transport.Tran
 			Dir:        cwd,
 			Stderr:     stderr,
 		}, nil
-	case config.TypeHTTP, config.TypeAuto:
-		// TODO(auto): use the transport package's Streamable-HTTP-then-SSE
-		// fallback once it exists; until then auto means Streamable HTTP,
-		// which every current server speaks.
+	case config.TypeHTTP:
 		return &transport.StreamableHTTP{URL: s.URL, Headers: httpHeaders(s.Headers)}, nil
+	case config.TypeAuto:
+		return &transport.Auto{URL: s.URL, Headers: httpHeaders(s.Headers)}, nil
 	case config.TypeSSE:
 		return &transport.SSE{URL: s.URL, Headers: httpHeaders(s.Headers)}, nil
 	default:

@@ -174,3 +174,21 @@ func TestToolFilters(t *testing.T) {
 		}
 	})
 }
+
+func TestToolLookup(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFleet()
+		defer f.close()
+		f.add("x.y", nil)
+		m := NewServers([]*config.Server{pipeServer("x.y")}, &Options{Dial: f.dial, DisableCache: true})
+		defer m.Close()
+		m.Start(t.Context())
+		e, ok := m.Tool("mcp__x_y__echo")
+		if !ok || e.Server != "x.y" || e.Tool.Name != "echo" || e.Name != "mcp__x_y__echo" {
+			t.Errorf("Tool: %+v %v", e, ok)
+		}
+		if _, ok := m.Tool("mcp__x_y__nope"); ok {
+			t.Error("found a tool that does not exist")
+		}
+	})
+}

@@ -12,6 +12,7 @@ type toolTable struct {
 type route struct {
 	server *server
 	tool   string
+	entry  int // index in entries
 }
 
 // rebuild recomputes the table from every server's current tools. Names
@@ -42,8 +43,8 @@ func (m *Manager) rebuild() {
 	for _, st := range all {
 		for _, tool := range st.tools {
 			n := names[toolRef{st.s.name, tool.Name}]
+			t.routes[n] = route{st.s, tool.Name, len(t.entries)}
 			t.entries = append(t.entries, ToolEntry{Name: n, Server: st.s.name, Tool: tool, Cached: st.cached})
-			t.routes[n] = route{st.s, tool.Name}
 		}
 	}
 	m.table = t
@@ -55,4 +56,17 @@ func (m *Manager) lookup(name string) (route, bool) {
 	defer m.tableMu.Unlock()
 	r, ok := m.table.routes[name]
 	return r, ok
+}
+
+// Tool returns the entry of the tool with that model-facing name, so a
+// caller can see which server and tool a name stands for without calling
+// it.
+func (m *Manager) Tool(name string) (ToolEntry, bool) {
+	m.tableMu.Lock()
+	defer m.tableMu.Unlock()
+	r, ok := m.table.routes[name]
+	if !ok {
+		return ToolEntry{}, false
+	}
+	return m.table.entries[r.entry], true
 }
