@@ -1,0 +1,85 @@
+// Package clients drives the MCP clients under comparison, and two floors,
+// through one small interface, so that every workload runs the same code
+// for each of them.
+//
+// Every client is used the way its own documentation and examples show:
+// a command transport (stdio) or a Streamable HTTP transport with default
+// options, the library's own initialize handshake, its typed tools/call
+// and tools/list methods, and its own result types. Nothing is tuned for
+// the benchmark.
+package clients
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mcpwire/mcpwire/bench/canned"
+)
+
+// Target says where the server is: a command to spawn (stdio) or an
+// endpoint URL (Streamable HTTP). Exactly one of Command and URL is set.
+type Target struct {
+	Command string
+	Args    []string
+	URL     string
+}
+
+// IsHTTP reports whether the target is an HTTP endpoint.
+func (t Target) IsHTTP() bool { return t.URL != "" }
+
+// Session is one connected client.
+type Session interface {
+	// Echo calls the echo tool once and checks its text.
+	Echo(ctx context.Context) error
+	// Big calls the big tool for a text of size bytes and returns the
+	// length of the text received.
+	Big(ctx context.Context, size int) (int, error)
+	// List lists the tools and returns how many there are.
+	List(ctx context.Context) (int, error)
+	// Close ends the session (and its server process, for stdio).
+	Close() error
+}
+
+// Pipeliner is implemented by the floors: they keep depth requests in
+// flight on one connection without any client machinery, which is the
+// ceiling the concurrent workload can reach.
+type Pipeliner interface {
+	Pipeline(ctx context.Context, total, depth int) error
+}
+
+// Client is one implementation under test.
+type Client struct {
+	// Name as shown in the tables.
+	Name string
+	// Floor marks the reference floors (no MCP client at all).
+	Floor bool
+	// HTTP says whether the client can reach an HTTP target.
+	HTTP bool
+	// Usage says how the client is used, for BENCHMARKS.md.
+	Usage string
+	// Connect spawns or reaches the server, performs the handshake and
+	// returns a ready session.
+	Connect func(ctx context.Context, t Target) (Session, error)
+}
+
+// All returns the three clients and the two floors, clients first.
+func All() []*Client {
+	return []*Client{MCPWire(), GoSDK(), MCPGo(), Raw(), Cat()}
+}
+
+// EchoArgs are the echo tool's arguments, the same for every client.
+var EchoArgs = map[string]any{"message": canned.EchoText}
+
+func checkEcho(text string) error {
+	if text != canned.EchoText {
+		return fmt.Errorf("echo answered %q, want %q", clip(text), canned.EchoText)
+	}
+	return nil
+}
+
+func clip(s string) string {
+	if len(s) > 60 {
+		return s[:60] + "…"
+	}
+	return s
+}

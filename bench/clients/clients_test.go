@@ -1,0 +1,90 @@
+package clients
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/mcpwire/mcpwire/bench/canned"
+	"github.com/mcpwire/mcpwire/bench/serverproc"
+)
+
+var serverBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "bench-clients-")
+	if err != nil {
+		panic(err)
+	}
+	bin, err := serverproc.Build(context.Background(), dir)
+	if err != nil {
+		os.RemoveAll(dir)
+		panic(err)
+	}
+	serverBin = bin
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// TestEachClientOnce proves the harness: every client and floor connects
+// to the canned server over every transport it has, calls each tool once
+// and lists the tools.
+func TestEachClientOnce(t *testing.T) {
+	targets := map[string]func(t *testing.T) Target{
+		"stdio": func(t *testing.T) Target { return Target{Command: serverBin} },
+		"http":  func(t *testing.T) Target { return httpTarget(t, false) },
+		"sse":   func(t *testing.T) Target { return httpTarget(t, true) },
+	}
+	for _, c := range All() {
+		for _, tname := range []string{"stdio", "http", "sse"} {
+			t.Run(c.Name+"/"+tname, func(t *testing.T) {
+				if tname != "stdio" && !c.HTTP {
+					t.Skip("no HTTP form")
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				defer cancel()
+				s, err := c.Connect(ctx, targets[tname](t))
+				if err != nil {
+					t.Fatalf("connect: %v", err)
+				}
+				defer func() {
+					if err := s.Close(); err != nil {
+						t.Logf("close: %v", err)
+					}
+				}()
+				if err := s.Echo(ctx); err != nil {
+					t.Fatalf("echo: %v", err)
+				}
+				const size = 1 << 20
+				n, err := s.Big(ctx, size)
+				if err != nil {
+					t.Fatalf("big: %v", err)
+				}
+				// Decoded text is shorter than its JSON form by one byte
+				// per \n escape (one per 88 bytes).
+				if n > size || n < size-size/80 {
+					t.Errorf("big: got %d bytes of text for a %d-byte result", n, size)
+				}
+				if n, err := s.List(ctx); err != nil || n != canned.ToolCount {
+					t.Fatalf("list: %d tools, %v; want %d", n, err, canned.ToolCount)
+				}
+				if p, ok := s.(Pipeliner); ok {
+					if err := p.Pipeline(ctx, 200, 64); err != nil {
+						t.Fatalf("pipeline: %v", err)
+					}
+				}
+			})
+		}
+	}
+}
+
+func httpTarget(t *testing.T, sse bool) Target {
+	srv, err := serverproc.StartHTTP(serverBin, sse)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Stop() })
+	return Target{URL: srv.URL}
+}

@@ -1,0 +1,84 @@
+package clients
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+
+	"github.com/mcpwire/mcpwire/bench/canned"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// GoSDK is the official Go SDK: mcp.NewClient and Client.Connect over
+// CommandTransport or StreamableClientTransport, default options.
+func GoSDK() *Client {
+	return &Client{
+		Name: "go-sdk",
+		HTTP: true,
+		Usage: "`mcp.NewClient(impl, nil).Connect(ctx, &mcp.CommandTransport{Command: exec.Command(bin)}, nil)` or " +
+			"`&mcp.StreamableClientTransport{Endpoint: url}`, default options; `CallTool(ctx, &mcp.CallToolParams{...})`, `ListTools(ctx, nil)`. " +
+			"Its default handshake first tries `server/discover` (protocol 2026-07-28), which the canned server refuses with -32601, then falls back to `initialize`.",
+		Connect: func(ctx context.Context, t Target) (Session, error) {
+			c := sdk.NewClient(&sdk.Implementation{Name: "bench", Version: "1.0.0"}, nil)
+			var tr sdk.Transport
+			if t.IsHTTP() {
+				tr = &sdk.StreamableClientTransport{Endpoint: t.URL}
+			} else {
+				tr = &sdk.CommandTransport{Command: exec.Command(t.Command, t.Args...)}
+			}
+			cs, err := c.Connect(ctx, tr, nil)
+			if err != nil {
+				return nil, err
+			}
+			return &gosdkSession{cs: cs}, nil
+		},
+	}
+}
+
+type gosdkSession struct{ cs *sdk.ClientSession }
+
+func (s *gosdkSession) Echo(ctx context.Context) error {
+	res, err := s.cs.CallTool(ctx, &sdk.CallToolParams{Name: canned.EchoTool, Arguments: EchoArgs})
+	if err != nil {
+		return err
+	}
+	text, err := sdkText(res)
+	if err != nil {
+		return err
+	}
+	return checkEcho(text)
+}
+
+func sdkText(res *sdk.CallToolResult) (string, error) {
+	if len(res.Content) != 1 {
+		return "", errors.New("want one content block")
+	}
+	tc, ok := res.Content[0].(*sdk.TextContent)
+	if !ok {
+		return "", fmt.Errorf("content is %T, not text", res.Content[0])
+	}
+	return tc.Text, nil
+}
+
+func (s *gosdkSession) Big(ctx context.Context, size int) (int, error) {
+	res, err := s.cs.CallTool(ctx, &sdk.CallToolParams{Name: canned.BigTool, Arguments: map[string]any{"size": size}})
+	if err != nil {
+		return 0, err
+	}
+	text, err := sdkText(res)
+	return len(text), err
+}
+
+func (s *gosdkSession) List(ctx context.Context) (int, error) {
+	res, err := s.cs.ListTools(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	if res.NextCursor != "" {
+		return 0, errors.New("unexpected nextCursor")
+	}
+	return len(res.Tools), nil
+}
+
+func (s *gosdkSession) Close() error { return s.cs.Close() }
