@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/mcpwire/mcpwire/bench/canned"
 	mgclient "github.com/mark3labs/mcp-go/client"
 	mg "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpwire/mcpwire/bench/canned"
 )
 
 // MCPGo is mark3labs/mcp-go: client.NewStdioMCPClient or
