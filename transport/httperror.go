@@ -150,6 +150,7 @@ func redactParsedURL(u *url.URL) string {
 	c := *u
 	c.User = nil
 	c.Fragment, c.RawFragment = "", ""
+	c.ForceQuery = false
 	if c.RawQuery != "" {
 		q := c.Query()
 		parts := make([]string, 0, len(q))
