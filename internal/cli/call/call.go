@@ -9,6 +9,7 @@ import (
 	"io"
 
 	"github.com/mcpwire/mcpwire/internal/cli/cliutil"
+	"github.com/mcpwire/mcpwire/internal/cli/configured"
 	"github.com/mcpwire/mcpwire/mcp"
 )
 
@@ -16,6 +17,7 @@ import (
 func New() *cliutil.Command {
 	var (
 		server   cliutil.ServerFlags
+		cfg      configured.Flags
 		asJSON   bool
 		pairs    cliutil.StringList
 		argsJSON string
@@ -23,7 +25,7 @@ func New() *cliutil.Command {
 	return &cliutil.Command{
 		Name:    "call",
 		Summary: "call a tool and print its result",
-		Usage:   "call TOOL [--arg K=V ...] [--args-json '{...}'] [flags] TARGET",
+		Usage:   "call TOOL [--arg K=V ...] [--args-json '{...}'] [flags] [TARGET]",
 		Description: `Call the tool TOOL and print what it returned: text as it is, images
 and audio as a one-line summary, resource links and embedded resources
 with their URI, then any structured content as indented JSON.
@@ -38,14 +40,39 @@ Progress notifications from the server are shown on stderr: a live line
 on a terminal, one line per update otherwise.
 
 Exit status 4 means the tool reported an error (isError); its content is
-still printed. With --json the whole result is printed as JSON.`,
+still printed. With --json the whole result is printed as JSON.
+
+Without TARGET, TOOL names a tool of a configured server (see "mcpwire
+help servers"; --config FILE picks the files): SERVER/TOOL starts only
+that server, and a model-facing name (mcp__SERVER__TOOL, as "mcpwire
+tools" lists them) starts them all to find it.`,
 		Flags: func(fs *flag.FlagSet) {
 			fs.Var(&pairs, "arg", "tool argument `K=V`; V is parsed as JSON when valid, else a string (repeatable)")
 			fs.StringVar(&argsJSON, "args-json", "", "all tool arguments as one `JSON` object; - reads it from stdin")
 			server.Register(fs)
+			cfg.Register(fs)
 			cliutil.JSONFlag(fs, &asJSON)
 		},
 		Run: func(ctx context.Context, io *cliutil.IOStreams, p cliutil.Parsed) error {
+			if configured.Wanted(p) {
+				if err := cliutil.ExactArgs(p.Args, 1, "TOOL"); err != nil {
+					return err
+				}
+				toolArgs, err := cliutil.ToolArgs(io.In, argsJSON, pairs)
+				if err != nil {
+					return err
+				}
+				var a any // a nil map must not become "arguments": null
+				if toolArgs != nil {
+					a = toolArgs
+				}
+				return configured.WithTool(ctx, io, &cfg, &server, p.Args[0], func(t *cliutil.Target, c *mcp.Client, tool string) error {
+					return Run(ctx, io, t, c, tool, a, asJSON)
+				})
+			}
+			if err := cfg.CheckAdHoc(); err != nil {
+				return err
+			}
 			t, args, err := server.Resolve(io, p)
 			if err != nil {
 				return err

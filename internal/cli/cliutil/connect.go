@@ -34,6 +34,12 @@ func Connect(ctx context.Context, io *IOStreams, t *Target) (*mcp.Client, error)
 	if err != nil {
 		return nil, &ConnectError{Target: t.Desc, Err: err, StderrTail: t.stderr.String()}
 	}
+	if t.Verbose && c.ServerCapabilities().Logging != nil {
+		// Ask for everything: --verbose is for finding out what happens.
+		if err := c.SetLogLevel(ctx, mcp.LevelDebug); err != nil {
+			fmt.Fprintf(io.ErrOut, "mcpwire: warning: asking the server for debug logs: %s\n", oneLine(io.Redact(err.Error())))
+		}
+	}
 	return c, nil
 }
 

@@ -179,7 +179,13 @@ func (f *ServerFlags) remote(io *IOStreams, raw string) (*Target, error) {
 	t := &Target{Desc: desc, Verbose: f.Verbose}
 	switch f.Transport {
 	case "auto":
-		t.Transport = &transport.StreamableHTTP{URL: raw, Headers: headers} // TEMP until transport.Auto lands
+		auto := &transport.Auto{URL: raw, Headers: headers}
+		if f.Verbose {
+			auto.OnFallback = func(err error) {
+				fmt.Fprintf(io.ErrOut, "mcpwire: no Streamable HTTP at %s (%s); trying the legacy HTTP+SSE transport\n", desc, oneLine(io.Redact(err.Error())))
+			}
+		}
+		t.Transport = auto
 	case "http", "streamable-http", "streamable":
 		t.Transport = &transport.StreamableHTTP{URL: raw, Headers: headers}
 	case "sse":

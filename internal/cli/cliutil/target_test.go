@@ -65,7 +65,7 @@ func TestResolveURL(t *testing.T) {
 	if strings.Join(rest, " ") != "read mcp://res" {
 		t.Errorf("rest = %q", rest)
 	}
-	auto, ok := tg.Transport.(*transport.StreamableHTTP) // TEMP
+	auto, ok := tg.Transport.(*transport.Auto)
 	if !ok {
 		t.Fatalf("transport is %T", tg.Transport)
 	}
@@ -88,7 +88,7 @@ func TestResolveURL(t *testing.T) {
 
 func TestResolveTransportKinds(t *testing.T) {
 	for flagValue, want := range map[string]any{
-		"auto": &transport.StreamableHTTP{}, // TEMP
+		"auto": &transport.Auto{},
 		"http": &transport.StreamableHTTP{},
 		"sse":  &transport.SSE{},
 	} {

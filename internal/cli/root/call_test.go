@@ -107,6 +107,11 @@ func TestVerboseShowsServerLogs(t *testing.T) {
 	if !strings.Contains(r.err, "server log [warning]") || !strings.Contains(r.err, "hello from the log") {
 		t.Errorf("stderr lacks the log message: %q", r.err)
 	}
+	// --verbose asks for every level, debug included.
+	r = run(t, args(a("call", "log", "--verbose", "--arg", "message=debug detail", "--arg", "level=debug"), server())...).wantCode(t, 0)
+	if !strings.Contains(r.err, "server log [debug]") || r.out != "sent\n" {
+		t.Errorf("debug log not shown with --verbose: stdout %q, stderr %q", r.out, r.err)
+	}
 	// Without --verbose, logs stay out of the way.
 	r = run(t, args(a("call", "log", "--arg", "message=hello from the log"), server())...).wantCode(t, 0)
 	if strings.Contains(r.err, "hello from the log") {

@@ -18,6 +18,7 @@ import (
 	"github.com/mcpwire/mcpwire/internal/cli/prompts"
 	"github.com/mcpwire/mcpwire/internal/cli/read"
 	"github.com/mcpwire/mcpwire/internal/cli/resources"
+	"github.com/mcpwire/mcpwire/internal/cli/servers"
 	"github.com/mcpwire/mcpwire/internal/cli/tools"
 	"github.com/mcpwire/mcpwire/internal/cli/version"
 )
@@ -25,6 +26,7 @@ import (
 // commands builds every subcommand, in the order "mcpwire help" lists them.
 // Each is built fresh per run because a Command keeps its flag values.
 var commands = []func() *cliutil.Command{
+	servers.New,
 	tools.New,
 	call.New,
 	resources.New,
@@ -122,6 +124,11 @@ TARGET is the server: a URL (http:// or https://) as the last argument, or
 "-- COMMAND [ARGS...]" at the very end to start a server over stdio:
   mcpwire tools https://example.com/mcp --bearer-token-env MCP_TOKEN
   mcpwire call echo --arg message=hi -- npx -y @modelcontextprotocol/server-everything
+
+Without TARGET, "tools" and "call" use the servers of the config files
+(.mcp.json, mcpwire.json, ...; "mcpwire servers" lists them):
+  mcpwire tools
+  mcpwire call github/create_issue --arg title=Bug
 
 Commands:
 `)

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/mcpwire/mcpwire/internal/cli/cliutil"
+	"github.com/mcpwire/mcpwire/internal/cli/configured"
 	"github.com/mcpwire/mcpwire/mcp"
 )
 
@@ -14,20 +15,37 @@ import (
 func New() *cliutil.Command {
 	var (
 		server cliutil.ServerFlags
+		cfg    configured.Flags
 		asJSON bool
 	)
 	return &cliutil.Command{
 		Name:    "tools",
 		Summary: "list the server's tools",
-		Usage:   "tools [flags] TARGET",
+		Usage:   "tools [flags] [TARGET]",
 		Description: `List the tools the server offers: name and a one-line description.
 With --json, print {"tools": [...]} with every field the server sent,
-input and output schemas included.`,
+input and output schemas included.
+
+Without TARGET, list the tools of every configured server (see "mcpwire
+help servers" for the config files; --config FILE picks them) under the
+names a model sees, mcp__SERVER__TOOL, with the server of each. With
+--json each entry is {"name", "server", "tool": {...}}. Exit status 3
+means some server failed; its tools are missing or shown from the cache.`,
 		Flags: func(fs *flag.FlagSet) {
 			server.Register(fs)
+			cfg.Register(fs)
 			cliutil.JSONFlag(fs, &asJSON)
 		},
 		Run: func(ctx context.Context, io *cliutil.IOStreams, p cliutil.Parsed) error {
+			if configured.Wanted(p) {
+				if err := cliutil.ExactArgs(p.Args, 0, ""); err != nil {
+					return err
+				}
+				return configured.ListTools(ctx, io, &cfg, &server, asJSON)
+			}
+			if err := cfg.CheckAdHoc(); err != nil {
+				return err
+			}
 			t, args, err := server.Resolve(io, p)
 			if err != nil {
 				return err
