@@ -1,0 +1,201 @@
+// Command benchall runs every benchmark workload through mcpwire, the
+// official go-sdk, mcp-go and two floors, against the same canned server,
+// and writes BENCHMARKS.md. See bench/README.md.
+//
+//	cd bench && go run ./cmd/benchall -o ../BENCHMARKS.md
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"runtime/pprof"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcpwire/mcpwire/bench/clients"
+	"github.com/mcpwire/mcpwire/bench/serverproc"
+)
+
+var workloadOrder = []string{"seq", "conc", "big", "survive", "list", "connect", "idle"}
+
+func main() {
+	out := flag.String("o", "", "write the report to this file (default: standard output)")
+	reps := flag.Int("reps", 5, "repetitions of each measurement")
+	only := flag.String("only", "", "comma-separated workloads to run ("+strings.Join(workloadOrder, ",")+"); default all")
+	transports := flag.String("transports", "stdio,http,sse", "comma-separated transports: stdio, http (JSON replies), sse (SSE replies; seq and conc only)")
+	which := flag.String("clients", "", "comma-separated clients to run (default all): mcpwire, go-sdk, mcp-go, raw, cat")
+	quick := flag.Bool("quick", false, "tiny counts, to check the harness (figures not comparable)")
+	rawOut := flag.String("raw", "", "also write the samples in benchstat format to this file")
+	notes := flag.String("notes", "NOTES.md", "a Markdown file appended to the report (findings written by hand); missing is fine")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the run (use -clients to profile one client)")
+	memprofile := flag.String("memprofile", "", "write an allocation profile at the end of the run")
+	// Child mode (internal): see child.go.
+	child := flag.String("child", "", "internal: run one child measurement (survive, idle)")
+	childClient := flag.String("client", "", "internal: the child's client")
+	childServer := flag.String("server", "", "internal: the stdio server binary")
+	childURL := flag.String("url", "", "internal: the HTTP endpoint")
+	childMax := flag.Int("max", 256<<20, "internal: largest result to probe")
+	flag.Parse()
+
+	if *child != "" {
+		t := clients.Target{Command: *childServer, URL: *childURL}
+		if err := runChild(*child, *childClient, t, *childMax); err != nil {
+			fmt.Fprintln(os.Stderr, "benchall:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if err := run(*out, *reps, *only, *transports, *which, *quick, *rawOut, *notes, *cpuprofile, *memprofile); err != nil {
+		fmt.Fprintln(os.Stderr, "benchall:", err)
+		os.Exit(1)
+	}
+}
+
+func split(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func run(out string, reps int, only, transports, which string, quick bool, rawOut, notesPath, cpuprofile, memprofile string) error {
+	if reps < 1 {
+		return fmt.Errorf("-reps %d: want at least 1", reps)
+	}
+	works := workloadOrder
+	if only != "" {
+		works = split(only)
+		for _, w := range works {
+			if !slices.Contains(workloadOrder, w) {
+				return fmt.Errorf("-only: unknown workload %q (have %s)", w, strings.Join(workloadOrder, ", "))
+			}
+		}
+	}
+	trs := split(transports)
+	for _, tr := range trs {
+		if _, ok := transportNames[tr]; !ok {
+			return fmt.Errorf("-transports: unknown transport %q (have stdio, http, sse)", tr)
+		}
+	}
+	all := clients.All()
+	if which != "" {
+		var picked []*clients.Client
+		for _, n := range split(which) {
+			c, err := findClient(n)
+			if err != nil {
+				return fmt.Errorf("-clients: %w", err)
+			}
+			picked = append(picked, c)
+		}
+		all = picked
+	}
+	dir, err := os.MkdirTemp("", "benchall-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	start := time.Now()
+	e := &env{reps: reps, quick: quick, clients: all, log: os.Stderr, targets: map[string]clients.Target{}}
+	e.logf("building the canned server…")
+	if e.bin, err = serverproc.Build(context.Background(), dir); err != nil {
+		return err
+	}
+	e.targets["stdio"] = clients.Target{Command: e.bin}
+	for _, tr := range []string{"http", "sse"} {
+		if !slices.Contains(trs, tr) {
+			continue
+		}
+		srv, err := serverproc.StartHTTP(e.bin, tr == "sse")
+		if err != nil {
+			return err
+		}
+		defer srv.Stop()
+		e.targets[tr] = clients.Target{URL: srv.URL}
+	}
+	if cpuprofile != "" {
+		f, err := os.Create(cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+
+	var tables []*Table
+	for _, w := range works {
+		for _, tr := range trs {
+			if tr == "sse" && w != "seq" && w != "conc" {
+				continue
+			}
+			e.logf("%s over %s…", w, tr)
+			t0 := time.Now()
+			var t *Table
+			switch w {
+			case "seq":
+				t = e.seq(tr)
+			case "conc":
+				t = e.conc(tr)
+			case "big":
+				t = e.big(tr)
+			case "survive":
+				t = e.surviveTable(tr)
+			case "list":
+				t = e.list(tr)
+			case "connect":
+				t = e.connect(tr)
+			case "idle":
+				t = e.idleTable(tr)
+			}
+			e.logf("  done in %s", time.Since(t0).Round(time.Millisecond))
+			for c, f := range t.Failures {
+				e.logf("  %s failed: %s", c, f)
+			}
+			tables = append(tables, t)
+		}
+	}
+	if memprofile != "" {
+		f, err := os.Create(memprofile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+			return err
+		}
+	}
+	r := &report{started: start, elapsed: time.Since(start), reps: reps, clients: all, tables: tables, quick: quick,
+		command: "cd bench && go run ./cmd/benchall " + strings.Join(os.Args[1:], " ")}
+	if b, err := os.ReadFile(notesPath); err == nil {
+		r.notes = string(b)
+	}
+	w := os.Stdout
+	if out != "" {
+		f, err := os.Create(out)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		w = f
+	}
+	r.write(w)
+	if rawOut != "" {
+		f, err := os.Create(rawOut)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		for _, t := range tables {
+			t.writeRaw(f)
+		}
+	}
+	return nil
+}
