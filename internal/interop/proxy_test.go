@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -20,27 +21,44 @@ type seenRequest struct {
 }
 
 // recordingProxy sits between the client and server-everything on
-// loopback: it records every request and, on demand, cuts the first GET
-// stream right after its first event that carries an id, the way a
-// dropped connection would.
+// loopback: it records every request and, on demand, cuts the first SSE
+// reply to a request that cutMarker picks ("GET" for the first GET stream,
+// else a text in a POST body) right after its first event that carries an
+// id, the way a dropped connection would.
 type recordingProxy struct {
-	srv         *httptest.Server
-	cutFirstGET bool
-	mu          sync.Mutex
-	seen        []seenRequest
-	gets        int
-	cut         chan struct{} // closed once a stream was cut
-	cutOnce     sync.Once
+	srv       *httptest.Server
+	cutMarker string
+	mu        sync.Mutex
+	seen      []seenRequest
+	cutDone   bool
+	cut       chan struct{} // closed once a stream was cut
+	cutOnce   sync.Once
 }
 
-func newRecordingProxy(t *testing.T, target string, cutFirstGET bool) *recordingProxy {
+func newRecordingProxy(t *testing.T, target string, cutMarker string) *recordingProxy {
 	t.Helper()
 	u, err := url.Parse(target)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &recordingProxy{cutFirstGET: cutFirstGET, cut: make(chan struct{})}
+	p := &recordingProxy{cutMarker: cutMarker, cut: make(chan struct{})}
 	rp := httputil.NewSingleHostReverseProxy(u)
+	direct := rp.Director
+	rp.Director = func(req *http.Request) {
+		direct(req)
+		if p.cutMarker == http.MethodGet && req.Method == http.MethodGet {
+			req.Header.Set(cutHeader, "1")
+		}
+		if req.Body == nil || p.cutMarker == "" || p.cutMarker == http.MethodGet {
+			return
+		}
+		body, _ := io.ReadAll(req.Body)
+		req.Body.Close()
+		req.Body = io.NopCloser(bytes.NewReader(body))
+		if bytes.Contains(body, []byte(p.cutMarker)) {
+			req.Header.Set(cutHeader, "1")
+		}
+	}
 	rp.FlushInterval = -1 // stream SSE through at once
 	rp.ModifyResponse = func(resp *http.Response) error {
 		req := resp.Request
@@ -52,9 +70,9 @@ func newRecordingProxy(t *testing.T, target string, cutFirstGET bool) *recording
 			Status:      resp.StatusCode,
 		})
 		cut := false
-		if req.Method == http.MethodGet && resp.StatusCode == http.StatusOK {
-			p.gets++
-			cut = p.cutFirstGET && p.gets == 1
+		if req.Header.Get(cutHeader) != "" && !p.cutDone &&
+			strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+			p.cutDone, cut = true, true
 		}
 		p.mu.Unlock()
 		if cut {
@@ -66,6 +84,9 @@ func newRecordingProxy(t *testing.T, target string, cutFirstGET bool) *recording
 	t.Cleanup(p.srv.Close)
 	return p
 }
+
+// cutHeader marks, inside the proxy only, a request whose reply is to be cut.
+const cutHeader = "X-Interop-Cut"
 
 func (p *recordingProxy) requests() []seenRequest {
 	p.mu.Lock()
