@@ -45,8 +45,13 @@ func TestConfigProblemsSurfacePerServer(t *testing.T) {
 			t.Fatal(err)
 		}
 		states := map[string]State{}
+		var order []string
 		for _, s := range snap.Servers {
 			states[s.Name] = s.State
+			order = append(order, s.Name)
+		}
+		if strings.Join(order, " ") != "good broken off later" {
+			t.Errorf("servers in order %v, want the file's", order)
 		}
 		want := map[string]State{"good": StateConnected, "broken": StateFailed, "off": StateDisabled, "later": StateLazy}
 		for n, st := range want {

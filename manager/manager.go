@@ -1,6 +1,7 @@
 package manager
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -55,7 +56,27 @@ func New(set *config.Set, opts *Options) *Manager {
 		m.add(c)
 	}
 	m.addInvalid(set.Problems)
+	m.sortByFiles(set.Files)
 	return m
+}
+
+// sortByFiles puts the servers in discovery order (file, then line), so
+// invalid definitions stand where they were written.
+func (m *Manager) sortByFiles(files []string) {
+	rank := make(map[string]int, len(files))
+	for i, f := range files {
+		rank[f] = i
+	}
+	key := func(s *server) int {
+		r, ok := rank[s.source.File]
+		if !ok {
+			r = len(files)
+		}
+		return r
+	}
+	slices.SortStableFunc(m.servers, func(a, b *server) int {
+		return cmp.Or(cmp.Compare(key(a), key(b)), cmp.Compare(a.source.Line, b.source.Line))
+	})
 }
 
 // NewServers is New for definitions not read by config.Load. A nil entry
@@ -232,8 +253,7 @@ func (m *Manager) Snapshot() *Snapshot {
 	return &Snapshot{Tools: m.Tools(), Servers: m.Servers()}
 }
 
-// Servers returns the status of every server, in config order (invalid
-// definitions last).
+// Servers returns the status of every server, in config order.
 func (m *Manager) Servers() []ServerStatus {
 	out := make([]ServerStatus, 0, len(m.servers))
 	for _, s := range m.servers {

@@ -109,7 +109,7 @@ func TestExitUsage(t *testing.T) {
 		{a("frobnicate"), `unknown command "frobnicate"`},
 		{a("--json"), "flags go after the command"},
 		{a("tools", "--nope", "http://127.0.0.1:1/"), "unknown flag --nope"},
-		{a("tools"), "no server given"},
+		{a("resources"), "no server given"},
 		{a("call", "--", "srv"), "missing TOOL"},
 		{a("call", "a", "b", "--", "srv"), "too many arguments"},
 		{a("read", "--", "srv"), "missing URI"},

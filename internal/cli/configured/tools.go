@@ -1,0 +1,83 @@
+package configured
+
+import (
+	"context"
+	"io"
+
+	"github.com/mcpwire/mcpwire/internal/cli/cliutil"
+	"github.com/mcpwire/mcpwire/manager"
+	"github.com/mcpwire/mcpwire/mcp"
+)
+
+// ListTools is "mcpwire tools" without a target: every tool of every
+// configured server, under the names a model sees. It prints what it got
+// even when some servers failed (each failure a warning line), then
+// returns an error for exit status 3.
+func ListTools(ctx context.Context, io *cliutil.IOStreams, f *Flags, sf *cliutil.ServerFlags, asJSON bool) error {
+	s, err := Open(io, f, sf)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	snap, err := s.StartAll(ctx)
+	if err != nil {
+		return err
+	}
+	failed := Failures(snap)
+	s.Warn(failed)
+	if asJSON {
+		type entry struct {
+			Name   string   `json:"name"`
+			Server string   `json:"server"`
+			Cached bool     `json:"cached,omitempty"`
+			Tool   mcp.Tool `json:"tool"`
+		}
+		out := struct {
+			Tools []entry `json:"tools"`
+		}{Tools: []entry{}}
+		for _, e := range snap.Tools {
+			out.Tools = append(out.Tools, entry{e.Name, e.Server, e.Cached, e.Tool})
+		}
+		if err := cliutil.WriteJSON(io.Out, out); err != nil {
+			return err
+		}
+	} else {
+		printTools(io.Out, io.TableWidth(), snap)
+	}
+	return FailureError(failed, len(snap.Servers))
+}
+
+func printTools(w io.Writer, width int, snap *manager.Snapshot) {
+	if len(snap.Tools) == 0 {
+		if len(snap.Servers) == 0 {
+			io.WriteString(w, "(no servers configured: see \"mcpwire help servers\" for the files mcpwire reads)\n")
+		} else {
+			io.WriteString(w, "(no tools)\n")
+		}
+		return
+	}
+	rows := make([][]string, 0, len(snap.Tools))
+	for _, e := range snap.Tools {
+		server := e.Server
+		if e.Cached {
+			// Listed from the cache: the server is not connected.
+			server += " (cached)"
+		}
+		rows = append(rows, []string{e.Name, server, summary(e.Tool)})
+	}
+	cliutil.Table(w, width, []string{"NAME", "SERVER", "DESCRIPTION"}, rows)
+}
+
+// summary is a tool's title (when it says more than the name) and the
+// first line of its description.
+func summary(t mcp.Tool) string {
+	desc := cliutil.FirstLine(t.Description)
+	title := t.DisplayName()
+	if title == t.Name || title == "" {
+		return desc
+	}
+	if desc == "" {
+		return title
+	}
+	return title + " - " + desc
+}
