@@ -93,6 +93,11 @@ type StreamableHTTP struct {
 	// transport's own headers (Accept, Content-Type, Mcp-Session-Id,
 	// MCP-Protocol-Version, Last-Event-ID) take precedence over them.
 	Headers http.Header
+	// Auth, if set, authorizes every request to the URL's origin and
+	// answers the server's 401 and 403 challenges (see Authorizer and the
+	// auth package); the request is then sent again, so a caller sees
+	// only the outcome.
+	Auth Authorizer
 	// HTTPClient sends the requests. Nil means a private client with its
 	// own connection pool. Either way the transport installs a redirect
 	// check (calling the client's own CheckRedirect afterwards) that drops

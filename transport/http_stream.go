@@ -86,6 +86,7 @@ func newHTTPStream(cfg *StreamableHTTP, u *url.URL) *httpStream {
 	c := *cfg // a snapshot: later edits to cfg do not reach this stream
 	c.Headers = cfg.Headers.Clone()
 	client, own := httpClientFor(&c)
+	withAuthorizer(client, c.Auth, u)
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &httpStream{
 		cfg:          &c,

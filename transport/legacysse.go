@@ -32,6 +32,9 @@ type SSE struct {
 	// Headers are sent on the GET and on every POST, typically
 	// Authorization. Their values never appear in errors.
 	Headers http.Header
+	// Auth, if set, authorizes the GET and every POST and answers 401 and
+	// 403 challenges (see Authorizer and the auth package).
+	Auth Authorizer
 	// HTTPClient sends the requests. Nil means a private client with its
 	// own connection pool. Either way a redirect check is installed (the
 	// client's own CheckRedirect still runs afterwards) that drops

@@ -62,6 +62,7 @@ func newSSEStream(cfg *SSE, u *url.URL) *sseStream {
 	c := *cfg // a snapshot: later edits to cfg do not reach this stream
 	c.Headers = cfg.Headers.Clone()
 	client, pool := clientWithRedirectCheck(c.HTTPClient, c.Headers)
+	withAuthorizer(client, c.Auth, u)
 	maxEvent := c.MaxEventSize
 	switch {
 	case maxEvent == 0:

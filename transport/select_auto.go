@@ -26,9 +26,10 @@ type Auto struct {
 	// LegacyURL is where to open the legacy SSE stream on fallback; empty
 	// means URL. Legacy servers usually serve it at a path such as /sse.
 	LegacyURL string
-	// Headers, HTTPClient and MaxEventSize are passed to whichever
+	// Headers, Auth, HTTPClient and MaxEventSize are passed to whichever
 	// transport is used (see StreamableHTTP and SSE).
 	Headers      http.Header
+	Auth         Authorizer
 	HTTPClient   *http.Client
 	MaxEventSize int
 	// OnFallback, if set, is called with the Streamable HTTP error when the
@@ -66,6 +67,7 @@ func (a *Auto) Connect(ctx context.Context) (jsonrpc.Stream, error) {
 	primary, err := (&StreamableHTTP{
 		URL:          cfg.URL,
 		Headers:      cfg.Headers,
+		Auth:         cfg.Auth,
 		HTTPClient:   cfg.HTTPClient,
 		MaxEventSize: cfg.MaxEventSize,
 	}).Connect(ctx)
@@ -162,6 +164,7 @@ func (s *autoStream) fallBack(ctx context.Context, msg jsonrpc.Message, streamab
 	legacy, err := (&SSE{
 		URL:          legacyURL,
 		Headers:      s.cfg.Headers,
+		Auth:         s.cfg.Auth,
 		HTTPClient:   s.cfg.HTTPClient,
 		MaxEventSize: s.cfg.MaxEventSize,
 	}).Connect(lctx)
