@@ -22,9 +22,9 @@ func (s *server) run(ctx context.Context, settled chan struct{}) {
 	step := 0
 	for attempt := 1; ; attempt++ {
 		c, err := s.connect(ctx, attempt)
-		settle()
 		dropped := err == nil
 		if dropped {
+			settle()
 			up := time.Now()
 			err = s.serve(ctx, c)
 			_ = c.Close()
@@ -50,6 +50,8 @@ func (s *server) run(ctx context.Context, settled chan struct{}) {
 		}
 		s.emit(Event{Kind: Reconnecting, Err: err, Attempt: attempt + 1, Delay: delay})
 		s.mu.Unlock()
+		// A first attempt that failed has settled once its state says so.
+		settle()
 		t := time.NewTimer(delay)
 		select {
 		case <-ctx.Done():
