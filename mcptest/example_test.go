@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
 	"github.com/mcpwire/mcpwire/mcptest"
@@ -74,4 +77,29 @@ func ExampleParseFaults() {
 	// never-answer target="tools/list" size=0 sticky=false
 	// flood-stderr target="" size=1048576 sticky=false
 	// duplicate-response target="ping" size=0 sticky=true
+}
+
+// Over Streamable HTTP the server is an http.Handler; tests usually get
+// one on loopback with NewHTTPServer, which also mounts the legacy
+// HTTP+SSE transport.
+func ExampleServer_StreamableHTTPHandler() {
+	h := mcptest.NewDefault().StreamableHTTPHandler(&mcptest.HTTPOptions{JSONResponse: true})
+	defer h.Close()
+	ts := httptest.NewServer(h)
+	defer ts.Close()
+
+	req, _ := http.NewRequest(http.MethodPost, ts.URL, strings.NewReader(
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"example","version":"1"}}}`))
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := ts.Client().Do(req)
+	if err != nil {
+		panic(err)
+	}
+	defer resp.Body.Close()
+	fmt.Println(resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header.Get("Mcp-Session-Id") != "")
+	fmt.Println(h.Requests()[0].Method)
+	// Output:
+	// 200 application/json true
+	// POST
 }
