@@ -80,15 +80,19 @@ func optionsFromEnv(faults string) (*Options, error) {
 }
 
 // ChildProcess describes how to start the default server as a child
-// process by re-executing the running test binary (see RunIfChild).
+// process by re-executing the running test binary (see RunIfChild). Its
+// fields map one to one onto the stdio transport's:
+//
+//	transport.Command{Command: p.Path, Args: p.Args, Env: p.Env}
 type ChildProcess struct {
-	// Path is the executable (os.Args[0] made absolute).
+	// Path is the executable (the running binary, absolute).
 	Path string
 	// Args are the arguments after the program name (none).
 	Args []string
 	// Env holds only the variables that select child mode and its faults;
-	// a stdio transport adds them to the child's environment.
-	Env []string
+	// a stdio transport adds them to the child's environment. Add
+	// EnvPageSize or EnvProtocolVersion here to configure the child.
+	Env map[string]string
 }
 
 // ChildCommand describes a re-execution of the running binary as the
@@ -101,7 +105,7 @@ func ChildCommand(faults ...string) ChildProcess {
 	}
 	return ChildProcess{
 		Path: path,
-		Env:  []string{EnvChild + "=1", EnvFaults + "=" + strings.Join(faults, ",")},
+		Env:  map[string]string{EnvChild: "1", EnvFaults: strings.Join(faults, ",")},
 	}
 }
 
@@ -109,6 +113,9 @@ func ChildCommand(faults ...string) ChildProcess {
 // plus Env, for tests that drive the process by hand.
 func (c ChildProcess) Command(ctx context.Context) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, c.Path, c.Args...)
-	cmd.Env = append(os.Environ(), c.Env...)
+	cmd.Env = os.Environ()
+	for k, v := range c.Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
 	return cmd
 }

@@ -20,12 +20,14 @@ type child struct {
 	waited  bool
 }
 
-func startChild(t *testing.T, extraEnv []string, faults ...string) *child {
+func startChild(t *testing.T, extraEnv map[string]string, faults ...string) *child {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	spec := ChildCommand(faults...)
+	for k, v := range extraEnv {
+		spec.Env[k] = v
+	}
 	cmd := spec.Command(ctx)
-	cmd.Env = append(cmd.Env, extraEnv...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +77,7 @@ func (c *child) exit(t *testing.T) int {
 }
 
 func TestChildServesTheDefaultServer(t *testing.T) {
-	c := startChild(t, []string{EnvPageSize + "=5"})
+	c := startChild(t, map[string]string{EnvPageSize: "5"})
 	c.initialize("2025-06-18")
 	if tools, pages := listAll(t, c.wireClient, "tools/list", "tools", "name"); len(tools) != 12 || pages != 3 {
 		t.Errorf("tools: %d in %d pages", len(tools), pages)
@@ -177,12 +179,12 @@ func TestChildFaultsOnTheWire(t *testing.T) {
 
 func TestChildRejectsBadConfiguration(t *testing.T) {
 	for _, tc := range []struct {
-		env    []string
+		env    map[string]string
 		faults []string
 		want   string
 	}{
 		{faults: []string{"explode"}, want: `unknown kind "explode"`},
-		{env: []string{EnvPageSize + "=-1"}, want: EnvPageSize},
+		{env: map[string]string{EnvPageSize: "-1"}, want: EnvPageSize},
 	} {
 		c := startChild(t, tc.env, tc.faults...)
 		if line, ok := c.nextLine(); ok {

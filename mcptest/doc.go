@@ -9,7 +9,11 @@
 //   - as a real child process speaking JSON lines on stdio
 //     (Server.ServeStdio, RunIfChild with ChildCommand, or the
 //     cmd/mcptest-server program),
-//   - over Streamable HTTP and the legacy HTTP+SSE transport.
+//   - over Streamable HTTP (Server.StreamableHTTPHandler) and the legacy
+//     HTTP+SSE transport (Server.LegacySSEHandler), both mounted on a
+//     loopback httptest server by NewHTTPServer, with scripted failures
+//     (HTTPHandler.FailNext, CutNextStream, ExpireSession) and a log of
+//     every request.
 //
 // NewDefault returns a server with a standard set of tools (echo, add,
 // slow, fail, bad-output, large, sample, elicit, roots, log, touch,
