@@ -34,20 +34,39 @@ func mixedDial(f *fleet) func(context.Context, *config.Server) (transport.Transp
 	}
 }
 
-// Twenty servers, sixteen in process and four real stdio children, all
+// Twenty servers, twelve in process, four real stdio children and four
+// over HTTP on loopback (Streamable HTTP with SSE and with JSON replies, a
+// bare URL that auto-detects it, the legacy HTTP+SSE transport), all
 // connect and every one answers through its model-facing name.
 func TestMixedFleet(t *testing.T) {
 	f := newFleet()
 	defer f.close()
+	httpDef := func(name, typ string, opts *mcptest.HTTPOptions) *config.Server {
+		hs := mcptest.NewHTTPServer(t, mcptest.NewDefault(), opts)
+		url := hs.URL
+		if typ == config.TypeSSE {
+			url = hs.SSEURL
+		}
+		return &config.Server{Name: name, Type: typ, URL: url, Enabled: true, Raw: []byte(`{"url":"` + url + `"}`)}
+	}
 	var defs []*config.Server
 	for i := range 20 {
 		name := fmt.Sprintf("srv%02d", i)
-		if i%5 == 0 {
+		switch {
+		case i%5 == 0:
 			defs = append(defs, stdioServer(name))
-			continue
+		case i == 1:
+			defs = append(defs, httpDef(name, config.TypeHTTP, nil))
+		case i == 2:
+			defs = append(defs, httpDef(name, config.TypeHTTP, &mcptest.HTTPOptions{JSONResponse: true}))
+		case i == 3:
+			defs = append(defs, httpDef(name, config.TypeAuto, nil))
+		case i == 4:
+			defs = append(defs, httpDef(name, config.TypeSSE, nil))
+		default:
+			f.add(name, nil)
+			defs = append(defs, pipeServer(name))
 		}
-		f.add(name, nil)
-		defs = append(defs, pipeServer(name))
 	}
 	m := NewServers(defs, &Options{Dial: mixedDial(f), CacheDir: t.TempDir()})
 	defer m.Close()
