@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 	"testing"
@@ -27,11 +28,7 @@ func pipeServer(name string) *config.Server {
 // mcptest child process with the given faults.
 func stdioServer(name string, faults ...string) *config.Server {
 	child := mcptest.ChildCommand(faults...)
-	env := make(map[string]string)
-	for _, kv := range child.Env {
-		k, v, _ := strings.Cut(kv, "=")
-		env[k] = v
-	}
+	env := maps.Clone(child.Env)
 	raw, _ := json.Marshal(map[string]any{"command": child.Path, "env": env, "name": name})
 	return &config.Server{Name: name, Type: config.TypeStdio, Command: child.Path, Args: child.Args, Env: env, Enabled: true, Raw: raw}
 }
