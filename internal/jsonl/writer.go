@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 )
 
@@ -18,45 +19,71 @@ var (
 // keepLineBuffer bounds the line buffers kept for reuse.
 const keepLineBuffer = 1 << 20
 
-// Writer writes frames as lines, one Write call on the underlying writer
-// per frame (frame plus '\n'), never interleaving two frames.
+// maxBatch bounds how many bytes of queued lines are joined into one
+// underlying Write; a line larger than that is written on its own.
+const maxBatch = 256 << 10
+
+// Writer writes frames as lines (frame plus '\n'), never interleaving two
+// frames and never cutting one short.
 //
-// The underlying Write runs on a goroutine owned by the Writer, so that a
-// WriteFrame blocked on a full pipe can still return when its context ends.
-// A line whose WriteFrame gave up that way is not cut short: it stays in
-// flight and is written whole (or fails), and later frames wait for it, so
-// the framing always holds. A caller that gave up therefore cannot know
-// whether its line reached the peer; the peer may still receive it (for a
-// request, that is what notifications/cancelled is for).
+// The underlying Writes run on a goroutine owned by the Writer, so that a
+// WriteFrame blocked on a full pipe can still return when its context
+// ends. Lines queued while a Write is in progress are joined into the next
+// Write, so many concurrent writers cost one system call per batch instead
+// of one each; a lone writer still gets its line written at once.
+//
+// A line whose WriteFrame gave up while the line was queued is dropped; a
+// line that was already being written stays in flight and is written whole
+// (or fails), and later frames follow it, so the framing always holds. A
+// caller that gave up therefore cannot know whether its line reached the
+// peer; the peer may still receive it (for a request, that is what
+// notifications/cancelled is for).
 //
 // All methods are safe for concurrent use. The owner must call Close, and
 // must also close the underlying writer (or otherwise make a pending Write
 // return) for the Writer's goroutine to end: Close alone cannot interrupt
 // a Write that is already blocked.
 type Writer struct {
-	w      io.Writer
-	turn   chan struct{} // holds a token while a WriteFrame owns the writer goroutine
-	work   chan *[]byte
-	result chan error // buffered 1: the outcome of the write in progress
-	quit   chan struct{}
+	w    io.Writer
+	wake chan struct{} // capacity 1: the queue has lines
+	quit chan struct{}
 
 	closeOnce sync.Once
 	startOnce sync.Once
 
-	mu  sync.Mutex
-	err error // sticky: ErrWriterClosed or a write error
+	mu    sync.Mutex
+	queue []*line // waiting for the writer goroutine, in order
+	err   error   // sticky: ErrWriterClosed or a write error
 
-	pool sync.Pool // of *[]byte line buffers
+	pool sync.Pool // of *line
+
+	// Owned by the writer goroutine.
+	taken []*line
+	batch []byte
 }
+
+// line is one frame on its way. state and the queue are guarded by
+// Writer.mu; done receives the outcome once (capacity 1).
+type line struct {
+	buf   []byte
+	done  chan error
+	state lineState
+}
+
+type lineState int
+
+const (
+	queued    lineState = iota
+	writing             // taken by the writer goroutine
+	abandoned           // its WriteFrame gave up while it was being written
+)
 
 // NewWriter returns a Writer that writes lines to w.
 func NewWriter(w io.Writer) *Writer {
 	return &Writer{
-		w:      w,
-		turn:   make(chan struct{}, 1),
-		work:   make(chan *[]byte),
-		result: make(chan error, 1),
-		quit:   make(chan struct{}),
+		w:    w,
+		wake: make(chan struct{}, 1),
+		quit: make(chan struct{}),
 	}
 }
 
@@ -64,109 +91,154 @@ func NewWriter(w io.Writer) *Writer {
 // (a frame that does is refused, since it would break the framing); the
 // Writer copies it, so the caller may reuse frame once WriteFrame returns.
 //
-// WriteFrame waits for earlier writes to finish; it returns ctx's error if
-// ctx ends first. If ctx ends while the line is being written, WriteFrame
-// returns ctx's error at once and the line is still written whole in the
-// background.
+// WriteFrame waits for earlier lines to be written and its own to be
+// written; it returns ctx's error if ctx ends first. If ctx ends while
+// the line is waiting, it is not written at all; if ctx ends while the
+// line is being written, WriteFrame returns ctx's error at once and the
+// line is still written whole in the background.
 func (w *Writer) WriteFrame(ctx context.Context, frame []byte) error {
 	if i := bytes.IndexByte(frame, '\n'); i >= 0 {
 		return fmt.Errorf("jsonl: frame contains a newline at byte %d", i)
 	}
-	if err := w.stickyErr(); err != nil {
-		return err
-	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	select {
-	case w.turn <- struct{}{}:
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-w.quit:
-		return ErrWriterClosed
-	}
-	holdTurn := true
-	defer func() {
-		if holdTurn {
-			<-w.turn
-		}
-	}()
-	// An earlier holder of the turn may have failed the writer.
-	if err := w.stickyErr(); err != nil {
+	l := w.getLine()
+	l.buf = append(append(l.buf, frame...), '\n')
+	w.mu.Lock()
+	if w.err != nil {
+		err := w.err
+		w.mu.Unlock()
+		w.putLine(l)
 		return err
 	}
+	w.queue = append(w.queue, l)
+	w.mu.Unlock()
 	w.startOnce.Do(func() { go w.loop() })
-
-	line := w.getBuffer()
-	*line = append(append(*line, frame...), '\n')
 	select {
-	case w.work <- line:
-	case <-ctx.Done():
-		w.putBuffer(line)
-		return ctx.Err()
-	case <-w.quit:
-		w.putBuffer(line)
-		return ErrWriterClosed
+	case w.wake <- struct{}{}:
+	default: // the writer goroutine is already due to look at the queue
 	}
+
 	select {
-	case err := <-w.result:
-		return w.finish(err)
+	case err := <-l.done:
+		w.putLine(l)
+		return err
 	case <-ctx.Done():
-		// The write may have finished just as ctx ended.
-		select {
-		case err := <-w.result:
-			return w.finish(err)
-		default:
-		}
-		// The line is being written and will be written whole: hand the
-		// turn to a waiter that releases it when the write is done, so
-		// the next frame cannot interleave with it.
-		holdTurn = false
-		go func() {
-			select {
-			case err := <-w.result:
-				w.finish(err)
-			case <-w.quit:
-			}
-			<-w.turn
-		}()
-		return ctx.Err()
+		return w.giveUp(l, ctx.Err())
 	case <-w.quit:
-		// A line written just as Close was called still counts.
-		select {
-		case err := <-w.result:
-			return w.finish(err)
-		default:
-		}
-		return ErrWriterClosed
+		return w.giveUp(l, ErrWriterClosed)
 	}
 }
 
-// finish records a write error as sticky and returns it.
-func (w *Writer) finish(err error) error {
-	if err != nil {
-		w.setErr(err)
+// giveUp returns why for a WriteFrame that stops waiting: a line still
+// queued is dropped, one being written is left to complete. A line whose
+// outcome arrived meanwhile returns that outcome.
+func (w *Writer) giveUp(l *line, why error) error {
+	w.mu.Lock()
+	switch l.state {
+	case queued:
+		if i := slices.Index(w.queue, l); i >= 0 {
+			w.queue = slices.Delete(w.queue, i, i+1)
+		}
+		w.mu.Unlock()
+		w.putLine(l)
+		return why
+	case writing:
+		select {
+		case err := <-l.done:
+			w.mu.Unlock()
+			w.putLine(l)
+			return err
+		default:
+		}
+		// The writer goroutine recycles it after the write.
+		l.state = abandoned
 	}
-	return err
+	w.mu.Unlock()
+	return why
 }
 
-// loop performs the underlying writes, one line at a time.
+// loop performs the underlying writes: everything queued at the time, in
+// order, joined into as few Writes as maxBatch allows.
 func (w *Writer) loop() {
 	for {
 		select {
-		case line := <-w.work:
-			_, err := w.w.Write(*line)
-			w.putBuffer(line)
-			if err != nil {
-				err = fmt.Errorf("jsonl: write: %w", err)
-			}
-			// The result buffer is empty: each line's result is
-			// taken, by its WriteFrame or by the waiter it left
-			// behind, before the turn passes to the next line.
-			w.result <- err
+		case <-w.wake:
 		case <-w.quit:
 			return
 		}
+		for w.writeQueued() {
+		}
+	}
+}
+
+// writeQueued writes what is queued and reports whether there was any.
+func (w *Writer) writeQueued() bool {
+	w.mu.Lock()
+	if len(w.queue) == 0 {
+		w.mu.Unlock()
+		return false
+	}
+	taken := append(w.taken[:0], w.queue...)
+	clear(w.queue)
+	w.queue = w.queue[:0]
+	sticky := w.err
+	for _, l := range taken {
+		l.state = writing
+	}
+	w.mu.Unlock()
+
+	for start := 0; start < len(taken); {
+		end, err := start+1, sticky
+		if err == nil {
+			end, err = w.writeBatch(taken, start)
+			if err != nil {
+				err = fmt.Errorf("jsonl: write: %w", err)
+				w.setErr(err)
+				sticky = err
+			}
+		}
+		w.finish(taken[start:end], err)
+		start = end
+	}
+	clear(taken)
+	w.taken = taken[:0]
+	return true
+}
+
+// writeBatch writes taken[start:end] in one Write, choosing end so that
+// the batch stays under maxBatch (a single larger line goes alone,
+// without a copy).
+func (w *Writer) writeBatch(taken []*line, start int) (end int, err error) {
+	first := taken[start].buf
+	end = start + 1
+	if len(first) >= maxBatch || end == len(taken) {
+		_, err = w.w.Write(first)
+		return end, err
+	}
+	b := append(w.batch[:0], first...)
+	for end < len(taken) && len(b)+len(taken[end].buf) <= maxBatch {
+		b = append(b, taken[end].buf...)
+		end++
+	}
+	_, err = w.w.Write(b)
+	if cap(b) <= maxBatch {
+		w.batch = b[:0]
+	}
+	return end, err
+}
+
+// finish hands each line its outcome, recycling those nobody waits for.
+func (w *Writer) finish(ls []*line, err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, l := range ls {
+		if l.state == abandoned {
+			w.putLine(l)
+			continue
+		}
+		l.done <- err
 	}
 }
 
@@ -182,9 +254,7 @@ func (w *Writer) Close() error {
 }
 
 // Err returns why the Writer stopped accepting frames, or nil.
-func (w *Writer) Err() error { return w.stickyErr() }
-
-func (w *Writer) stickyErr() error {
+func (w *Writer) Err() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.err
@@ -198,17 +268,19 @@ func (w *Writer) setErr(err error) {
 	}
 }
 
-func (w *Writer) getBuffer() *[]byte {
-	if b, ok := w.pool.Get().(*[]byte); ok {
-		*b = (*b)[:0]
-		return b
+func (w *Writer) getLine() *line {
+	if l, ok := w.pool.Get().(*line); ok {
+		return l
 	}
-	b := make([]byte, 0, 512)
-	return &b
+	return &line{buf: make([]byte, 0, 512), done: make(chan error, 1)}
 }
 
-func (w *Writer) putBuffer(b *[]byte) {
-	if cap(*b) <= keepLineBuffer {
-		w.pool.Put(b)
+// putLine recycles l; its done channel must be empty.
+func (w *Writer) putLine(l *line) {
+	if cap(l.buf) > keepLineBuffer {
+		return
 	}
+	l.buf = l.buf[:0]
+	l.state = queued
+	w.pool.Put(l)
 }

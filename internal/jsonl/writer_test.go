@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 )
 
 // lockedBuffer records each Write call separately.
@@ -24,7 +26,9 @@ func (b *lockedBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func TestWriterOneLinePerWriteUnderConcurrency(t *testing.T) {
+// Concurrent writers never interleave: every Write holds whole lines, and
+// every line arrives exactly once.
+func TestWriterWholeLinesUnderConcurrency(t *testing.T) {
 	var buf lockedBuffer
 	w := NewWriter(&buf)
 	defer w.Close()
@@ -42,19 +46,69 @@ func TestWriterOneLinePerWriteUnderConcurrency(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if len(buf.writes) != writers*each {
-		t.Fatalf("%d writes, want %d", len(buf.writes), writers*each)
-	}
 	seen := map[string]bool{}
-	for _, line := range buf.writes {
-		if strings.Count(line, "\n") != 1 || !strings.HasSuffix(line, "\n") {
-			t.Fatalf("write %q is not exactly one line", line)
+	for _, write := range buf.writes {
+		if !strings.HasSuffix(write, "\n") {
+			t.Fatalf("write %q does not end a line", write)
 		}
-		seen[line] = true
+		for _, line := range strings.SplitAfter(write, "\n") {
+			if line == "" {
+				continue
+			}
+			if seen[line] {
+				t.Fatalf("line %q written twice", line)
+			}
+			seen[line] = true
+		}
 	}
 	if len(seen) != writers*each {
 		t.Fatalf("%d distinct lines, want %d", len(seen), writers*each)
 	}
+}
+
+// gatedWriter records each Write and blocks the first until released.
+type gatedWriter struct {
+	lockedBuffer
+	entered chan struct{}
+	release chan struct{}
+	once    sync.Once
+}
+
+func (g *gatedWriter) Write(p []byte) (int, error) {
+	first := false
+	g.once.Do(func() { first = true })
+	if first {
+		close(g.entered)
+		<-g.release
+	}
+	return g.lockedBuffer.Write(p)
+}
+
+// Lines queued while a Write is in progress go out together in the next
+// Write, in the order they were queued.
+func TestWriterBatchesLinesQueuedDuringAWrite(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		g := &gatedWriter{entered: make(chan struct{}), release: make(chan struct{})}
+		w := NewWriter(g)
+		defer w.Close()
+		errs := make(chan error, 3)
+		go func() { errs <- w.WriteFrame(context.Background(), []byte(`{"n":1}`)) }()
+		<-g.entered
+		go func() { errs <- w.WriteFrame(context.Background(), []byte(`{"n":2}`)) }()
+		synctest.Wait()
+		go func() { errs <- w.WriteFrame(context.Background(), []byte(`{"n":3}`)) }()
+		synctest.Wait()
+		close(g.release)
+		for range 3 {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+		}
+		want := []string{`{"n":1}` + "\n", `{"n":2}` + "\n" + `{"n":3}` + "\n"}
+		if !slices.Equal(g.writes, want) {
+			t.Fatalf("writes %q, want %q", g.writes, want)
+		}
+	})
 }
 
 func TestWriterRefusesNewlines(t *testing.T) {
