@@ -49,6 +49,9 @@ func (ss *Session) Call(ctx context.Context, method string, params any) (json.Ra
 	case <-ss.ctx.Done():
 		forget()
 		return nil, fmt.Errorf("mcptest: %s to the client: %w: session ended", method, jsonrpc.ErrClosed)
+	case <-ss.inputEnded:
+		forget()
+		return nil, fmt.Errorf("mcptest: %s to the client: %w: the client closed its input", method, jsonrpc.ErrClosed)
 	}
 }
 

@@ -73,6 +73,9 @@ func (ss *Session) serveStream(ctx context.Context, out *streamOut) error {
 		ss.receive(msg)
 	}
 	closedByServer := ss.ctx.Err() != nil
+	if !closedByServer && ctx.Err() == nil && !out.crashed.Load() && isEndOfStream(readErr) {
+		ss.drain()
+	}
 	_ = out.st.Close()
 	ss.shutdown()
 	switch {

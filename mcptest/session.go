@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
@@ -40,7 +41,11 @@ type Session struct {
 
 	ctx    context.Context // ends when the session ends
 	cancel context.CancelFunc
-	work   sync.WaitGroup // handlers and background sends
+	// inputEnded is closed when the client stopped sending (stdin EOF):
+	// calls to the client can no longer be answered.
+	inputEnded     chan struct{}
+	inputEndedOnce sync.Once
+	work           sync.WaitGroup // handlers and background sends
 
 	nextID atomic.Int64
 
@@ -91,6 +96,7 @@ func (s *Server) newSession(out outbound, track bool) (*Session, error) {
 		ctx:         ctx,
 		cancel:      cancel,
 		initialized: make(chan struct{}),
+		inputEnded:  make(chan struct{}),
 		subs:        map[string]bool{},
 		inflight:    map[jsonrpc.ID]*inflight{},
 		pending:     map[jsonrpc.ID]chan *jsonrpc.Response{},
@@ -110,6 +116,35 @@ func (s *Server) newSession(out outbound, track bool) (*Session, error) {
 		s.serving.Add(1)
 	}
 	return ss, nil
+}
+
+// drainTimeout bounds how long a session whose client closed its input
+// keeps running to finish the requests in flight. It matches the 2 s a
+// stdio client waits after closing stdin before it sends SIGTERM.
+const drainTimeout = 2 * time.Second
+
+// drain is called when the client's input ended normally: pending calls
+// to the client fail at once, and the requests in flight get up to
+// drainTimeout to be answered before the session ends.
+func (ss *Session) drain() {
+	ss.inputEndedOnce.Do(func() { close(ss.inputEnded) })
+	timer := time.NewTimer(drainTimeout)
+	defer timer.Stop()
+	for {
+		ss.mu.Lock()
+		n, changed := len(ss.inflight), ss.changed
+		ss.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-changed:
+		case <-timer.C:
+			return
+		case <-ss.ctx.Done():
+			return
+		}
+	}
 }
 
 // shutdown ends the session: handler contexts are cancelled, pending
@@ -398,19 +433,23 @@ func (ss *Session) receiveRequest(req *jsonrpc.Request) {
 		defer cancel()
 		result, err := handler(ctx, req)
 		ss.mu.Lock()
-		if ss.inflight[req.ID] == f {
-			delete(ss.inflight, req.ID)
-		}
 		skip := f.cancelled
 		if skip {
 			ss.cancelled = append(ss.cancelled, req.ID)
 			ss.signalLocked()
 		}
 		ss.mu.Unlock()
-		if skip {
-			return // a cancelled request gets no response
+		if !skip { // a cancelled request gets no response
+			ss.respond(req, tool, result, err)
 		}
-		ss.respond(req, tool, result, err)
+		// Only now is the request finished: a session draining after the
+		// client's input ended waits for the response to be written.
+		ss.mu.Lock()
+		if ss.inflight[req.ID] == f {
+			delete(ss.inflight, req.ID)
+		}
+		ss.signalLocked()
+		ss.mu.Unlock()
 	})
 	if !started {
 		cancel()

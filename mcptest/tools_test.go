@@ -212,3 +212,32 @@ func TestToolHandlerErrors(t *testing.T) {
 		t.Errorf("nil-result: %s", raw)
 	}
 }
+
+func TestRequestsInFlightAreAnsweredAfterTheClientStopsSending(t *testing.T) {
+	c, done := pipeClient(t, NewDefault())
+	c.initialize(LatestProtocolVersion)
+	slow := c.request("tools/call", map[string]any{"name": "slow", "arguments": map[string]int{"steps": 2, "delay_ms": 5}})
+	sample := c.request("tools/call", map[string]any{"name": "sample", "arguments": map[string]string{"prompt": "p"}})
+	_ = c.w.Close() // like closing a child's stdin
+	got := map[jsonrpc.ID]*jsonrpc.Response{}
+	for {
+		m, ok := c.next()
+		if !ok {
+			break
+		}
+		if r, isResp := m.(*jsonrpc.Response); isResp {
+			got[r.ID] = r
+		}
+	}
+	if r := got[slow]; r == nil || decodeToolResult(t, r.Result).text() != "done after 2 steps" {
+		t.Errorf("slow call: %#v", r)
+	}
+	// The sampling request can never be answered now: the tool fails at
+	// once instead of holding the session open.
+	if r := got[sample]; r == nil || !decodeToolResult(t, r.Result).IsError {
+		t.Errorf("sample call: %#v", r)
+	}
+	if err := done.wait(t); err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+}
