@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
@@ -22,7 +21,7 @@ func (c *Client) call(ctx context.Context, method string, params any, opts *json
 	if out == nil {
 		return nil
 	}
-	if err := json.Unmarshal(raw, out); err != nil {
+	if err := decodeResult(raw, out); err != nil {
 		return fmt.Errorf("mcp: %s: decoding the result: %w", method, err)
 	}
 	return nil

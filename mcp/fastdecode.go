@@ -1,0 +1,272 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+)
+
+// Decoding a tools/call result with encoding/json walks a large text block
+// about five times: Unmarshal validates the whole result, skips over each
+// content block to hand it to Content.UnmarshalJSON, which validates it
+// again, decodes it into a wire struct, and unquotes the text. For the
+// common result, text blocks and maybe isError, decodeTextResult does it
+// in one strict pass: it accepts exactly what encoding/json accepts for
+// that shape and gives up (ok false, nothing assigned) on anything else,
+// such as another member, another block type, an escape it does not
+// handle or invalid UTF-8, so that the caller falls back to
+// encoding/json and gets its exact result or error.
+
+// decodeTextResult decodes raw into res if raw is a result of the common
+// shape; ok reports whether it did.
+func decodeTextResult(raw []byte, res *CallToolResult) (ok bool) {
+	d := scanner{b: raw}
+	var out CallToolResult
+	sawContent, sawIsError := false, false
+	if !d.consume('{') {
+		return false
+	}
+	if d.consume('}') {
+		return false // no content: let encoding/json decide
+	}
+	for {
+		key, ok := d.plainString()
+		if !ok || !d.consume(':') {
+			return false
+		}
+		switch key {
+		case "content":
+			if sawContent {
+				return false
+			}
+			sawContent = true
+			if out.Content, ok = d.textBlocks(); !ok {
+				return false
+			}
+		case "isError":
+			if sawIsError {
+				return false
+			}
+			sawIsError = true
+			if out.IsError, ok = d.boolean(); !ok {
+				return false
+			}
+		default:
+			return false
+		}
+		if d.consume(',') {
+			continue
+		}
+		if !d.consume('}') || !d.atEnd() || !sawContent {
+			return false
+		}
+		*res = out
+		return true
+	}
+}
+
+// scanner reads JSON tokens from b; every method skips leading white
+// space and reports failure instead of an error.
+type scanner struct {
+	b []byte
+	i int
+}
+
+func (d *scanner) space() {
+	for d.i < len(d.b) {
+		switch d.b[d.i] {
+		case ' ', '\t', '\n', '\r':
+			d.i++
+		default:
+			return
+		}
+	}
+}
+
+func (d *scanner) consume(c byte) bool {
+	d.space()
+	if d.i < len(d.b) && d.b[d.i] == c {
+		d.i++
+		return true
+	}
+	return false
+}
+
+func (d *scanner) atEnd() bool {
+	d.space()
+	return d.i == len(d.b)
+}
+
+func (d *scanner) boolean() (v, ok bool) {
+	d.space()
+	rest := d.b[d.i:]
+	switch {
+	case len(rest) >= 4 && string(rest[:4]) == "true":
+		d.i += 4
+		return true, true
+	case len(rest) >= 5 && string(rest[:5]) == "false":
+		d.i += 5
+		return false, true
+	}
+	return false, false
+}
+
+// textBlocks reads an array of {"type":"text","text":"..."} objects.
+func (d *scanner) textBlocks() ([]Content, bool) {
+	if !d.consume('[') {
+		return nil, false
+	}
+	blocks := []Content{}
+	if d.consume(']') {
+		return blocks, true
+	}
+	for {
+		if !d.consume('{') {
+			return nil, false
+		}
+		var typ, text string
+		sawType, sawText := false, false
+		for {
+			key, ok := d.plainString()
+			if !ok || !d.consume(':') {
+				return nil, false
+			}
+			switch {
+			case key == "type" && !sawType:
+				sawType = true
+				if typ, ok = d.plainString(); !ok || typ != "text" {
+					return nil, false
+				}
+			case key == "text" && !sawText:
+				sawText = true
+				if text, ok = d.text(); !ok {
+					return nil, false
+				}
+			default:
+				return nil, false
+			}
+			if d.consume(',') {
+				continue
+			}
+			if !d.consume('}') || !sawType || !sawText {
+				return nil, false
+			}
+			break
+		}
+		blocks = append(blocks, Content{Type: typ, Text: text})
+		if d.consume(',') {
+			continue
+		}
+		if d.consume(']') {
+			return blocks, true
+		}
+		return nil, false
+	}
+}
+
+// plainString reads a string without escapes (member names, the type).
+func (d *scanner) plainString() (string, bool) {
+	if !d.consume('"') {
+		return "", false
+	}
+	start := d.i
+	for d.i < len(d.b) {
+		c := d.b[d.i]
+		switch {
+		case c == '"':
+			s := d.b[start:d.i]
+			d.i++
+			if !utf8.Valid(s) {
+				return "", false
+			}
+			return string(s), true
+		case c == '\\' || c < 0x20:
+			return "", false
+		}
+		d.i++
+	}
+	return "", false
+}
+
+// text reads a string value, unescaping the short escapes. \u escapes,
+// control characters and invalid UTF-8 make it give up (encoding/json
+// has its own rules for those).
+func (d *scanner) text() (string, bool) {
+	if !d.consume('"') {
+		return "", false
+	}
+	start := d.i
+	// Find the end first: most texts have few escapes, and knowing the
+	// length lets the output be allocated once.
+	escapes := 0
+	end := -1
+	for j := d.i; j < len(d.b); j++ {
+		c := d.b[j]
+		if c == '"' {
+			end = j
+			break
+		}
+		if c == '\\' {
+			escapes++
+			j++
+			continue
+		}
+		if c < 0x20 {
+			return "", false
+		}
+	}
+	if end < 0 {
+		return "", false
+	}
+	raw := d.b[start:end]
+	d.i = end + 1
+	if escapes == 0 {
+		if !utf8.Valid(raw) {
+			return "", false
+		}
+		return string(raw), true
+	}
+	if !utf8.Valid(raw) { // escapes are ASCII: raw is valid iff the text is
+		return "", false
+	}
+	var b strings.Builder
+	b.Grow(len(raw) - escapes)
+	for len(raw) > 0 {
+		k := bytes.IndexByte(raw, '\\')
+		if k < 0 {
+			b.Write(raw)
+			break
+		}
+		b.Write(raw[:k])
+		var c byte
+		switch raw[k+1] {
+		case '"', '\\', '/':
+			c = raw[k+1]
+		case 'n':
+			c = '\n'
+		case 't':
+			c = '\t'
+		case 'r':
+			c = '\r'
+		case 'b':
+			c = '\b'
+		case 'f':
+			c = '\f'
+		default:
+			return "", false
+		}
+		b.WriteByte(c)
+		raw = raw[k+2:]
+	}
+	return b.String(), true
+}
+
+// decodeResult decodes a call's result into out, taking the one-pass
+// route for tools/call results of the common shape.
+func decodeResult(raw []byte, out any) error {
+	if res, ok := out.(*CallToolResult); ok && decodeTextResult(raw, res) {
+		return nil
+	}
+	return json.Unmarshal(raw, out)
+}

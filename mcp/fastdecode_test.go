@@ -1,0 +1,100 @@
+package mcp
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+var textResultSamples = []string{
+	`{"content":[{"type":"text","text":"hello, world"}]}`,
+	`{"content":[{"type":"text","text":"Echo: hello"}],"isError":false}`,
+	` { "isError" : true , "content" : [ { "text" : "line\none\t\"two\"\\ \/ \r\b\f" , "type" : "text" } ] } `,
+	`{"content":[{"type":"text","text":""},{"type":"text","text":"héllo ✓"}]}`,
+	`{"content":[]}`,
+}
+
+// The one-pass decoder and encoding/json agree on every result of the
+// common shape.
+func TestDecodeTextResultMatchesEncodingJSON(t *testing.T) {
+	for _, raw := range textResultSamples {
+		var fast CallToolResult
+		if !decodeTextResult([]byte(raw), &fast) {
+			t.Errorf("%s: not taken by the fast path", raw)
+			continue
+		}
+		var slow CallToolResult
+		if err := json.Unmarshal([]byte(raw), &slow); err != nil {
+			t.Fatalf("%s: %v", raw, err)
+		}
+		if !reflect.DeepEqual(fast, slow) {
+			t.Errorf("%s:\nfast %#v\nslow %#v", raw, fast, slow)
+		}
+	}
+}
+
+// Anything outside the common shape is left to encoding/json untouched.
+func TestDecodeTextResultDeclines(t *testing.T) {
+	for _, raw := range []string{
+		`{}`,
+		`{"content":null}`,
+		`{"content":[{"type":"image","data":"AA==","mimeType":"image/png"}]}`,
+		`{"content":[{"type":"text","text":"x","annotations":{"priority":1}}]}`,
+		`{"content":[{"type":"text","text":"x"}],"structuredContent":{"a":1}}`,
+		`{"Content":[{"type":"text","text":"x"}]}`,
+		`{"content":[{"type":"text","text":"x"}],"content":[]}`,
+		`{"content":[{"type":"text","type":"text","text":"x"}]}`,
+		`{"content":[{"type":"text","text":"\u00e9"}]}`,
+		`{"content":[{"type":"text","text":"bad \x"}]}`,
+		`{"content":[{"type":"text","text":"` + "\xff" + `"}]}`,
+		`{"content":[{"type":"text","text":"` + "\x01" + `"}]}`,
+		`{"content":[{"type":"text"}]}`,
+		`{"content":[{"type":"text","text":"x"}]} trailing`,
+		`{"content":[{"type":"text","text":"x"},]}`,
+		`{"content":[{"type":"text","text":"x"}],"isError":1}`,
+		`{"content":[{"type":"text","text":"unterminated}]}`,
+	} {
+		var r CallToolResult
+		if decodeTextResult([]byte(raw), &r) {
+			t.Errorf("%s: taken by the fast path as %#v", raw, r)
+		}
+		if !reflect.DeepEqual(r, CallToolResult{}) {
+			t.Errorf("%s: declined but assigned %#v", raw, r)
+		}
+	}
+}
+
+func TestDecodeTextResultLargeText(t *testing.T) {
+	text := strings.Repeat(`The quick brown fox.\n`, 100000)
+	raw := `{"content":[{"type":"text","text":"` + text + `"}]}`
+	var r CallToolResult
+	if !decodeTextResult([]byte(raw), &r) {
+		t.Fatal("not taken by the fast path")
+	}
+	if want := strings.ReplaceAll(text, `\n`, "\n"); r.Content[0].Text != want {
+		t.Fatalf("text of %d bytes, want %d", len(r.Content[0].Text), len(want))
+	}
+}
+
+// Whatever the one-pass decoder accepts, encoding/json accepts too, with
+// the same result.
+func FuzzDecodeTextResult(f *testing.F) {
+	for _, raw := range textResultSamples {
+		f.Add([]byte(raw))
+	}
+	f.Add([]byte(`{"content":[{"type":"text","text":"a\u0041"}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var fast CallToolResult
+		if !decodeTextResult(data, &fast) {
+			return
+		}
+		var slow CallToolResult
+		if err := json.Unmarshal(data, &slow); err != nil {
+			t.Fatalf("fast path accepted %q, encoding/json says %v", data, err)
+		}
+		if !reflect.DeepEqual(fast, slow) {
+			t.Fatalf("%q:\nfast %#v\nslow %#v", data, fast, slow)
+		}
+	})
+}
