@@ -1,0 +1,62 @@
+package auth
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/mcpwire/mcpwire/config"
+)
+
+func TestParseConfig(t *testing.T) {
+	env := func(name string) (string, bool) {
+		switch name {
+		case "APP_SECRET":
+			return "secret-VALUE-1", true
+		case "APP_ID":
+			return "app", true
+		}
+		return "", false
+	}
+	opts := config.LoadOptions{Env: env}
+	c, err := ParseConfig(json.RawMessage(`{"clientId": "${APP_ID}", "clientSecret": "${APP_SECRET}", "scopes": ["read", "write extra"], "callbackPort": 8976, "clientMetadataUrl": "https://app.example/client.json"}`), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &Config{ClientID: "app", ClientSecret: "secret-VALUE-1", Scopes: []string{"read", "write", "extra"}, CallbackPort: 8976, ClientMetadataURL: "https://app.example/client.json"}
+	if !reflect.DeepEqual(c, want) {
+		t.Errorf("ParseConfig = %#v", c)
+	}
+	var o Options
+	c.Apply(&o)
+	if o.ClientID != "app" || o.ClientSecret != "secret-VALUE-1" || len(o.Scopes) != 3 || o.ClientMetadataURL != want.ClientMetadataURL {
+		t.Errorf("Apply = %+v", o)
+	}
+	if c, err := ParseConfig(json.RawMessage(`{"scopes": "a b"}`), opts); err != nil || len(c.Scopes) != 2 {
+		t.Errorf("scopes as a string: %v, %v", c, err)
+	}
+	if c, err := ParseConfig(nil, opts); err != nil || !reflect.DeepEqual(c, &Config{}) {
+		t.Errorf("empty block: %v, %v", c, err)
+	}
+
+	for _, tc := range []struct{ in, want string }{
+		{`{"clientSecret": "literal-SECRET"}`, "without oauth.clientId"},
+		{`{"clientId": "a", "clientSecret": "${NOPE}"}`, `oauth.clientSecret: variable "NOPE" is not set`},
+		{`{"callbackPort": 0}`, "oauth.callbackPort"},
+		{`{"callbackPort": 8080.5}`, "oauth.callbackPort"},
+		{`{"callbackPort": "8080"}`, "oauth.callbackPort"},
+		{`{"scopes": [1]}`, "oauth.scopes"},
+		{`{"clientId": 5, "clientSecret": "literal-SECRET"}`, "clientId must be a string"},
+		{`["literal-SECRET"]`, "want a JSON object, not a JSON array"},
+		{`{"clientSecret": "literal-SECRET"`, "not a valid JSON object"},
+	} {
+		_, err := ParseConfig(json.RawMessage(tc.in), opts)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ParseConfig(%s) = %v, want %q", tc.in, err, tc.want)
+		}
+		if err != nil && strings.Contains(err.Error(), "SECRET") {
+			t.Errorf("ParseConfig(%s): the error shows a value: %v", tc.in, err)
+		}
+	}
+}

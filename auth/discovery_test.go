@@ -1,0 +1,214 @@
+package auth
+
+import (
+	"errors"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestDiscoveryFromTheChallengeURL(t *testing.T) {
+	w := newWorld(t)
+	w.prmPath = "/custom/metadata.json" // only the challenge says where
+	a := newAuth(t, w, nil)
+	mustCall(t, w, a, "ping")
+	got := w.hitsOf("RS GET")
+	if want := []string{"RS GET /custom/metadata.json"}; !slices.Equal(got, want) {
+		t.Errorf("metadata requests = %q, want %q", got, want)
+	}
+}
+
+func TestDiscoveryPathBasedBeforeRoot(t *testing.T) {
+	w := newWorld(t)
+	w.prmInHeader = false
+	a := newAuth(t, w, nil)
+	mustCall(t, w, a, "ping")
+	got := w.hitsOf("RS GET")
+	if want := []string{"RS GET /.well-known/oauth-protected-resource/mcp"}; !slices.Equal(got, want) {
+		t.Errorf("metadata requests = %q, want only the path-based one (the root must not be asked first)", got)
+	}
+}
+
+func TestDiscoveryFallsBackToTheRoot(t *testing.T) {
+	w := newWorld(t)
+	w.prmInHeader = false
+	w.prmPath = "/.well-known/oauth-protected-resource"
+	w.prmResource = w.rs.URL // a root resource covers /mcp
+	a := newAuth(t, w, nil)
+	mustCall(t, w, a, "ping")
+	got := w.hitsOf("RS GET")
+	want := []string{"RS GET /.well-known/oauth-protected-resource/mcp", "RS GET /.well-known/oauth-protected-resource"}
+	if !slices.Equal(got, want) {
+		t.Errorf("metadata requests = %q, want %q", got, want)
+	}
+	if res := w.lastAuthorize(t).Get("resource"); res != w.rs.URL {
+		t.Errorf("resource = %q, want the metadata's %q", res, w.rs.URL)
+	}
+}
+
+func TestAuthorizationServerMetadataOrder(t *testing.T) {
+	for _, tc := range []struct {
+		name, issuerPath, metaPath string
+		want                       []string
+	}{
+		{"8414 without path", "", "/.well-known/oauth-authorization-server",
+			[]string{"/.well-known/oauth-authorization-server"}},
+		{"OIDC without path", "", "/.well-known/openid-configuration",
+			[]string{"/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"}},
+		{"8414 with path", "/tenant1", "/.well-known/oauth-authorization-server/tenant1",
+			[]string{"/.well-known/oauth-authorization-server/tenant1"}},
+		{"OIDC appended", "/tenant1", "/.well-known/openid-configuration/tenant1",
+			[]string{"/.well-known/oauth-authorization-server/tenant1", "/.well-known/openid-configuration/tenant1"}},
+		{"OIDC inserted", "/tenant1", "/tenant1/.well-known/openid-configuration",
+			[]string{"/.well-known/oauth-authorization-server/tenant1", "/.well-known/openid-configuration/tenant1", "/tenant1/.well-known/openid-configuration"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t)
+			w.issuerPath, w.metaPath = tc.issuerPath, tc.metaPath
+			a := newAuth(t, w, nil)
+			mustCall(t, w, a, "ping")
+			var got []string
+			for _, h := range w.hitsOf("AS GET /") {
+				if strings.Contains(h, ".well-known") {
+					got = append(got, strings.TrimPrefix(h, "AS GET "))
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("metadata requests = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestLegacyServerMetadataAtTheRoot(t *testing.T) {
+	// A 2025-03-26 server: no resource metadata; it is its own
+	// authorization server, with endpoints under /oauth.
+	w := newWorld(t)
+	w.prmPath, w.prmInHeader = "", false
+	w.combined = true // one server plays both parts
+	w.issuerPath = "/oauth"
+	w.metaPath = "/.well-known/oauth-authorization-server"
+	w.metaIssuer = w.rs.URL + "/oauth" // differs from the origin asked: allowed here
+	a := newAuth(t, w, nil)
+	mustCall(t, w, a, "ping")
+	if n := len(w.hitsOf("AS POST /oauth/token")); n != 1 {
+		t.Errorf("token requests at /oauth/token: %d, want 1 (hits %q)", n, w.hitsOf(""))
+	}
+}
+
+func TestLegacyDefaultEndpoints(t *testing.T) {
+	w := newWorld(t)
+	w.prmPath, w.prmInHeader = "", false
+	w.combined = true
+	w.noMeta = true
+	w.pkce = nil // nothing to check without metadata; PKCE is still used
+	a := newAuth(t, w, nil)
+	mustCall(t, w, a, "ping")
+	for _, want := range []string{"AS POST /register", "AS GET /authorize", "AS POST /token"} {
+		if len(w.hitsOf(want)) != 1 {
+			t.Errorf("%s: not requested once (hits %q)", want, w.hitsOf(""))
+		}
+	}
+	if q := w.lastAuthorize(t); q.Get("code_challenge_method") != "S256" || q.Get("resource") != w.serverURL() {
+		t.Errorf("authorization request = %v", q)
+	}
+}
+
+func TestResourceMismatchIsRefused(t *testing.T) {
+	w := newWorld(t)
+	w.prmResource = "https://evil.example.com/mcp"
+	a := newAuth(t, w, nil)
+	err := call(t, w, a, "ping")
+	if !isAuthErr(err, ErrResourceMismatch) {
+		t.Fatalf("err = %v, want ErrResourceMismatch", err)
+	}
+	if w.authorizeCount() != 0 || len(w.hitsOf("AS")) != 0 {
+		t.Errorf("the client went on to the authorization server: %q", w.hitsOf("AS"))
+	}
+}
+
+func TestResourceCoversOnlyParentsOnTheSameOrigin(t *testing.T) {
+	for _, tc := range []struct {
+		resource, server string
+		ok               bool
+	}{
+		{"https://h/mcp", "https://h/mcp", true},
+		{"https://h/mcp/", "https://h/mcp", true},
+		{"https://h", "https://h/mcp", true},
+		{"https://H:443/", "https://h/mcp", true},
+		{"https://h/m", "https://h/mcp", false},
+		{"https://h/mcp/x", "https://h/mcp", false},
+		{"http://h/mcp", "https://h/mcp", false},
+		{"https://h:8443/mcp", "https://h/mcp", false},
+		{"https://other/mcp", "https://h/mcp", false},
+	} {
+		r, _ := urlParse(tc.resource)
+		s, _ := urlParse(tc.server)
+		if got := resourceCovers(r, s); got != tc.ok {
+			t.Errorf("resourceCovers(%s, %s) = %v, want %v", tc.resource, tc.server, got, tc.ok)
+		}
+	}
+}
+
+func TestNoPKCESupportIsRefused(t *testing.T) {
+	for name, methods := range map[string][]string{"omitted": nil, "plain only": {"plain"}} {
+		t.Run(name, func(t *testing.T) {
+			w := newWorld(t)
+			w.pkce = methods
+			a := newAuth(t, w, nil)
+			err := call(t, w, a, "ping")
+			if !isAuthErr(err, ErrNoPKCE) {
+				t.Fatalf("err = %v, want ErrNoPKCE", err)
+			}
+			if w.authorizeCount() != 0 {
+				t.Error("an authorization request was made anyway")
+			}
+		})
+	}
+}
+
+func TestMetadataNotFoundAnywhere(t *testing.T) {
+	w := newWorld(t)
+	w.noMeta = true
+	a := newAuth(t, w, nil)
+	err := call(t, w, a, "ping")
+	if err == nil || !strings.Contains(err.Error(), "no metadata for authorization server") ||
+		!strings.Contains(err.Error(), "openid-configuration") {
+		t.Fatalf("err = %v, want one that lists the URLs tried", err)
+	}
+}
+
+func TestMetadataServerErrorIsNotNotFound(t *testing.T) {
+	w := newWorld(t)
+	w.prmStatus = http.StatusInternalServerError
+	a := newAuth(t, w, nil)
+	err := call(t, w, a, "ping")
+	if err == nil || !strings.Contains(err.Error(), "500") {
+		t.Fatalf("err = %v, want the 500 of the metadata", err)
+	}
+	// A 5xx is not "absent": the client must not go on guessing.
+	if got := w.hitsOf("RS GET"); len(got) != 1 {
+		t.Errorf("metadata requests = %q, want just the one that failed", got)
+	}
+}
+
+func TestIssuerMismatchIsRefused(t *testing.T) {
+	w := newWorld(t)
+	w.metaIssuer = "https://impostor.example"
+	a := newAuth(t, w, nil)
+	err := call(t, w, a, "ping")
+	if err == nil || !strings.Contains(err.Error(), "impostor") || w.authorizeCount() != 0 {
+		t.Fatalf("err = %v (authorizations %d), want the issuer refused", err, w.authorizeCount())
+	}
+}
+
+func TestDiscoveryErrorsAreSentinels(t *testing.T) {
+	// Callers tell failures apart with errors.Is through the transport.
+	w := newWorld(t)
+	w.prmResource = "https://elsewhere.example/mcp"
+	err := call(t, w, newAuth(t, w, nil), "ping")
+	if !errors.Is(err, ErrResourceMismatch) {
+		t.Fatalf("errors.Is(err, ErrResourceMismatch) = false for %v", err)
+	}
+}

@@ -1,0 +1,261 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// satisfy gets a new token for a challenge. It runs as the one flight.
+func (a *Authorizer) satisfy(ctx context.Context, ch Challenge, stepUp bool) error {
+	a.mu.Lock()
+	rec := a.rec.clone()
+	attempts := a.attempts
+	canRefresh := a.canRefreshLocked()
+	a.mu.Unlock()
+
+	// A rejected token is refreshed before the user is asked again; a
+	// refresh cannot widen the scopes, so step-up skips it.
+	if !stepUp && canRefresh && attempts < maxAttempts {
+		a.bumpAttempts()
+		attempts++
+		err := a.refresh(ctx)
+		if err == nil {
+			return nil
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		a.logf("auth: refreshing the token for %s failed (%v); authorizing again", a.redacted, err)
+	}
+	if attempts >= maxAttempts {
+		return fmt.Errorf("auth: %s: %w", a.redacted, ErrTooManyAttempts)
+	}
+	d, err := a.discover(ctx, ch.Param("resource_metadata"))
+	if err != nil {
+		return err
+	}
+	scopes := a.scopesFor(d, ch, stepUp, rec)
+	a.bumpAttempts()
+	return a.obtain(ctx, d, scopes)
+}
+
+func (a *Authorizer) bumpAttempts() {
+	a.mu.Lock()
+	a.attempts++
+	a.mu.Unlock()
+}
+
+// obtain runs the configured grant and installs the token it yields.
+func (a *Authorizer) obtain(ctx context.Context, d *discovery, scopes []string) error {
+	var (
+		tok *Token
+		c   *client
+		err error
+	)
+	switch a.grant {
+	case GrantClientCredentials:
+		tok, c, err = a.clientCredentials(ctx, d, scopes)
+	case GrantEnterprise:
+		tok, c, err = a.enterprise(ctx, d, scopes)
+	default:
+		tok, c, err = a.authorizationCode(ctx, d, scopes)
+	}
+	if err != nil {
+		return err
+	}
+	a.install(ctx, d, c, tok)
+	a.logf("auth: authorized for %s by %s", a.redacted, d.as.Issuer)
+	return nil
+}
+
+// install makes tok the current token and stores it.
+func (a *Authorizer) install(ctx context.Context, d *discovery, c *client, tok *Token) {
+	a.mu.Lock()
+	a.rec.ServerURL = a.key
+	a.rec.Issuer = d.as.Issuer
+	a.rec.TokenEndpoint = d.as.TokenEndpoint
+	a.rec.Resource = d.resource
+	a.rec.ClientID = c.id
+	a.rec.AuthMethod = c.method
+	a.rec.Token = tok
+	a.rec.Updated = a.now()
+	rec := a.rec.clone()
+	a.mu.Unlock()
+	a.save(ctx, rec)
+}
+
+// discover finds the resource metadata and the authorization server's
+// metadata, reusing what an earlier challenge found unless this one names
+// other resource metadata.
+func (a *Authorizer) discover(ctx context.Context, prmURL string) (*discovery, error) {
+	a.mu.Lock()
+	d := a.disc
+	a.mu.Unlock()
+	if d != nil && (prmURL == "" || prmURL == d.prmURL) {
+		return d, nil
+	}
+	prm, from, err := a.discoverResource(ctx, prmURL)
+	if err != nil {
+		return nil, err
+	}
+	var as *ServerMetadata
+	if prm == nil {
+		as, err = a.legacyServer(ctx)
+	} else {
+		var problems []error
+		for _, issuer := range prm.AuthorizationServers {
+			as, err = a.discoverServer(ctx, issuer, true)
+			if err == nil || !errors.Is(err, errNotFound) {
+				break
+			}
+			problems = append(problems, err)
+		}
+		if as == nil && err == nil {
+			err = errors.Join(problems...)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	d = &discovery{prmURL: from, prm: prm, as: as, resource: a.key}
+	if prm != nil && prm.Resource != "" {
+		d.resource = prm.Resource
+	}
+	a.mu.Lock()
+	a.disc = d
+	changed := a.rec.Issuer != "" && a.rec.Issuer != as.Issuer
+	if changed {
+		// Never send a token from one authorization server to a resource
+		// that now trusts another.
+		a.logf("auth: %s now uses authorization server %s instead of %s; dropping the old tokens", a.redacted, as.Issuer, a.rec.Issuer)
+		a.rec = Record{ServerURL: a.key}
+	}
+	rec := a.rec.clone()
+	a.mu.Unlock()
+	if changed {
+		a.save(ctx, rec)
+	}
+	return d, nil
+}
+
+// scopesFor chooses the scopes to ask for: the challenge's, else the
+// configured ones, else everything the resource metadata lists, else none
+// (the scope parameter is then omitted). A step-up adds the scopes already
+// held. offline_access (for a refresh token) is added only for the
+// authorization code grant, when the authorization server lists it and
+// other scopes are asked for anyway.
+func (a *Authorizer) scopesFor(d *discovery, ch Challenge, stepUp bool, rec *Record) []string {
+	var s []string
+	switch {
+	case len(strings.Fields(ch.Param("scope"))) > 0:
+		s = strings.Fields(ch.Param("scope"))
+	case len(a.opts.Scopes) > 0:
+		s = slices.Clone(a.opts.Scopes)
+	case d.prm != nil:
+		s = slices.Clone(d.prm.ScopesSupported)
+	}
+	if stepUp && rec.Token != nil {
+		s = union(rec.Token.Scopes, s)
+	}
+	if a.grant == GrantAuthorizationCode && len(s) > 0 &&
+		slices.Contains(d.as.ScopesSupported, "offline_access") && !slices.Contains(s, "offline_access") {
+		s = append(s, "offline_access")
+	}
+	return s
+}
+
+func union(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, s := range b {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// refresh trades the refresh token for a new access token. A refresh
+// token the server rejects (invalid_grant and the like) is dropped so it
+// is not tried again.
+func (a *Authorizer) refresh(ctx context.Context) error {
+	a.mu.Lock()
+	rec := a.rec.clone()
+	a.mu.Unlock()
+	if rec.Token == nil || rec.Token.RefreshToken == "" {
+		return errors.New("no refresh token")
+	}
+	// Another process (a second mcpwire) may have refreshed already and
+	// rotated the refresh token: take its result instead.
+	if stored, err := a.store.Load(ctx, a.key); err == nil && stored != nil && stored.Token.Valid(a.now()) &&
+		stored.Issuer == rec.Issuer && stored.Token.AccessToken != rec.Token.AccessToken {
+		a.mu.Lock()
+		a.rec = *stored
+		a.mu.Unlock()
+		return nil
+	}
+	c, err := a.refreshClient(rec)
+	if err != nil {
+		a.dropToken(ctx)
+		return err
+	}
+	form := formValues("grant_type", grantRefreshToken, "refresh_token", rec.Token.RefreshToken)
+	if rec.Resource != "" {
+		form.Set("resource", rec.Resource)
+	}
+	r, err := a.tokenRequest(ctx, "token refresh", rec.TokenEndpoint, form, c, rec.Token.RefreshToken)
+	if err != nil {
+		var oe *OAuthError
+		if errors.As(err, &oe) && (oe.Code == "invalid_grant" || oe.Code == "invalid_client" || oe.Code == "unauthorized_client") {
+			a.dropToken(ctx)
+		}
+		return err
+	}
+	tok, err := r.accessToken(a.now(), rec.Token.Scopes)
+	if err != nil {
+		return &OAuthError{Endpoint: "token refresh", URL: redactURL(rec.TokenEndpoint), Problem: err.Error()}
+	}
+	if tok.RefreshToken == "" {
+		tok.RefreshToken = rec.Token.RefreshToken // not rotated: keep using it
+	}
+	a.mu.Lock()
+	a.rec.Token = tok
+	a.rec.Updated = a.now()
+	saved := a.rec.clone()
+	a.mu.Unlock()
+	a.save(ctx, saved)
+	return nil
+}
+
+// refreshClient rebuilds the client that the stored token was issued to.
+func (a *Authorizer) refreshClient(rec *Record) (*client, error) {
+	c := &client{id: rec.ClientID, method: rec.AuthMethod, audience: rec.Issuer, key: a.signer}
+	switch {
+	case rec.ClientID == "":
+		return nil, errors.New("the stored token names no client")
+	case rec.Registration != nil && rec.Registration.ClientID == rec.ClientID:
+		c.secret = rec.Registration.ClientSecret
+	case rec.ClientID == a.opts.ClientID:
+		c.secret = a.opts.ClientSecret
+	case rec.ClientID == a.opts.ClientMetadataURL:
+	default:
+		return nil, fmt.Errorf("the stored token belongs to client %s, which is no longer configured", clip(rec.ClientID, 80))
+	}
+	if c.method == "" {
+		c.method = chooseAuthMethod(nil, c.secret != "", c.key != nil)
+	}
+	return c, nil
+}
+
+// dropToken forgets the token (after the server rejected its refresh
+// token) and stores that.
+func (a *Authorizer) dropToken(ctx context.Context) {
+	a.mu.Lock()
+	a.rec.Token = nil
+	a.rec.Updated = a.now()
+	rec := a.rec.clone()
+	a.mu.Unlock()
+	a.save(ctx, rec)
+}

@@ -1,0 +1,225 @@
+package auth
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// authorizationCode runs the authorization code flow with PKCE through the
+// UserAgent.
+func (a *Authorizer) authorizationCode(ctx context.Context, d *discovery, scopes []string) (*Token, *client, error) {
+	as := d.as
+	if !as.supportsPKCE() {
+		return nil, nil, fmt.Errorf("auth: %w: %s lists code_challenge_methods_supported %q; refusing to authorize without it",
+			ErrNoPKCE, as.Issuer, as.CodeChallengeMethodsSupported)
+	}
+	if as.AuthorizationEndpoint == "" {
+		return nil, nil, fmt.Errorf("auth: authorization server %s has no authorization_endpoint for signing in", as.Issuer)
+	}
+	if a.opts.UserAgent == nil {
+		return nil, nil, fmt.Errorf("auth: %s: %w; sign in first (mcpwire login %s)", a.redacted, ErrInteractionRequired, a.redacted)
+	}
+	cb, err := a.opts.UserAgent.Open(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer cb.Close()
+	redirect := cb.RedirectURI()
+	c, err := a.clientFor(ctx, d, redirect)
+	if err != nil {
+		return nil, nil, err
+	}
+	p := newPKCE()
+	state := randomToken(24)
+	q := formValues(
+		"response_type", "code",
+		"client_id", c.id,
+		"redirect_uri", redirect,
+		"code_challenge", p.challenge,
+		"code_challenge_method", "S256",
+		"state", state,
+		"resource", d.resource,
+	)
+	if len(scopes) > 0 {
+		q.Set("scope", strings.Join(scopes, " "))
+	}
+	authURL, err := withQuery(as.AuthorizationEndpoint, q)
+	if err != nil {
+		return nil, nil, err
+	}
+	a.logf("auth: signing in to %s at %s", a.redacted, as.Issuer)
+	vals, err := cb.Await(ctx, authURL)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		return nil, nil, fmt.Errorf("auth: signing in to %s: %w", a.redacted, err)
+	}
+	if e := vals.Get("error"); e != "" {
+		oe := &OAuthError{Endpoint: "authorization", URL: redactURL(as.AuthorizationEndpoint), Code: clean(e, 60), Description: clean(vals.Get("error_description"), 200)}
+		if e == "access_denied" {
+			return nil, nil, fmt.Errorf("%w: %w", ErrCancelled, oe)
+		}
+		return nil, nil, oe
+	}
+	if subtle.ConstantTimeCompare([]byte(vals.Get("state")), []byte(state)) != 1 {
+		return nil, nil, errors.New("auth: the authorization response carries the wrong state; it was not an answer to this request (possible forgery), so it was ignored")
+	}
+	if iss := vals.Get("iss"); iss != "" && strings.TrimSuffix(iss, "/") != strings.TrimSuffix(as.Issuer, "/") {
+		return nil, nil, fmt.Errorf("auth: the authorization response comes from issuer %s, not %s (RFC 9207); ignored", redactURL(iss), as.Issuer)
+	}
+	code := vals.Get("code")
+	if code == "" {
+		return nil, nil, errors.New("auth: the authorization response has no code")
+	}
+	form := formValues(
+		"grant_type", grantAuthorizationCode,
+		"code", code,
+		"redirect_uri", redirect,
+		"code_verifier", p.verifier,
+		"resource", d.resource,
+	)
+	r, err := a.tokenRequest(ctx, "token request", as.TokenEndpoint, form, c, code, p.verifier)
+	if err != nil {
+		return nil, nil, err
+	}
+	tok, err := r.accessToken(a.now(), scopes)
+	if err != nil {
+		return nil, nil, &OAuthError{Endpoint: "token request", URL: redactURL(as.TokenEndpoint), Problem: err.Error()}
+	}
+	return tok, c, nil
+}
+
+// clientCredentials gets a token for the client itself.
+func (a *Authorizer) clientCredentials(ctx context.Context, d *discovery, scopes []string) (*Token, *client, error) {
+	c := a.configuredClient(d.as)
+	form := formValues("grant_type", grantClientCredentials, "resource", d.resource)
+	if len(scopes) > 0 {
+		form.Set("scope", strings.Join(scopes, " "))
+	}
+	r, err := a.tokenRequest(ctx, "client credentials token request", d.as.TokenEndpoint, form, c)
+	if err != nil {
+		return nil, nil, err
+	}
+	tok, err := r.accessToken(a.now(), scopes)
+	if err != nil {
+		return nil, nil, &OAuthError{Endpoint: "client credentials token request", URL: redactURL(d.as.TokenEndpoint), Problem: err.Error()}
+	}
+	return tok, c, nil
+}
+
+// enterprise exchanges the identity provider's ID token for an identity
+// assertion grant (ID-JAG) there, then the grant for an access token at
+// the MCP server's authorization server.
+func (a *Authorizer) enterprise(ctx context.Context, d *discovery, scopes []string) (*Token, *client, error) {
+	e := a.opts.Enterprise
+	idToken, err := e.IDToken(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("auth: getting the identity token for enterprise authorization: %w", err)
+	}
+	if idToken == "" {
+		return nil, nil, errors.New("auth: the identity token source returned no token")
+	}
+	exchange := formValues(
+		"grant_type", grantTokenExchange,
+		"requested_token_type", tokenTypeIDJAG,
+		"subject_token", idToken,
+		"subject_token_type", tokenTypeIDToken,
+		"audience", d.as.Issuer,
+		"resource", d.resource,
+	)
+	if len(scopes) > 0 {
+		exchange.Set("scope", strings.Join(scopes, " "))
+	}
+	var idp *client
+	if e.ClientID != "" {
+		idp = &client{id: e.ClientID, secret: e.ClientSecret, method: chooseAuthMethod(nil, e.ClientSecret != "", false)}
+	}
+	r, err := a.tokenRequest(ctx, "token exchange at the identity provider", e.TokenEndpoint, exchange, idp, idToken)
+	if err != nil {
+		return nil, nil, err
+	}
+	if r.IssuedTokenType != "" && r.IssuedTokenType != tokenTypeIDJAG {
+		return nil, nil, &OAuthError{Endpoint: "token exchange at the identity provider", URL: redactURL(e.TokenEndpoint),
+			Problem: fmt.Sprintf("the issued token is a %q, not an identity assertion grant (%s)", clean(r.IssuedTokenType, 80), tokenTypeIDJAG)}
+	}
+	grant := r.AccessToken
+	c := a.configuredClient(d.as)
+	form := formValues("grant_type", grantJWTBearer, "assertion", grant, "resource", d.resource)
+	if len(scopes) > 0 {
+		form.Set("scope", strings.Join(scopes, " "))
+	}
+	r2, err := a.tokenRequest(ctx, "JWT bearer grant", d.as.TokenEndpoint, form, c, grant, idToken)
+	if err != nil {
+		return nil, nil, err
+	}
+	tok, err := r2.accessToken(a.now(), scopes)
+	if err != nil {
+		return nil, nil, &OAuthError{Endpoint: "JWT bearer grant", URL: redactURL(d.as.TokenEndpoint), Problem: err.Error()}
+	}
+	return tok, c, nil
+}
+
+// configuredClient is the pre-registered client, authenticating the way
+// the server supports.
+func (a *Authorizer) configuredClient(as *ServerMetadata) *client {
+	return &client{
+		id:       a.opts.ClientID,
+		secret:   a.opts.ClientSecret,
+		method:   chooseAuthMethod(as.TokenEndpointAuthMethodsSupported, a.opts.ClientSecret != "", a.signer != nil),
+		key:      a.signer,
+		audience: as.Issuer,
+	}
+}
+
+// clientFor identifies the client for the authorization code flow, in the
+// order MCP prescribes: pre-registered credentials; a registration made
+// earlier with this server for this redirect URI; a client ID metadata
+// document where the server supports them; dynamic registration.
+func (a *Authorizer) clientFor(ctx context.Context, d *discovery, redirect string) (*client, error) {
+	as := d.as
+	if a.opts.ClientID != "" {
+		return a.configuredClient(as), nil
+	}
+	a.mu.Lock()
+	reg := a.rec.clone().Registration
+	a.mu.Unlock()
+	if reg != nil && reg.Issuer == as.Issuer && reg.RedirectURI == redirect &&
+		(reg.ClientSecretExpiresAt == 0 || a.now().Unix() < reg.ClientSecretExpiresAt) {
+		return &client{id: reg.ClientID, secret: reg.ClientSecret, method: reg.AuthMethod, audience: as.Issuer}, nil
+	}
+	if as.ClientIDMetadataDocumentSupported && a.opts.ClientMetadataURL != "" {
+		return &client{id: a.opts.ClientMetadataURL, method: AuthNone, audience: as.Issuer}, nil
+	}
+	if as.RegistrationEndpoint != "" {
+		return a.register(ctx, as, redirect)
+	}
+	return nil, fmt.Errorf("auth: %s (authorization server %s): %w", a.redacted, as.Issuer, ErrNoClientID)
+}
+
+func formValues(kv ...string) url.Values {
+	v := url.Values{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		v.Set(kv[i], kv[i+1])
+	}
+	return v
+}
+
+// withQuery adds q to endpoint's own query (an endpoint may carry fixed
+// parameters of its own).
+func withQuery(endpoint string, q url.Values) (string, error) {
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return "", fmt.Errorf("auth: authorization endpoint %s is not a valid URL", redactURL(endpoint))
+	}
+	all := u.Query()
+	for k, vs := range q {
+		all[k] = vs
+	}
+	u.RawQuery = all.Encode()
+	return u.String(), nil
+}

@@ -1,0 +1,140 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// ErrNotProtected: the server neither challenges an unauthenticated
+// request nor publishes protected resource metadata, so there is nothing
+// to sign in to.
+var ErrNotProtected = errors.New("the server does not ask for authorization")
+
+// probeBody is what Login and Prepare post to find out whether the
+// server wants authorization: a ping, which creates no session.
+const probeBody = `{"jsonrpc":"2.0","id":"mcpwire-auth-probe","method":"ping"}`
+
+// Login signs in now, whatever is stored: it asks the server for its
+// challenge with an unauthenticated request, then discovers and
+// authorizes as for a 401 (for "mcpwire login"). It clears a previous
+// cancellation. ErrNotProtected means the server needs no sign-in.
+func (a *Authorizer) Login(ctx context.Context) error {
+	a.Reset()
+	ch, challenged, err := a.probe(ctx)
+	if err != nil {
+		return err
+	}
+	return a.exclusive(ctx, func() error {
+		d, err := a.discoverForLogin(ctx, ch, challenged)
+		if err != nil {
+			return err
+		}
+		a.mu.Lock()
+		rec := a.rec.clone()
+		a.mu.Unlock()
+		return a.obtain(ctx, d, a.scopesFor(d, ch, false, rec))
+	})
+}
+
+// Prepare makes sure a token is at hand before a connection starts, so
+// that a sign-in happens under the caller's ctx (a person may take
+// minutes) rather than under one request's timeout. With a usable or
+// refreshable token it does nothing more; otherwise it probes the server
+// and, if the server challenges, authorizes. A server that does not
+// challenge is fine: nil.
+func (a *Authorizer) Prepare(ctx context.Context) error {
+	tok, err := a.token(ctx)
+	if err != nil || tok != "" {
+		return err
+	}
+	ch, challenged, err := a.probe(ctx)
+	if err != nil || !challenged {
+		return err
+	}
+	return a.exclusive(ctx, func() error {
+		if a.currentToken() != "" {
+			return nil // a concurrent request got one meanwhile
+		}
+		a.mu.Lock()
+		cancelled := a.cancelled
+		a.mu.Unlock()
+		if cancelled != nil {
+			return cancelled
+		}
+		return a.satisfy(ctx, ch, false)
+	})
+}
+
+// exclusive runs fn as the one flight, after any flight in progress.
+func (a *Authorizer) exclusive(ctx context.Context, fn func() error) error {
+	for {
+		a.mu.Lock()
+		a.loadLocked(ctx)
+		if f := a.flight; f != nil {
+			a.mu.Unlock()
+			if err := a.await(ctx, f); err != nil {
+				return err
+			}
+			continue
+		}
+		f := a.startFlightLocked()
+		a.mu.Unlock()
+		err := fn()
+		a.endFlight(f, err)
+		return err
+	}
+}
+
+func (a *Authorizer) currentToken() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.usableLocked()
+}
+
+// discoverForLogin discovers as for a challenge; without one, only a
+// server that publishes resource metadata is signed in to (guessing the
+// 2025-03-26 endpoints of a server that never asked would send the user
+// to pages that do not exist).
+func (a *Authorizer) discoverForLogin(ctx context.Context, ch Challenge, challenged bool) (*discovery, error) {
+	if challenged {
+		return a.discover(ctx, ch.Param("resource_metadata"))
+	}
+	prm, _, err := a.discoverResource(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	if prm == nil {
+		return nil, fmt.Errorf("auth: %s: %w (it answered without a challenge and publishes no protected resource metadata)", a.redacted, ErrNotProtected)
+	}
+	return a.discover(ctx, "")
+}
+
+// probe posts a ping without credentials and returns the Bearer challenge
+// of a 401 reply.
+func (a *Authorizer) probe(ctx context.Context) (Challenge, bool, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.server.String(), strings.NewReader(probeBody))
+	if err != nil {
+		return Challenge{}, false, fmt.Errorf("auth: %s: %w", a.redacted, err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", protocolVersion)
+	resp, err := a.http.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return Challenge{}, false, ctx.Err()
+		}
+		return Challenge{}, false, fmt.Errorf("auth: reaching %s: %w", a.redacted, unwrapURLError(err))
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		return Challenge{}, false, nil
+	}
+	ch, _ := BearerChallenge(resp.Header)
+	return ch, true, nil
+}

@@ -1,0 +1,170 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"html"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Loopback is the UserAgent for people at a computer: it listens on
+// 127.0.0.1 for the redirect (RFC 8252 section 7.3), opens the user's
+// browser at the authorization URL and prints the URL too, for when no
+// browser opens (a remote shell) or the user prefers to copy it.
+//
+// The zero value picks a free port and uses the system browser.
+type Loopback struct {
+	// Port is the listening port on 127.0.0.1; 0 picks a free one. Set it
+	// when the authorization server only accepts a registered redirect
+	// URI with a fixed port (the "callbackPort" of the oauth config).
+	Port int
+	// Path is the redirect URI's path; empty means "/callback".
+	Path string
+	// OpenURL opens a URL in the user's browser. Nil means the system's
+	// opener (xdg-open, open, or rundll32 on Windows). Its failure is not
+	// fatal: the user can still follow the printed URL.
+	OpenURL func(ctx context.Context, url string) error
+	// NoBrowser only prints the URL.
+	NoBrowser bool
+	// Out receives the instructions; nil means os.Stderr.
+	Out io.Writer
+}
+
+// Open starts listening for the redirect.
+func (l *Loopback) Open(ctx context.Context) (Callback, error) {
+	path := l.Path
+	if path == "" {
+		path = "/callback"
+	}
+	if path[0] != '/' {
+		path = "/" + path
+	}
+	if l.Port < 0 || l.Port > 65535 {
+		return nil, fmt.Errorf("auth: callback port %d is out of range", l.Port)
+	}
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(l.Port)))
+	if err != nil {
+		return nil, fmt.Errorf("auth: listening for the authorization redirect on 127.0.0.1:%d: %w", l.Port, err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	return &loopbackCallback{
+		cfg:      l,
+		ln:       ln,
+		path:     path,
+		redirect: "http://127.0.0.1:" + strconv.Itoa(port) + path,
+		result:   make(chan url.Values, 1),
+	}, nil
+}
+
+type loopbackCallback struct {
+	cfg      *Loopback
+	ln       net.Listener
+	path     string
+	redirect string
+	result   chan url.Values
+
+	mu      sync.Mutex
+	srv     *http.Server
+	served  chan struct{} // closed when Serve returned
+	closed  bool
+	closeMu sync.Once
+}
+
+func (c *loopbackCallback) RedirectURI() string { return c.redirect }
+
+// Await serves the redirect URI, shows the user the way and waits for the
+// authorization server's answer.
+func (c *loopbackCallback) Await(ctx context.Context, authURL string) (url.Values, error) {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil, errors.New("auth: the callback is closed")
+	}
+	c.srv = &http.Server{Handler: http.HandlerFunc(c.serve), ReadHeaderTimeout: 10 * time.Second}
+	c.served = make(chan struct{})
+	srv, served := c.srv, c.served
+	c.mu.Unlock()
+	go func() {
+		defer close(served)
+		_ = srv.Serve(c.ln)
+	}()
+
+	out := c.cfg.Out
+	if out == nil {
+		out = os.Stderr
+	}
+	opened := false
+	if !c.cfg.NoBrowser {
+		open := c.cfg.OpenURL
+		if open == nil {
+			open = OpenBrowser
+		}
+		opened = open(ctx, authURL) == nil
+	}
+	if opened {
+		fmt.Fprintf(out, "Your browser has been opened to sign in. If it did not open, visit:\n\n  %s\n\nWaiting for the authorization to complete (Ctrl-C to cancel)...\n", authURL)
+	} else {
+		fmt.Fprintf(out, "To authorize, open this URL in a browser on this computer:\n\n  %s\n\nWaiting for the authorization to complete (Ctrl-C to cancel)...\n", authURL)
+	}
+	select {
+	case v := <-c.result:
+		return v, nil
+	case <-ctx.Done():
+		return nil, fmt.Errorf("auth: waiting for the browser sign-in: %w", context.Cause(ctx))
+	}
+}
+
+func (c *loopbackCallback) serve(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != c.path {
+		http.NotFound(w, r)
+		return
+	}
+	q := r.URL.Query()
+	if q.Get("code") == "" && q.Get("error") == "" {
+		http.Error(w, "This address receives OAuth authorization responses; this request has neither a code nor an error.", http.StatusBadRequest)
+		return
+	}
+	select {
+	case c.result <- q:
+	default: // a second answer (a reload): the first one counts
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	if e := q.Get("error"); e != "" {
+		fmt.Fprintf(w, "<!doctype html><title>Authorization failed</title><h1>Authorization failed</h1><p>%s</p><p>You can close this window.</p>\n", html.EscapeString(clean(e+" "+q.Get("error_description"), 300)))
+		return
+	}
+	io.WriteString(w, "<!doctype html><title>Authorized</title><h1>Authorization complete</h1><p>You can close this window and return to the terminal.</p>\n")
+}
+
+// Close stops listening. It waits for the server goroutine to end.
+func (c *loopbackCallback) Close() error {
+	c.closeMu.Do(func() {
+		c.mu.Lock()
+		c.closed = true
+		srv, served := c.srv, c.served
+		c.mu.Unlock()
+		if srv == nil {
+			c.ln.Close()
+			return
+		}
+		// Let the browser receive its page before the connection goes.
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if srv.Shutdown(ctx) != nil {
+			srv.Close()
+		}
+		<-served
+		c.ln.Close() // in case Serve never got to take it over
+	})
+	return nil
+}

@@ -1,0 +1,111 @@
+package auth
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"slices"
+)
+
+// registrationRequest is the client metadata sent to a registration
+// endpoint (RFC 7591 section 2).
+type registrationRequest struct {
+	ClientName              string   `json:"client_name"`
+	RedirectURIs            []string `json:"redirect_uris"`
+	GrantTypes              []string `json:"grant_types"`
+	ResponseTypes           []string `json:"response_types"`
+	TokenEndpointAuthMethod string   `json:"token_endpoint_auth_method"`
+}
+
+// registrationReply is the part of a registration response (RFC 7591
+// section 3.2.1) the client needs.
+type registrationReply struct {
+	ClientID                string `json:"client_id"`
+	ClientSecret            string `json:"client_secret"`
+	ClientSecretExpiresAt   int64  `json:"client_secret_expires_at"`
+	TokenEndpointAuthMethod string `json:"token_endpoint_auth_method"`
+}
+
+// register registers this client dynamically (RFC 7591) for redirect and
+// keeps the registration. It asks to be a public client ("none"), as a
+// native app should, unless the server takes only confidential ones.
+func (a *Authorizer) register(ctx context.Context, as *ServerMetadata, redirect string) (*client, error) {
+	supported := as.TokenEndpointAuthMethodsSupported
+	method := AuthNone
+	switch {
+	case len(supported) == 0 || slices.Contains(supported, AuthNone):
+	case slices.Contains(supported, AuthClientSecretBasic):
+		method = AuthClientSecretBasic
+	case slices.Contains(supported, AuthClientSecretPost):
+		method = AuthClientSecretPost
+	}
+	name := a.opts.ClientName
+	if name == "" {
+		name = defaultClientName
+	}
+	body, err := json.Marshal(registrationRequest{
+		ClientName:              name,
+		RedirectURIs:            []string{redirect},
+		GrantTypes:              []string{grantAuthorizationCode, grantRefreshToken},
+		ResponseTypes:           []string{"code"},
+		TokenEndpointAuthMethod: method,
+	})
+	if err != nil {
+		return nil, err
+	}
+	endpoint := as.RegistrationEndpoint
+	fail := func(status int, problem string) error {
+		return &OAuthError{Endpoint: "client registration", URL: redactURL(endpoint), StatusCode: status, Problem: problem}
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
+	if err != nil {
+		return nil, fail(0, "invalid endpoint URL")
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	resp, err := a.http.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fail(0, unwrapURLError(err).Error())
+	}
+	defer resp.Body.Close()
+	raw, err := readLimited(resp.Body, maxMetadataSize)
+	if err != nil {
+		return nil, fail(resp.StatusCode, "reading the reply: "+err.Error())
+	}
+	if resp.StatusCode != http.StatusCreated && resp.StatusCode != http.StatusOK {
+		return nil, replyError("client registration", endpoint, resp.StatusCode, raw, nil)
+	}
+	var r registrationReply
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, fail(resp.StatusCode, "the reply is not a registration response: "+jsonProblem(err))
+	}
+	if r.ClientID == "" {
+		return nil, fail(resp.StatusCode, "the reply has no client_id")
+	}
+	got := r.TokenEndpointAuthMethod
+	if got == "" {
+		got = chooseAuthMethod(supported, r.ClientSecret != "", false)
+	}
+	if got == AuthPrivateKeyJWT {
+		return nil, fail(resp.StatusCode, "the server registered the client for private_key_jwt, which needs a configured key")
+	}
+	reg := &Registration{
+		Issuer:                as.Issuer,
+		ClientID:              r.ClientID,
+		ClientSecret:          r.ClientSecret,
+		ClientSecretExpiresAt: r.ClientSecretExpiresAt,
+		AuthMethod:            got,
+		RedirectURI:           redirect,
+	}
+	a.mu.Lock()
+	a.rec.Registration = reg
+	rec := a.rec.clone()
+	a.mu.Unlock()
+	a.save(ctx, rec)
+	a.logf("auth: registered as client %s with %s", clip(r.ClientID, 80), as.Issuer)
+	return &client{id: r.ClientID, secret: r.ClientSecret, method: got, audience: as.Issuer}, nil
+}

@@ -1,0 +1,280 @@
+package auth
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// expirySkew: a token this close to its expiry is treated as expired, so
+// that it does not run out on its way to the server.
+const expirySkew = 30 * time.Second
+
+// Token endpoint client authentication methods (RFC 7591 / OpenID).
+const (
+	AuthNone              = "none"
+	AuthClientSecretBasic = "client_secret_basic"
+	AuthClientSecretPost  = "client_secret_post"
+	AuthPrivateKeyJWT     = "private_key_jwt"
+)
+
+// OAuth grant and token type identifiers used on the wire.
+const (
+	grantAuthorizationCode = "authorization_code"
+	grantRefreshToken      = "refresh_token"
+	grantClientCredentials = "client_credentials"
+	grantTokenExchange     = "urn:ietf:params:oauth:grant-type:token-exchange"
+	grantJWTBearer         = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+	tokenTypeIDToken       = "urn:ietf:params:oauth:token-type:id_token"
+	tokenTypeIDJAG         = "urn:ietf:params:oauth:token-type:id-jag"
+	assertionTypeJWTBearer = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+)
+
+// tokenReply is a token endpoint's JSON reply (RFC 6749 section 5.1,
+// RFC 8693 section 2.2.1).
+type tokenReply struct {
+	AccessToken     string
+	TokenType       string
+	RefreshToken    string
+	ExpiresIn       int64 // seconds; 0 when absent or unusable
+	Scope           string
+	IssuedTokenType string
+}
+
+// decodeTokenReply parses a successful token reply. expires_in may be a
+// number or a numeric string (both are seen in the wild); an unusable
+// value is ignored rather than failing a working token.
+func decodeTokenReply(body []byte) (*tokenReply, error) {
+	var raw struct {
+		AccessToken     *string         `json:"access_token"`
+		TokenType       string          `json:"token_type"`
+		RefreshToken    string          `json:"refresh_token"`
+		ExpiresIn       json.RawMessage `json:"expires_in"`
+		Scope           string          `json:"scope"`
+		IssuedTokenType string          `json:"issued_token_type"`
+	}
+	if err := json.Unmarshal(body, &raw); err != nil {
+		return nil, fmt.Errorf("the reply is not a valid token response: %s", jsonProblem(err))
+	}
+	if raw.AccessToken == nil || *raw.AccessToken == "" {
+		return nil, fmt.Errorf("the reply has no access_token")
+	}
+	r := &tokenReply{
+		AccessToken:     *raw.AccessToken,
+		TokenType:       raw.TokenType,
+		RefreshToken:    raw.RefreshToken,
+		Scope:           raw.Scope,
+		IssuedTokenType: raw.IssuedTokenType,
+	}
+	if len(raw.ExpiresIn) > 0 && string(raw.ExpiresIn) != "null" {
+		s := strings.Trim(string(raw.ExpiresIn), `"`)
+		if f, err := strconv.ParseFloat(s, 64); err == nil && f > 0 && f < 1e10 {
+			r.ExpiresIn = int64(f)
+		}
+	}
+	return r, nil
+}
+
+// accessToken checks that a reply carries a Bearer access token (the only
+// kind MCP uses) and turns it into a Token.
+func (r *tokenReply) accessToken(now time.Time, requested []string) (*Token, error) {
+	if r.TokenType != "" && !strings.EqualFold(r.TokenType, "Bearer") {
+		return nil, fmt.Errorf("the token_type is %q, but MCP servers take only Bearer tokens", clean(r.TokenType, 40))
+	}
+	t := &Token{AccessToken: r.AccessToken, RefreshToken: r.RefreshToken}
+	if r.ExpiresIn > 0 {
+		t.Expiry = now.Add(time.Duration(r.ExpiresIn) * time.Second)
+	}
+	if r.Scope != "" {
+		t.Scopes = strings.Fields(r.Scope)
+	} else {
+		t.Scopes = append([]string(nil), requested...)
+	}
+	return t, nil
+}
+
+// Token is an access token and what came with it.
+type Token struct {
+	AccessToken  string    `json:"access_token"`
+	RefreshToken string    `json:"refresh_token,omitempty"`
+	Expiry       time.Time `json:"expiry,omitzero"` // zero: the server did not say
+	Scopes       []string  `json:"scopes,omitempty"`
+}
+
+// String describes the token without revealing it.
+func (t *Token) String() string {
+	if t == nil {
+		return "no token"
+	}
+	var b strings.Builder
+	b.WriteString("access token [redacted]")
+	if !t.Expiry.IsZero() {
+		fmt.Fprintf(&b, ", expires %s", t.Expiry.UTC().Format(time.RFC3339))
+	}
+	if t.RefreshToken != "" {
+		b.WriteString(", refresh token [redacted]")
+	}
+	if len(t.Scopes) > 0 {
+		fmt.Fprintf(&b, ", scopes %q", strings.Join(t.Scopes, " "))
+	}
+	return b.String()
+}
+
+// GoString keeps %#v from printing the token.
+func (t *Token) GoString() string { return "auth.Token{" + t.String() + "}" }
+
+// Valid reports whether the access token is there and not about to
+// expire at now.
+func (t *Token) Valid(now time.Time) bool {
+	return t != nil && t.AccessToken != "" && (t.Expiry.IsZero() || now.Before(t.Expiry.Add(-expirySkew)))
+}
+
+// client is how the client identifies itself at the token endpoint.
+type client struct {
+	id     string
+	secret string // "" for public clients
+	method string // one of the Auth* constants
+	key    *signingKey
+	// audience is the authorization server's issuer, the audience of a
+	// private_key_jwt assertion.
+	audience string
+}
+
+// chooseAuthMethod picks how to authenticate at the token endpoint from
+// what the server supports: a private key means private_key_jwt; a
+// secret means client_secret_basic where supported (also the RFC 8414
+// default when the server lists nothing), else client_secret_post; no
+// secret means none.
+func chooseAuthMethod(supported []string, hasSecret, hasKey bool) string {
+	has := func(m string) bool {
+		for _, s := range supported {
+			if s == m {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case hasKey:
+		return AuthPrivateKeyJWT
+	case !hasSecret:
+		return AuthNone
+	case len(supported) == 0 || has(AuthClientSecretBasic):
+		return AuthClientSecretBasic
+	case has(AuthClientSecretPost):
+		return AuthClientSecretPost
+	case has(AuthNone):
+		return AuthNone
+	}
+	return AuthClientSecretBasic
+}
+
+// authenticate adds the client's credentials to a token request.
+func (c *client) authenticate(form url.Values, h http.Header, now time.Time) error {
+	switch c.method {
+	case AuthClientSecretBasic:
+		// RFC 6749 section 2.3.1: both parts form-encoded before base64.
+		cred := url.QueryEscape(c.id) + ":" + url.QueryEscape(c.secret)
+		h.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(cred)))
+	case AuthClientSecretPost:
+		form.Set("client_id", c.id)
+		form.Set("client_secret", c.secret)
+	case AuthPrivateKeyJWT:
+		if c.key == nil {
+			return fmt.Errorf("private_key_jwt needs a private key, and none is configured")
+		}
+		assertion, err := c.key.sign(map[string]any{
+			"iss": c.id,
+			"sub": c.id,
+			"aud": c.audience,
+			"iat": now.Unix(),
+			"exp": now.Add(5 * time.Minute).Unix(),
+			"jti": randomToken(16),
+		})
+		if err != nil {
+			return err
+		}
+		form.Set("client_id", c.id)
+		form.Set("client_assertion_type", assertionTypeJWTBearer)
+		form.Set("client_assertion", assertion)
+	default: // none: a public client names itself
+		form.Set("client_id", c.id)
+	}
+	return nil
+}
+
+// tokenRequest posts form to a token endpoint with the client's
+// credentials and decodes the reply. what names the request in errors.
+// secrets are values that must not come back in an error even if the
+// server echoes them.
+func (a *Authorizer) tokenRequest(ctx context.Context, what, endpoint string, form url.Values, c *client, secrets ...string) (*tokenReply, error) {
+	h := http.Header{}
+	if c != nil {
+		if err := c.authenticate(form, h, a.now()); err != nil {
+			return nil, &OAuthError{Endpoint: what, URL: redactURL(endpoint), Problem: err.Error()}
+		}
+		secrets = append(secrets, c.secret, form.Get("client_assertion"))
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(form.Encode()))
+	if err != nil {
+		return nil, &OAuthError{Endpoint: what, URL: redactURL(endpoint), Problem: "invalid endpoint URL"}
+	}
+	req.Header = h
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
+	resp, err := a.http.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, &OAuthError{Endpoint: what, URL: redactURL(endpoint), Problem: scrub(unwrapURLError(err).Error(), secrets)}
+	}
+	defer resp.Body.Close()
+	raw, err := readLimited(resp.Body, maxMetadataSize)
+	if err != nil {
+		return nil, &OAuthError{Endpoint: what, URL: redactURL(endpoint), StatusCode: resp.StatusCode, Problem: "reading the reply: " + scrub(err.Error(), secrets)}
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, replyError(what, endpoint, resp.StatusCode, raw, secrets)
+	}
+	r, err := decodeTokenReply(raw)
+	if err != nil {
+		return nil, &OAuthError{Endpoint: what, URL: redactURL(endpoint), StatusCode: resp.StatusCode, Problem: err.Error()}
+	}
+	return r, nil
+}
+
+// replyError turns a failed reply into an *OAuthError, with the server's
+// error code and description when the body has them (RFC 6749 section
+// 5.2).
+func replyError(what, endpoint string, status int, body []byte, secrets []string) *OAuthError {
+	e := &OAuthError{Endpoint: what, URL: redactURL(endpoint), StatusCode: status}
+	var oe struct {
+		Error       string `json:"error"`
+		Description string `json:"error_description"`
+	}
+	if json.Unmarshal(body, &oe) == nil && oe.Error != "" {
+		e.Code = clean(scrub(oe.Error, secrets), 60)
+		e.Description = clean(scrub(oe.Description, secrets), 200)
+	} else {
+		e.Problem = "the reply is not an OAuth error response"
+	}
+	return e
+}
+
+// scrub replaces every occurrence of a secret in s, in case a server
+// echoes one back in an error.
+func scrub(s string, secrets []string) string {
+	for _, v := range secrets {
+		if len(v) >= 4 {
+			s = strings.ReplaceAll(s, v, "[redacted]")
+		}
+	}
+	return s
+}
