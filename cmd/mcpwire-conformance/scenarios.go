@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"strings"
 
 	"github.com/mcpwire/mcpwire/mcp"
 	"github.com/mcpwire/mcpwire/transport"
@@ -28,7 +29,15 @@ func run(ctx context.Context, scenario, url string) error {
 		},
 		ErrorHook: func(err error) { logger.Printf("note: %v", err) },
 	}
-	client, err := mcp.Connect(ctx, &transport.StreamableHTTP{URL: url}, opts)
+	tr := &transport.StreamableHTTP{URL: url}
+	if strings.HasPrefix(scenario, "auth/") {
+		authz, err := authorizerFor(scenario, url, logger)
+		if err != nil {
+			return err
+		}
+		tr.Auth = authz
+	}
+	client, err := mcp.Connect(ctx, tr, opts)
 	if err != nil {
 		return fmt.Errorf("connect: %w", err)
 	}
@@ -45,8 +54,24 @@ func run(ctx context.Context, scenario, url string) error {
 	case "sse-retry":
 		return callTool(ctx, client, "test_reconnection", map[string]any{})
 	default:
-		_, err = client.ListTools(ctx)
-		return err
+		// The authorization scenarios guard every request; some (step-up)
+		// ask for more scopes to call a tool than to list them.
+		tools, err := client.ListTools(ctx)
+		if err != nil {
+			return fmt.Errorf("tools/list: %w", err)
+		}
+		for _, t := range tools {
+			if t.Name == "test-tool" {
+				res, err := client.CallTool(ctx, t.Name, map[string]any{}, nil)
+				if err != nil {
+					return fmt.Errorf("tools/call %s: %w", t.Name, err)
+				}
+				if res.IsError {
+					return fmt.Errorf("tools/call %s returned isError", t.Name)
+				}
+			}
+		}
+		return nil
 	}
 }
 
