@@ -30,6 +30,13 @@ func Connect(ctx context.Context, io *IOStreams, t *Target) (*mcp.Client, error)
 			fmt.Fprintf(io.ErrOut, "mcpwire: warning: %s\n", oneLine(io.Redact(err.Error())))
 		}
 	}
+	if t.Auth != nil && io.IsTerminal {
+		// Sign in (if needed) before connecting: a person at the browser
+		// must not be cut off by the handshake's request timeout.
+		if err := t.Auth.Prepare(ctx); err != nil {
+			return nil, &ConnectError{Target: t.Desc, Err: err}
+		}
+	}
 	c, err := mcp.Connect(ctx, t.Transport, opts)
 	if err != nil {
 		return nil, &ConnectError{Target: t.Desc, Err: err, StderrTail: t.stderr.String()}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpwire/mcpwire/auth"
+	"github.com/mcpwire/mcpwire/internal/cli/cliauth"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 	"github.com/mcpwire/mcpwire/transport"
 )
@@ -49,6 +51,9 @@ type Target struct {
 	Timeout time.Duration
 	// Verbose asks for the server's stderr and logs on io.ErrOut.
 	Verbose bool
+	// Auth authorizes a URL target that was given no Authorization
+	// header: stored tokens, and a browser sign-in on a terminal.
+	Auth *auth.Authorizer
 
 	stderr *tail
 }
@@ -177,6 +182,13 @@ func (f *ServerFlags) remote(io *IOStreams, raw string) (*Target, error) {
 	}
 	desc := (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String()
 	t := &Target{Desc: desc, Verbose: f.Verbose}
+	if headers.Get("Authorization") == "" {
+		// OAuth as MCP specifies it, unless the user brought a token.
+		t.Auth, err = cliauth.New(raw, cliauth.Options{Interactive: io.IsTerminal, Out: io.ErrOut, Verbose: f.Verbose, AddSecret: io.AddSecret})
+		if err != nil {
+			return nil, Usagef("%s", err.Error())
+		}
+	}
 	switch f.Transport {
 	case "auto":
 		auto := &transport.Auto{URL: raw, Headers: headers}
@@ -192,6 +204,9 @@ func (f *ServerFlags) remote(io *IOStreams, raw string) (*Target, error) {
 		t.Transport = &transport.SSE{URL: raw, Headers: headers}
 	default:
 		return nil, Usagef("--transport must be auto, http or sse, not %q", f.Transport)
+	}
+	if t.Auth != nil {
+		cliauth.Attach(t.Transport, t.Auth)
 	}
 	return t, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpwire/mcpwire/internal/cli/cliutil"
 	"github.com/mcpwire/mcpwire/internal/cli/demo"
 	"github.com/mcpwire/mcpwire/internal/cli/info"
+	"github.com/mcpwire/mcpwire/internal/cli/login"
 	"github.com/mcpwire/mcpwire/internal/cli/ping"
 	"github.com/mcpwire/mcpwire/internal/cli/prompt"
 	"github.com/mcpwire/mcpwire/internal/cli/prompts"
@@ -35,6 +36,9 @@ var commands = []func() *cliutil.Command{
 	prompt.New,
 	info.New,
 	ping.New,
+	login.New,
+	login.NewLogout,
+	login.NewAuth,
 	demo.New,
 	version.New,
 	demo.NewServe,

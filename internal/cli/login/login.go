@@ -1,0 +1,173 @@
+// Package login is "mcpwire login", "mcpwire logout" and "mcpwire auth
+// status": signing in to servers that need authorization, forgetting the
+// tokens, and listing what is stored.
+package login
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/auth"
+	"github.com/mcpwire/mcpwire/config"
+	"github.com/mcpwire/mcpwire/internal/cli/cliauth"
+	"github.com/mcpwire/mcpwire/internal/cli/cliutil"
+	"github.com/mcpwire/mcpwire/internal/cli/configured"
+)
+
+// New builds "mcpwire login".
+func New() *cliutil.Command {
+	var (
+		files     configured.Flags
+		noBrowser bool
+		verbose   bool
+	)
+	return &cliutil.Command{
+		Name:    "login",
+		Summary: "sign in to a server that needs authorization",
+		Usage:   "login [flags] URL|SERVER",
+		Description: `Sign in to a remote MCP server now, through the browser, and keep the
+tokens for later commands (and for the configured servers the other
+commands start). SERVER is the name of a configured server; its "oauth"
+block (clientId, clientSecret, scopes, callbackPort, clientMetadataUrl) is
+used. The browser is sent to the server's authorization server; the
+answer comes back to a listener on 127.0.0.1. Without a browser (over
+SSH, say), the URL is printed: open it on this computer.
+
+Tokens are stored in the user's config directory (mcpwire/auth, files
+readable only by you), or in $MCPWIRE_AUTH_DIR.`,
+		Flags: func(fs *flag.FlagSet) {
+			files.Register(fs)
+			fs.BoolVar(&noBrowser, "no-browser", false, "print the sign-in URL instead of opening a browser")
+			fs.BoolVar(&verbose, "verbose", false, "show each step of the sign-in")
+		},
+		Run: func(ctx context.Context, io *cliutil.IOStreams, p cliutil.Parsed) error {
+			target, err := resolve(io, &files, p)
+			if err != nil {
+				return err
+			}
+			a, err := cliauth.New(target.url, cliauth.Options{
+				Interactive: true, NoBrowser: noBrowser, Out: io.ErrOut, Verbose: verbose,
+				OAuth: target.oauth, AddSecret: io.AddSecret,
+			})
+			if err != nil {
+				return cliutil.Usagef("%s: %s", target.name, err.Error())
+			}
+			err = a.Login(ctx)
+			if errors.Is(err, auth.ErrNotProtected) {
+				fmt.Fprintf(io.Out, "%s does not ask for authorization: nothing to sign in to\n", target.name)
+				return nil
+			}
+			if err != nil {
+				return fmt.Errorf("signing in to %s: %w", target.name, err)
+			}
+			st := a.Status(ctx)
+			fmt.Fprintf(io.Out, "Signed in to %s", target.name)
+			if st != nil && st.Issuer != "" {
+				fmt.Fprintf(io.Out, " (authorization server %s)", cliutil.Sanitize(st.Issuer))
+			}
+			fmt.Fprintln(io.Out)
+			return nil
+		},
+	}
+}
+
+// NewLogout builds "mcpwire logout".
+func NewLogout() *cliutil.Command {
+	var files configured.Flags
+	return &cliutil.Command{
+		Name:    "logout",
+		Summary: "forget the stored tokens of a server",
+		Usage:   "logout [flags] URL|SERVER",
+		Description: `Delete the tokens (and the client registration) mcpwire keeps for a
+server. The next command that needs them signs in again. The tokens are
+not revoked at the authorization server.`,
+		Flags: func(fs *flag.FlagSet) { files.Register(fs) },
+		Run: func(ctx context.Context, io *cliutil.IOStreams, p cliutil.Parsed) error {
+			target, err := resolve(io, &files, p)
+			if err != nil {
+				return err
+			}
+			a, err := cliauth.New(target.url, cliauth.Options{OAuth: target.oauth, AddSecret: io.AddSecret})
+			if err != nil {
+				return cliutil.Usagef("%s: %s", target.name, err.Error())
+			}
+			had := a.Status(ctx) != nil
+			if err := a.Logout(ctx); err != nil {
+				return err
+			}
+			if had {
+				fmt.Fprintf(io.Out, "Signed out of %s: its stored tokens are deleted\n", target.name)
+			} else {
+				fmt.Fprintf(io.Out, "No stored tokens for %s\n", target.name)
+			}
+			return nil
+		},
+	}
+}
+
+// target is the server a command is about.
+type target struct {
+	name  string // how to call it in messages
+	url   string
+	oauth json.RawMessage
+}
+
+// resolve reads URL|SERVER: a URL as given, or a configured server's URL
+// and oauth block.
+func resolve(io *cliutil.IOStreams, files *configured.Flags, p cliutil.Parsed) (*target, error) {
+	if p.Dash {
+		return nil, cliutil.Usagef("give a server URL or a configured server's name, not -- COMMAND: stdio servers need no sign-in")
+	}
+	if err := cliutil.ExactArgs(p.Args, 1, "URL|SERVER"); err != nil {
+		return nil, err
+	}
+	arg := p.Args[0]
+	if l := strings.ToLower(arg); strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://") {
+		if len(files.Files) > 0 {
+			return nil, cliutil.Usagef("--config selects configured servers; it cannot be combined with a URL")
+		}
+		u, err := url.Parse(arg)
+		if err != nil || u.Host == "" {
+			return nil, cliutil.Usagef("the server URL is not valid")
+		}
+		addURLSecrets(io, u)
+		return &target{name: (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String(), url: arg}, nil
+	}
+	set, err := config.Load(config.LoadOptions{Files: files.Files})
+	if err != nil {
+		return nil, cliutil.Usagef("%s", err.Error())
+	}
+	s := set.Lookup(arg)
+	if s == nil {
+		for _, pr := range set.Problems {
+			if pr.Server == arg && !pr.Warning {
+				return nil, cliutil.Usagef("server %q: %s", arg, pr.Error())
+			}
+		}
+		return nil, cliutil.Usagef("no configured server is named %q (\"mcpwire servers\" lists them; or give the server's URL)", arg)
+	}
+	if s.URL == "" {
+		return nil, cliutil.Usagef("server %q runs over stdio; only remote (http) servers sign in", arg)
+	}
+	if u, err := url.Parse(s.URL); err == nil {
+		addURLSecrets(io, u)
+	}
+	return &target{name: fmt.Sprintf("server %q", arg), url: s.URL, oauth: s.OAuth}, nil
+}
+
+// addURLSecrets keeps a URL's password and query values out of messages.
+func addURLSecrets(io *cliutil.IOStreams, u *url.URL) {
+	if pw, ok := u.User.Password(); ok {
+		io.AddSecret(pw)
+	}
+	for _, vs := range u.Query() {
+		for _, v := range vs {
+			io.AddSecret(v)
+		}
+	}
+}
