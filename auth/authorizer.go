@@ -297,7 +297,10 @@ func (a *Authorizer) token(ctx context.Context) (string, error) {
 // authorization with the union of the scopes held and asked for.
 // Concurrent challenges wait for that flight and share its outcome.
 func (a *Authorizer) Challenge(ctx context.Context, resp *http.Response) (bool, error) {
-	ch, _ := BearerChallenge(resp.Header)
+	ch, isBearer := BearerChallenge(resp.Header)
+	if !isBearer && len(resp.Header.Values("WWW-Authenticate")) > 0 {
+		return false, nil // another scheme (Basic, say): not OAuth's to answer
+	}
 	stepUp := false
 	switch resp.StatusCode {
 	case http.StatusUnauthorized:

@@ -212,3 +212,29 @@ func TestDiscoveryErrorsAreSentinels(t *testing.T) {
 		t.Fatalf("errors.Is(err, ErrResourceMismatch) = false for %v", err)
 	}
 }
+
+func TestNonJSONMetadataMeansAbsent(t *testing.T) {
+	// A web app answering unknown paths with its HTML page must not stop
+	// discovery: the root metadata is tried next.
+	w := newWorld(t)
+	w.prmInHeader = false
+	w.prmPath = "/.well-known/oauth-protected-resource"
+	w.prmResource = w.rs.URL
+	w.htmlPaths = map[string]bool{"/.well-known/oauth-protected-resource/mcp": true}
+	a := newAuth(t, w, nil)
+	mustCall(t, w, a, "ping")
+	if got := w.hitsOf("RS GET"); len(got) != 2 {
+		t.Errorf("metadata requests = %q, want the HTML one skipped and the root one used", got)
+	}
+}
+
+func TestOtherSchemesAreNotAnswered(t *testing.T) {
+	a, err := New("http://127.0.0.1:9/mcp", &Options{UserAgent: &approver{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	retry, err := a.Challenge(t.Context(), fakeResponse(401, `Basic realm="intranet"`, ""))
+	if retry || err != nil {
+		t.Errorf("Challenge(Basic) = %v, %v; want the 401 passed on", retry, err)
+	}
+}

@@ -135,6 +135,9 @@ func (a *Authorizer) probe(ctx context.Context) (Challenge, bool, error) {
 	if resp.StatusCode != http.StatusUnauthorized {
 		return Challenge{}, false, nil
 	}
-	ch, _ := BearerChallenge(resp.Header)
+	ch, isBearer := BearerChallenge(resp.Header)
+	if !isBearer && len(resp.Header.Values("WWW-Authenticate")) > 0 {
+		return Challenge{}, false, nil // another scheme: not an OAuth server
+	}
 	return ch, true, nil
 }

@@ -47,7 +47,8 @@ const maxMetadataSize = 1 << 20
 var errNotFound = errors.New("not found")
 
 // getJSON fetches url and decodes a JSON object from it into v. A 4xx
-// status is errNotFound (wrapped); other failures say what went wrong.
+// status or a reply that is not JSON is errNotFound (wrapped); other
+// failures (network, 5xx) say what went wrong.
 func (a *Authorizer) getJSON(ctx context.Context, what, rawURL string, v any) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
 	if err != nil {
@@ -73,13 +74,16 @@ func (a *Authorizer) getJSON(ctx context.Context, what, rawURL string, v any) er
 	if err != nil {
 		return fmt.Errorf("%s at %s: reading the reply: %w", what, redactURL(rawURL), err)
 	}
+	// Sites often answer every path with their web page (a single-page
+	// app's catch-all): a reply that is not JSON means "no metadata here",
+	// and discovery moves on.
 	if ct := resp.Header.Get("Content-Type"); ct != "" {
 		if mt, _, _ := mime.ParseMediaType(ct); mt != "" && mt != "application/json" && !strings.HasSuffix(mt, "+json") {
-			return fmt.Errorf("%s at %s: the reply is %s, not JSON", what, redactURL(rawURL), clean(mt, 60))
+			return fmt.Errorf("%s at %s: the reply is %s, not JSON: %w", what, redactURL(rawURL), clean(mt, 60), errNotFound)
 		}
 	}
 	if err := json.Unmarshal(body, v); err != nil {
-		return fmt.Errorf("%s at %s: the reply is not a valid JSON object: %v", what, redactURL(rawURL), jsonProblem(err))
+		return fmt.Errorf("%s at %s: the reply is not a valid JSON object (%v): %w", what, redactURL(rawURL), jsonProblem(err), errNotFound)
 	}
 	return nil
 }

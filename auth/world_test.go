@@ -41,6 +41,7 @@ type world struct {
 	challengeScope string              // scope in the 401 challenge
 	required       map[string][]string // JSON-RPC method -> scopes it needs (403 otherwise)
 	rejectAll      bool                // every token is insufficient (403)
+	htmlPaths      map[string]bool     // answered 200 with a web page
 
 	// Authorization server knobs.
 	combined     bool     // the resource server is its own AS (2025-03-26)
@@ -140,6 +141,9 @@ func (w *world) serveRS(rw http.ResponseWriter, r *http.Request) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	switch {
+	case w.htmlPaths[r.URL.Path]:
+		rw.Header().Set("Content-Type", "text/html")
+		io.WriteString(rw, "<!doctype html><title>app</title>")
 	case w.prmPath != "" && r.URL.Path == w.prmPath && r.Method == http.MethodGet:
 		if w.prmStatus != 0 {
 			http.Error(rw, "metadata trouble", w.prmStatus)
