@@ -226,7 +226,7 @@ func TestLoginConfiguredServerWithOAuthBlock(t *testing.T) {
 	os.WriteFile(cfg, []byte(fmt.Sprintf(`{"servers": {"remote": {"url": %q, "oauth": {"clientId": "pre-registered", "clientSecret": "${MCPWIRE_TEST_OAUTH_SECRET}"}}}}`, p.url())), 0o600)
 
 	r0 := run(t, nil, "tools", "--config", cfg)
-	if r0.code == 0 || !strings.Contains(r0.err, "mcpwire login") {
+	if r0.code != cliutil.ExitConnect || !strings.Contains(r0.err, "mcpwire login") {
 		t.Errorf("tools before login: exit %d, stderr %q; want a hint to sign in", r0.code, r0.err)
 	}
 	r := run(t, &userAtBrowser{}, "login", "--no-browser", "--verbose", "--config", cfg, "remote")
