@@ -14,8 +14,10 @@ import (
 )
 
 // DefaultMaxBodySize bounds a JSON reply body when StreamableHTTP.MaxBodySize
-// is zero. It is generous on purpose: a tools/call result may carry images.
-const DefaultMaxBodySize int64 = 64 << 20
+// is zero. It is generous on purpose: a tools/call result may carry images
+// or a whole file, and stdio has no limit at all by default; the bound only
+// stops a server that never ends its body from exhausting memory.
+const DefaultMaxBodySize int64 = 1 << 30
 
 // CodeTransportError is the JSON-RPC error code of the error responses the
 // Streamable HTTP transport synthesizes to fail one call in-band: an SSE

@@ -10,6 +10,10 @@ import (
 // maxRedirects matches net/http's default policy.
 const maxRedirects = 10
 
+// maxIdlePerHost is how many idle connections to the server the private
+// client keeps: enough for as many concurrent calls as a busy agent makes.
+const maxIdlePerHost = 64
+
 // sensitiveHeaders are never carried to another origin by a redirect. The
 // session id is here because the spec asks clients to keep it secret.
 var sensitiveHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie", headerSessionID}
@@ -25,6 +29,10 @@ var sensitiveHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie"
 func httpClientFor(cfg *StreamableHTTP) (*http.Client, *http.Transport) {
 	if cfg.HTTPClient == nil {
 		tr := http.DefaultTransport.(*http.Transport).Clone()
+		// Concurrent calls each hold a connection for their POST. With
+		// net/http's default of 2 idle connections per host, all but
+		// two were closed after every call and redialled for the next.
+		tr.MaxIdleConnsPerHost = maxIdlePerHost
 		return &http.Client{Transport: tr, CheckRedirect: stripOnCrossOrigin(cfg.Headers, nil)}, tr
 	}
 	c := *cfg.HTTPClient

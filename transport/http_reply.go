@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/mcpwire/mcpwire/internal/sse"
@@ -51,7 +53,7 @@ func (w *replyWatch) see(m jsonrpc.Message) {
 // too large, unreadable, or without the response fails the call in-band.
 func (s *httpStream) readJSONReply(call *postCall, resp *http.Response) {
 	defer resp.Body.Close()
-	data, err := readLimited(resp.Body, s.maxBody)
+	data, err := readLimited(resp.Body, resp.ContentLength, s.maxBody)
 	if err != nil {
 		if call.ctx.Err() == nil {
 			s.failCall(call, CodeTransportError, fmt.Sprintf("transport: reading the JSON reply to %s (id %s) from %s: %v", call.method, call.id, s.redacted, err))
@@ -252,14 +254,34 @@ func describeEnd(err error) string {
 }
 
 // readLimited reads a whole body of at most limit bytes (negative: no
-// limit).
-func readLimited(r io.Reader, limit int64) ([]byte, error) {
+// limit). size is the announced Content-Length (-1 when unknown): the
+// buffer is sized from it, or else grows by doubling, since io.ReadAll's
+// gentler growth copies a large body several times over.
+func readLimited(r io.Reader, size, limit int64) ([]byte, error) {
 	if limit < 0 {
-		return io.ReadAll(r)
+		limit = math.MaxInt64 - 1
 	}
-	data, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, err
+	capacity := int64(16 << 10)
+	if size >= 0 && size < limit {
+		capacity = size + 1 // +1: room to see the end without growing
+	}
+	data := make([]byte, 0, capacity)
+	for int64(len(data)) <= limit {
+		if len(data) == cap(data) {
+			data = slices.Grow(data, cap(data))
+		}
+		room := data[len(data):cap(data)]
+		if int64(len(data))+int64(len(room)) > limit+1 {
+			room = room[:limit+1-int64(len(data))]
+		}
+		n, err := r.Read(room)
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	if int64(len(data)) > limit {
 		return nil, fmt.Errorf("the body exceeds the limit of %d bytes (MaxBodySize)", limit)

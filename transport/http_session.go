@@ -184,7 +184,7 @@ func (s *httpStream) ownResponse(ctx context.Context, resp *http.Response, id js
 	}
 	switch ct := mediaType(resp.Header.Get("Content-Type")); ct {
 	case "application/json":
-		data, err := readLimited(resp.Body, s.maxBody)
+		data, err := readLimited(resp.Body, resp.ContentLength, s.maxBody)
 		if err != nil {
 			return nil, fmt.Errorf("reading the reply to the repeated initialize: %w", err)
 		}
