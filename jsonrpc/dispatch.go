@@ -9,44 +9,76 @@ import (
 
 // readLoop is the connection's only reader. It never blocks on anything but
 // the stream: responses are handed to their caller, requests to a new
-// handler goroutine, notifications to the delivery queue.
+// handler goroutine, notifications to the delivery queue. A stream that is
+// a ReadLooper runs its loop right here, calling take for each message.
 func (c *Conn) readLoop() {
-	for {
-		msg, err := c.stream.Read(c.life)
-		if err != nil {
-			if IsDecodeError(err) && c.life.Err() == nil {
-				c.report(fmt.Errorf("jsonrpc: skipped an unreadable message from the peer: %w", err))
-				continue
+	var cause error
+	if l, ok := c.stream.(ReadLooper); ok {
+		var stopped error
+		cause = l.ReadLoop(func(msg Message, err error) bool {
+			more, why := c.take(msg, err)
+			if !more {
+				stopped = why
 			}
-			c.end(err)
-			c.closeStream()
-			return
+			return more
+		})
+		if cause == nil {
+			cause = stopped
 		}
-		switch m := msg.(type) {
-		case *Response:
-			if m != nil {
-				c.handleResponse(m)
-				continue
-			}
-		case *Request:
-			if m != nil {
-				c.handleRequest(m)
-				continue
-			}
-		case *Notification:
-			if m != nil {
-				c.handleNotification(m)
-				continue
-			}
-		case nil:
-			// Neither a message nor an error breaks the Stream contract;
-			// reading on could spin for ever.
-			c.end(errors.New("jsonrpc: the stream's Read returned neither a message nor an error"))
-			c.closeStream()
-			return
+		if cause == nil {
+			cause = errors.New("jsonrpc: the stream's read loop ended without saying why")
 		}
-		c.report(fmt.Errorf("jsonrpc: the stream returned a nil %T; skipped", msg))
+	} else {
+		for {
+			msg, err := c.stream.Read(c.life)
+			more, why := c.take(msg, err)
+			if !more {
+				cause = why
+				break
+			}
+		}
 	}
+	c.end(cause)
+	c.closeStream()
+}
+
+// take acts on one result of reading the stream. It returns false, with
+// the reason, when reading must stop: a terminal error, a broken stream,
+// or the connection having ended.
+func (c *Conn) take(msg Message, err error) (more bool, why error) {
+	if err != nil {
+		if IsDecodeError(err) && c.life.Err() == nil {
+			c.report(fmt.Errorf("jsonrpc: skipped an unreadable message from the peer: %w", err))
+			return true, nil
+		}
+		return false, err
+	}
+	if c.life.Err() != nil {
+		return false, context.Cause(c.life)
+	}
+	switch m := msg.(type) {
+	case *Response:
+		if m != nil {
+			c.handleResponse(m)
+			return true, nil
+		}
+	case *Request:
+		if m != nil {
+			c.handleRequest(m)
+			return true, nil
+		}
+	case *Notification:
+		if m != nil {
+			c.handleNotification(m)
+			return true, nil
+		}
+	case nil:
+		// Neither a message nor an error breaks the Stream contract;
+		// reading on could spin for ever.
+		return false, errors.New("jsonrpc: the stream's Read returned neither a message nor an error")
+	}
+	c.report(fmt.Errorf("jsonrpc: the stream returned a nil %T; skipped", msg))
+	return true, nil
 }
 
 // handleResponse passes a response to its pending call.

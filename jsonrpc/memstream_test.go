@@ -163,7 +163,11 @@ func (p *peer) reply(req *Request, result string) {
 // test ends.
 func newTestConn(t testing.TB, opts Options) (*Conn, *peer) {
 	s := newMemStream(64)
-	c := NewConn(s, opts)
+	var st Stream = s
+	if useReadLoop {
+		st = &loopStream{memStream: s}
+	}
+	c := NewConn(st, opts)
 	t.Cleanup(func() { c.Close() })
 	return c, &peer{t: t, s: s}
 }

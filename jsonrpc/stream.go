@@ -22,3 +22,23 @@ type Stream interface {
 	Write(ctx context.Context, msg Message) error
 	Close() error
 }
+
+// ReadLooper is an optional ability of a Stream: running its read loop on
+// the engine's read goroutine and handing each message straight to the
+// engine, instead of passing every message to Read through a goroutine and
+// a channel of its own. The engine uses it when the stream has it; it
+// saves a goroutine handoff per inbound message, which is a good part of a
+// call's round trip over a local pipe.
+//
+// ReadLoop reads until the stream ends. It calls deliver on the calling
+// goroutine, in arrival order, with each message, or with a *DecodeError
+// for a frame it skipped. When deliver returns false, ReadLoop stops
+// delivering and returns nil; the stream then keeps draining its input by
+// itself until it is closed, so that the peer is never blocked writing.
+// Otherwise ReadLoop returns the terminal error that Read would have
+// returned (after Close, one wrapping ErrClosed). ReadLoop is called at
+// most once, instead of Read, never together with it; a stream that
+// already served Read falls back to calling Read itself.
+type ReadLooper interface {
+	ReadLoop(deliver func(msg Message, err error) bool) error
+}
