@@ -48,6 +48,12 @@ type lineStreamConfig struct {
 	// stream stopped accepting writes, and must make blocked reads and
 	// writes of the underlying reader and writer return.
 	close func() error
+	// lazyRead defers reading until the first Read or ReadLoop, so that
+	// the engine can run the read loop on its own goroutine (ReadLoop).
+	// Only for readers with a buffer of their own (an OS pipe): before
+	// then, nothing reads ahead, and a writer into an unbuffered reader
+	// (io.Pipe) would block.
+	lazyRead bool
 }
 
 // lineStream is the JSON-lines jsonrpc.Stream shared by NewStream, Pipe and
@@ -68,7 +74,19 @@ type lineStream struct {
 	terminal  error // the terminal error Read returned, sticky
 
 	encodeBufs sync.Pool // of *[]byte
+
+	// readMode says who reads r: nobody yet, the stream's own goroutine
+	// (for Read), or the caller of ReadLoop. Guarded by mu.
+	readMode readMode
 }
+
+type readMode int
+
+const (
+	notReading readMode = iota
+	readByGoroutine
+	readByLoop
+)
 
 type readResult struct {
 	msg jsonrpc.Message
@@ -85,61 +103,139 @@ func newLineStream(r io.Reader, w io.Writer, cfg lineStreamConfig) *lineStream {
 		closedErr: errStreamClosed,
 	}
 	s.reader.MaxFrameSize = cfg.maxFrameSize
-	go s.readLoop()
+	if !cfg.lazyRead {
+		s.readMode = readByGoroutine
+		go s.readLoop()
+	}
 	return s
 }
 
-// readLoop turns lines into messages. After Close it keeps reading and
-// discarding until the reader fails, so that a peer still writing (a child
-// process flushing its last output) is not blocked on a full pipe while
-// it shuts down.
+// claimReader settles who reads: want, unless someone already does. It
+// returns the mode in force and, for the goroutine mode, starts it.
+func (s *lineStream) claimReader(want readMode) readMode {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.readMode == notReading {
+		s.readMode = want
+		if want == readByGoroutine {
+			go s.readLoop()
+		}
+	}
+	return s.readMode
+}
+
+// readLoop turns lines into messages for Read. After Close it keeps
+// reading and discarding until the reader fails, so that a peer still
+// writing (a child process flushing its last output) is not blocked on a
+// full pipe while it shuts down.
 func (s *lineStream) readLoop() {
+	if err := s.pump(s.deliver); err != nil {
+		s.deliver(readResult{err: err})
+		return
+	}
+	s.drain()
+}
+
+// ReadLoop runs the read loop on the caller's goroutine (see
+// jsonrpc.ReadLooper). When the stream already serves Read, it reads
+// through Read instead.
+func (s *lineStream) ReadLoop(deliver func(jsonrpc.Message, error) bool) error {
+	if s.claimReader(readByLoop) != readByLoop {
+		for {
+			msg, err := s.Read(context.Background())
+			if err != nil && !jsonrpc.IsDecodeError(err) {
+				return err
+			}
+			if !deliver(msg, err) {
+				return nil
+			}
+		}
+	}
+	err := s.pump(func(r readResult) bool {
+		return !s.isClosed() && deliver(r.msg, r.err)
+	})
+	if err != nil {
+		s.setTerminal(err)
+		return err
+	}
+	go s.drain()
+	if s.isClosed() {
+		return s.closedError()
+	}
+	return nil
+}
+
+// pump reads lines and passes each message, or each bad frame as a
+// *jsonrpc.DecodeError, to emit until emit returns false (nil is returned
+// then) or the reader fails: it returns the terminal error, or nil when
+// the stream was closed.
+func (s *lineStream) pump(emit func(readResult) bool) error {
 	for {
 		frame, err := s.reader.ReadFrame()
 		if err != nil {
 			var tooLarge *jsonl.FrameTooLargeError
 			if errors.As(err, &tooLarge) {
-				s.deliver(readResult{err: &jsonrpc.DecodeError{
+				if !emit(readResult{err: &jsonrpc.DecodeError{
 					Reason: fmt.Sprintf("message of %d bytes exceeds the maximum message size of %d bytes; skipped", tooLarge.Size, tooLarge.Limit),
 					Err:    tooLarge,
-				}})
+				}}) {
+					return nil
+				}
 				continue
 			}
 			if s.isClosed() {
-				return
+				return nil
 			}
 			if s.cfg.ended != nil {
-				err = s.cfg.ended(err)
-			} else if errors.Is(err, io.EOF) {
-				err = fmt.Errorf("transport: the peer ended the stream: %w", io.EOF)
-			} else {
-				err = fmt.Errorf("transport: read: %w", err)
+				return s.cfg.ended(err)
 			}
-			s.deliver(readResult{err: err})
-			return
+			if errors.Is(err, io.EOF) {
+				return fmt.Errorf("transport: the peer ended the stream: %w", io.EOF)
+			}
+			return fmt.Errorf("transport: read: %w", err)
 		}
 		msgs, decodeErr := jsonrpc.DecodeFrame(frame)
 		for _, m := range msgs {
-			s.deliver(readResult{msg: m})
+			if !emit(readResult{msg: m}) {
+				return nil
+			}
 		}
 		if decodeErr != nil {
 			// A batch reports each bad member as its own error.
 			if joined, ok := decodeErr.(interface{ Unwrap() []error }); ok {
 				for _, e := range joined.Unwrap() {
-					s.deliver(readResult{err: e})
+					if !emit(readResult{err: e}) {
+						return nil
+					}
 				}
-			} else {
-				s.deliver(readResult{err: decodeErr})
+			} else if !emit(readResult{err: decodeErr}) {
+				return nil
 			}
 		}
 	}
 }
 
+// drain reads and discards until the reader fails.
+func (s *lineStream) drain() {
+	for {
+		if _, err := s.reader.ReadFrame(); err != nil && !isFrameTooLarge(err) {
+			return
+		}
+	}
+}
+
+func isFrameTooLarge(err error) bool {
+	var tooLarge *jsonl.FrameTooLargeError
+	return errors.As(err, &tooLarge)
+}
+
 // deliver hands r to Read, or drops it once the stream is closed.
-func (s *lineStream) deliver(r readResult) {
+func (s *lineStream) deliver(r readResult) bool {
 	select {
 	case s.incoming <- r:
+		return true
 	case <-s.done:
+		return false
 	}
 }
 
@@ -154,6 +250,9 @@ func (s *lineStream) isClosed() bool {
 
 // Read returns the next message. See jsonrpc.Stream for the contract.
 func (s *lineStream) Read(ctx context.Context) (jsonrpc.Message, error) {
+	if s.claimReader(readByGoroutine) != readByGoroutine {
+		return nil, errors.New("transport: Read called on a stream whose ReadLoop runs")
+	}
 	if err := s.terminalErr(); err != nil {
 		return nil, err
 	}
@@ -217,6 +316,12 @@ func (s *lineStream) shutdown(cause error) {
 	s.closeOnce.Do(func() {
 		s.mu.Lock()
 		s.closedErr = cause
+		if s.readMode == notReading {
+			// Nobody reads: drain, so that the peer is not blocked
+			// writing while it shuts down.
+			s.readMode = readByGoroutine
+			go s.drain()
+		}
 		s.mu.Unlock()
 		close(s.done)
 		s.writer.Close()

@@ -94,6 +94,7 @@ func startProcess(c *Command, path string, env []string) (*stdioStream, error) {
 		maxFrameSize: c.MaxMessageSize,
 		ended:        p.endedError,
 		close:        p.shutdown,
+		lazyRead:     true, // stdout is an OS pipe: the kernel buffers
 	})
 	return &stdioStream{lineStream: s, proc: p}, nil
 }
