@@ -88,6 +88,9 @@ type Options struct {
 	// stored tokens, refresh and the non-interactive grants only; a
 	// sign-in that is needed fails with ErrInteractionRequired.
 	UserAgent UserAgent
+	// SignInHint is added to that error to tell the user how to sign in
+	// instead (mcpwire says "sign in first: mcpwire login URL").
+	SignInHint string
 	// Store keeps registrations and tokens between runs; nil keeps them
 	// in memory only.
 	Store Store
@@ -144,8 +147,22 @@ type discovery struct {
 
 // flight is one refresh or authorization in progress.
 type flight struct {
-	done chan struct{}
-	err  error // set before done is closed
+	// refreshOnly: a refresh of an expired token, whose failure only
+	// means that a challenge will authorize afresh; the failure of any
+	// other flight is shared by everyone who waited for it.
+	refreshOnly bool
+	done        chan struct{}
+	err         error // set before done is closed
+}
+
+// failedFor reports the error a caller that waited for f must return:
+// the flight's failure, unless it was only a refresh or ended because its
+// own caller's context did (then the waiter tries for itself).
+func (f *flight) failedFor() error {
+	if f.err == nil || f.refreshOnly || isContextErr(f.err) {
+		return nil
+	}
+	return f.err
 }
 
 // await waits until the flight f has landed or ctx ends.
@@ -237,7 +254,9 @@ func (a *Authorizer) ServerURL() string { return a.key }
 // Authorize sets the Authorization header of req to the current token,
 // refreshing an expired one first (one refresh shared by all concurrent
 // callers). Without a usable token it leaves req alone: the server's 401
-// then drives Challenge. Only ctx ending is an error.
+// then drives Challenge. It fails when ctx ends, or when it waited for an
+// authorization (started by a concurrent challenge) that failed: that
+// outcome is shared rather than tried again at once.
 func (a *Authorizer) Authorize(ctx context.Context, req *http.Request) error {
 	tok, err := a.token(ctx)
 	if err != nil {
@@ -267,6 +286,9 @@ func (a *Authorizer) token(ctx context.Context) (string, error) {
 			if err := a.await(ctx, f); err != nil {
 				return "", err
 			}
+			if err := f.failedFor(); err != nil {
+				return "", err
+			}
 			waited = true
 			continue
 		}
@@ -275,6 +297,7 @@ func (a *Authorizer) token(ctx context.Context) (string, error) {
 			return "", nil
 		}
 		f := a.startFlightLocked()
+		f.refreshOnly = true
 		a.mu.Unlock()
 		err := a.refresh(ctx)
 		a.endFlight(f, err)
@@ -330,8 +353,8 @@ func (a *Authorizer) Challenge(ctx context.Context, resp *http.Response) (bool, 
 			if err := a.await(ctx, f); err != nil {
 				return false, err
 			}
-			if f.err != nil && !isContextErr(f.err) {
-				return false, f.err
+			if err := f.failedFor(); err != nil {
+				return false, err
 			}
 			continue
 		}

@@ -10,8 +10,8 @@ import (
 
 var (
 	// ErrInteractionRequired: getting a token needs the user (a browser
-	// sign-in), but the Authorizer has no UserAgent (headless mode), or
-	// stored credentials ran out. Run "mcpwire login" for the server.
+	// sign-in), but the Authorizer has no UserAgent (headless mode) and
+	// stored credentials ran out. Options.SignInHint says what to do.
 	ErrInteractionRequired = errors.New("authorization needs the user to sign in, and this client is running without a browser (headless)")
 	// ErrCancelled: the user (or the UserAgent on their behalf) cancelled
 	// the sign-in, or the authorization server reported access_denied.

@@ -297,12 +297,12 @@ func TestWrongIssuerInResponseIsRejected(t *testing.T) {
 
 func TestHeadlessNeedsInteraction(t *testing.T) {
 	w := newWorld(t)
-	a, err := New(w.serverURL(), &Options{})
+	a, err := New(w.serverURL(), &Options{SignInHint: "run the login command"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	err = call(t, w, a, "ping")
-	if !isAuthErr(err, ErrInteractionRequired) || !strings.Contains(err.Error(), "mcpwire login") {
+	if !isAuthErr(err, ErrInteractionRequired) || !strings.Contains(err.Error(), "; run the login command") {
 		t.Fatalf("err = %v, want ErrInteractionRequired with the way out", err)
 	}
 }

@@ -21,7 +21,10 @@ func (a *Authorizer) authorizationCode(ctx context.Context, d *discovery, scopes
 		return nil, nil, fmt.Errorf("auth: authorization server %s has no authorization_endpoint for signing in", as.Issuer)
 	}
 	if a.opts.UserAgent == nil {
-		return nil, nil, fmt.Errorf("auth: %s: %w; sign in first (mcpwire login %s)", a.redacted, ErrInteractionRequired, a.redacted)
+		if hint := a.opts.SignInHint; hint != "" {
+			return nil, nil, fmt.Errorf("auth: %s: %w; %s", a.redacted, ErrInteractionRequired, hint)
+		}
+		return nil, nil, fmt.Errorf("auth: %s: %w", a.redacted, ErrInteractionRequired)
 	}
 	cb, err := a.opts.UserAgent.Open(ctx)
 	if err != nil {

@@ -230,7 +230,7 @@ func TestFailedFlightFailsItsFollowers(t *testing.T) {
 	ua := &refusingAgent{err: errors.New("browser crashed")}
 	a := newAuth(t, w, &Options{UserAgent: ua})
 	const n = 4
-	entered := make(chan struct{})
+	entered := make(chan struct{}, n) // buffered: a second sign-in must show in the count, not hang
 	release := make(chan struct{})
 	waiting := make(chan struct{}, n)
 	a.waitHook = func() { waiting <- struct{}{} }
@@ -271,4 +271,46 @@ func (g gatedAgent) Open(ctx context.Context) (Callback, error) {
 	g.entered <- struct{}{}
 	<-g.release
 	return g.inner.Open(ctx)
+}
+
+func TestConcurrentCallsAfterAFailedRefreshShareOneSignIn(t *testing.T) {
+	w := newWorld(t)
+	w.issueRefresh, w.expiresIn = true, 60
+	clk := newClock()
+	ua := &approver{}
+	a := newAuth(t, w, &Options{now: clk.now, UserAgent: ua})
+	mustCall(t, w, a, "ping")
+	w.mu.Lock()
+	clear(w.refreshes) // the refresh will fail
+	w.mu.Unlock()
+	clk.advance(time.Hour)
+
+	const n = 5
+	gate := make(chan struct{})
+	waiting := make(chan struct{}, 4*n)
+	w.mu.Lock()
+	w.tokenGate = gate
+	w.mu.Unlock()
+	a.waitHook = func() { waiting <- struct{}{} }
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := call(t, w, a, "ping"); err != nil {
+				t.Errorf("call: %v", err)
+			}
+		}()
+	}
+	for range n - 1 { // all but the refreshing caller wait for the refresh
+		<-waiting
+	}
+	close(gate)
+	wg.Wait()
+	if got := strings.Join(grantTypes(w), ","); got != "authorization_code,refresh_token,authorization_code" {
+		t.Errorf("token requests = %s, want one failed refresh then one sign-in for everyone", got)
+	}
+	if ua.count() != 2 {
+		t.Errorf("sign-ins = %d, want 2 (the first and one after the failed refresh)", ua.count())
+	}
 }

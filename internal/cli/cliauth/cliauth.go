@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"strings"
 
@@ -37,6 +38,21 @@ type Options struct {
 	// AddSecret registers a value that must never be printed (the client
 	// secret of the oauth block).
 	AddSecret func(string)
+	// Name is the configured server's name, for the sign-in hint; empty
+	// for a URL target.
+	Name string
+}
+
+// signInTarget is what to pass to "mcpwire login": the configured name,
+// else the URL without its query (which may hold a key).
+func signInTarget(serverURL, name string) string {
+	if name != "" {
+		return name
+	}
+	if u, err := url.Parse(serverURL); err == nil {
+		return (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String()
+	}
+	return "URL"
 }
 
 // Store returns the token store: $MCPWIRE_AUTH_DIR, else the default.
@@ -60,7 +76,7 @@ func New(serverURL string, o Options) (*auth.Authorizer, error) {
 	if cfg.ClientSecret != "" && o.AddSecret != nil {
 		o.AddSecret(cfg.ClientSecret)
 	}
-	opts := &auth.Options{}
+	opts := &auth.Options{SignInHint: "sign in first: mcpwire login " + signInTarget(serverURL, o.Name)}
 	if store, err := Store(); err == nil {
 		opts.Store = store
 	} else if o.Verbose {
@@ -109,7 +125,7 @@ func Dial(next func(ctx context.Context, s *config.Server) (transport.Transport,
 			return t, err
 		}
 		so := o
-		so.OAuth = s.OAuth
+		so.OAuth, so.Name = s.OAuth, s.Name
 		a, err := New(s.URL, so)
 		if err != nil {
 			return nil, fmt.Errorf("server %q: %w", s.Name, err)
