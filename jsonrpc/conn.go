@@ -101,9 +101,10 @@ type Progress struct {
 // All methods are safe for concurrent use. Call and Notify may be used from
 // handlers and subscriber callbacks.
 //
-// Goroutines: one read loop, one delivery goroutine for subscribers, one
-// goroutine per request of the peer while its handler runs, and one short
-// lived goroutine per notifications/cancelled being sent. A call itself
+// Goroutines: one read loop, one delivery goroutine for subscribers while
+// notifications wait for them, one goroutine per request of the peer while
+// its handler runs, and one short lived goroutine per
+// notifications/cancelled being sent. A call itself
 // runs on the caller's goroutine and costs no goroutine.
 type Conn struct {
 	stream        Stream
@@ -123,7 +124,6 @@ type Conn struct {
 
 	done    chan struct{} // closed when the connection ends
 	stopped chan struct{} // closed when every goroutine of the engine returned
-	wake    chan struct{} // capacity 1: the delivery goroutine has work
 
 	closeOnce  sync.Once
 	closeErr   error
@@ -153,6 +153,8 @@ type inFlight struct {
 	subs map[string][]*subscription
 	// queue holds notifications not yet handed to subscribers.
 	queue []*Notification
+	// delivering says a delivery goroutine runs (see enqueue).
+	delivering bool
 	// goroutines counts the engine's running goroutines.
 	goroutines int
 }
@@ -188,7 +190,6 @@ func NewConn(s Stream, opts Options) *Conn {
 		cancelTimeout: opts.CancelTimeout,
 		done:          make(chan struct{}),
 		stopped:       make(chan struct{}),
-		wake:          make(chan struct{}, 1),
 	}
 	if c.cancelTimeout <= 0 {
 		c.cancelTimeout = DefaultCancelTimeout
@@ -197,9 +198,8 @@ func NewConn(s Stream, opts Options) *Conn {
 	c.state.calls = make(map[int64]*pendingCall)
 	c.state.handling = make(map[ID]*incomingRequest)
 	c.state.subs = make(map[string][]*subscription)
-	c.state.goroutines = 2
+	c.state.goroutines = 1
 	go c.run(c.readLoop)
-	go c.run(c.deliverLoop)
 	return c
 }
 
@@ -268,10 +268,6 @@ func (c *Conn) end(cause error) {
 	}
 	close(c.done)
 	c.stopLife()
-	select {
-	case c.wake <- struct{}{}:
-	default:
-	}
 }
 
 // closeStream closes the stream once, whoever asks first.

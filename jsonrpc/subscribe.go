@@ -50,43 +50,35 @@ func (c *Conn) Subscribe(method string, fn func(*Notification)) (unsubscribe fun
 	}
 }
 
-// enqueue queues n for the delivery goroutine; it never blocks, so the
-// read loop is never held up by a slow subscriber. With no subscriber at
-// all there is nothing to queue.
+// enqueue queues n for the subscribers, if there are any, and makes sure
+// a delivery goroutine runs. That goroutine exists only while there is
+// something to deliver, so an idle connection holds none.
 func (c *Conn) enqueue(n *Notification) {
-	queued := false
 	c.update(func(s *inFlight) {
 		if s.ended != nil || len(s.subs) == 0 {
 			return
 		}
 		s.queue = append(s.queue, n)
-		queued = true
-	})
-	if queued {
-		select {
-		case c.wake <- struct{}{}:
-		default:
+		if !s.delivering {
+			s.delivering = c.spawnLocked(s, c.deliverLoop)
 		}
-	}
+	})
 }
 
-// deliverLoop hands queued notifications to subscribers, in order, until
-// the connection has ended and the queue is empty.
+// deliverLoop hands queued notifications to subscribers, in order, and
+// returns once the queue is empty. At most one runs at a time
+// (inFlight.delivering), which keeps the arrival order.
 func (c *Conn) deliverLoop() {
 	var batch []*Notification
 	for {
-		var ended bool
 		c.update(func(s *inFlight) {
-			// Swap buffers so both are reused.
 			batch, s.queue = s.queue, batch[:0]
-			ended = s.ended != nil
+			if len(batch) == 0 {
+				s.delivering = false
+			}
 		})
 		if len(batch) == 0 {
-			if ended {
-				return
-			}
-			<-c.wake
-			continue
+			return
 		}
 		for i, n := range batch {
 			c.deliver(n)
