@@ -11,20 +11,24 @@ type stderrLog struct {
 	tee io.Writer // nil, or nil after its first error
 
 	mu   sync.Mutex
-	ring []byte // len == cap == size once full
+	size int    // how many bytes to keep
+	ring []byte // grows as stderr arrives; len == size once full
 	next int    // where the next byte goes once the ring is full
 	full bool
 }
 
+// newStderrLog keeps the last size bytes. The ring grows only as stderr
+// arrives: most servers write little or nothing, and an idle connection
+// should not hold 64 KiB for it.
 func newStderrLog(size int, tee io.Writer) *stderrLog {
-	return &stderrLog{tee: tee, ring: make([]byte, 0, size)}
+	return &stderrLog{tee: tee, size: size}
 }
 
 // drain reads r until it fails (EOF or closed), then closes done. It runs
 // on its own goroutine; the tee is only ever written from here.
 func (l *stderrLog) drain(r io.Reader, done chan<- struct{}) {
 	defer close(done)
-	buf := make([]byte, 32<<10)
+	buf := make([]byte, 4<<10) // lives as long as the child: keep it small
 	for {
 		n, err := r.Read(buf)
 		if n > 0 {
@@ -45,7 +49,7 @@ func (l *stderrLog) drain(r io.Reader, done chan<- struct{}) {
 func (l *stderrLog) keep(p []byte) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	size := cap(l.ring)
+	size := l.size
 	if len(p) >= size {
 		l.ring = append(l.ring[:0], p[len(p)-size:]...)
 		l.next, l.full = 0, true
