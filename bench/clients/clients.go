@@ -12,6 +12,7 @@ package clients
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/mcpwire/mcpwire/bench/canned"
 )
@@ -60,6 +61,11 @@ type Client struct {
 	// Connect spawns or reaches the server, performs the handshake and
 	// returns a ready session.
 	Connect func(ctx context.Context, t Target) (Session, error)
+	// ConnectMany, when set, is how the client connects n servers and
+	// lists their tools at once (mcpwire: its manager package); the
+	// connect workload uses it instead of n goroutines calling Connect.
+	// It returns once every server is connected and listed.
+	ConnectMany func(ctx context.Context, t Target, n int) (io.Closer, error)
 }
 
 // All returns the three clients and the two floors, clients first.

@@ -88,3 +88,30 @@ func httpTarget(t *testing.T, sse bool) Target {
 	t.Cleanup(func() { srv.Stop() })
 	return Target{URL: srv.URL}
 }
+
+// TestConnectMany proves the managed connect: several servers at once,
+// every one connected and listed.
+func TestConnectMany(t *testing.T) {
+	for _, c := range All() {
+		if c.ConnectMany == nil {
+			continue
+		}
+		for _, tname := range []string{"stdio", "http"} {
+			t.Run(c.Name+"/"+tname, func(t *testing.T) {
+				target := Target{Command: serverBin}
+				if tname == "http" {
+					target = httpTarget(t, false)
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				defer cancel()
+				closer, err := c.ConnectMany(ctx, target, 3)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := closer.Close(); err != nil {
+					t.Logf("close: %v", err)
+				}
+			})
+		}
+	}
+}

@@ -3,8 +3,12 @@ package clients
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 
 	"github.com/mcpwire/mcpwire/bench/canned"
+	"github.com/mcpwire/mcpwire/config"
+	"github.com/mcpwire/mcpwire/manager"
 	"github.com/mcpwire/mcpwire/mcp"
 	"github.com/mcpwire/mcpwire/transport"
 )
@@ -16,7 +20,10 @@ func MCPWire() *Client {
 		Name: "mcpwire",
 		HTTP: true,
 		Usage: "`mcp.Connect(ctx, &transport.Command{Command: bin}, nil)` or " +
-			"`&transport.StreamableHTTP{URL: url}`, default options; `CallTool(ctx, name, args, nil)`, `ListTools(ctx)`.",
+			"`&transport.StreamableHTTP{URL: url}`, default options; `CallTool(ctx, name, args, nil)`, `ListTools(ctx)`. " +
+			"The connect workload goes through package `manager` instead: `manager.NewServers(servers, &manager.Options{DisableCache: true, StartupGate: -1})`, " +
+			"`Start`, then `WaitSettled` (every server connected and its tools listed).",
+		ConnectMany: connectManaged,
 		Connect: func(ctx context.Context, t Target) (Session, error) {
 			var tr transport.Transport
 			if t.IsHTTP() {
@@ -63,3 +70,39 @@ func (s *mcpwireSession) List(ctx context.Context) (int, error) {
 }
 
 func (s *mcpwireSession) Close() error { return s.c.Close() }
+
+// connectManaged starts n servers through the manager, as a host with n
+// configured servers does, and returns once all are connected and listed.
+func connectManaged(ctx context.Context, t Target, n int) (io.Closer, error) {
+	servers := make([]*config.Server, n)
+	for i := range servers {
+		s := &config.Server{Name: fmt.Sprintf("s%d", i), Enabled: true}
+		if t.IsHTTP() {
+			s.Type, s.URL = config.TypeHTTP, t.URL
+		} else {
+			s.Type, s.Command, s.Args = config.TypeStdio, t.Command, t.Args
+		}
+		servers[i] = s
+	}
+	m := manager.NewServers(servers, &manager.Options{DisableCache: true, StartupGate: -1})
+	if _, err := m.Start(ctx); err != nil {
+		m.Close()
+		return nil, err
+	}
+	snap, err := m.WaitSettled(ctx)
+	if err != nil {
+		m.Close()
+		return nil, err
+	}
+	for _, st := range snap.Servers {
+		if st.State != manager.StateConnected {
+			m.Close()
+			return nil, fmt.Errorf("server %s: %s %v", st.Name, st.State, st.Err)
+		}
+	}
+	if got := len(m.Tools()); got != n*canned.ToolCount {
+		m.Close()
+		return nil, fmt.Errorf("the manager lists %d tools, want %d", got, n*canned.ToolCount)
+	}
+	return m, nil
+}

@@ -11,7 +11,8 @@ import (
 const parallelServers = 20
 
 // connect: spawn (for stdio) + handshake + first tools/list, for one
-// server (the median of five in a row) and for twenty in parallel.
+// server (the median of five in a row) and for twenty in parallel. A
+// client with ConnectMany (mcpwire: its manager) is measured through it.
 func (e *env) connect(tr string) *Table {
 	cs := e.clientsFor(tr, true)
 	what := "spawn + handshake + first tools/list"
@@ -52,6 +53,9 @@ func (e *env) connect(tr string) *Table {
 // connectOnce returns milliseconds from nothing to a listed server; the
 // close afterwards is not timed.
 func (e *env) connectOnce(c *clients.Client, tr string) (float64, error) {
+	if c.ConnectMany != nil {
+		return e.connectMany(c, tr, 1)
+	}
 	ctx, cancel := measureCtx()
 	defer cancel()
 	t0 := time.Now()
@@ -72,6 +76,16 @@ func (e *env) connectOnce(c *clients.Client, tr string) (float64, error) {
 func (e *env) connectMany(c *clients.Client, tr string, n int) (float64, error) {
 	ctx, cancel := measureCtx()
 	defer cancel()
+	if c.ConnectMany != nil {
+		t0 := time.Now()
+		closer, err := c.ConnectMany(ctx, e.targets[tr], n)
+		el := time.Since(t0)
+		if err != nil {
+			return 0, err
+		}
+		closer.Close()
+		return float64(el.Microseconds()) / 1000, nil
+	}
 	ss := make([]clients.Session, n)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
