@@ -177,3 +177,42 @@ func BenchmarkCallRoundTrip(b *testing.B) {
 		run(b, s, true)
 	})
 }
+
+// BenchmarkDispatchRequest measures the engine answering the peer's
+// requests: read, start a handler, encode nothing (directStream), write
+// the response.
+func BenchmarkDispatchRequest(b *testing.B) {
+	s := &directStream{in: make(chan Message, 256), out: make(chan Message, 256), closed: make(chan struct{})}
+	c := NewConn(s, Options{Handler: func(ctx context.Context, c *Conn, req *Request) (any, error) {
+		return benchResult, nil
+	}})
+	defer c.Close()
+	req := &Request{Method: "ping"}
+	b.ReportAllocs()
+	var id int64
+	for b.Loop() {
+		id++
+		r := *req
+		r.ID = Int64ID(id)
+		s.in <- &r
+		if m := <-s.out; m.(*Response).ID != r.ID {
+			b.Fatalf("answered %v", m)
+		}
+	}
+}
+
+// BenchmarkDispatchNotification measures a notification's way from the
+// stream to a subscriber.
+func BenchmarkDispatchNotification(b *testing.B) {
+	s := &directStream{in: make(chan Message, 256), out: make(chan Message, 256), closed: make(chan struct{})}
+	c := NewConn(s, Options{})
+	defer c.Close()
+	got := make(chan struct{}, 256)
+	c.Subscribe("notifications/message", func(*Notification) { got <- struct{}{} })
+	n := &Notification{Method: "notifications/message", Params: json.RawMessage(`{"level":"info","data":"x"}`)}
+	b.ReportAllocs()
+	for b.Loop() {
+		s.in <- n
+		<-got
+	}
+}

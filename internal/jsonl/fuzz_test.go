@@ -2,6 +2,7 @@ package jsonl
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"testing"
 	"testing/iotest"
@@ -103,4 +104,39 @@ func BenchmarkJSONLRead(b *testing.B) {
 			}
 		}
 	}
+}
+
+// BenchmarkJSONLReadLargeLine reads one 16 MiB line, assembled from
+// read-ahead buffers, as a large tool result arrives over stdio.
+func BenchmarkJSONLReadLargeLine(b *testing.B) {
+	in := append(bytes.Repeat([]byte("x"), 16<<20), '\n')
+	b.ReportAllocs()
+	b.SetBytes(int64(len(in)))
+	var rd bytes.Reader
+	for b.Loop() {
+		rd.Reset(in)
+		if _, err := NewReader(&rd).ReadFrame(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkJSONLWriteConcurrent has 16 writers on one Writer, as
+// concurrent calls on one stdio connection do; lines queued during a
+// write share the next one.
+func BenchmarkJSONLWriteConcurrent(b *testing.B) {
+	w := NewWriter(io.Discard)
+	defer w.Close()
+	frame := []byte(`{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hello, world"}}}`)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(frame) + 1))
+	b.SetParallelism(8)
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if err := w.WriteFrame(context.Background(), frame); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
 }

@@ -1,0 +1,100 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/mcpwire/mcpwire/jsonrpc"
+	"github.com/mcpwire/mcpwire/transport"
+)
+
+// benchPeer answers on the server end of a pipe: initialize, and every
+// tools/call with result. It is as small as a server can be, so that the
+// benchmarks below measure the client.
+func benchPeer(s jsonrpc.Stream, result json.RawMessage) {
+	ctx := context.Background()
+	for {
+		m, err := s.Read(ctx)
+		if err != nil {
+			if jsonrpc.IsDecodeError(err) {
+				continue
+			}
+			return
+		}
+		req, ok := m.(*jsonrpc.Request)
+		if !ok {
+			continue
+		}
+		res := result
+		if req.Method == MethodInitialize {
+			res = json.RawMessage(`{"protocolVersion":"` + LatestProtocolVersion + `","capabilities":{"tools":{}},"serverInfo":{"name":"bench","version":"1"}}`)
+		}
+		go s.Write(ctx, &jsonrpc.Response{ID: req.ID, Result: res})
+	}
+}
+
+func benchClient(b *testing.B, result string) *Client {
+	cs, ss := transport.Pipe()
+	go benchPeer(ss, json.RawMessage(result))
+	c, err := NewClient(context.Background(), cs, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { c.Close() })
+	return c
+}
+
+// BenchmarkCallToolOverPipe is a whole tools/call through the client, the
+// engine, the JSON-lines codec and an in-memory pipe; "parallel" runs
+// many callers on one connection.
+func BenchmarkCallToolOverPipe(b *testing.B) {
+	args := map[string]any{"message": "hello, world"}
+	const result = `{"content":[{"type":"text","text":"hello, world"}]}`
+	b.Run("sequential", func(b *testing.B) {
+		c := benchClient(b, result)
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := c.CallTool(context.Background(), "echo", args, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("parallel", func(b *testing.B) {
+		c := benchClient(b, result)
+		b.ReportAllocs()
+		b.SetParallelism(32)
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				if _, err := c.CallTool(context.Background(), "echo", args, nil); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+	})
+}
+
+// BenchmarkDecodeCallToolResult decodes tools/call results: a small one,
+// a 1 MiB text (the one-pass path) and one with structuredContent
+// (encoding/json).
+func BenchmarkDecodeCallToolResult(b *testing.B) {
+	for _, tc := range []struct{ name, raw string }{
+		{"small", `{"content":[{"type":"text","text":"hello, world"}]}`},
+		{"1MiB", `{"content":[{"type":"text","text":"` + strings.Repeat(`The quick brown fox jumps over the lazy dog.\n`, 1<<20/46) + `"}]}`},
+		{"structured", `{"content":[{"type":"text","text":"{\"t\":22.5}"}],"structuredContent":{"t":22.5}}`},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			raw := []byte(tc.raw)
+			b.SetBytes(int64(len(raw)))
+			b.ReportAllocs()
+			for b.Loop() {
+				var r CallToolResult
+				if err := decodeResult(raw, &r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
