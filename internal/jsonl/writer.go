@@ -54,6 +54,12 @@ type Writer struct {
 	mu    sync.Mutex
 	queue []*line // waiting for the writer goroutine, in order
 	err   error   // sticky: ErrWriterClosed or a write error
+	// busy is set while a Write of the underlying writer is in progress,
+	// by the writer goroutine or by a WriteFrame writing directly.
+	busy bool
+
+	// direct, when non-nil, writes without blocking (see tryDirect).
+	direct func(p []byte) (int, error)
 
 	pool sync.Pool // of *line
 
@@ -66,6 +72,7 @@ type Writer struct {
 // Writer.mu; done receives the outcome once (capacity 1).
 type line struct {
 	buf   []byte
+	off   int // bytes of buf already written (by a direct attempt)
 	done  chan error
 	state lineState
 }
@@ -81,9 +88,10 @@ const (
 // NewWriter returns a Writer that writes lines to w.
 func NewWriter(w io.Writer) *Writer {
 	return &Writer{
-		w:    w,
-		wake: make(chan struct{}, 1),
-		quit: make(chan struct{}),
+		w:      w,
+		wake:   make(chan struct{}, 1),
+		quit:   make(chan struct{}),
+		direct: nonBlockingWriter(w),
 	}
 }
 
@@ -112,8 +120,20 @@ func (w *Writer) WriteFrame(ctx context.Context, frame []byte) error {
 		w.putLine(l)
 		return err
 	}
-	w.queue = append(w.queue, l)
-	w.mu.Unlock()
+	if w.direct != nil && !w.busy && len(w.queue) == 0 {
+		// Nobody writes and nothing waits: try writing on this
+		// goroutine, without blocking.
+		w.busy = true
+		w.mu.Unlock()
+		if done, err := w.tryDirect(l); done {
+			w.putLine(l)
+			return err
+		}
+		// What is left goes first, written by the goroutine.
+	} else {
+		w.queue = append(w.queue, l)
+		w.mu.Unlock()
+	}
 	w.startOnce.Do(func() { go w.loop() })
 	select {
 	case w.wake <- struct{}{}:
@@ -176,10 +196,12 @@ func (w *Writer) loop() {
 // writeQueued writes what is queued and reports whether there was any.
 func (w *Writer) writeQueued() bool {
 	w.mu.Lock()
-	if len(w.queue) == 0 {
+	if len(w.queue) == 0 || w.busy {
+		// A direct write in progress wakes the goroutine when it ends.
 		w.mu.Unlock()
 		return false
 	}
+	w.busy = true
 	taken := append(w.taken[:0], w.queue...)
 	clear(w.queue)
 	w.queue = w.queue[:0]
@@ -188,6 +210,11 @@ func (w *Writer) writeQueued() bool {
 		l.state = writing
 	}
 	w.mu.Unlock()
+	defer func() {
+		w.mu.Lock()
+		w.busy = false
+		w.mu.Unlock()
+	}()
 
 	for start := 0; start < len(taken); {
 		end, err := start+1, sticky
@@ -211,7 +238,7 @@ func (w *Writer) writeQueued() bool {
 // the batch stays under maxBatch (a single larger line goes alone,
 // without a copy).
 func (w *Writer) writeBatch(taken []*line, start int) (end int, err error) {
-	first := taken[start].buf
+	first := taken[start].buf[taken[start].off:]
 	end = start + 1
 	if len(first) >= maxBatch || end == len(taken) {
 		_, err = w.w.Write(first)
@@ -280,7 +307,41 @@ func (w *Writer) putLine(l *line) {
 	if cap(l.buf) > keepLineBuffer {
 		return
 	}
-	l.buf = l.buf[:0]
+	l.buf, l.off = l.buf[:0], 0
 	l.state = queued
 	w.pool.Put(l)
+}
+
+// tryDirect writes l on the caller's goroutine without blocking; the
+// writer must be busy (claimed by the caller). done reports that l needs
+// nothing more (written, or failed with err). Otherwise the part not
+// written is queued first, already counting as being written, so that a
+// caller giving up cannot drop half a line; the writer goroutine finishes
+// it.
+func (w *Writer) tryDirect(l *line) (done bool, err error) {
+	n, err := w.direct(l.buf)
+	l.off = n
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.busy = false
+	if err != nil {
+		err = fmt.Errorf("jsonl: write: %w", err)
+		if w.err == nil {
+			w.err = err
+		}
+		return true, err
+	}
+	if n == len(l.buf) {
+		if len(w.queue) > 0 {
+			// Lines queued meanwhile wait for the goroutine.
+			select {
+			case w.wake <- struct{}{}:
+			default:
+			}
+		}
+		return true, nil
+	}
+	l.state = writing
+	w.queue = slices.Insert(w.queue, 0, l)
+	return false, nil
 }
