@@ -54,6 +54,9 @@ type Client struct {
 	Name string
 	// Floor marks the reference floors (no MCP client at all).
 	Floor bool
+	// VariantOf names the client this is another way of using (shown
+	// for information, never compared against).
+	VariantOf string
 	// HTTP says whether the client can reach an HTTP target.
 	HTTP bool
 	// Usage says how the client is used, for BENCHMARKS.md.

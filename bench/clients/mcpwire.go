@@ -106,3 +106,15 @@ func connectManaged(ctx context.Context, t Target, n int) (io.Closer, error) {
 	}
 	return m, nil
 }
+
+// MCPWireDirect is mcpwire connecting each server with mcp.Connect on a
+// goroutine of its own, without the manager: the library's own cost, shown
+// beside the manager's in the connect workload.
+func MCPWireDirect() *Client {
+	c := MCPWire()
+	c.Name = "mcpwire (mcp.Connect)"
+	c.VariantOf = "mcpwire"
+	c.ConnectMany = nil
+	c.Usage = "the connect workload only: `mcp.Connect` per server, each on its own goroutine, as the other clients are used."
+	return c
+}

@@ -15,6 +15,9 @@ const parallelServers = 20
 // client with ConnectMany (mcpwire: its manager) is measured through it.
 func (e *env) connect(tr string) *Table {
 	cs := e.clientsFor(tr, true)
+	if len(cs) > 0 && cs[0].Name == "mcpwire" {
+		cs = append([]*clients.Client{cs[0], clients.MCPWireDirect()}, cs[1:]...)
+	}
 	what := "spawn + handshake + first tools/list"
 	if tr != "stdio" {
 		what = "handshake + first tools/list (the server is already running)"

@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -117,6 +118,10 @@ func run(out string, reps int, only, transports, which string, quick bool, rawOu
 		}
 		defer srv.Stop()
 		e.targets[tr] = clients.Target{URL: srv.URL}
+	}
+	if memprofile != "" {
+		// Every allocation, so that a per-call count can be read off.
+		runtime.MemProfileRate = 1
 	}
 	if cpuprofile != "" {
 		f, err := os.Create(cpuprofile)

@@ -43,6 +43,10 @@ func (r *report) write(w io.Writer) {
 	p("## How each client was used\n\n")
 	for _, c := range r.clients {
 		p("- **%s**: %s\n", c.Name, c.Usage)
+		if c.Name == "mcpwire" {
+			d := clients.MCPWireDirect()
+			p("- **%s**: %s\n", d.Name, d.Usage)
+		}
 	}
 	p("\nVersions: github.com/modelcontextprotocol/go-sdk v1.8.0, github.com/mark3labs/mcp-go v1.2.1 (see `bench/go.mod`); mcpwire from this checkout.\n\n")
 	p("## Results\n\n")
@@ -174,11 +178,15 @@ func oneLine(s string) string {
 	return s
 }
 
-// isFloor reports whether name is one of the floors.
+// isFloor reports whether name is one of the floors, or a variant of
+// mcpwire: neither is an other client to compare against.
 func (r *report) isFloor(name string) bool {
-	for _, c := range r.clients {
+	if name == clients.MCPWireDirect().Name {
+		return true
+	}
+	for _, c := range clients.All() {
 		if c.Name == name {
-			return c.Floor
+			return c.Floor || c.VariantOf != ""
 		}
 	}
 	return false
