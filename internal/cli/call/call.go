@@ -16,9 +16,8 @@ import (
 // New builds the command.
 func New() *cliutil.Command {
 	var (
-		server   cliutil.ServerFlags
+		opts     cliutil.ServerOptions
 		cfg      configured.Flags
-		asJSON   bool
 		pairs    cliutil.StringList
 		argsJSON string
 	)
@@ -49,59 +48,55 @@ tools" lists them) starts them all to find it.`,
 		Flags: func(fs *flag.FlagSet) {
 			fs.Var(&pairs, "arg", "tool argument `K=V`; V is parsed as JSON when valid, else a string (repeatable)")
 			fs.StringVar(&argsJSON, "args-json", "", "all tool arguments as one `JSON` object; - reads it from stdin")
-			server.Register(fs)
+			opts.Register(fs)
 			cfg.Register(fs)
-			cliutil.JSONFlag(fs, &asJSON)
 		},
 		Run: func(ctx context.Context, io *cliutil.IOStreams, p cliutil.Parsed) error {
 			if configured.Wanted(p) {
 				if err := cliutil.ExactArgs(p.Args, 1, "TOOL"); err != nil {
 					return err
 				}
-				toolArgs, err := cliutil.ToolArgs(io.In, argsJSON, pairs)
+				toolArgs, err := arguments(io, argsJSON, pairs)
 				if err != nil {
 					return err
 				}
-				var a any // a nil map must not become "arguments": null
-				if toolArgs != nil {
-					a = toolArgs
-				}
-				return configured.WithTool(ctx, io, &cfg, &server, p.Args[0], func(t *cliutil.Target, c *mcp.Client, tool string) error {
-					return Run(ctx, io, t, c, tool, a, asJSON)
+				return configured.WithTool(ctx, io, &cfg, &opts.ServerFlags, p.Args[0], func(t *cliutil.Target, c *mcp.Client, tool string) error {
+					return Run(ctx, io, t, c, tool, toolArgs, opts.JSON)
 				})
 			}
 			if err := cfg.CheckAdHoc(); err != nil {
 				return err
 			}
-			t, args, err := server.Resolve(io, p)
+			t, args, err := opts.ResolveArgs(io, p, 1, "TOOL")
 			if err != nil {
 				return err
 			}
-			if err := cliutil.ExactArgs(args, 1, "TOOL"); err != nil {
-				return err
-			}
-			name := args[0]
-			toolArgs, err := cliutil.ToolArgs(io.In, argsJSON, pairs)
+			// Bad arguments are reported before the server starts.
+			toolArgs, err := arguments(io, argsJSON, pairs)
 			if err != nil {
 				return err
 			}
-			c, err := cliutil.Connect(ctx, io, t)
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			// Listing first lets the client check the result against the
-			// tool's outputSchema, a bug a debugging tool should catch.
-			if _, err := c.ListTools(ctx); err != nil {
-				return t.Explain("listing tools", err)
-			}
-			var a any // a nil map must not become "arguments": null
-			if toolArgs != nil {
-				a = toolArgs
-			}
-			return Run(ctx, io, t, c, name, a, asJSON)
+			return cliutil.WithClient(ctx, io, t, func(c *mcp.Client) error {
+				// Listing first lets the client check the result against the
+				// tool's outputSchema, a bug a debugging tool should catch.
+				if _, err := c.ListTools(ctx); err != nil {
+					return t.Explain("listing tools", err)
+				}
+				return Run(ctx, io, t, c, args[0], toolArgs, opts.JSON)
+			})
 		},
 	}
+}
+
+// arguments builds the call's arguments from --args-json and --arg (see
+// cliutil.ToolArgs). None given is a nil interface, not a nil map, so that
+// the request carries no "arguments": null.
+func arguments(io *cliutil.IOStreams, argsJSON string, pairs []string) (any, error) {
+	args, err := cliutil.ToolArgs(io.In, argsJSON, pairs)
+	if err != nil || args == nil {
+		return nil, err
+	}
+	return args, nil
 }
 
 // Run calls the tool, showing progress on io.ErrOut, and prints the

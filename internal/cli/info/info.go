@@ -4,7 +4,6 @@ package info
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -15,10 +14,7 @@ import (
 
 // New builds the command.
 func New() *cliutil.Command {
-	var (
-		server cliutil.ServerFlags
-		asJSON bool
-	)
+	var opts cliutil.ServerOptions
 	return &cliutil.Command{
 		Name:    "info",
 		Summary: "show the server's name, version, protocol, capabilities and instructions",
@@ -27,28 +23,15 @@ func New() *cliutil.Command {
 name and version, the negotiated protocol version, its capabilities and
 its instructions. With --json, print the initialize result as received:
 {"protocolVersion", "capabilities", "serverInfo", "instructions"}.`,
-		Flags: func(fs *flag.FlagSet) {
-			server.Register(fs)
-			cliutil.JSONFlag(fs, &asJSON)
-		},
+		Flags: opts.Register,
 		Run: func(ctx context.Context, io *cliutil.IOStreams, p cliutil.Parsed) error {
-			t, args, err := server.Resolve(io, p)
-			if err != nil {
-				return err
-			}
-			if err := cliutil.ExactArgs(args, 0, ""); err != nil {
-				return err
-			}
-			c, err := cliutil.Connect(ctx, io, t)
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			if asJSON {
-				return cliutil.WriteJSON(io.Out, c.InitializeResult())
-			}
-			Print(io.Out, c)
-			return nil
+			return opts.WithServer(ctx, io, p, 0, "", func(c *mcp.Client, t *cliutil.Target, _ []string) error {
+				if opts.JSON {
+					return cliutil.WriteJSON(io.Out, c.InitializeResult())
+				}
+				Print(io.Out, c)
+				return nil
+			})
 		},
 	}
 }

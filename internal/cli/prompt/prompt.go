@@ -14,9 +14,8 @@ import (
 // New builds the command.
 func New() *cliutil.Command {
 	var (
-		server cliutil.ServerFlags
-		asJSON bool
-		pairs  cliutil.StringList
+		opts  cliutil.ServerOptions
+		pairs cliutil.StringList
 	)
 	return &cliutil.Command{
 		Name:    "prompt",
@@ -28,37 +27,31 @@ each under a "role:" line. Prompt arguments are always strings, so
 {"description": ..., "messages": [...]}.`,
 		Flags: func(fs *flag.FlagSet) {
 			fs.Var(&pairs, "arg", "prompt argument `K=V` (a string; repeatable)")
-			server.Register(fs)
-			cliutil.JSONFlag(fs, &asJSON)
+			opts.Register(fs)
 		},
 		Run: func(ctx context.Context, io *cliutil.IOStreams, p cliutil.Parsed) error {
-			t, args, err := server.Resolve(io, p)
+			t, args, err := opts.ResolveArgs(io, p, 1, "NAME")
 			if err != nil {
 				return err
 			}
-			if err := cliutil.ExactArgs(args, 1, "NAME"); err != nil {
-				return err
-			}
+			// A bad --arg is reported before the server starts.
 			promptArgs, err := cliutil.StringArgs(pairs)
 			if err != nil {
 				return err
 			}
-			c, err := cliutil.Connect(ctx, io, t)
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			res, err := c.GetPrompt(ctx, args[0], promptArgs)
-			if err != nil {
-				return t.Explain(fmt.Sprintf("getting prompt %q", args[0]), err)
-			}
-			if asJSON {
-				out := *res
-				out.Messages = cliutil.NonNil(out.Messages)
-				return cliutil.WriteJSON(io.Out, out)
-			}
-			printPrompt(io.Out, res)
-			return nil
+			return cliutil.WithClient(ctx, io, t, func(c *mcp.Client) error {
+				res, err := c.GetPrompt(ctx, args[0], promptArgs)
+				if err != nil {
+					return t.Explain(fmt.Sprintf("getting prompt %q", args[0]), err)
+				}
+				if opts.JSON {
+					out := *res
+					out.Messages = cliutil.NonNil(out.Messages)
+					return cliutil.WriteJSON(io.Out, out)
+				}
+				printPrompt(io.Out, res)
+				return nil
+			})
 		},
 	}
 }

@@ -3,7 +3,6 @@ package prompts
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -14,10 +13,7 @@ import (
 
 // New builds the command.
 func New() *cliutil.Command {
-	var (
-		server cliutil.ServerFlags
-		asJSON bool
-	)
+	var opts cliutil.ServerOptions
 	return &cliutil.Command{
 		Name:    "prompts",
 		Summary: "list the server's prompts",
@@ -25,36 +21,26 @@ func New() *cliutil.Command {
 		Description: `List the prompts the server offers: name, arguments (required ones
 marked with *) and a one-line description. Fetch one with
 "mcpwire prompt NAME --arg K=V TARGET". With --json, print {"prompts": [...]}.`,
-		Flags: func(fs *flag.FlagSet) {
-			server.Register(fs)
-			cliutil.JSONFlag(fs, &asJSON)
-		},
+		Flags: opts.Register,
 		Run: func(ctx context.Context, io *cliutil.IOStreams, p cliutil.Parsed) error {
-			t, args, err := server.Resolve(io, p)
-			if err != nil {
-				return err
-			}
-			if err := cliutil.ExactArgs(args, 0, ""); err != nil {
-				return err
-			}
-			c, err := cliutil.Connect(ctx, io, t)
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			var list []mcp.Prompt
-			if c.ServerCapabilities().Prompts != nil {
-				if list, err = c.ListPrompts(ctx); err != nil {
-					return t.Explain("listing prompts", err)
+			return opts.WithServer(ctx, io, p, 0, "", func(c *mcp.Client, t *cliutil.Target, _ []string) error {
+				var (
+					list []mcp.Prompt
+					err  error
+				)
+				if c.ServerCapabilities().Prompts != nil {
+					if list, err = c.ListPrompts(ctx); err != nil {
+						return t.Explain("listing prompts", err)
+					}
 				}
-			}
-			if asJSON {
-				return cliutil.WriteJSON(io.Out, struct {
-					Prompts []mcp.Prompt `json:"prompts"`
-				}{cliutil.NonNil(list)})
-			}
-			printTable(io.Out, io.TableWidth(), list)
-			return nil
+				if opts.JSON {
+					return cliutil.WriteJSON(io.Out, struct {
+						Prompts []mcp.Prompt `json:"prompts"`
+					}{cliutil.NonNil(list)})
+				}
+				printTable(io.Out, io.TableWidth(), list)
+				return nil
+			})
 		},
 	}
 }

@@ -3,7 +3,6 @@ package read
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 
@@ -13,10 +12,7 @@ import (
 
 // New builds the command.
 func New() *cliutil.Command {
-	var (
-		server cliutil.ServerFlags
-		asJSON bool
-	)
+	var opts cliutil.ServerOptions
 	return &cliutil.Command{
 		Name:    "read",
 		Summary: "read a resource by URI",
@@ -25,34 +21,21 @@ func New() *cliutil.Command {
 under a line naming the URI and MIME type; binary contents (blobs) are
 summarised by size. A read may return several contents; all are printed.
 With --json, print the server's {"contents": [...]} with blobs in base64.`,
-		Flags: func(fs *flag.FlagSet) {
-			server.Register(fs)
-			cliutil.JSONFlag(fs, &asJSON)
-		},
+		Flags: opts.Register,
 		Run: func(ctx context.Context, io *cliutil.IOStreams, p cliutil.Parsed) error {
-			t, args, err := server.Resolve(io, p)
-			if err != nil {
-				return err
-			}
-			if err := cliutil.ExactArgs(args, 1, "URI"); err != nil {
-				return err
-			}
-			c, err := cliutil.Connect(ctx, io, t)
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			res, err := c.ReadResource(ctx, args[0])
-			if err != nil {
-				return t.Explain(fmt.Sprintf("reading %q", args[0]), err)
-			}
-			if asJSON {
-				return cliutil.WriteJSON(io.Out, struct {
-					Contents []mcp.ResourceContents `json:"contents"`
-				}{cliutil.NonNil(res.Contents)})
-			}
-			printContents(io.Out, res.Contents)
-			return nil
+			return opts.WithServer(ctx, io, p, 1, "URI", func(c *mcp.Client, t *cliutil.Target, args []string) error {
+				res, err := c.ReadResource(ctx, args[0])
+				if err != nil {
+					return t.Explain(fmt.Sprintf("reading %q", args[0]), err)
+				}
+				if opts.JSON {
+					return cliutil.WriteJSON(io.Out, struct {
+						Contents []mcp.ResourceContents `json:"contents"`
+					}{cliutil.NonNil(res.Contents)})
+				}
+				printContents(io.Out, res.Contents)
+				return nil
+			})
 		},
 	}
 }

@@ -4,7 +4,6 @@ package resources
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 
@@ -14,10 +13,7 @@ import (
 
 // New builds the command.
 func New() *cliutil.Command {
-	var (
-		server cliutil.ServerFlags
-		asJSON bool
-	)
+	var opts cliutil.ServerOptions
 	return &cliutil.Command{
 		Name:    "resources",
 		Summary: "list the server's resources and resource templates",
@@ -25,45 +21,33 @@ func New() *cliutil.Command {
 		Description: `List the resources the server offers (URI, name, MIME type, description),
 then its resource templates. Read one with "mcpwire read URI TARGET".
 With --json, print {"resources": [...], "resourceTemplates": [...]}.`,
-		Flags: func(fs *flag.FlagSet) {
-			server.Register(fs)
-			cliutil.JSONFlag(fs, &asJSON)
-		},
+		Flags: opts.Register,
 		Run: func(ctx context.Context, io *cliutil.IOStreams, p cliutil.Parsed) error {
-			t, args, err := server.Resolve(io, p)
-			if err != nil {
-				return err
-			}
-			if err := cliutil.ExactArgs(args, 0, ""); err != nil {
-				return err
-			}
-			c, err := cliutil.Connect(ctx, io, t)
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			var (
-				list      []mcp.Resource
-				templates []mcp.ResourceTemplate
-			)
-			// A server without the resources capability has nothing to
-			// list; asking would only earn a "method not found".
-			if c.ServerCapabilities().Resources != nil {
-				if list, err = c.ListResources(ctx); err != nil {
-					return t.Explain("listing resources", err)
+			return opts.WithServer(ctx, io, p, 0, "", func(c *mcp.Client, t *cliutil.Target, _ []string) error {
+				var (
+					list      []mcp.Resource
+					templates []mcp.ResourceTemplate
+					err       error
+				)
+				// A server without the resources capability has nothing to
+				// list; asking would only earn a "method not found".
+				if c.ServerCapabilities().Resources != nil {
+					if list, err = c.ListResources(ctx); err != nil {
+						return t.Explain("listing resources", err)
+					}
+					if templates, err = c.ListResourceTemplates(ctx); err != nil {
+						return t.Explain("listing resource templates", err)
+					}
 				}
-				if templates, err = c.ListResourceTemplates(ctx); err != nil {
-					return t.Explain("listing resource templates", err)
+				if opts.JSON {
+					return cliutil.WriteJSON(io.Out, struct {
+						Resources         []mcp.Resource         `json:"resources"`
+						ResourceTemplates []mcp.ResourceTemplate `json:"resourceTemplates"`
+					}{cliutil.NonNil(list), cliutil.NonNil(templates)})
 				}
-			}
-			if asJSON {
-				return cliutil.WriteJSON(io.Out, struct {
-					Resources         []mcp.Resource         `json:"resources"`
-					ResourceTemplates []mcp.ResourceTemplate `json:"resourceTemplates"`
-				}{cliutil.NonNil(list), cliutil.NonNil(templates)})
-			}
-			printTables(io.Out, io.TableWidth(), list, templates)
-			return nil
+				printTables(io.Out, io.TableWidth(), list, templates)
+				return nil
+			})
 		},
 	}
 }

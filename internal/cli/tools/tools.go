@@ -14,9 +14,8 @@ import (
 // New builds the command.
 func New() *cliutil.Command {
 	var (
-		server cliutil.ServerFlags
-		cfg    configured.Flags
-		asJSON bool
+		opts cliutil.ServerOptions
+		cfg  configured.Flags
 	)
 	return &cliutil.Command{
 		Name:    "tools",
@@ -32,43 +31,32 @@ names a model sees, mcp__SERVER__TOOL, with the server of each. With
 --json each entry is {"name", "server", "tool": {...}}. Exit status 3
 means some server failed; its tools are missing or shown from the cache.`,
 		Flags: func(fs *flag.FlagSet) {
-			server.Register(fs)
+			opts.Register(fs)
 			cfg.Register(fs)
-			cliutil.JSONFlag(fs, &asJSON)
 		},
 		Run: func(ctx context.Context, io *cliutil.IOStreams, p cliutil.Parsed) error {
 			if configured.Wanted(p) {
 				if err := cliutil.ExactArgs(p.Args, 0, ""); err != nil {
 					return err
 				}
-				return configured.ListTools(ctx, io, &cfg, &server, asJSON)
+				return configured.ListTools(ctx, io, &cfg, &opts.ServerFlags, opts.JSON)
 			}
 			if err := cfg.CheckAdHoc(); err != nil {
 				return err
 			}
-			t, args, err := server.Resolve(io, p)
-			if err != nil {
-				return err
-			}
-			if err := cliutil.ExactArgs(args, 0, ""); err != nil {
-				return err
-			}
-			c, err := cliutil.Connect(ctx, io, t)
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			list, err := c.ListTools(ctx)
-			if err != nil {
-				return t.Explain("listing tools", err)
-			}
-			if asJSON {
-				return cliutil.WriteJSON(io.Out, struct {
-					Tools []mcp.Tool `json:"tools"`
-				}{cliutil.NonNil(list)})
-			}
-			PrintTable(io.Out, io.TableWidth(), list)
-			return nil
+			return opts.WithServer(ctx, io, p, 0, "", func(c *mcp.Client, t *cliutil.Target, _ []string) error {
+				list, err := c.ListTools(ctx)
+				if err != nil {
+					return t.Explain("listing tools", err)
+				}
+				if opts.JSON {
+					return cliutil.WriteJSON(io.Out, struct {
+						Tools []mcp.Tool `json:"tools"`
+					}{cliutil.NonNil(list)})
+				}
+				PrintTable(io.Out, io.TableWidth(), list)
+				return nil
+			})
 		},
 	}
 }
