@@ -60,6 +60,22 @@ func TestTruncate(t *testing.T) {
 	}
 }
 
+func TestDescribe(t *testing.T) {
+	cases := []struct{ name, title, desc, want string }{
+		{"echo", "", "Echoes.\nMore.", "Echoes."},
+		{"echo", "Echo", "\n  Echoes.  \n", "Echo - Echoes."},
+		{"echo", "echo", "Echoes.", "Echoes."},
+		{"echo", "Echo", "", "Echo"},
+		{"", "Hello", "", "Hello"},
+		{"", "", "", ""},
+	}
+	for _, c := range cases {
+		if got := Describe(c.name, c.title, c.desc); got != c.want {
+			t.Errorf("Describe(%q, %q, %q) = %q, want %q", c.name, c.title, c.desc, got, c.want)
+		}
+	}
+}
+
 func TestSanitize(t *testing.T) {
 	cases := map[string]string{
 		"plain\ttext\n":            "plain\ttext\n",

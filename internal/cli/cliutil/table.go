@@ -75,3 +75,18 @@ func FirstLine(s string) string {
 	}
 	return ""
 }
+
+// Describe is an entry's one-line description in a listing: its title,
+// unless empty or the same as its name, and the first line of desc,
+// joined by " - " when both are there. With name "" a title is always
+// shown.
+func Describe(name, title, desc string) string {
+	d := FirstLine(desc)
+	switch {
+	case title == "" || title == name:
+		return d
+	case d == "":
+		return title
+	}
+	return title + " - " + d
+}

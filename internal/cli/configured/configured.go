@@ -174,6 +174,24 @@ func (s *Session) StartAll(ctx context.Context) (*manager.Snapshot, error) {
 	return s.M.WaitSettled(ctx)
 }
 
+// WithAll is the life of a command about every configured server: open
+// the configuration (Open), start every server and wait for each
+// (StartAll), run fn with the session and what StartAll saw, and stop the
+// servers when fn returns.
+func WithAll(ctx context.Context, streams *cliutil.IOStreams, f *Flags, sf *cliutil.ServerFlags,
+	fn func(s *Session, snap *manager.Snapshot) error) error {
+	s, err := Open(streams, f, sf)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	snap, err := s.StartAll(ctx)
+	if err != nil {
+		return err
+	}
+	return fn(s, snap)
+}
+
 // Failures returns the servers that should be up and are not, after
 // StartAll.
 func Failures(snap *manager.Snapshot) []manager.ServerStatus {

@@ -14,37 +14,36 @@ import (
 // even when some servers failed (each failure a warning line), then
 // returns an error for exit status 3.
 func ListTools(ctx context.Context, io *cliutil.IOStreams, f *Flags, sf *cliutil.ServerFlags, asJSON bool) error {
-	s, err := Open(io, f, sf)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	snap, err := s.StartAll(ctx)
-	if err != nil {
-		return err
-	}
-	failed := Failures(snap)
-	s.Warn(failed)
-	if asJSON {
-		type entry struct {
-			Name   string   `json:"name"`
-			Server string   `json:"server"`
-			Cached bool     `json:"cached,omitempty"`
-			Tool   mcp.Tool `json:"tool"`
+	return WithAll(ctx, io, f, sf, func(s *Session, snap *manager.Snapshot) error {
+		failed := Failures(snap)
+		s.Warn(failed)
+		if asJSON {
+			if err := writeTools(io.Out, snap); err != nil {
+				return err
+			}
+		} else {
+			printTools(io.Out, io.TableWidth(), snap)
 		}
-		out := struct {
-			Tools []entry `json:"tools"`
-		}{Tools: []entry{}}
-		for _, e := range snap.Tools {
-			out.Tools = append(out.Tools, entry{e.Name, e.Server, e.Cached, e.Tool})
-		}
-		if err := cliutil.WriteJSON(io.Out, out); err != nil {
-			return err
-		}
-	} else {
-		printTools(io.Out, io.TableWidth(), snap)
+		return FailureError(failed, len(snap.Servers))
+	})
+}
+
+// writeTools is the --json listing: {"tools": [{"name", "server",
+// "cached", "tool"}, ...]}.
+func writeTools(w io.Writer, snap *manager.Snapshot) error {
+	type entry struct {
+		Name   string   `json:"name"`
+		Server string   `json:"server"`
+		Cached bool     `json:"cached,omitempty"`
+		Tool   mcp.Tool `json:"tool"`
 	}
-	return FailureError(failed, len(snap.Servers))
+	out := struct {
+		Tools []entry `json:"tools"`
+	}{Tools: []entry{}}
+	for _, e := range snap.Tools {
+		out.Tools = append(out.Tools, entry{e.Name, e.Server, e.Cached, e.Tool})
+	}
+	return cliutil.WriteJSON(w, out)
 }
 
 func printTools(w io.Writer, width int, snap *manager.Snapshot) {
@@ -63,21 +62,7 @@ func printTools(w io.Writer, width int, snap *manager.Snapshot) {
 			// Listed from the cache: the server is not connected.
 			server += " (cached)"
 		}
-		rows = append(rows, []string{e.Name, server, summary(e.Tool)})
+		rows = append(rows, []string{e.Name, server, cliutil.Describe(e.Tool.Name, e.Tool.DisplayName(), e.Tool.Description)})
 	}
 	cliutil.Table(w, width, []string{"NAME", "SERVER", "DESCRIPTION"}, rows)
-}
-
-// summary is a tool's title (when it says more than the name) and the
-// first line of its description.
-func summary(t mcp.Tool) string {
-	desc := cliutil.FirstLine(t.Description)
-	title := t.DisplayName()
-	if title == t.Name || title == "" {
-		return desc
-	}
-	if desc == "" {
-		return title
-	}
-	return title + " - " + desc
 }

@@ -52,11 +52,7 @@ func printTable(w io.Writer, width int, list []mcp.Prompt) {
 	}
 	rows := make([][]string, 0, len(list))
 	for _, p := range list {
-		desc := cliutil.FirstLine(p.Description)
-		if p.Title != "" && p.Title != p.Name {
-			desc = strings.TrimSuffix(p.Title+" - "+desc, " - ")
-		}
-		rows = append(rows, []string{p.Name, arguments(p.Arguments), desc})
+		rows = append(rows, []string{p.Name, arguments(p.Arguments), cliutil.Describe(p.Name, p.Title, p.Description)})
 	}
 	cliutil.Table(w, width, []string{"NAME", "ARGUMENTS", "DESCRIPTION"}, rows)
 }

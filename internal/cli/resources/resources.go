@@ -60,7 +60,7 @@ func printTables(w io.Writer, width int, list []mcp.Resource, templates []mcp.Re
 	if len(list) > 0 {
 		rows := make([][]string, 0, len(list))
 		for _, r := range list {
-			rows = append(rows, []string{r.URI, r.Name, r.MimeType, describe(r.Title, r.Description)})
+			rows = append(rows, []string{r.URI, r.Name, r.MimeType, cliutil.Describe("", r.Title, r.Description)})
 		}
 		cliutil.Table(w, width, []string{"URI", "NAME", "MIME", "DESCRIPTION"}, rows)
 	}
@@ -70,19 +70,8 @@ func printTables(w io.Writer, width int, list []mcp.Resource, templates []mcp.Re
 		}
 		rows := make([][]string, 0, len(templates))
 		for _, r := range templates {
-			rows = append(rows, []string{r.URITemplate, r.Name, r.MimeType, describe(r.Title, r.Description)})
+			rows = append(rows, []string{r.URITemplate, r.Name, r.MimeType, cliutil.Describe("", r.Title, r.Description)})
 		}
 		cliutil.Table(w, width, []string{"TEMPLATE", "NAME", "MIME", "DESCRIPTION"}, rows)
 	}
-}
-
-func describe(title, desc string) string {
-	d := cliutil.FirstLine(desc)
-	switch {
-	case title == "":
-		return d
-	case d == "":
-		return title
-	}
-	return title + " - " + d
 }

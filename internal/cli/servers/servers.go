@@ -55,24 +55,16 @@ Exit status 3 means at least one enabled server failed to connect.`,
 				return cliutil.Usagef("servers takes no arguments: it lists the configured servers")
 			}
 			server.Transport = "auto"
-			s, err := configured.Open(io, &cfg, &server)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			snap, err := s.StartAll(ctx)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				err = writeJSON(io, s.Set, snap, sources)
-			} else {
-				printText(io, s.Set, snap, sources)
-			}
-			if err != nil {
-				return err
-			}
-			return configured.FailureError(configured.Failures(snap), len(snap.Servers))
+			return configured.WithAll(ctx, io, &cfg, &server, func(s *configured.Session, snap *manager.Snapshot) error {
+				if asJSON {
+					if err := writeJSON(io, s.Set, snap, sources); err != nil {
+						return err
+					}
+				} else {
+					printText(io, s.Set, snap, sources)
+				}
+				return configured.FailureError(configured.Failures(snap), len(snap.Servers))
+			})
 		},
 	}
 }

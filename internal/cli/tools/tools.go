@@ -77,13 +77,5 @@ func PrintTable(w io.Writer, width int, list []mcp.Tool) {
 // Summary is a tool's one-line description: its title (when it says more
 // than the name) and the first line of its description.
 func Summary(t mcp.Tool) string {
-	desc := cliutil.FirstLine(t.Description)
-	title := t.DisplayName()
-	if title == t.Name || title == "" {
-		return desc
-	}
-	if desc == "" {
-		return title
-	}
-	return title + " - " + desc
+	return cliutil.Describe(t.Name, t.DisplayName(), t.Description)
 }
