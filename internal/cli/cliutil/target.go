@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,7 +82,7 @@ func (f *ServerFlags) Resolve(io *IOStreams, p Parsed) (*Target, []string, error
 		return nil, nil, Usagef("no server given: add a server URL, or -- COMMAND [ARGS...] to start one over stdio")
 	}
 	last := p.Args[len(p.Args)-1]
-	if !looksLikeURL(last) {
+	if !IsURL(last) {
 		// The argument is not quoted: it may be a stray secret.
 		return nil, nil, Usagef("no server given: the last argument is not an http:// or https:// URL (use -- COMMAND [ARGS...] for a stdio server)")
 	}
@@ -93,11 +92,6 @@ func (f *ServerFlags) Resolve(io *IOStreams, p Parsed) (*Target, []string, error
 	}
 	t.Timeout = timeout
 	return t, p.Args[:len(p.Args)-1], nil
-}
-
-func looksLikeURL(s string) bool {
-	l := strings.ToLower(s)
-	return strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://")
 }
 
 func (f *ServerFlags) stdio(io *IOStreams, argv []string) (*Target, error) {
@@ -143,19 +137,9 @@ func (f *ServerFlags) remote(io *IOStreams, raw string) (*Target, error) {
 	if len(f.Env) > 0 || f.InheritEnv {
 		return nil, Usagef("--env and --inherit-env are for stdio commands, not URL servers (use --header)")
 	}
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return nil, Usagef("the server URL is not valid")
-	}
-	if u.User != nil {
-		if pw, ok := u.User.Password(); ok {
-			io.AddSecret(pw)
-		}
-	}
-	for _, v := range u.Query() {
-		for _, s := range v {
-			io.AddSecret(s)
-		}
+	desc, err := ParseServerURL(io, raw)
+	if err != nil {
+		return nil, err
 	}
 	headers := http.Header{}
 	for i, h := range f.Headers {
@@ -180,7 +164,6 @@ func (f *ServerFlags) remote(io *IOStreams, raw string) (*Target, error) {
 		io.AddSecret(tok)
 		headers.Set("Authorization", "Bearer "+tok)
 	}
-	desc := (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String()
 	t := &Target{Desc: desc, Verbose: f.Verbose}
 	if headers.Get("Authorization") == "" {
 		// OAuth as MCP specifies it, unless the user brought a token.

@@ -43,13 +43,8 @@ func Wanted(p cliutil.Parsed) bool {
 	if p.Dash {
 		return false
 	}
-	if n := len(p.Args); n > 0 {
-		last := strings.ToLower(p.Args[n-1])
-		if strings.HasPrefix(last, "http://") || strings.HasPrefix(last, "https://") {
-			return false
-		}
-	}
-	return true
+	n := len(p.Args)
+	return n == 0 || !cliutil.IsURL(p.Args[n-1])
 }
 
 // CheckAdHoc rejects --config beside an ad-hoc target.
@@ -248,14 +243,7 @@ func addSecrets(io *cliutil.IOStreams, s *config.Server) {
 		}
 	}
 	if u, err := url.Parse(s.URL); err == nil {
-		if pw, ok := u.User.Password(); ok {
-			io.AddSecret(pw)
-		}
-		for _, vs := range u.Query() {
-			for _, v := range vs {
-				io.AddSecret(v)
-			}
-		}
+		io.AddURLSecrets(u)
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"flag"
 	"fmt"
 	"net/url"
-	"strings"
 
 	"github.com/mcpwire/mcpwire/auth"
 	"github.com/mcpwire/mcpwire/config"
@@ -127,16 +126,15 @@ func resolve(io *cliutil.IOStreams, files *configured.Flags, p cliutil.Parsed) (
 		return nil, err
 	}
 	arg := p.Args[0]
-	if l := strings.ToLower(arg); strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://") {
+	if cliutil.IsURL(arg) {
 		if len(files.Files) > 0 {
 			return nil, cliutil.Usagef("--config selects configured servers; it cannot be combined with a URL")
 		}
-		u, err := url.Parse(arg)
-		if err != nil || u.Host == "" {
-			return nil, cliutil.Usagef("the server URL is not valid")
+		name, err := cliutil.ParseServerURL(io, arg)
+		if err != nil {
+			return nil, err
 		}
-		addURLSecrets(io, u)
-		return &target{name: (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String(), url: arg}, nil
+		return &target{name: name, url: arg}, nil
 	}
 	set, err := config.Load(config.LoadOptions{Files: files.Files})
 	if err != nil {
@@ -155,19 +153,7 @@ func resolve(io *cliutil.IOStreams, files *configured.Flags, p cliutil.Parsed) (
 		return nil, cliutil.Usagef("server %q runs over stdio; only remote (http) servers sign in", arg)
 	}
 	if u, err := url.Parse(s.URL); err == nil {
-		addURLSecrets(io, u)
+		io.AddURLSecrets(u)
 	}
 	return &target{name: fmt.Sprintf("server %q", arg), url: s.URL, oauth: s.OAuth}, nil
-}
-
-// addURLSecrets keeps a URL's password and query values out of messages.
-func addURLSecrets(io *cliutil.IOStreams, u *url.URL) {
-	if pw, ok := u.User.Password(); ok {
-		io.AddSecret(pw)
-	}
-	for _, vs := range u.Query() {
-		for _, v := range vs {
-			io.AddSecret(v)
-		}
-	}
 }
