@@ -108,7 +108,9 @@ func (t *Table) ratios(client, base string) string {
 	for _, m := range t.Metrics {
 		v, ok1 := t.med(client, m.Key)
 		b, ok2 := t.med(base, m.Key)
-		if !ok1 || !ok2 || b == 0 {
+		// A floor with (next to) no allocations makes a meaningless
+		// ratio: leave those out.
+		if !ok1 || !ok2 || b == 0 || math.Abs(v/b) > 1000 {
 			parts = append(parts, "—")
 			continue
 		}
