@@ -122,7 +122,13 @@ func TestPipeConcurrentCloseOfBothEnds(t *testing.T) {
 func TestPipeWriteHonoursContext(t *testing.T) {
 	client, server := Pipe()
 	defer client.Close()
-	_ = server // never reads: the write stays blocked
+	_ = server // never reads, so once its one line of read-ahead is taken, writes block
+	// The server end's reader takes this line and holds it for a Read
+	// that never comes; without it, the Write below could still go
+	// through (into the read-ahead) if it ran before cancel.
+	if err := client.Write(context.Background(), &jsonrpc.Notification{Method: "read-ahead"}); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() { done <- client.Write(ctx, &jsonrpc.Notification{Method: "blocked"}) }()
