@@ -15,7 +15,9 @@ import (
 // work, the stream never started a read goroutine of its own, and the
 // child's exit still ends the connection with its status.
 func TestStdioEngineUsesReadLoop(t *testing.T) {
-	s, err := childCommand(t, childFloodStderr).Connect(context.Background())
+	cmd := childCommand(t, childFloodStderr)
+	cmd.CloseTimeout = longTimeout // bounds the wait for the exit status
+	s, err := cmd.Connect(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +50,11 @@ func TestStdioEngineUsesReadLoop(t *testing.T) {
 // a child blocked writing a large answer to stdout would otherwise never
 // see the end of stdin, and Close would have to kill it.
 func TestStdioCloseWithoutReadingDrains(t *testing.T) {
-	s, err := childCommand(t, childEcho).Connect(context.Background())
+	// The child must exit by itself: a loaded machine may need more than
+	// the default 2 s for that, and a signal would fail the test.
+	c := childCommand(t, childEcho)
+	c.CloseTimeout = longTimeout
+	s, err := c.Connect(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

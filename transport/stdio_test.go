@@ -222,6 +222,7 @@ func (sw *stderrWatcher) finish() {
 
 func TestStdioStderrFloodIsDrainedTeedAndTailKept(t *testing.T) {
 	c := childCommand(t, childFloodStderr)
+	c.CloseTimeout = longTimeout // bounds the wait for the exit status
 	tee := newStderrWatcher()
 	c.Stderr = tee
 	s := connect(t, c)
@@ -264,6 +265,7 @@ func TestStdioStderrFloodIsDrainedTeedAndTailKept(t *testing.T) {
 
 func TestStdioExitStatusInReadError(t *testing.T) {
 	c := childCommand(t, childExit3)
+	c.CloseTimeout = longTimeout // bounds the wait for the exit status
 	c.Args = []string{"--token=arg-secret"}
 	c.Env["API_KEY"] = "env-secret-value"
 	s := connect(t, c)
@@ -288,7 +290,9 @@ func TestStdioExitStatusInReadError(t *testing.T) {
 }
 
 func TestStdioKilledBySignalInReadError(t *testing.T) {
-	s := connect(t, childCommand(t, childKillSelf))
+	c := childCommand(t, childKillSelf)
+	c.CloseTimeout = longTimeout // bounds the wait for the exit status
+	s := connect(t, c)
 	ee := readExitError(t, s)
 	if ee.Signal != syscall.SIGKILL.String() || ee.ExitCode != -1 {
 		t.Fatalf("exit = %+v, want killed by SIGKILL", ee)
