@@ -324,6 +324,16 @@ func (w *Writer) tryDirect(l *line) (done bool, err error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.busy = false
+	if len(w.queue) > 0 {
+		// Lines queued meanwhile wait for the goroutine, which saw the
+		// writer busy and went back to sleep: wake it whatever the
+		// outcome, or after a failed write they would wait for their
+		// ctx or Close (the loop fails them with the sticky error).
+		select {
+		case w.wake <- struct{}{}:
+		default:
+		}
+	}
 	if err != nil {
 		err = fmt.Errorf("jsonl: write: %w", err)
 		if w.err == nil {
@@ -332,13 +342,6 @@ func (w *Writer) tryDirect(l *line) (done bool, err error) {
 		return true, err
 	}
 	if n == len(l.buf) {
-		if len(w.queue) > 0 {
-			// Lines queued meanwhile wait for the goroutine.
-			select {
-			case w.wake <- struct{}{}:
-			default:
-			}
-		}
 		return true, nil
 	}
 	l.state = writing
