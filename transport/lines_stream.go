@@ -297,6 +297,12 @@ func (s *lineStream) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return errStreamClosed
 	case ctx.Err() != nil && errors.Is(err, ctx.Err()):
 		return err
+	case s.isClosed():
+		// Close released what is behind the stream (a child's stdin)
+		// while this line was being written, so the write failed with
+		// "use of closed file" or the like: to the caller that is the
+		// close it raced with.
+		return errStreamClosed
 	default:
 		return fmt.Errorf("transport: %w", err)
 	}
