@@ -268,28 +268,28 @@ func listTools(ctx context.Context, c *mcp.Client) ([]mcp.Tool, error) {
 // listPrompts lists the prompts of a server that declared them; a failure
 // is a warning, not a failed connection.
 func (s *server) listPrompts(ctx context.Context, c *mcp.Client) ([]mcp.Prompt, bool) {
-	if c.ServerCapabilities().Prompts == nil {
-		return nil, true
-	}
-	p, err := c.ListPrompts(ctx)
-	if err != nil {
-		s.emit(Event{Kind: Warning, Err: fmt.Errorf("listing prompts: %w", err)})
-		return nil, false
-	}
-	return p, true
+	return listDeclared(ctx, s, c.ServerCapabilities().Prompts != nil, "prompts", c.ListPrompts)
 }
 
 // listResources is listPrompts for resources.
 func (s *server) listResources(ctx context.Context, c *mcp.Client) ([]mcp.Resource, bool) {
-	if c.ServerCapabilities().Resources == nil {
+	return listDeclared(ctx, s, c.ServerCapabilities().Resources != nil, "resources", c.ListResources)
+}
+
+// listDeclared runs list when the server declared the feature. A failure
+// becomes a Warning event and ok=false; an undeclared feature is an empty,
+// successful listing.
+func listDeclared[T any](ctx context.Context, s *server, declared bool, what string,
+	list func(context.Context) ([]T, error)) ([]T, bool) {
+	if !declared {
 		return nil, true
 	}
-	r, err := c.ListResources(ctx)
+	items, err := list(ctx)
 	if err != nil {
-		s.emit(Event{Kind: Warning, Err: fmt.Errorf("listing resources: %w", err)})
+		s.emit(Event{Kind: Warning, Err: fmt.Errorf("listing %s: %w", what, err)})
 		return nil, false
 	}
-	return r, true
+	return items, true
 }
 
 // refreshTools re-lists tools after tools/list_changed.
