@@ -3,7 +3,9 @@ package jsonl
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
+	"os"
 	"testing"
 	"testing/iotest"
 )
@@ -32,17 +34,20 @@ func FuzzJSONLReader(f *testing.F) {
 				want = append(want, line)
 			}
 		}
-		for _, src := range []io.Reader{bytes.NewReader(in), iotest.OneByteReader(bytes.NewReader(in))} {
+		for _, src := range []io.Reader{bytes.NewReader(in), iotest.OneByteReader(bytes.NewReader(in)), &timeoutReader{r: bytes.NewReader(in)}} {
 			r := NewReader(src)
 			r.MaxFrameSize = int(limit)
 			var got [][]byte
 			for n := 0; ; n++ {
-				if n > len(in)+1 {
+				if n > 3*len(in)+3 {
 					t.Fatalf("more results than input bytes")
 				}
 				frame, err := r.ReadFrame()
 				if err == io.EOF {
 					break
+				}
+				if errors.Is(err, os.ErrDeadlineExceeded) {
+					continue // not terminal: read on
 				}
 				if err != nil {
 					tl, ok := err.(*FrameTooLargeError)
@@ -139,4 +144,20 @@ func BenchmarkJSONLWriteConcurrent(b *testing.B) {
 			}
 		}
 	})
+}
+
+// timeoutReader hands out its input a few bytes at a time, with a read
+// deadline passing between every two reads, as a pipe read with a deadline
+// can.
+type timeoutReader struct {
+	r     io.Reader
+	calls int
+}
+
+func (t *timeoutReader) Read(p []byte) (int, error) {
+	t.calls++
+	if t.calls%2 == 0 {
+		return 0, os.ErrDeadlineExceeded
+	}
+	return t.r.Read(p[:min(len(p), 1+t.calls%7)])
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 )
 
 // readBufferSize is the read-ahead buffer. Frames up to this size are
@@ -51,6 +52,16 @@ type Reader struct {
 	br    *bufio.Reader
 	frame []byte // assembly buffer for frames longer than the read buffer
 	err   error  // sticky terminal error
+
+	// A read that failed with a timeout (os.ErrDeadlineExceeded) leaves
+	// the line it cut short here, to be finished by the next ReadFrame:
+	// resume says frame holds its start; skipping, that it was a line
+	// being skipped for its size, skipped bytes of it so far, the last
+	// of them skipLast.
+	resume   bool
+	skipping bool
+	skipped  int64
+	skipLast byte
 }
 
 // NewReader returns a Reader that reads frames from r.
@@ -62,20 +73,29 @@ func NewReader(r io.Reader) *Reader {
 // returned slice is only valid until the next call to ReadFrame.
 //
 // A *FrameTooLargeError is a per-frame error: the line was skipped and the
-// next call returns the following frame. Any other error is terminal and
-// is returned again by every later call; it is io.EOF when the input ended
-// cleanly (after the last frame).
+// next call returns the following frame. An error for which
+// errors.Is(err, os.ErrDeadlineExceeded) holds (a read deadline of the
+// underlying file passed) is not terminal either: whatever part of a line
+// had arrived is kept, and the next call goes on with it. Any other error
+// is terminal and is returned again by every later call; it is io.EOF when
+// the input ended cleanly (after the last frame).
 func (r *Reader) ReadFrame() ([]byte, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	if cap(r.frame) > keepFrameBuffer {
+	if cap(r.frame) > keepFrameBuffer && !r.resume {
 		r.frame = nil
 	}
 	for {
-		line, err := r.readLine()
+		var line []byte
+		var err error
+		if r.skipping {
+			err = r.skipLine(r.skipped, r.skipLast)
+		} else {
+			line, err = r.readLine()
+		}
 		if err != nil {
-			if !isFrameTooLarge(err) {
+			if !isFrameTooLarge(err) && !isTimeout(err) {
 				r.err = err
 			}
 			return nil, err
@@ -93,8 +113,11 @@ func (r *Reader) ReadFrame() ([]byte, error) {
 // It returns (nil, nil) when the input ended with nothing pending, after
 // recording the terminal error in r.err.
 func (r *Reader) readLine() ([]byte, error) {
-	r.frame = r.frame[:0]
-	assembling := false
+	assembling := r.resume
+	if !assembling {
+		r.frame = r.frame[:0]
+	}
+	r.resume = false
 	for {
 		chunk, err := r.br.ReadSlice('\n')
 		switch {
@@ -120,6 +143,19 @@ func (r *Reader) readLine() ([]byte, error) {
 			}
 			r.frame = appendDoubling(r.frame, chunk)
 			assembling = true
+		case isTimeout(err):
+			// A read deadline passed: keep what arrived of the line
+			// for the next call, or how much of it, once it is too
+			// long to keep.
+			if r.MaxFrameSize > 0 && len(r.frame)+len(chunk) > r.MaxFrameSize+1 {
+				r.skipping, r.skipped = true, int64(len(r.frame))+int64(len(chunk))
+				r.skipLast = lastByte(r.frame, chunk)
+				r.frame = r.frame[:0]
+				return nil, err
+			}
+			r.frame = appendDoubling(r.frame, chunk)
+			r.resume = true
+			return nil, err
 		default:
 			// The input ended or failed. A partial last line is still
 			// a frame when the input ended cleanly.
@@ -149,6 +185,7 @@ func (r *Reader) readLine() ([]byte, error) {
 // and reports the line's size.
 func (r *Reader) skipLine(seen int64, last byte) error {
 	r.frame = r.frame[:0]
+	r.skipping = false
 	size := seen
 	for {
 		chunk, err := r.br.ReadSlice('\n')
@@ -171,6 +208,10 @@ func (r *Reader) skipLine(seen int64, last byte) error {
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
+		if isTimeout(err) {
+			r.skipping, r.skipped, r.skipLast = true, size, last
+			return err
+		}
 		if err != io.EOF {
 			r.err = err
 			return err
@@ -181,6 +222,22 @@ func (r *Reader) skipLine(seen int64, last byte) error {
 		}
 		return &FrameTooLargeError{Limit: r.MaxFrameSize, Size: size}
 	}
+}
+
+// lastByte is the last byte of a followed by b.
+func lastByte(a, b []byte) byte {
+	if len(b) > 0 {
+		return b[len(b)-1]
+	}
+	if len(a) > 0 {
+		return a[len(a)-1]
+	}
+	return 0
+}
+
+// isTimeout reports a read deadline that passed: the read may be retried.
+func isTimeout(err error) bool {
+	return errors.Is(err, os.ErrDeadlineExceeded)
 }
 
 func isFrameTooLarge(err error) bool {
