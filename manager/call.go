@@ -19,9 +19,9 @@ import (
 //
 // Every error is an *Error naming the server.
 func (m *Manager) CallTool(ctx context.Context, name string, args any, opts *mcp.CallOptions) (*mcp.CallToolResult, error) {
-	r, ok := m.lookup(name)
+	s, tool, ok := m.lookup(name)
 	if !ok && m.waitFirstAttempts(ctx, callWait(m.opts.ReconnectWait, opts)) {
-		r, ok = m.lookup(name)
+		s, tool, ok = m.lookup(name)
 	}
 	if !ok {
 		if m.isClosed() {
@@ -29,7 +29,7 @@ func (m *Manager) CallTool(ctx context.Context, name string, args any, opts *mcp
 		}
 		return nil, &Error{Op: fmt.Sprintf("call tool %q", name), Err: ErrUnknownTool}
 	}
-	return m.callTool(ctx, r.server, r.tool, args, opts)
+	return m.callTool(ctx, s, tool, args, opts)
 }
 
 // CallServerTool calls the tool named tool (the server's own name for it)

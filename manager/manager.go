@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpwire/mcpwire/config"
@@ -38,8 +39,10 @@ type Manager struct {
 	closeDone chan struct{}
 	closeErr  error
 
-	tableMu sync.Mutex // taken before any server's mu
-	table   toolTable
+	// The tool table (see toolTable): table is the latest build, tableMu
+	// serializes builds and is taken before any server's mu.
+	tableMu sync.Mutex
+	table   atomic.Pointer[toolTable]
 }
 
 // New returns a manager for the servers of set: the definitions in
@@ -188,7 +191,7 @@ func (m *Manager) Start(ctx context.Context) (*Snapshot, error) {
 	for _, s := range m.servers {
 		s.loadCache()
 	}
-	m.rebuild()
+	m.tableChanged()
 	var settled []<-chan struct{}
 	for _, s := range m.servers {
 		if s.autoStart() {
@@ -277,9 +280,7 @@ func (m *Manager) Server(name string) (ServerStatus, bool) {
 // cached or last known tools (Cached set). The entries share memory with
 // the manager: do not modify them.
 func (m *Manager) Tools() []ToolEntry {
-	m.tableMu.Lock()
-	defer m.tableMu.Unlock()
-	return slices.Clone(m.table.entries)
+	return m.currentTable().entries()
 }
 
 // Prompts returns the prompts of the servers that listed them, as last
@@ -333,7 +334,7 @@ func (m *Manager) Close() error {
 	for _, s := range m.servers {
 		s.stopped()
 	}
-	m.rebuild()
+	m.tableChanged()
 	if err := m.hub.close(); err != nil {
 		m.closeErr = &Error{Op: "close", Err: err}
 	}

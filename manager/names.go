@@ -1,7 +1,6 @@
 package manager
 
 import (
-	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"slices"
@@ -62,39 +61,110 @@ type toolRef struct {
 // then take the first free of name_2, name_3, … (cut so the suffix fits
 // MaxToolNameLen). Plain names are handed out first, so a suffixed name
 // never takes the plain name of another tool.
+//
+// The manager does not call it: it keeps each server's serverNames and
+// calls assignGroups, which applies the same rule.
 func assignNames(refs []toolRef) map[toolRef]string {
-	sorted := slices.Clone(refs)
-	slices.SortFunc(sorted, func(a, b toolRef) int {
-		return cmp.Or(strings.Compare(a.server, b.server), strings.Compare(a.tool, b.tool))
-	})
-	sorted = slices.Compact(sorted)
-	names := make(map[toolRef]string, len(sorted))
-	taken := make(map[string]bool, len(sorted))
-	var losers []toolRef
-	for _, r := range sorted {
-		n := ToolName(r.server, r.tool)
-		if taken[n] {
-			losers = append(losers, r)
-			continue
+	byServer := make(map[string][]string)
+	for _, r := range refs {
+		byServer[r.server] = append(byServer[r.server], r.tool)
+	}
+	groups := make([]*serverNames, 0, len(byServer))
+	for srv, tools := range byServer {
+		slices.Sort(tools)
+		groups = append(groups, newServerNames(srv, slices.Compact(tools)))
+	}
+	slices.SortFunc(groups, func(a, b *serverNames) int { return strings.Compare(a.server, b.server) })
+	assigned, _ := assignGroups(groups)
+	names := make(map[toolRef]string, len(refs))
+	for g, sn := range groups {
+		for i, tool := range sn.tools {
+			names[toolRef{sn.server, tool}] = assigned[g][i]
 		}
-		taken[n] = true
-		names[r] = n
+	}
+	return names
+}
+
+// serverNames is the part of naming that depends on one server alone:
+// each tool's ToolName and the tools' order by name. It is computed once
+// per tool list, so naming every server's tools again is a merge, not a
+// sort and a sanitize of every tool.
+type serverNames struct {
+	server string
+	tools  []string // the server's order
+	base   []string // ToolName of tools[i]
+	sorted []int32  // indexes into tools, by tool name
+}
+
+// newServerNames prepares the naming of a server's tools, which must be
+// distinct.
+func newServerNames(server string, tools []string) *serverNames {
+	sn := &serverNames{server: server, tools: tools, base: make([]string, len(tools)), sorted: make([]int32, len(tools))}
+	for i, t := range tools {
+		sn.base[i] = ToolName(server, t)
+		sn.sorted[i] = int32(i)
+	}
+	slices.SortFunc(sn.sorted, func(a, b int32) int { return strings.Compare(tools[a], tools[b]) })
+	return sn
+}
+
+// sameTools reports whether tools are the names sn was made for, in the
+// same order, so sn still holds for them.
+func (sn *serverNames) sameTools(tools []string) bool {
+	return slices.Equal(sn.tools, tools)
+}
+
+// route is where a model-facing name leads: tool idx of group (server)
+// grp.
+type route struct {
+	grp, idx int32
+}
+
+// assignGroups applies assignNames's rule to groups, which must be sorted
+// by server name and name distinct servers: walking them in that order,
+// each in its sorted order, visits the tools as the rule sorts them. It
+// returns each tool's name (assigned[g][i] for groups[g].tools[i]) and
+// the route of every name.
+func assignGroups(groups []*serverNames) (assigned [][]string, routes map[string]route) {
+	total := 0
+	for _, sn := range groups {
+		total += len(sn.tools)
+	}
+	assigned = make([][]string, len(groups))
+	routes = make(map[string]route, total)
+	var losers []route
+	for g, sn := range groups {
+		assigned[g] = make([]string, len(sn.tools))
+		for _, i := range sn.sorted {
+			n := sn.base[i]
+			if _, taken := routes[n]; taken {
+				losers = append(losers, route{int32(g), i})
+				continue
+			}
+			routes[n] = route{int32(g), i}
+			assigned[g][i] = n
+		}
 	}
 	for _, r := range losers {
-		base := ToolName(r.server, r.tool)
+		base := groups[r.grp].base[r.idx]
 		for k := 2; ; k++ {
-			suffix := "_" + strconv.Itoa(k)
-			n := base
-			if len(n)+len(suffix) > MaxToolNameLen {
-				n = n[:MaxToolNameLen-len(suffix)]
-			}
-			n += suffix
-			if !taken[n] {
-				taken[n] = true
-				names[r] = n
+			n := withSuffix(base, k)
+			if _, taken := routes[n]; !taken {
+				routes[n] = r
+				assigned[r.grp][r.idx] = n
 				break
 			}
 		}
 	}
-	return names
+	return assigned, routes
+}
+
+// withSuffix is name followed by _k, name cut so that the whole fits
+// MaxToolNameLen.
+func withSuffix(name string, k int) string {
+	suffix := "_" + strconv.Itoa(k)
+	if len(name)+len(suffix) > MaxToolNameLen {
+		name = name[:MaxToolNameLen-len(suffix)]
+	}
+	return name + suffix
 }

@@ -34,12 +34,7 @@ func referenceNames(refs []toolRef) map[toolRef]string {
 	for _, r := range losers {
 		base := ToolName(r.server, r.tool)
 		for k := 2; ; k++ {
-			suffix := "_" + strconv.Itoa(k)
-			n := base
-			if len(n)+len(suffix) > MaxToolNameLen {
-				n = n[:MaxToolNameLen-len(suffix)]
-			}
-			n += suffix
+			n := withSuffix(base, k)
 			if !taken[n] {
 				taken[n] = true
 				names[r] = n

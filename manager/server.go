@@ -41,7 +41,8 @@ type server struct {
 	err         error
 	client      *mcp.Client // set while connected
 	info        mcp.Implementation
-	tools       []mcp.Tool // filtered
+	tools       []mcp.Tool   // filtered
+	names       *serverNames // of tools, for the tool table
 	toolsKnown  bool
 	toolsCached bool
 	prompts     []mcp.Prompt
@@ -113,6 +114,7 @@ func (s *server) status() ServerStatus {
 // tools of list and reports whether that changed what Tools() shows.
 func (s *server) setToolsLocked(list []mcp.Tool, cached bool) bool {
 	kept := make([]mcp.Tool, 0, len(list))
+	names := make([]string, 0, len(list))
 	seen := make(map[string]bool, len(list))
 	for _, t := range list {
 		if seen[t.Name] || (s.cfg != nil && !s.cfg.ToolAllowed(t.Name)) {
@@ -120,9 +122,15 @@ func (s *server) setToolsLocked(list []mcp.Tool, cached bool) bool {
 		}
 		seen[t.Name] = true
 		kept = append(kept, t)
+		names = append(names, t.Name)
 	}
 	changed := !s.toolsKnown || s.toolsCached != cached || !reflect.DeepEqual(kept, s.tools)
 	s.tools, s.toolsKnown, s.toolsCached = kept, true, cached
+	// The same names keep their naming, so the table keeps its
+	// assignment when only descriptions or the cached flag changed.
+	if s.names == nil || !s.names.sameTools(names) {
+		s.names = newServerNames(s.name, names)
+	}
 	return changed
 }
 

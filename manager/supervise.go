@@ -109,7 +109,7 @@ func (s *server) disconnected() {
 		s.toolsCached = true
 	}
 	s.mu.Unlock()
-	s.m.rebuild()
+	s.m.tableChanged()
 }
 
 // connect makes one attempt: transport, handshake, listings. On success
@@ -159,7 +159,7 @@ func (s *server) connect(ctx context.Context, attempt int) (*mcp.Client, error) 
 	// the new tools.
 	s.saveCache(kept)
 	if changed {
-		s.m.rebuild()
+		s.m.tableChanged()
 	}
 	s.mu.Lock()
 	s.client = c
@@ -311,7 +311,7 @@ func (s *server) refreshTools(ctx context.Context, c *mcp.Client) {
 		return
 	}
 	s.saveCache(kept)
-	s.m.rebuild()
+	s.m.tableChanged()
 	s.emit(Event{Kind: ToolsChanged, Tools: len(kept)})
 }
 

@@ -1,72 +1,152 @@
 package manager
 
-import "github.com/mcpwire/mcpwire/mcp"
+import (
+	"slices"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/mcp"
+)
 
 // toolTable maps model-facing names to the tools they stand for. The
-// manager routes calls through it and never parses a name.
+// manager routes calls through it and never parses a name. A published
+// table is never modified.
 type toolTable struct {
-	entries []ToolEntry
-	routes  map[string]route
+	parts  []tablePart      // every server, by name: the order names are assigned in
+	config []int32          // index in parts of Manager.servers[i]
+	routes map[string]route // route.grp indexes parts
 }
 
-type route struct {
+// tablePart is one server's tools as the table shows them.
+type tablePart struct {
 	server *server
-	tool   string
-	entry  int // index in entries
+	tools  []mcp.Tool
+	// names is what assigned was computed from: the server's names, or
+	// noNames while its tools are unknown. Equal pointers mean equal
+	// tool names, so a rebuild where no part's names changed keeps the
+	// assignment.
+	names    *serverNames
+	assigned []string // model-facing name of tools[i]
+	cached   bool
 }
 
-// rebuild recomputes the table from every server's current tools. Names
-// depend on the whole set (see assignNames), so any server's change
-// rebuilds all of it.
-func (m *Manager) rebuild() {
+// noNames stands for the tools of a server whose tools are unknown.
+var noNames = &serverNames{}
+
+// tableChanged rebuilds the table after a change to a server's tools,
+// or to whether they are cached; it is called before any event that
+// announces the change, so whoever reacts to the event reads the new
+// table.
+func (m *Manager) tableChanged() {
 	m.tableMu.Lock()
 	defer m.tableMu.Unlock()
-	type serverTools struct {
-		s      *server
-		tools  []mcp.Tool
-		cached bool
+	m.table.Store(m.buildTable(m.table.Load()))
+}
+
+// currentTable returns the latest table.
+func (m *Manager) currentTable() *toolTable {
+	if t := m.table.Load(); t != nil {
+		return t
 	}
-	var all []serverTools
-	var refs []toolRef
-	for _, s := range m.servers {
+	m.tableChanged()
+	return m.table.Load()
+}
+
+// buildTable builds the table from every server's current tools. Names
+// depend on the whole set (see assignNames), so they are assigned again
+// whenever any server's tool names changed; each server's share of the
+// work (sanitizing, hashing, sorting) was done when its tools changed.
+// m.tableMu is held.
+func (m *Manager) buildTable(prev *toolTable) *toolTable {
+	t := &toolTable{parts: make([]tablePart, len(m.servers))}
+	if prev != nil {
+		t.config = prev.config // m.servers is fixed after New
+	} else {
+		t.config = nameOrder(m.servers)
+	}
+	groups := make([]*serverNames, len(t.parts))
+	same := prev != nil
+	for i, s := range m.servers {
+		g := t.config[i]
+		p := &t.parts[g]
+		p.server, p.names = s, noNames
 		s.mu.Lock()
 		if s.toolsKnown {
-			all = append(all, serverTools{s, s.tools, s.toolsCached})
-			for _, t := range s.tools {
-				refs = append(refs, toolRef{s.name, t.Name})
-			}
+			p.tools, p.names, p.cached = s.tools, s.names, s.toolsCached
 		}
 		s.mu.Unlock()
+		groups[g] = p.names
+		same = same && prev.parts[g].names == p.names
 	}
-	names := assignNames(refs)
-	t := toolTable{routes: make(map[string]route, len(refs))}
-	for _, st := range all {
-		for _, tool := range st.tools {
-			n := names[toolRef{st.s.name, tool.Name}]
-			t.routes[n] = route{st.s, tool.Name, len(t.entries)}
-			t.entries = append(t.entries, ToolEntry{Name: n, Server: st.s.name, Tool: tool, Cached: st.cached})
+	if same {
+		for g := range t.parts {
+			t.parts[g].assigned = prev.parts[g].assigned
 		}
+		t.routes = prev.routes
+		return t
 	}
-	m.table = t
+	assigned, routes := assignGroups(groups)
+	for g := range t.parts {
+		t.parts[g].assigned = assigned[g]
+	}
+	t.routes = routes
+	return t
 }
 
-// lookup finds the tool behind a model-facing name.
-func (m *Manager) lookup(name string) (route, bool) {
-	m.tableMu.Lock()
-	defer m.tableMu.Unlock()
-	r, ok := m.table.routes[name]
-	return r, ok
+// nameOrder returns, for each server, its place among the servers sorted
+// by name.
+func nameOrder(servers []*server) []int32 {
+	byName := make([]int32, len(servers))
+	for i := range byName {
+		byName[i] = int32(i)
+	}
+	slices.SortFunc(byName, func(a, b int32) int { return strings.Compare(servers[a].name, servers[b].name) })
+	place := make([]int32, len(servers))
+	for g, i := range byName {
+		place[i] = int32(g)
+	}
+	return place
+}
+
+// entry is the ToolEntry of route r.
+func (t *toolTable) entry(r route) ToolEntry {
+	p := &t.parts[r.grp]
+	return ToolEntry{Name: p.assigned[r.idx], Server: p.server.name, Tool: p.tools[r.idx], Cached: p.cached}
+}
+
+// entries lists every tool in server config order, then each server's.
+func (t *toolTable) entries() []ToolEntry {
+	if len(t.routes) == 0 {
+		return nil
+	}
+	out := make([]ToolEntry, 0, len(t.routes))
+	for _, g := range t.config {
+		p := &t.parts[g]
+		for i, tool := range p.tools {
+			out = append(out, ToolEntry{Name: p.assigned[i], Server: p.server.name, Tool: tool, Cached: p.cached})
+		}
+	}
+	return out
+}
+
+// lookup finds the server and tool behind a model-facing name.
+func (m *Manager) lookup(name string) (*server, string, bool) {
+	t := m.currentTable()
+	r, ok := t.routes[name]
+	if !ok {
+		return nil, "", false
+	}
+	p := &t.parts[r.grp]
+	return p.server, p.tools[r.idx].Name, true
 }
 
 // Tool returns the entry of the tool with that model-facing name, so a
 // caller can see which server and tool a name stands for without calling
 // it.
 func (m *Manager) Tool(name string) (ToolEntry, bool) {
-	m.tableMu.Lock()
-	defer m.tableMu.Unlock()
-	r, ok := m.table.routes[name]
+	t := m.currentTable()
+	r, ok := t.routes[name]
 	if !ok {
 		return ToolEntry{}, false
 	}
-	return m.table.entries[r.entry], true
+	return t.entry(r), true
 }
