@@ -39,10 +39,12 @@ type Manager struct {
 	closeDone chan struct{}
 	closeErr  error
 
-	// The tool table (see toolTable): table is the latest build, tableMu
-	// serializes builds and is taken before any server's mu.
-	tableMu sync.Mutex
-	table   atomic.Pointer[toolTable]
+	// The tool table (see toolTable): tableGen counts changes to the
+	// servers' tools, table is the latest build, tableMu serializes
+	// builds and is taken before any server's mu.
+	tableMu  sync.Mutex
+	tableGen atomic.Uint64
+	table    atomic.Pointer[toolTable]
 }
 
 // New returns a manager for the servers of set: the definitions in

@@ -10,7 +10,15 @@ import (
 // toolTable maps model-facing names to the tools they stand for. The
 // manager routes calls through it and never parses a name. A published
 // table is never modified.
+//
+// The table is rebuilt lazily: a change to a server's tools only bumps
+// Manager.tableGen (tableChanged), and the next reader rebuilds the table
+// once (currentTable), however many changes came in between. Starting
+// twenty servers thus costs one rebuild when their tools are first read,
+// not one per server event, and a reader never sees a table older than a
+// change that was made before it read.
 type toolTable struct {
+	gen    uint64           // Manager.tableGen it was built at
 	parts  []tablePart      // every server, by name: the order names are assigned in
 	config []int32          // index in parts of Manager.servers[i]
 	routes map[string]route // route.grp indexes parts
@@ -32,23 +40,32 @@ type tablePart struct {
 // noNames stands for the tools of a server whose tools are unknown.
 var noNames = &serverNames{}
 
-// tableChanged rebuilds the table after a change to a server's tools,
-// or to whether they are cached; it is called before any event that
-// announces the change, so whoever reacts to the event reads the new
-// table.
+// tableChanged records that a server's tools, or whether they are
+// cached, changed; it is called after the change, before any event that
+// announces it, so whoever reacts to the event reads the new table.
 func (m *Manager) tableChanged() {
-	m.tableMu.Lock()
-	defer m.tableMu.Unlock()
-	m.table.Store(m.buildTable(m.table.Load()))
+	m.tableGen.Add(1)
 }
 
-// currentTable returns the latest table.
+// currentTable returns a table that reflects every change recorded
+// before the call, rebuilding it if needed. An up-to-date table costs two
+// atomic loads and no lock.
 func (m *Manager) currentTable() *toolTable {
-	if t := m.table.Load(); t != nil {
+	if t := m.table.Load(); t != nil && t.gen == m.tableGen.Load() {
 		return t
 	}
-	m.tableChanged()
-	return m.table.Load()
+	m.tableMu.Lock()
+	defer m.tableMu.Unlock()
+	// The generation is read before the servers are: a change recorded
+	// after this load makes the table stale even if the build saw it.
+	gen := m.tableGen.Load()
+	prev := m.table.Load()
+	if prev != nil && prev.gen == gen {
+		return prev
+	}
+	t := m.buildTable(gen, prev)
+	m.table.Store(t)
+	return t
 }
 
 // buildTable builds the table from every server's current tools. Names
@@ -56,8 +73,8 @@ func (m *Manager) currentTable() *toolTable {
 // whenever any server's tool names changed; each server's share of the
 // work (sanitizing, hashing, sorting) was done when its tools changed.
 // m.tableMu is held.
-func (m *Manager) buildTable(prev *toolTable) *toolTable {
-	t := &toolTable{parts: make([]tablePart, len(m.servers))}
+func (m *Manager) buildTable(gen uint64, prev *toolTable) *toolTable {
+	t := &toolTable{gen: gen, parts: make([]tablePart, len(m.servers))}
 	if prev != nil {
 		t.config = prev.config // m.servers is fixed after New
 	} else {
