@@ -32,17 +32,29 @@ func ToolName(server, tool string) string {
 
 // sanitizeName replaces every rune outside [a-zA-Z0-9_-] with "_".
 func sanitizeName(s string) string {
+	// Most names are safe already: return them without copying.
+	if strings.IndexFunc(s, unsafeRune) < 0 {
+		return s
+	}
 	var b strings.Builder
 	b.Grow(len(s))
 	for _, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-':
-			b.WriteRune(r)
-		default:
+		if unsafeRune(r) {
 			b.WriteByte('_')
+		} else {
+			b.WriteRune(r)
 		}
 	}
 	return b.String()
+}
+
+// unsafeRune reports whether r is outside [a-zA-Z0-9_-].
+func unsafeRune(r rune) bool {
+	switch {
+	case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-':
+		return false
+	}
+	return true
 }
 
 func shortHash(s string) string {
