@@ -20,6 +20,10 @@ type pendingCall struct {
 	// req is the request as written; it lives here to save an allocation
 	// per call.
 	req Request
+	// conn and turnStop serve the call's turns to read (see turns.go):
+	// turnStop is why reading must stop, from Conn.take.
+	conn     *Conn
+	turnStop error
 
 	// Guarded by Conn.mu:
 	resp *Response // the peer's answer
@@ -82,7 +86,7 @@ func (c *Conn) Call(ctx context.Context, method string, params any, opts *CallOp
 	}
 
 	p := &pendingCall{
-		id: id, method: method, timeout: timeout, signal: make(chan struct{}, 1),
+		id: id, method: method, timeout: timeout, signal: make(chan struct{}, 1), conn: c,
 		req: Request{ID: Int64ID(id), Method: method, Params: raw},
 	}
 	callCtx := ctx
@@ -129,7 +133,11 @@ func (c *Conn) wait(ctx, callCtx context.Context, p *pendingCall) (json.RawMessa
 			timer.Stop()
 		}
 	}()
+	readable := c.turns != nil
 	for {
+		if readable {
+			readable = c.readOwnResponse(ctx, callCtx, p)
+		}
 		select {
 		case <-p.signal:
 			if res, err, ok := c.collect(p); ok {

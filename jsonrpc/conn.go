@@ -130,6 +130,13 @@ type Conn struct {
 	streamOnce sync.Once
 	streamErr  error
 
+	// For a TurnReader stream (see turns.go): the stream as one, the read
+	// goroutine's wake-up when it is given the turn, and the timer that
+	// gives it the turn after the connection was idle. Nil otherwise.
+	turns     TurnReader
+	bgTurn    chan struct{}
+	idleTimer *time.Timer
+
 	// mu guards state and nothing else; see update.
 	mu    sync.Mutex
 	state inFlight
@@ -157,6 +164,10 @@ type inFlight struct {
 	delivering bool
 	// goroutines counts the engine's running goroutines.
 	goroutines int
+	// Who reads a TurnReader stream (see turns.go): a waiting caller,
+	// the read goroutine, or, with neither set, nobody for now.
+	turnCall *pendingCall
+	turnBG   bool
 }
 
 // update runs f with the in-flight state locked. It is the only place
@@ -199,6 +210,16 @@ func NewConn(s Stream, opts Options) *Conn {
 	c.state.handling = make(map[ID]*incomingRequest)
 	c.state.subs = make(map[string][]*subscription)
 	c.state.goroutines = 1
+	if tr, ok := s.(TurnReader); ok {
+		c.turns = tr
+		c.bgTurn = make(chan struct{}, 1)
+		c.idleTimer = time.AfterFunc(time.Hour, c.idleTurn)
+		c.idleTimer.Stop()
+		// Until the first call, the read goroutine reads.
+		c.giveTurnToBGLocked(&c.state)
+		go c.run(c.turnLoop)
+		return c
+	}
 	go c.run(c.readLoop)
 	return c
 }
@@ -258,6 +279,14 @@ func (c *Conn) end(cause error) {
 		for id, p := range s.calls {
 			delete(s.calls, id)
 			p.finishLocked(nil, s.ended)
+		}
+		if c.turns != nil {
+			c.idleTimer.Stop()
+			if s.turnCall != nil {
+				// The caller reading the stream learns of the end
+				// only when its read returns.
+				c.turns.Interrupt()
+			}
 		}
 		if s.goroutines == 0 {
 			close(c.stopped)

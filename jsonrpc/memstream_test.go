@@ -167,6 +167,9 @@ func newTestConn(t testing.TB, opts Options) (*Conn, *peer) {
 	if useReadLoop {
 		st = &loopStream{memStream: s}
 	}
+	if useTurns {
+		st = newTurnStream(s)
+	}
 	c := NewConn(st, opts)
 	t.Cleanup(func() { c.Close() })
 	return c, &peer{t: t, s: s}

@@ -1,6 +1,9 @@
 package jsonrpc
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Stream is the seam between the engine and a transport: it moves whole
 // messages and knows nothing of ids, pending calls or MCP methods.
@@ -41,4 +44,35 @@ type Stream interface {
 // already served Read falls back to calling Read itself.
 type ReadLooper interface {
 	ReadLoop(deliver func(msg Message, err error) bool) error
+}
+
+// TurnReader is an optional ability of a ReadLooper: reading in turns, on
+// whichever goroutine the engine picks, instead of on one read goroutine.
+// With it, a caller waiting for its response reads the stream itself while
+// nobody else does, so that its response costs no goroutine handoff; the
+// engine's read goroutine reads only while no caller does (see Conn).
+//
+// ReadTurn reads on the calling goroutine and passes each message, or a
+// *DecodeError for a frame it skipped, to to.Receive, in arrival order,
+// until Receive returns false, the deadline passes (zero: none), or
+// Interrupt is called; it then returns nil, and the next turn goes on
+// where this one stopped, with a message that was cut short or the rest of
+// a batch. It returns a non-nil error only when the stream ended, the
+// error Read would return; every later turn returns it again. The engine
+// never runs two turns at once, and never mixes ReadTurn with Read or
+// ReadLoop.
+//
+// Interrupt makes the turn that is running, if any, return soon. It may be
+// called from any goroutine; an Interrupt with no turn running may end the
+// next turn early, which the engine tolerates (a turn that ends early is
+// simply taken again).
+type TurnReader interface {
+	ReadTurn(deadline time.Time, to Receiver) error
+	Interrupt()
+}
+
+// Receiver takes the messages of a turn (see TurnReader). It is an
+// interface rather than a func so that a caller's turn allocates nothing.
+type Receiver interface {
+	Receive(msg Message, err error) bool
 }

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync"
+	"time"
 
 	"github.com/mcpwire/mcpwire/internal/jsonl"
 	"github.com/mcpwire/mcpwire/jsonrpc"
@@ -76,8 +78,23 @@ type lineStream struct {
 	encodeBufs sync.Pool // of *[]byte
 
 	// readMode says who reads r: nobody yet, the stream's own goroutine
-	// (for Read), or the caller of ReadLoop. Guarded by mu.
+	// (for Read), the caller of ReadLoop, or whoever has the turn
+	// (ReadTurn). Guarded by mu.
 	readMode readMode
+
+	// For reading in turns: turnMu is held by the turn that reads (or by
+	// the drain after Close); leftover is the rest of a batch whose turn
+	// ended in its middle; deadlines is r's read deadline, set by
+	// the first turn. Guarded by turnMu.
+	turnMu    sync.Mutex
+	leftover  []readResult
+	deadlines readDeadliner
+}
+
+// readDeadliner is a reader whose blocked Read a deadline can cut short,
+// such as an *os.File for an OS pipe.
+type readDeadliner interface {
+	SetReadDeadline(t time.Time) error
 }
 
 type readMode int
@@ -86,6 +103,7 @@ const (
 	notReading readMode = iota
 	readByGoroutine
 	readByLoop
+	readByTurns
 )
 
 type readResult struct {
@@ -167,12 +185,16 @@ func (s *lineStream) ReadLoop(deliver func(jsonrpc.Message, error) bool) error {
 
 // pump reads lines and passes each message, or each bad frame as a
 // *jsonrpc.DecodeError, to emit until emit returns false (nil is returned
-// then) or the reader fails: it returns the terminal error, or nil when
-// the stream was closed.
+// then; the rest of a batch is kept in leftover) or the reader fails: it
+// returns the terminal error, nil when the stream was closed, or
+// errTurnOver when a read deadline passed.
 func (s *lineStream) pump(emit func(readResult) bool) error {
 	for {
 		frame, err := s.reader.ReadFrame()
 		if err != nil {
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				return errTurnOver
+			}
 			var tooLarge *jsonl.FrameTooLargeError
 			if errors.As(err, &tooLarge) {
 				if !emit(readResult{err: &jsonrpc.DecodeError{
@@ -195,24 +217,104 @@ func (s *lineStream) pump(emit func(readResult) bool) error {
 			return fmt.Errorf("transport: read: %w", err)
 		}
 		msgs, decodeErr := jsonrpc.DecodeFrame(frame)
-		for _, m := range msgs {
-			if !emit(readResult{msg: m}) {
+		if len(msgs) == 1 && decodeErr == nil {
+			if !emit(readResult{msg: msgs[0]}) {
 				return nil
 			}
+			continue
 		}
-		if decodeErr != nil {
-			// A batch reports each bad member as its own error.
-			if joined, ok := decodeErr.(interface{ Unwrap() []error }); ok {
-				for _, e := range joined.Unwrap() {
-					if !emit(readResult{err: e}) {
-						return nil
-					}
-				}
-			} else if !emit(readResult{err: decodeErr}) {
+		// A batch: each member in order, then each bad member as its
+		// own error.
+		results := make([]readResult, 0, len(msgs)+1)
+		for _, m := range msgs {
+			results = append(results, readResult{msg: m})
+		}
+		if joined, ok := decodeErr.(interface{ Unwrap() []error }); ok {
+			for _, e := range joined.Unwrap() {
+				results = append(results, readResult{err: e})
+			}
+		} else if decodeErr != nil {
+			results = append(results, readResult{err: decodeErr})
+		}
+		for i, r := range results {
+			if !emit(r) {
+				s.leftover = results[i+1:]
 				return nil
 			}
 		}
 	}
+}
+
+// errTurnOver says a turn's read deadline passed (or Interrupt was
+// called); it ends the turn, not the stream.
+var errTurnOver = errors.New("transport: the turn to read is over")
+
+// readTurn reads in turns for jsonrpc.TurnReader: d is the reader's
+// deadline setter. See jsonrpc.TurnReader for the contract.
+func (s *lineStream) readTurn(d readDeadliner, deadline time.Time, to jsonrpc.Receiver) error {
+	if err := s.turnEnded(); err != nil {
+		return err
+	}
+	s.turnMu.Lock()
+	defer s.turnMu.Unlock()
+	if s.claimReader(readByTurns) != readByTurns {
+		return errors.New("transport: ReadTurn called on a stream that is read otherwise")
+	}
+	if err := s.turnEnded(); err != nil {
+		return err
+	}
+	s.deadlines = d
+	emit := func(r readResult) bool {
+		return !s.isClosed() && to.Receive(r.msg, r.err)
+	}
+	for len(s.leftover) > 0 {
+		r := s.leftover[0]
+		s.leftover = s.leftover[1:]
+		if !emit(r) {
+			return s.turnEnded()
+		}
+	}
+	// Every turn sets the deadline, which also clears an Interrupt
+	// meant for an earlier turn.
+	if err := d.SetReadDeadline(deadline); err != nil && !deadline.IsZero() {
+		// No deadlines on this reader: a turn could not be cut short,
+		// so it is not taken.
+		return nil
+	}
+	switch err := s.pump(emit); err {
+	case nil, errTurnOver:
+		return s.turnEnded()
+	default:
+		s.setTerminal(err)
+		return err
+	}
+}
+
+// turnEnded is the terminal error a turn reports once the stream ended
+// or was closed, nil while it is open.
+func (s *lineStream) turnEnded() error {
+	if err := s.terminalErr(); err != nil {
+		return err
+	}
+	if s.isClosed() {
+		return s.closedError()
+	}
+	return nil
+}
+
+// interruptTurn cuts the running turn short.
+func interruptTurn(d readDeadliner) {
+	_ = d.SetReadDeadline(time.Unix(1, 0))
+}
+
+// drainTurns drains after Close once the running turn, if any, is over.
+func (s *lineStream) drainTurns() {
+	s.turnMu.Lock()
+	defer s.turnMu.Unlock()
+	if s.deadlines != nil {
+		_ = s.deadlines.SetReadDeadline(time.Time{})
+	}
+	s.drain()
 }
 
 // drain reads and discards until the reader fails.
@@ -322,11 +424,14 @@ func (s *lineStream) shutdown(cause error) {
 	s.closeOnce.Do(func() {
 		s.mu.Lock()
 		s.closedErr = cause
-		if s.readMode == notReading {
+		switch s.readMode {
+		case notReading:
 			// Nobody reads: drain, so that the peer is not blocked
 			// writing while it shuts down.
 			s.readMode = readByGoroutine
 			go s.drain()
+		case readByTurns:
+			go s.drainTurns()
 		}
 		s.mu.Unlock()
 		close(s.done)

@@ -43,6 +43,11 @@ const (
 	childReadOne = "read-one"
 	// childHang never reads stdin and runs until a signal ends it.
 	childHang = "hang"
+	// childHalfLine answers every request with {"half":true}, except that
+	// it answers a request "half" by writing the first half of the
+	// response line, then halfWritten to stderr, and the rest only when
+	// the next line arrives.
+	childHalfLine = "half-line"
 	// childSpawn starts a grandchild in childHang mode sharing its stdio,
 	// reports the grandchild's pid in a "spawned" notification, then hangs
 	// ignoring stdin EOF.
@@ -113,6 +118,34 @@ func runChild(mode string) int {
 		fmt.Fprintln(os.Stderr, "about to die")
 		syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		select {} // not reached
+	case childHalfLine:
+		r := jsonl.NewReader(os.Stdin)
+		var rest []byte // the second half of a line, sent before the next answer
+		for {
+			frame, err := r.ReadFrame()
+			if err != nil {
+				return 0
+			}
+			if rest != nil {
+				out.Write(rest)
+				out.Flush()
+				rest = nil
+			}
+			req, ok := decodeRequest(frame)
+			if !ok {
+				continue
+			}
+			b, _ := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: req.ID, Result: json.RawMessage(`{"half":true}`)})
+			b = append(b, '\n')
+			if req.Method == "half" {
+				b, rest = b[:len(b)/2], b[len(b)/2:]
+			}
+			out.Write(b)
+			out.Flush()
+			if rest != nil {
+				fmt.Fprintln(os.Stderr, halfWritten)
+			}
+		}
 	case childCloseStdout:
 		os.Stdout.Close()
 		drainStdin()
@@ -179,6 +212,19 @@ func echoRequests(send func(jsonrpc.Message), before func(*jsonrpc.Request) int)
 		}
 		send(&jsonrpc.Response{ID: req.ID, Result: result})
 	}
+}
+
+// halfWritten is what childHalfLine writes to stderr after half a line.
+const halfWritten = "HALF-WRITTEN"
+
+// decodeRequest decodes a frame that should hold one request.
+func decodeRequest(frame []byte) (*jsonrpc.Request, bool) {
+	m, err := jsonrpc.DecodeMessage(frame)
+	if err != nil {
+		return nil, false
+	}
+	req, ok := m.(*jsonrpc.Request)
+	return req, ok
 }
 
 func drainStdin() {

@@ -6,15 +6,16 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
-// Over stdio the engine reads on its own goroutine through ReadLoop: calls
-// work, the stream never started a read goroutine of its own, and the
-// child's exit still ends the connection with its status.
-func TestStdioEngineUsesReadLoop(t *testing.T) {
+// Over stdio the engine reads in turns (jsonrpc.TurnReader): calls work,
+// the stream never started a read goroutine of its own, and the child's
+// exit still ends the connection with its status.
+func TestStdioEngineReadsInTurns(t *testing.T) {
 	cmd := childCommand(t, childFloodStderr)
 	cmd.CloseTimeout = longTimeout // bounds the wait for the exit status
 	s, err := cmd.Connect(context.Background())
@@ -36,8 +37,8 @@ func TestStdioEngineUsesReadLoop(t *testing.T) {
 	ls.mu.Lock()
 	mode := ls.readMode
 	ls.mu.Unlock()
-	if mode != readByLoop {
-		t.Fatalf("read mode %d, want the engine's read loop (%d)", mode, readByLoop)
+	if mode != readByTurns {
+		t.Fatalf("read mode %d, want reading in turns (%d)", mode, readByTurns)
 	}
 	_, err = c.Call(context.Background(), "exit", nil, nil)
 	if !errors.Is(err, jsonrpc.ErrClosed) || !strings.Contains(err.Error(), "status 3") {
@@ -72,4 +73,70 @@ func TestStdioCloseWithoutReadingDrains(t *testing.T) {
 	if !proc.state.Exited() || proc.state.ExitCode() != 0 {
 		t.Fatalf("child ended with %v; want exit 0 at the end of stdin, not a signal", proc.state)
 	}
+}
+
+// A caller reading its own response may give up in the middle of a line
+// (its ctx ended): the next reader finishes that line, the late response is
+// dropped, and the connection goes on.
+func TestStdioCallerGivesUpMidLine(t *testing.T) {
+	cmd := childCommand(t, childHalfLine)
+	tee := &lineWatcher{want: halfWritten, seen: make(chan struct{})}
+	cmd.Stderr = tee
+	s, err := cmd.Connect(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	hook := make(chan error, 8)
+	c := jsonrpc.NewConn(s, jsonrpc.Options{ErrorHook: func(err error) { hook <- err }})
+	defer c.Close()
+	// The first call lets the read goroutine hand the turn to callers.
+	if _, err := c.Call(context.Background(), "first", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Call(ctx, "half", nil, nil)
+		done <- err
+	}()
+	<-tee.seen // half of the answer is in the pipe
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled call: %v, want context.Canceled", err)
+	}
+	// notifications/cancelled went out, and the child now finishes the
+	// line; the next call must read past it cleanly.
+	for i := range 3 {
+		raw, err := c.Call(context.Background(), "again", map[string]int{"n": i}, nil)
+		if err != nil {
+			t.Fatalf("call %d after the cut: %v", i, err)
+		}
+		if string(raw) != `{"half":true}` {
+			t.Fatalf("call %d = %s", i, raw)
+		}
+	}
+	select {
+	case err := <-hook:
+		t.Fatalf("the engine reported %v", err)
+	default:
+	}
+}
+
+// lineWatcher is a stderr tee that closes seen once want was written.
+type lineWatcher struct {
+	mu   sync.Mutex
+	buf  []byte
+	want string
+	seen chan struct{}
+	once sync.Once
+}
+
+func (w *lineWatcher) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf = append(w.buf, p...)
+	if strings.Contains(string(w.buf), w.want) {
+		w.once.Do(func() { close(w.seen) })
+	}
+	return len(p), nil
 }

@@ -1,0 +1,186 @@
+package jsonrpc
+
+import (
+	"context"
+	"time"
+)
+
+// Reading in turns (a TurnReader stream).
+//
+// A call's round trip over a local pipe is mostly wake-ups: when a read
+// goroutine reads the response and hands it to the waiting caller, the
+// caller must be woken, and on a small machine that wake-up costs about as
+// much as the pipe itself. So while nobody else reads, a caller that is
+// waiting for its response reads the stream itself: its own response
+// then costs no handoff, and what else it reads (other responses, the
+// peer's requests and notifications) is dispatched as the read goroutine
+// would. The turn to read is held by one goroutine at a time:
+//
+//   - a caller (inFlight.turnCall), from after its request was written
+//     until its response or progress arrived, its deadline passed or its
+//     ctx ended (then the turn is interrupted);
+//   - or the engine's read goroutine (inFlight.turnBG), while calls wait
+//     whose callers do not read (concurrent calls: one caller reads at a
+//     time, the read goroutine serves the rest), and after the connection
+//     has been idle for idleTurnDelay, so that the peer's notifications
+//     and requests are read between calls;
+//   - or nobody, for at most idleTurnDelay after the last response: the
+//     next call takes the turn at once instead of waiting for the read
+//     goroutine to hand over its response. The idle timer is armed
+//     whenever the turn is free, so input is never left unread for longer.
+//
+// The read goroutine gives up the turn when it has delivered a response
+// and no call waits any more.
+
+// idleTurnDelay is how long the turn may stay free before the read
+// goroutine takes it. The peer's messages between calls wait at most this
+// long; sequential calls closer together than this read their own
+// responses.
+const idleTurnDelay = time.Millisecond
+
+// turnLoop is the read goroutine of a TurnReader stream: it reads whenever
+// it holds the turn, and ends the connection when the stream ends.
+func (c *Conn) turnLoop() {
+	bg := &bgReceiver{c: c}
+	var cause error
+	for cause == nil {
+		select {
+		case <-c.bgTurn:
+		case <-c.done:
+			cause = c.Err()
+			continue
+		}
+		for held := true; held && cause == nil; {
+			bg.yielded = false
+			err := c.turns.ReadTurn(time.Time{}, bg)
+			switch {
+			case err != nil:
+				cause = err
+			case bg.stop != nil:
+				cause = bg.stop
+			case bg.yielded:
+				held = false
+			case c.Err() != nil:
+				cause = c.Err()
+			}
+		}
+	}
+	c.end(cause)
+	c.closeStream()
+}
+
+// bgReceiver takes what the read goroutine reads in its turns.
+type bgReceiver struct {
+	c       *Conn
+	stop    error // why reading must stop, from take
+	yielded bool  // the turn was given up (see yieldTurn)
+}
+
+func (r *bgReceiver) Receive(msg Message, err error) bool {
+	more, why := r.c.take(msg, err)
+	if !more {
+		r.stop = why
+		return false
+	}
+	if _, ok := msg.(*Response); ok && err == nil {
+		r.yielded = r.c.yieldTurn()
+		return !r.yielded
+	}
+	return true
+}
+
+// yieldTurn gives up the read goroutine's turn when no call waits for a
+// response: the next caller will read for itself. It reports whether it
+// did.
+func (c *Conn) yieldTurn() bool {
+	yielded := false
+	c.update(func(s *inFlight) {
+		if len(s.calls) == 0 && s.ended == nil && s.turnBG {
+			s.turnBG = false
+			c.idleTimer.Reset(idleTurnDelay)
+			yielded = true
+		}
+	})
+	return yielded
+}
+
+// idleTurn runs when the turn stayed free for idleTurnDelay: the read
+// goroutine takes it.
+func (c *Conn) idleTurn() {
+	c.update(func(s *inFlight) {
+		if s.ended == nil && s.turnCall == nil && !s.turnBG {
+			c.giveTurnToBGLocked(s)
+		}
+	})
+}
+
+func (c *Conn) giveTurnToBGLocked(s *inFlight) {
+	s.turnBG = true
+	select {
+	case c.bgTurn <- struct{}{}:
+	default:
+	}
+}
+
+// readOwnResponse reads the stream on the caller's goroutine while the
+// call waits, if the turn is free. It returns false when reading in turns
+// is not worth trying again for this call: its deadline passed or its ctx
+// ended during the turn, or the stream ended.
+func (c *Conn) readOwnResponse(ctx, callCtx context.Context, p *pendingCall) bool {
+	if callCtx.Err() != nil {
+		return false
+	}
+	took := false
+	c.update(func(s *inFlight) {
+		if s.ended == nil && s.turnCall == nil && !s.turnBG && p.resp == nil && p.err == nil {
+			s.turnCall = p
+			took = true
+		}
+	})
+	if !took {
+		return true
+	}
+	deadline, _ := callCtx.Deadline()
+	var stopWatch func() bool
+	if ctx.Done() != nil {
+		stopWatch = context.AfterFunc(ctx, func() { c.interruptTurn(p) })
+	}
+	p.turnStop = nil
+	err := c.turns.ReadTurn(deadline, p)
+	if stopWatch != nil {
+		stopWatch()
+	}
+	broken := err != nil || p.turnStop != nil
+	c.update(func(s *inFlight) {
+		s.turnCall = nil
+		if broken || len(s.calls) > 0 {
+			// Calls still wait (maybe this one, for more than
+			// progress), or the stream ended and the read goroutine
+			// must say so.
+			c.giveTurnToBGLocked(s)
+			return
+		}
+		c.idleTimer.Reset(idleTurnDelay)
+	})
+	return !broken && len(p.signal) > 0
+}
+
+// interruptTurn cuts short p's turn, if p holds it: its ctx ended.
+func (c *Conn) interruptTurn(p *pendingCall) {
+	c.update(func(s *inFlight) {
+		if s.turnCall == p {
+			c.turns.Interrupt()
+		}
+	})
+}
+
+// Receive takes what a call's own turn reads (see readOwnResponse): the
+// turn ends at the call's response or progress.
+func (p *pendingCall) Receive(msg Message, err error) bool {
+	more, why := p.conn.take(msg, err)
+	if !more {
+		p.turnStop = why
+		return false
+	}
+	return len(p.signal) == 0
+}

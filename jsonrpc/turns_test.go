@@ -1,0 +1,345 @@
+package jsonrpc
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// useTurns makes newTestConn hand the engine a TurnReader, so that the
+// engine's tests can run once more over reading in turns.
+var useTurns bool
+
+// turnStream is a memStream that offers reading in turns. It records, for
+// each message it delivered, whether a caller's turn read it (a caller's
+// turn has a deadline; the read goroutine's has none).
+type turnStream struct {
+	*memStream
+	interrupt chan struct{}
+
+	mu       sync.Mutex
+	turn     bool // a turn runs; two at once break the contract
+	byCaller []bool
+	overlap  bool
+}
+
+func newTurnStream(s *memStream) *turnStream {
+	return &turnStream{memStream: s, interrupt: make(chan struct{}, 1)}
+}
+
+func (s *turnStream) ReadTurn(deadline time.Time, to Receiver) error {
+	s.mu.Lock()
+	if s.turn {
+		s.overlap = true
+	}
+	s.turn = true
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.turn = false
+		s.mu.Unlock()
+	}()
+	// A new turn clears an Interrupt meant for an earlier one.
+	select {
+	case <-s.interrupt:
+	default:
+	}
+	var expired <-chan time.Time
+	if !deadline.IsZero() {
+		timer := time.NewTimer(time.Until(deadline))
+		defer timer.Stop()
+		expired = timer.C
+	}
+	for {
+		if s.readErr != nil {
+			return s.readErr
+		}
+		var msg Message
+		var err error
+		select {
+		case f := <-s.in:
+			if f.err != nil {
+				if !IsDecodeError(f.err) {
+					s.readErr = f.err
+					return f.err
+				}
+				err = f.err
+			} else {
+				msg, err = DecodeMessage(f.frame)
+			}
+		case <-s.closed:
+			return errMemClosed
+		case <-s.interrupt:
+			return nil
+		case <-expired:
+			return nil
+		}
+		s.mu.Lock()
+		s.byCaller = append(s.byCaller, !deadline.IsZero())
+		s.mu.Unlock()
+		if !to.Receive(msg, err) {
+			return nil
+		}
+	}
+}
+
+func (s *turnStream) Interrupt() {
+	select {
+	case s.interrupt <- struct{}{}:
+	default:
+	}
+}
+
+// readers says, per message read so far, whether a caller read it.
+func (s *turnStream) readers() (byCaller []bool, overlap bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]bool(nil), s.byCaller...), s.overlap
+}
+
+// The engine behaves the same when it reads in turns.
+func TestEngineOverTurns(t *testing.T) {
+	useTurns = true
+	defer func() { useTurns = false }()
+	for _, tc := range []struct {
+		name string
+		test func(*testing.T)
+	}{
+		{"round trip", TestCallRoundTrip},
+		{"ids", TestCallIDsAreMonotonicAndNeverReused},
+		{"concurrent calls", TestConcurrentCallsOutOfOrder},
+		{"error response", TestCallErrorResponse},
+		{"caller cancel", TestCallerCancel},
+		{"cancel cause", TestCancelCauseIsKept},
+		{"timeouts", TestTimeouts},
+		{"no timeout", TestNoTimeout},
+		{"caller deadline", TestCallerDeadline},
+		{"deadline covers write", TestDeadlineCoversTheWrite},
+		{"initialize not cancelled", TestNoCancelNoticeForInitialize},
+		{"handlers", TestHandlers},
+		{"peer cancels", TestPeerCancelsRequest},
+		{"handler calls back", TestHandlerCallsBackIntoConn},
+		{"subscribers", TestSubscribers},
+		{"slow subscriber", TestSlowSubscriberDoesNotBlockResponses},
+		{"bad input", TestBadInputIsReportedAndSurvived},
+		{"stream end", TestStreamEndFailsPendingCalls},
+		{"close", TestClose},
+		{"close from handler", TestCloseFromHandler},
+		{"close unblocks write", TestCloseUnblocksACallStuckInWrite},
+		{"give up prefers response", TestGiveUpPrefersAnArrivedResponse},
+		{"progress in order", TestProgressReachesTheCallInOrder},
+		{"progress apart", TestProgressKeepsConcurrentCallsApart},
+		{"progress extends", TestProgressExtendsTheDeadline},
+		{"progress stops", TestProgressStopsThenTimesOut},
+		{"progress ceiling", TestProgressCeiling},
+		{"cancel during progress", TestCallerCancelDuringProgress},
+	} {
+		t.Run(tc.name, tc.test)
+	}
+}
+
+// newTurnConn starts a Conn over a turnStream.
+func newTurnConn(t *testing.T, opts Options) (*Conn, *peer, *turnStream) {
+	s := newMemStream(64)
+	ts := newTurnStream(s)
+	c := NewConn(ts, opts)
+	t.Cleanup(func() { c.Close() })
+	return c, &peer{t: t, s: s}, ts
+}
+
+// callAsync runs c.Call on a goroutine and returns its outcome channel.
+func callAsync(ctx context.Context, c *Conn, method string) <-chan error {
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Call(ctx, method, nil, nil)
+		done <- err
+	}()
+	return done
+}
+
+// firstCall makes one call, which the read goroutine answers: it then
+// gives up the turn, and the next caller reads for itself.
+func firstCall(t *testing.T, c *Conn, peer *peer) {
+	t.Helper()
+	done := callAsync(t.Context(), c, "first")
+	peer.reply(peer.recvRequest(), `{}`)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Sequential calls read their own responses: after the first (read by the
+// read goroutine, which holds the turn until a call comes), no response
+// is handed from one goroutine to another.
+func TestTurnsSequentialCallersReadTheirOwnResponses(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c, peer, ts := newTurnConn(t, Options{})
+		for i := range 4 {
+			done := callAsync(t.Context(), c, "m")
+			peer.reply(peer.recvRequest(), `{}`)
+			if err := <-done; err != nil {
+				t.Fatalf("call %d: %v", i, err)
+			}
+		}
+		byCaller, overlap := ts.readers()
+		if overlap {
+			t.Fatal("two turns ran at once")
+		}
+		want := []bool{false, true, true, true}
+		if len(byCaller) != len(want) {
+			t.Fatalf("%d messages read, want %d", len(byCaller), len(want))
+		}
+		for i := range want {
+			if byCaller[i] != want[i] {
+				t.Fatalf("response %d read by a caller: %v, want %v (all: %v)", i, byCaller[i], want[i], byCaller)
+			}
+		}
+	})
+}
+
+// Between calls, the peer's messages are read once the connection has
+// been idle for idleTurnDelay, by the read goroutine.
+func TestTurnsIdleConnectionStillReads(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c, peer, ts := newTurnConn(t, Options{})
+		got := make(chan *Notification, 1)
+		stop := c.Subscribe("note", func(n *Notification) { got <- n })
+		defer stop()
+		done := callAsync(t.Context(), c, "m")
+		peer.reply(peer.recvRequest(), `{}`)
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		peer.send(&Notification{Method: "note"})
+		<-got
+		if waited := time.Since(start); waited > idleTurnDelay {
+			t.Fatalf("the notification waited %v, more than %v", waited, idleTurnDelay)
+		}
+		byCaller, _ := ts.readers()
+		if byCaller[len(byCaller)-1] {
+			t.Fatal("a caller read a notification after its call returned")
+		}
+	})
+}
+
+// A caller reading for its response returns at once when its ctx ends;
+// the read goroutine then reads on.
+func TestTurnsReadingCallerCancelled(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c, peer, _ := newTurnConn(t, Options{})
+		firstCall(t, c, peer)
+		ctx, cancel := context.WithCancel(t.Context())
+		done := callAsync(ctx, c, "slow")
+		req := peer.recvRequest()
+		synctest.Wait() // the caller is reading
+		cancel()
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Fatalf("err = %v, want context.Canceled", err)
+		}
+		if n := peer.recvNotification(); n.Method != MethodCancelled {
+			t.Fatalf("got %s, want %s", n.Method, MethodCancelled)
+		}
+		// The late response is dropped; the next call works.
+		peer.reply(req, `{}`)
+		done = callAsync(t.Context(), c, "next")
+		peer.reply(peer.recvRequest(), `{"ok":true}`)
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// A caller reading for its response is stopped by its own deadline.
+func TestTurnsReadingCallerTimesOut(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c, peer, _ := newTurnConn(t, Options{Timeout: time.Second})
+		firstCall(t, c, peer)
+		start := time.Now()
+		done := callAsync(t.Context(), c, "slow")
+		peer.recvRequest()
+		if err := <-done; !errors.Is(err, ErrTimeout) {
+			t.Fatalf("err = %v, want ErrTimeout", err)
+		}
+		if d := time.Since(start); d != time.Second {
+			t.Fatalf("timed out after %v, want 1s", d)
+		}
+	})
+}
+
+// The stream ending under a reading caller fails its call and the
+// connection, with the stream's error.
+func TestTurnsStreamEndsUnderReadingCaller(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c, peer, _ := newTurnConn(t, Options{})
+		firstCall(t, c, peer)
+		done := callAsync(t.Context(), c, "m")
+		peer.recvRequest()
+		boom := errors.New("child exited")
+		peer.fail(boom)
+		err := <-done
+		if !errors.Is(err, ErrClosed) || !errors.Is(err, boom) {
+			t.Fatalf("err = %v, want ErrClosed and the cause", err)
+		}
+		<-c.Done()
+		if !errors.Is(c.Err(), boom) {
+			t.Fatalf("Err() = %v, want the cause", c.Err())
+		}
+	})
+}
+
+// Close under a reading caller fails its call at once.
+func TestTurnsCloseUnderReadingCaller(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c, peer, _ := newTurnConn(t, Options{})
+		firstCall(t, c, peer)
+		done := callAsync(t.Context(), c, "m")
+		peer.recvRequest()
+		synctest.Wait()
+		if err := c.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-done; !errors.Is(err, ErrClosed) {
+			t.Fatalf("err = %v, want ErrClosed", err)
+		}
+	})
+}
+
+// A reading caller dispatches what else it reads: another call's response
+// and the peer's request, whose handler answers.
+func TestTurnsReadingCallerDispatchesEverything(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		handled := make(chan string, 1)
+		c, peer, ts := newTurnConn(t, Options{Handler: func(ctx context.Context, c *Conn, req *Request) (any, error) {
+			handled <- req.Method
+			return map[string]int{"n": 1}, nil
+		}})
+		firstCall(t, c, peer)
+		a := callAsync(t.Context(), c, "a")
+		reqA := peer.recvRequest()
+		synctest.Wait() // a reads
+		b := callAsync(t.Context(), c, "b")
+		reqB := peer.recvRequest()
+		peer.send(&Request{ID: StringID("srv"), Method: "ping"})
+		if m := <-handled; m != "ping" {
+			t.Fatalf("handled %q", m)
+		}
+		if r := peer.recvResponse(); r.ID != StringID("srv") {
+			t.Fatalf("response to %s, want srv", r.ID)
+		}
+		peer.reply(reqB, `{}`)
+		if err := <-b; err != nil {
+			t.Fatal(err)
+		}
+		peer.reply(reqA, `{}`)
+		if err := <-a; err != nil {
+			t.Fatal(err)
+		}
+		if _, overlap := ts.readers(); overlap {
+			t.Fatal("two turns ran at once")
+		}
+	})
+}
