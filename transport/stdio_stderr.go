@@ -5,8 +5,10 @@ import (
 	"sync"
 )
 
-// stderrLog drains a child's stderr: it keeps the last bytes in a ring and
-// copies everything to an optional tee.
+// stderrLog drains a child's stderr: it keeps the last size bytes in a ring
+// and copies everything to an optional tee. The ring grows only as stderr
+// arrives: most servers write little or nothing, and an idle connection
+// should not hold 64 KiB for it.
 type stderrLog struct {
 	tee io.Writer // nil, or nil after its first error
 
@@ -15,34 +17,6 @@ type stderrLog struct {
 	ring []byte // grows as stderr arrives; len == size once full
 	next int    // where the next byte goes once the ring is full
 	full bool
-}
-
-// newStderrLog keeps the last size bytes. The ring grows only as stderr
-// arrives: most servers write little or nothing, and an idle connection
-// should not hold 64 KiB for it.
-func newStderrLog(size int, tee io.Writer) *stderrLog {
-	return &stderrLog{tee: tee, size: size}
-}
-
-// drain reads r until it fails (EOF or closed), then closes done. It runs
-// on its own goroutine; the tee is only ever written from here.
-func (l *stderrLog) drain(r io.Reader, done chan<- struct{}) {
-	defer close(done)
-	buf := make([]byte, 4<<10) // lives as long as the child: keep it small
-	for {
-		n, err := r.Read(buf)
-		if n > 0 {
-			l.keep(buf[:n])
-			if l.tee != nil {
-				if _, werr := l.tee.Write(buf[:n]); werr != nil {
-					l.tee = nil
-				}
-			}
-		}
-		if err != nil {
-			return
-		}
-	}
 }
 
 // keep appends p to the ring, overwriting the oldest bytes.

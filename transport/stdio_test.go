@@ -575,7 +575,7 @@ func TestStderrTail(t *testing.T) {
 
 func TestStderrLogRing(t *testing.T) {
 	var all []byte
-	l := newStderrLog(10, nil)
+	l := &stderrLog{size: 10}
 	for i, chunk := range []string{"abc", "defgh", "ij", "klmnopq", "r", "0123456789ABC", "xy"} {
 		l.keep([]byte(chunk))
 		all = append(all, chunk...)

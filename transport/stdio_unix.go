@@ -83,13 +83,13 @@ func startProcess(c *Command, path string, env []string) (*stdioStream, error) {
 		stdin:   stdinW,
 		stdout:  stdoutR,
 		stderr:  stderrR,
-		log:     newStderrLog(stderrKeep, c.Stderr),
+		log:     &stderrLog{size: stderrKeep, tee: c.Stderr},
 		exited:  make(chan struct{}),
 		drained: make(chan struct{}),
 		closing: make(chan struct{}),
 	}
 	go p.wait()
-	go p.log.drain(stderrR, p.drained)
+	go p.drainStderr()
 	s := newLineStream(stdoutR, stdinW, lineStreamConfig{
 		maxFrameSize: c.MaxMessageSize,
 		ended:        p.endedError,
@@ -105,6 +105,12 @@ func (p *process) wait() {
 	_ = p.cmd.Wait() // the status is in ProcessState
 	p.state = p.cmd.ProcessState
 	close(p.exited)
+}
+
+// drainStderr reads stderr until it ends or is closed.
+func (p *process) drainStderr() {
+	p.log.drain(p.stderr)
+	close(p.drained)
 }
 
 func (p *process) hasExited() bool {
