@@ -11,8 +11,10 @@ import (
 // readBufferSize is the read-ahead buffer. Frames up to this size are
 // returned straight from it, without copying; longer ones are assembled.
 // It lives as long as the connection, so it is sized for the common
-// message rather than the largest: an idle stdio connection holds it.
-const readBufferSize = 16 << 10
+// message (a call's response, a notification) rather than the largest:
+// every idle stdio connection holds it, and assembling a longer line
+// costs one copy, small next to decoding it.
+const readBufferSize = 4 << 10
 
 // keepFrameBuffer bounds the assembly buffer kept between frames: a single
 // huge frame should not pin its memory for the rest of the connection.
