@@ -3,6 +3,8 @@ package transport
 import (
 	"encoding/json"
 	"errors"
+	"os"
+	"os/exec"
 	"syscall"
 	"testing"
 )
@@ -12,15 +14,13 @@ import (
 // exited, or skips the test where pidfds are not available.
 func waitForExit(t *testing.T, pid int, timeoutMS int) bool {
 	t.Helper()
-	const sysPidfdOpen = 434 // the same on every Linux architecture
-	fd, _, errno := syscall.Syscall(sysPidfdOpen, uintptr(pid), 0, 0)
-	if errno != 0 {
-		if errno == syscall.ESRCH {
+	pidfd, err := pidfdOpen(pid)
+	if err != nil {
+		if errors.Is(err, syscall.ESRCH) {
 			return true
 		}
-		t.Skipf("pidfd_open: %v", errno)
+		t.Skipf("pidfd_open: %v", err)
 	}
-	pidfd := int(fd)
 	defer syscall.Close(pidfd)
 	ep, err := syscall.EpollCreate1(syscall.EPOLL_CLOEXEC)
 	if err != nil {
@@ -66,5 +66,43 @@ func TestStdioCloseSignalsTheWholeProcessGroup(t *testing.T) {
 	if !waitForExit(t, spawned.PID, 60_000) {
 		syscall.Kill(spawned.PID, syscall.SIGKILL)
 		t.Fatal("the grandchild survived Close: signals did not reach the process group")
+	}
+}
+
+// childRunning tells a running child from an exited one, and answers no
+// for a process that is not this process's child, so that awaitExit never
+// waits on a pidfd that names someone else.
+func TestChildRunning(t *testing.T) {
+	self, err := pidfdOpen(os.Getpid())
+	if err != nil {
+		t.Skipf("pidfd_open: %v", err)
+	}
+	defer syscall.Close(self)
+	if childRunning(self) {
+		t.Fatal("this process counts as a running child of its own")
+	}
+	cmd := exec.Command("sh", "-c", "cat >/dev/null") // exits 0 at the end of stdin
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	fd, err := pidfdOpen(cmd.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(fd)
+	if !childRunning(fd) {
+		t.Fatal("a child waiting for its stdin is not running")
+	}
+	stdin.Close()
+	awaitExit(cmd.Process)
+	if childRunning(fd) {
+		t.Fatal("the child still runs after awaitExit")
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
 	}
 }

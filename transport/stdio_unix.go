@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -22,21 +23,30 @@ const stderrGrace = 500 * time.Millisecond
 // kernel a moment; only a process stuck in the kernel outlasts this.
 const reapTimeout = 5 * time.Second
 
-// process is one running stdio server and the pipes to it. The stream's
-// read goroutine reads stdout, its write goroutine writes stdin; process
-// owns everything else: the waiter goroutine (reaps the child), the stderr
-// drain goroutine, and the shutdown sequence.
+// process is one running stdio server and the pipes to it. The stream reads
+// stdout and writes stdin; process owns everything else: the stderr drain,
+// reaping the child, and the shutdown sequence.
+//
+// An idle connection costs one goroutine here, parked in the runtime's
+// poller on stderr with no buffer of its own (see stderrLog.drain). Nobody
+// waits for the child while it runs: reaping starts when someone needs the
+// exit status (stdout ended, or Close), or when stderr ends, and on Linux
+// it waits in the poller on a pidfd rather than in a blocked wait system
+// call, which would hold an OS thread per child.
 type process struct {
-	cfg     *Command // a copy, immune to later changes
-	cmd     *exec.Cmd
-	stdin   *os.File
-	stdout  *os.File
-	stderr  *os.File
-	log     *stderrLog
-	exited  chan struct{} // closed once the child was reaped; state is set
-	drained chan struct{} // closed when the stderr drain goroutine ends
-	closing chan struct{} // closed when Close begins
-	state   *os.ProcessState
+	name         string // the configured command, for errors
+	closeTimeout time.Duration
+	killTimeout  time.Duration
+	proc         *os.Process
+	stdin        *os.File
+	stdout       *os.File
+	stderr       *os.File
+	log          stderrLog
+	reaping      atomic.Bool   // someone reaps the child, or will
+	exited       chan struct{} // closed once the child was reaped; state is set
+	drained      chan struct{} // closed when the stderr drain ends
+	closing      chan struct{} // closed when Close begins
+	state        *os.ProcessState
 }
 
 // stdioStream is the stream of a stdio server: a JSON-lines stream whose
@@ -47,7 +57,6 @@ type stdioStream struct {
 }
 
 func startProcess(c *Command, path string, env []string) (*stdioStream, error) {
-	cfg := *c
 	stdinR, stdinW, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("transport: start %q: %w", c.Command, err)
@@ -77,19 +86,22 @@ func startProcess(c *Command, path string, env []string) (*stdioStream, error) {
 		return nil, fmt.Errorf("transport: start %q: %w", c.Command, startErr)
 	}
 
+	// Only the *os.Process is kept: the Cmd, with the child's arguments
+	// and environment, is garbage from here on.
 	p := &process{
-		cfg:     &cfg,
-		cmd:     cmd,
-		stdin:   stdinW,
-		stdout:  stdoutR,
-		stderr:  stderrR,
-		log:     &stderrLog{size: stderrKeep, tee: c.Stderr},
-		exited:  make(chan struct{}),
-		drained: make(chan struct{}),
-		closing: make(chan struct{}),
+		name:         c.Command,
+		closeTimeout: c.closeTimeout(),
+		killTimeout:  c.killTimeout(),
+		proc:         cmd.Process,
+		stdin:        stdinW,
+		stdout:       stdoutR,
+		stderr:       stderrR,
+		log:          stderrLog{size: stderrKeep, tee: c.Stderr},
+		exited:       make(chan struct{}),
+		drained:      make(chan struct{}),
+		closing:      make(chan struct{}),
 	}
-	go p.wait()
-	go p.drainStderr()
+	go p.watch()
 	s := newLineStream(stdoutR, stdinW, lineStreamConfig{
 		maxFrameSize: c.MaxMessageSize,
 		ended:        p.endedError,
@@ -99,18 +111,30 @@ func startProcess(c *Command, path string, env []string) (*stdioStream, error) {
 	return &stdioStream{lineStream: s, proc: p}, nil
 }
 
-// wait reaps the child. With *os.File stdio, exec starts no copying
-// goroutines, so Wait returns as soon as the child exits.
-func (p *process) wait() {
-	_ = p.cmd.Wait() // the status is in ProcessState
-	p.state = p.cmd.ProcessState
-	close(p.exited)
-}
-
-// drainStderr reads stderr until it ends or is closed.
-func (p *process) drainStderr() {
+// watch is the process's goroutine: it drains stderr until it ends, then,
+// unless someone else already does, reaps the child (a child that closed
+// its stderr is still running or about to exit).
+func (p *process) watch() {
 	p.log.drain(p.stderr)
 	close(p.drained)
+	if p.reaping.CompareAndSwap(false, true) {
+		p.wait()
+	}
+}
+
+// startReaper makes sure the child gets reaped, on a goroutine of its own
+// unless the stderr drain already took it on.
+func (p *process) startReaper() {
+	if p.reaping.CompareAndSwap(false, true) {
+		go p.wait()
+	}
+}
+
+// wait reaps the child. It runs once, on the goroutine that set reaping.
+func (p *process) wait() {
+	awaitExit(p.proc)
+	p.state, _ = p.proc.Wait() // nil on error: exitError copes
+	close(p.exited)
 }
 
 func (p *process) hasExited() bool {
@@ -125,12 +149,13 @@ func (p *process) hasExited() bool {
 // endedError runs on the stream's read goroutine when stdout ended while
 // the stream was open, and explains why: the exit status and stderr tail.
 func (p *process) endedError(readErr error) error {
-	timer := time.NewTimer(p.cfg.closeTimeout())
+	p.startReaper()
+	timer := time.NewTimer(p.closeTimeout)
 	defer timer.Stop()
 	select {
 	case <-p.exited:
 	case <-timer.C:
-		return &ExitError{Command: p.cfg.Command, ExitCode: -1, Running: true, StderrTail: stderrTail(p.log.bytes())}
+		return &ExitError{Command: p.name, ExitCode: -1, Running: true, StderrTail: stderrTail(p.log.bytes())}
 	case <-p.closing:
 		return errStreamClosed
 	}
@@ -143,14 +168,18 @@ func (p *process) endedError(readErr error) error {
 	}
 	e := p.exitError()
 	if readErr != nil && !errors.Is(readErr, io.EOF) {
-		return fmt.Errorf("transport: reading the output of %q: %v; %w", p.cfg.Command, readErr, e)
+		return fmt.Errorf("transport: reading the output of %q: %v; %w", p.name, readErr, e)
 	}
 	return e
 }
 
-// exitError describes the exited child.
+// exitError describes the exited child. Its state is nil only if waiting
+// failed, as when something else in this process reaped the child.
 func (p *process) exitError() *ExitError {
-	e := &ExitError{Command: p.cfg.Command, ExitCode: p.state.ExitCode(), StderrTail: stderrTail(p.log.bytes())}
+	e := &ExitError{Command: p.name, ExitCode: p.state.ExitCode(), StderrTail: stderrTail(p.log.bytes())}
+	if p.state == nil {
+		return e
+	}
 	if ws, ok := p.state.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		e.Signal = ws.Signal().String()
 	}
@@ -163,16 +192,17 @@ func (p *process) exitError() *ExitError {
 // SIGKILL did not end the child in time.
 func (p *process) shutdown() error {
 	close(p.closing)
+	p.startReaper()
 	// EOF on the child's stdin asks it to exit; it also ends a write
 	// blocked on a full pipe.
 	p.stdin.Close()
 	var err error
-	if !p.waitExit(p.cfg.closeTimeout()) {
+	if !p.waitExit(p.closeTimeout) {
 		p.signalGroup(syscall.SIGTERM)
-		if !p.waitExit(p.cfg.killTimeout()) {
+		if !p.waitExit(p.killTimeout) {
 			p.signalGroup(syscall.SIGKILL)
-			if !p.waitExit(max(p.cfg.killTimeout(), reapTimeout)) {
-				err = fmt.Errorf("transport: server %q (pid %d) did not exit after SIGKILL", p.cfg.Command, p.cmd.Process.Pid)
+			if !p.waitExit(max(p.killTimeout, reapTimeout)) {
+				err = fmt.Errorf("transport: server %q (pid %d) did not exit after SIGKILL", p.name, p.proc.Pid)
 			}
 		}
 	}
@@ -212,7 +242,7 @@ func (p *process) signalGroup(sig syscall.Signal) {
 	if p.hasExited() {
 		return
 	}
-	_ = syscall.Kill(-p.cmd.Process.Pid, sig)
+	_ = syscall.Kill(-p.proc.Pid, sig)
 }
 
 func closeAll(files ...*os.File) {
