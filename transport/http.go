@@ -100,12 +100,15 @@ type StreamableHTTP struct {
 	// auth package); the request is then sent again, so a caller sees
 	// only the outcome.
 	Auth Authorizer
-	// HTTPClient sends the requests. Nil means a private client with its
-	// own connection pool. Either way the transport installs a redirect
-	// check (calling the client's own CheckRedirect afterwards) that drops
-	// Authorization, Cookie, Mcp-Session-Id and every configured header
-	// when a redirect leads to another origin. A client Timeout would cut
-	// long SSE streams, so leave it zero.
+	// HTTPClient sends the requests. Nil means a connection pool that the
+	// package's HTTP transports share (as net/http's DefaultTransport is
+	// shared), keeping up to 64 idle connections per server and closing
+	// them once no stream uses it; requests then go straight to its
+	// RoundTrip, with http.Client's redirect policy done by the transport.
+	// Either way a redirect to another origin carries no Authorization,
+	// Cookie, Mcp-Session-Id or configured header (a given client keeps
+	// its own CheckRedirect, called after that check). A client Timeout
+	// would cut long SSE streams, so leave it zero.
 	HTTPClient *http.Client
 	// MaxBodySize bounds a JSON reply body in bytes. Zero means
 	// DefaultMaxBodySize; negative means unlimited.

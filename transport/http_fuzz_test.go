@@ -38,7 +38,11 @@ func FuzzHTTPReplyBody(f *testing.F) {
 		s := newHTTPStream(cfg, u)
 		defer s.Close()
 		id := jsonrpc.Int64ID(7)
-		call := s.registerCall(&jsonrpc.Request{ID: id, Method: "tools/call"})
+		call := s.takeCall()
+		call.id, call.method = id, "tools/call"
+		if !s.register(call) {
+			t.Fatal("a new stream refused a call")
+		}
 		ct := "application/json"
 		if asSSE {
 			ct = "text/event-stream"

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
@@ -14,11 +13,11 @@ import (
 // writeNotification posts a notification. notifications/initialized starts
 // the GET listener and returns once the listener's GET has its reply
 // headers (see awaitListener); notifications/cancelled also closes the
-// reply stream of the request it cancels.
+// reply stream of the request it cancels, once the notification went out.
 func (s *httpStream) writeNotification(ctx context.Context, m *jsonrpc.Notification, body []byte) error {
 	if m.Method == jsonrpc.MethodCancelled {
-		if call := s.cancelledCall(m.Params); call != nil {
-			defer call.cancel()
+		if id, ok := cancelledID(m.Params); ok {
+			defer s.cancelCall(id)
 		}
 	}
 	err := s.writeOneWay(ctx, m.Method, body)
@@ -40,22 +39,21 @@ var errInitializedByRenewal = errors.New("initialized sent by the session renewa
 // These are never replayed after a session renewal: a response answers a
 // request of the old session and a notification refers to its state.
 func (s *httpStream) writeOneWay(ctx context.Context, what string, body []byte) error {
-	resp, info, err := s.post(ctx, s.ctx, body, what, false)
+	c := s.takeCall()
+	c.method, c.body, c.oneWay = what, body, true
+	out, err := s.exchange(ctx, c)
+	// A one-way POST's goroutine never keeps the call.
+	defer s.recycle(c)
 	if err != nil {
 		return err
 	}
-	defer resp.Body.Close()
-	if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
-		// 202 is the rule; some servers answer 200 with a JSON body or 204.
-		// A body is of no use here, so only a little of it is read (which
-		// keeps the connection reusable) and an SSE body not at all.
-		if mediaType(resp.Header.Get("Content-Type")) != "text/event-stream" {
-			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, discardLimit))
-		}
-		return nil
+	resp := out.resp
+	if resp == nil {
+		return nil // accepted
 	}
-	if s.sessionExpired(resp, info) {
-		if err := s.renew(ctx, info.gen, what); err != nil {
+	defer resp.Body.Close()
+	if s.sessionExpired(resp, out.info) {
+		if err := s.renew(ctx, out.info.gen, what); err != nil {
 			return err
 		}
 		if what == methodInitialized {
@@ -67,16 +65,13 @@ func (s *httpStream) writeOneWay(ctx context.Context, what string, body []byte) 
 	return newHTTPError(resp, http.MethodPost)
 }
 
-// cancelledCall finds the in-flight request a notifications/cancelled
-// names.
-func (s *httpStream) cancelledCall(params json.RawMessage) *postCall {
+// cancelledID returns the request id a notifications/cancelled names.
+func cancelledID(params json.RawMessage) (jsonrpc.ID, bool) {
 	var p struct {
 		RequestID jsonrpc.ID `json:"requestId"`
 	}
 	if json.Unmarshal(params, &p) != nil || !p.RequestID.IsValid() {
-		return nil
+		return jsonrpc.ID{}, false
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.calls[p.RequestID]
+	return p.RequestID, true
 }

@@ -56,7 +56,7 @@ func (s *httpStream) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := s.openErr(); err != nil {
 		return err
 	}
-	body, err := jsonrpc.EncodeMessage(msg)
+	body, err := jsonrpc.AppendMessage(make([]byte, 0, encodedSizeHint(msg)), msg)
 	if err != nil {
 		return fmt.Errorf("transport: encoding a message for %s: %w", s.redacted, err)
 	}
@@ -75,61 +75,20 @@ func (s *httpStream) Write(ctx context.Context, msg jsonrpc.Message) error {
 	}
 }
 
-// post sends one POST. ctx bounds sending and waiting for the reply
-// headers; bodyCtx bounds the reply body afterwards (the body's Close
-// releases it).
-func (s *httpStream) post(ctx, bodyCtx context.Context, body []byte, rpcMethod string, initialize bool) (*http.Response, sent, error) {
-	reqCtx, cancel := context.WithCancel(bodyCtx)
-	stop := context.AfterFunc(ctx, cancel)
-	req, err := http.NewRequestWithContext(reqCtx, http.MethodPost, s.url.String(), bytes.NewReader(body))
-	if err != nil {
-		stop()
-		cancel()
-		return nil, sent{}, fmt.Errorf("transport: POST %s (%s): %w", s.redacted, rpcMethod, err)
+// encodedSizeHint is about the size of msg's encoding, so that it is
+// encoded into one buffer instead of one regrown several times. The body
+// is not pooled: net/http may read it after the reply arrived.
+func encodedSizeHint(msg jsonrpc.Message) int {
+	const envelope = 64 // {"jsonrpc":"2.0","id":…,"method":…,"params":…}
+	switch m := msg.(type) {
+	case *jsonrpc.Request:
+		return envelope + len(m.Method) + len(m.Params)
+	case *jsonrpc.Notification:
+		return envelope + len(m.Method) + len(m.Params)
+	case *jsonrpc.Response:
+		return envelope + len(m.Result)
 	}
-	info := s.setCommonHeaders(req.Header, initialize)
-	req.Header.Set("Accept", acceptPOST)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := s.client.Do(req)
-	if !stop() {
-		// The caller's ctx ended while the POST was on its way.
-		if resp != nil {
-			resp.Body.Close()
-		}
-		cancel()
-		return nil, info, fmt.Errorf("transport: POST %s (%s): %w", s.redacted, rpcMethod, context.Cause(ctx))
-	}
-	if err != nil {
-		cancel()
-		if oe := s.openErr(); oe != nil {
-			return nil, info, oe
-		}
-		return nil, info, s.requestError(http.MethodPost, rpcMethod, err)
-	}
-	resp.Body = &releasingBody{ReadCloser: resp.Body, release: cancel}
-	return resp, info, nil
-}
-
-// setCommonHeaders puts the configured headers and the session and
-// version headers on h; initialize requests carry neither of the latter.
-func (s *httpStream) setCommonHeaders(h http.Header, initialize bool) sent {
-	for k, vs := range s.cfg.Headers {
-		h[http.CanonicalHeaderKey(k)] = append([]string(nil), vs...)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	info := sent{gen: s.gen}
-	if initialize {
-		return info
-	}
-	if s.sessionID != "" {
-		h.Set(headerSessionID, s.sessionID)
-		info.session = true
-	}
-	if sendsVersionHeader(s.version) {
-		h.Set(headerProtocolVersion, s.version)
-	}
-	return info
+	return envelope
 }
 
 // sendsVersionHeader reports whether a negotiated version is sent as a
@@ -163,37 +122,38 @@ func (s *httpStream) requestError(httpMethod, what string, err error) error {
 	return fmt.Errorf("transport: %s %s (%s): %w", httpMethod, s.redacted, what, err)
 }
 
-// releasingBody releases a request's context when its body is closed.
-type releasingBody struct {
-	io.ReadCloser
-	release context.CancelFunc
-}
-
-func (b *releasingBody) Close() error {
-	err := b.ReadCloser.Close()
-	b.release()
-	return err
-}
-
-// writeRequest posts a request and hands its reply body to a goroutine.
+// writeRequest posts a request. Once the reply headers were examined, the
+// reply body (JSON or SSE) is read by the POST's goroutine and its
+// messages are queued for Read.
 func (s *httpStream) writeRequest(ctx context.Context, m *jsonrpc.Request, body []byte) error {
-	initialize := m.Method == methodInitialize
-	call := s.registerCall(m)
-	handedOver := false
+	c := s.takeCall()
+	c.id, c.method, c.body, c.initial = m.ID, m.Method, body, m.Method == methodInitialize
+	if c.initial {
+		c.params = m.Params
+	}
+	if !s.register(c) {
+		return s.termErr
+	}
+	owned := true // false once the POST's goroutine finishes the call
 	defer func() {
-		if !handedOver {
-			s.finishCall(call)
+		if owned {
+			s.finishCall(c)
 		}
 	}()
 	renewed := false
 	for {
-		resp, info, err := s.post(ctx, call.ctx, body, m.Method, initialize)
+		out, err := s.exchange(ctx, c)
+		if out.kept {
+			owned = false
+			return err
+		}
 		if err != nil {
 			return err
 		}
-		if !renewed && !initialize && s.sessionExpired(resp, info) {
+		resp := out.resp
+		if !renewed && !c.initial && s.sessionExpired(resp, out.info) {
 			resp.Body.Close()
-			if err := s.renew(ctx, info.gen, m.Method); err != nil {
+			if err := s.renew(ctx, out.info.gen, m.Method); err != nil {
 				return err
 			}
 			renewed = true
@@ -202,22 +162,120 @@ func (s *httpStream) writeRequest(ctx context.Context, m *jsonrpc.Request, body 
 			}
 			continue
 		}
-		if resp.StatusCode < 200 || resp.StatusCode > 299 {
-			return s.requestFailed(ctx, call, resp)
-		}
-		if initialize {
-			if err := s.captureSession(resp, m); err != nil {
-				resp.Body.Close()
-				return err
-			}
-		}
-		return s.startReply(call, resp, &handedOver)
+		return s.requestFailed(ctx, c, resp)
 	}
+}
+
+// exchange runs c's POST on a goroutine of the stream and waits for its
+// outcome. When ctx ends first, it aborts the POST (cancelling c's ctx,
+// which makes c unfit for reuse) and returns an error naming ctx's cause;
+// out.kept then still says who finishes the call.
+func (s *httpStream) exchange(ctx context.Context, c *postCall) (out postOutcome, err error) {
+	if !s.spawnPost(c) {
+		return postOutcome{}, s.termErr
+	}
+	select {
+	case out = <-c.done:
+		return out, out.err
+	case <-ctx.Done():
+	}
+	select {
+	case out = <-c.done: // it was there too
+		return out, out.err
+	default:
+	}
+	c.stop()
+	out = <-c.done
+	if out.resp != nil {
+		out.resp.Body.Close()
+		out.resp = nil
+	}
+	return out, fmt.Errorf("transport: POST %s (%s): %w", s.redacted, c.method, context.Cause(ctx))
+}
+
+// spawnPost starts c's POST on a goroutine that Close waits for; it
+// refuses once the stream is over, so that no goroutine starts after
+// Close began waiting.
+func (s *httpStream) spawnPost(c *postCall) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended {
+		return false
+	}
+	s.wg.Add(1)
+	go s.runPost(c)
+	return true
+}
+
+// runPost sends c's POST and tells Write how it went (see postOutcome). A
+// 2xx reply to a request is kept: this goroutine reads it and finishes
+// the call. An accepted one-way message's reply is drained here.
+func (s *httpStream) runPost(c *postCall) {
+	defer s.wg.Done()
+	h, info := s.postHeaders(c.initial)
+	resp, err := s.sender.do(c.request(s, h), c.body)
+	if err != nil {
+		if oe := s.openErr(); oe != nil {
+			err = oe
+		} else {
+			err = s.requestError(http.MethodPost, c.method, err)
+		}
+		c.done <- postOutcome{info: info, err: err}
+		return
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		c.done <- postOutcome{resp: resp, info: info}
+		return
+	}
+	if c.oneWay {
+		// 202 is the rule; some servers answer 200 with a JSON body or
+		// 204. A body is of no use here, so only a little of it is read
+		// (which keeps the connection reusable) and an SSE body not at all.
+		if !isMediaType(resp.Header.Get("Content-Type"), "text/event-stream") {
+			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, discardLimit))
+		}
+		resp.Body.Close()
+		c.done <- postOutcome{info: info}
+		return
+	}
+	sse, err := s.acceptReply(c, resp)
+	if err != nil {
+		resp.Body.Close()
+		c.done <- postOutcome{info: info, err: err}
+		return
+	}
+	c.done <- postOutcome{info: info, kept: true}
+	defer s.finishCall(c)
+	if sse {
+		s.readPOSTStream(c, resp)
+	} else {
+		s.readJSONReply(c, resp)
+	}
+}
+
+// acceptReply checks a 2xx reply to a request: a JSON or SSE body, and for
+// initialize a valid session id, which it records. It reports which kind
+// of body it is.
+func (s *httpStream) acceptReply(c *postCall, resp *http.Response) (sse bool, err error) {
+	ct := resp.Header.Get("Content-Type")
+	switch {
+	case isMediaType(ct, "application/json"):
+	case isMediaType(ct, "text/event-stream"):
+		sse = true
+	default:
+		return false, fmt.Errorf("transport: POST %s (%s): the server answered %s with Content-Type %q; a request needs application/json or text/event-stream", s.redacted, c.method, resp.Status, clip(mediaType(ct), 80))
+	}
+	if c.initial {
+		if err := s.captureSession(resp, c.params); err != nil {
+			return false, err
+		}
+	}
+	return sse, nil
 }
 
 // captureSession records the session id of an initialize reply and the
 // request itself, to repeat it if the session expires.
-func (s *httpStream) captureSession(resp *http.Response, m *jsonrpc.Request) error {
+func (s *httpStream) captureSession(resp *http.Response, params []byte) error {
 	sid := resp.Header.Get(headerSessionID)
 	if sid != "" && !isVisibleASCII(sid) {
 		return fmt.Errorf("transport: POST %s (initialize): the server sent an invalid %s header (not visible ASCII; value not shown)", s.redacted, headerSessionID)
@@ -227,32 +285,10 @@ func (s *httpStream) captureSession(resp *http.Response, m *jsonrpc.Request) err
 	if sid != s.sessionID {
 		s.sessionID = sid
 		s.gen++
+		s.updatePostHeader()
 	}
-	s.initParams = append([]byte(nil), m.Params...)
+	s.initParams = append([]byte(nil), params...)
 	s.haveInit = true
-	return nil
-}
-
-// startReply hands a 2xx reply to the goroutine that reads its body.
-func (s *httpStream) startReply(call *postCall, resp *http.Response, handedOver *bool) error {
-	var run func()
-	switch ct := mediaType(resp.Header.Get("Content-Type")); ct {
-	case "application/json":
-		run = func() { s.readJSONReply(call, resp) }
-	case "text/event-stream":
-		run = func() { s.readPOSTStream(call, resp) }
-	default:
-		resp.Body.Close()
-		return fmt.Errorf("transport: POST %s (%s): the server answered %s with Content-Type %q; a request needs application/json or text/event-stream", s.redacted, call.method, resp.Status, clip(ct, 80))
-	}
-	if !s.spawn(func() {
-		defer s.finishCall(call)
-		run()
-	}) {
-		resp.Body.Close()
-		return s.termErr
-	}
-	*handedOver = true
 	return nil
 }
 
@@ -316,6 +352,15 @@ func errorResponseFor(body []byte, id jsonrpc.ID) *jsonrpc.Response {
 		return nil
 	}
 	return r
+}
+
+// isMediaType reports whether a Content-Type value names the media type
+// want (lower case), ignoring case, parameters and spaces. Unlike
+// mediaType it allocates nothing; the two agree on every value, since
+// mediaType falls back to the same cut for values mime rejects.
+func isMediaType(v, want string) bool {
+	mt, _, _ := strings.Cut(v, ";")
+	return strings.EqualFold(strings.TrimSpace(mt), want)
 }
 
 // mediaType returns the lower-case media type of a Content-Type value.

@@ -9,6 +9,7 @@ import (
 	"math"
 	"net/http"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/mcpwire/mcpwire/internal/sse"
@@ -51,16 +52,22 @@ func (w *replyWatch) see(m jsonrpc.Message) {
 // readJSONReply reads an application/json reply to a request and queues
 // its messages (one, or a 2025-03-26 batch). A body that is not JSON-RPC,
 // too large, unreadable, or without the response fails the call in-band.
+// The body is read into a pooled buffer: decoded messages keep no part of
+// it.
 func (s *httpStream) readJSONReply(call *postCall, resp *http.Response) {
 	defer resp.Body.Close()
-	data, err := readLimited(resp.Body, resp.ContentLength, s.maxBody)
+	buf := takeReplyBuf()
+	defer giveReplyBuf(buf)
+	data, err := readLimitedInto((*buf)[:0], resp.Body, resp.ContentLength, s.maxBody)
+	*buf = data
 	if err != nil {
 		if call.ctx.Err() == nil {
 			s.failCall(call, CodeTransportError, fmt.Sprintf("transport: reading the JSON reply to %s (id %s) from %s: %v", call.method, call.id, s.redacted, err))
 		}
 		return
 	}
-	msgs, derr := jsonrpc.DecodeFrame(data)
+	var one [1]jsonrpc.Message
+	msgs, derr := decodeFrame(one[:0], data)
 	if len(msgs) == 0 {
 		s.failCall(call, jsonrpc.CodeParseError, fmt.Sprintf("transport: the JSON reply to %s (id %s) from %s is not a valid JSON-RPC message: %s", call.method, call.id, s.redacted, decodeReason(derr)))
 		return
@@ -76,6 +83,37 @@ func (s *httpStream) readJSONReply(call *postCall, resp *http.Response) {
 	if !w.answered {
 		s.failCall(call, CodeTransportError, fmt.Sprintf("transport: the JSON reply to %s (id %s) from %s carried no response to it", call.method, call.id, s.redacted))
 	}
+}
+
+// decodeFrame is jsonrpc.DecodeFrame appending to dst, so that the common
+// single message needs no slice of its own when dst lives on the caller's
+// stack.
+func decodeFrame(dst []jsonrpc.Message, data []byte) ([]jsonrpc.Message, error) {
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '[' {
+		msgs, err := jsonrpc.DecodeFrame(t)
+		return append(dst, msgs...), err
+	}
+	m, err := jsonrpc.DecodeMessage(data)
+	if err != nil {
+		return dst, err
+	}
+	return append(dst, m), nil
+}
+
+// maxPooledReply bounds the reply buffers kept for reuse; a larger reply's
+// buffer is left to the collector.
+const maxPooledReply = 64 << 10
+
+var replyBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+func takeReplyBuf() *[]byte { return replyBufs.Get().(*[]byte) }
+
+func giveReplyBuf(b *[]byte) {
+	if cap(*b) > maxPooledReply {
+		*b = nil
+	}
+	*b = (*b)[:0]
+	replyBufs.Put(b)
 }
 
 // readPOSTStream reads a text/event-stream reply to a request until its
@@ -199,7 +237,8 @@ func (s *httpStream) consumeSSE(ctx context.Context, body io.Reader, st *sseStat
 		if (ev.Type != "" && ev.Type != "message") || len(bytes.TrimSpace(ev.Data)) == 0 {
 			continue
 		}
-		msgs, derr := jsonrpc.DecodeFrame(ev.Data)
+		var one [1]jsonrpc.Message
+		msgs, derr := decodeFrame(one[:0], ev.Data)
 		stop := false
 		for _, m := range msgs {
 			if onMsg(m) {
@@ -219,16 +258,8 @@ func (s *httpStream) consumeSSE(ctx context.Context, body io.Reader, st *sseStat
 // get opens a GET stream: the listener, or the resumption of a broken
 // stream when lastID is set.
 func (s *httpStream) get(ctx context.Context, lastID, what string) (*http.Response, sent, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.url.String(), nil)
-	if err != nil {
-		return nil, sent{}, fmt.Errorf("transport: GET %s (%s): %w", s.redacted, what, err)
-	}
-	info := s.setCommonHeaders(req.Header, false)
-	req.Header.Set("Accept", acceptGET)
-	if lastID != "" {
-		req.Header.Set(headerLastEventID, lastID)
-	}
-	resp, err := s.client.Do(req)
+	h, info := s.otherHeaders(acceptGET, lastID)
+	resp, err := s.sender.do(newHTTPRequest(ctx, http.MethodGet, s.url, h, nil), nil)
 	if err != nil {
 		return nil, info, s.requestError(http.MethodGet, what, err)
 	}
@@ -237,7 +268,7 @@ func (s *httpStream) get(ctx context.Context, lastID, what string) (*http.Respon
 
 func isSSEReply(resp *http.Response) bool {
 	return resp.StatusCode >= 200 && resp.StatusCode <= 299 &&
-		mediaType(resp.Header.Get("Content-Type")) == "text/event-stream"
+		isMediaType(resp.Header.Get("Content-Type"), "text/event-stream")
 }
 
 // retryableStatus: statuses after which trying the same GET later may work.
@@ -258,6 +289,16 @@ func describeEnd(err error) string {
 // buffer is sized from it, or else grows by doubling, since io.ReadAll's
 // gentler growth copies a large body several times over.
 func readLimited(r io.Reader, size, limit int64) ([]byte, error) {
+	data, err := readLimitedInto(nil, r, size, limit)
+	if err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+// readLimitedInto is readLimited appending to data, whose capacity is used
+// when it is enough.
+func readLimitedInto(data []byte, r io.Reader, size, limit int64) ([]byte, error) {
 	if limit < 0 {
 		limit = math.MaxInt64 - 1
 	}
@@ -265,7 +306,9 @@ func readLimited(r io.Reader, size, limit int64) ([]byte, error) {
 	if size >= 0 && size < limit {
 		capacity = size + 1 // +1: room to see the end without growing
 	}
-	data := make([]byte, 0, capacity)
+	if int64(cap(data)-len(data)) < capacity {
+		data = slices.Grow(data, int(capacity))
+	}
 	for int64(len(data)) <= limit {
 		if len(data) == cap(data) {
 			data = slices.Grow(data, cap(data))
@@ -280,11 +323,11 @@ func readLimited(r io.Reader, size, limit int64) ([]byte, error) {
 			break
 		}
 		if err != nil {
-			return nil, err
+			return data, err
 		}
 	}
 	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("the body exceeds the limit of %d bytes (MaxBodySize)", limit)
+		return data, fmt.Errorf("the body exceeds the limit of %d bytes (MaxBodySize)", limit)
 	}
 	return data, nil
 }

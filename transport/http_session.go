@@ -121,7 +121,7 @@ func (s *httpStream) reinitialize(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	resp, _, err := s.post(ctx, ctx, body, methodInitialize, true)
+	resp, err := s.postSync(ctx, body, methodInitialize, true)
 	if err != nil {
 		return err
 	}
@@ -154,9 +154,10 @@ func (s *httpStream) reinitialize(ctx context.Context) error {
 	s.mu.Lock()
 	s.sessionID = sid
 	s.gen++
+	s.updatePostHeader()
 	s.mu.Unlock()
 
-	nresp, _, err := s.post(ctx, ctx, initializedBody, methodInitialized, false)
+	nresp, err := s.postSync(ctx, initializedBody, methodInitialized, false)
 	if err != nil {
 		return err
 	}
@@ -167,6 +168,20 @@ func (s *httpStream) reinitialize(ctx context.Context) error {
 	}
 	awaitListener(ctx, s.startListener(true))
 	return nil
+}
+
+// postSync sends a POST of the transport's own on the calling goroutine;
+// ctx, which must end with the stream, bounds it and its reply.
+func (s *httpStream) postSync(ctx context.Context, body []byte, what string, initialize bool) (*http.Response, error) {
+	h, _ := s.postHeaders(initialize)
+	resp, err := s.sender.do(newHTTPRequest(ctx, http.MethodPost, s.url, h, body), body)
+	if err != nil {
+		if oe := s.openErr(); oe != nil {
+			return nil, oe
+		}
+		return nil, s.requestError(http.MethodPost, what, err)
+	}
+	return resp, nil
 }
 
 // ownResponse reads the reply to the transport's own initialize and

@@ -18,7 +18,7 @@ const (
 
 	// inboundBuffer lets reply readers run a little ahead of Read; beyond
 	// it they block, which is the backpressure on the server's streams.
-	inboundBuffer = 64
+	inboundBuffer = 8
 	// deleteTimeout bounds the DELETE that Close sends.
 	deleteTimeout = 5 * time.Second
 	// reinitTimeout bounds a transparent session re-initialization.
@@ -34,15 +34,14 @@ const (
 // the stream owns and Close waits for. While a session is being renewed,
 // new Writes wait for the renewal (or their ctx) before posting.
 type httpStream struct {
-	cfg          *StreamableHTTP
-	url          *url.URL
-	redacted     string
-	client       *http.Client
-	ownTransport *http.Transport
-	maxBody      int64
-	policy       ReconnectPolicy
-	sleep        func(ctx context.Context, d time.Duration) error
-	jitter       func() float64
+	cfg      *StreamableHTTP
+	url      *url.URL
+	redacted string
+	sender   *httpSender
+	maxBody  int64
+	policy   ReconnectPolicy
+	sleep    func(ctx context.Context, d time.Duration) error
+	jitter   func() float64
 
 	// ctx is the stream's lifetime: cancelled by Close or a terminal
 	// failure, it stops every request, body reader and wait.
@@ -65,8 +64,10 @@ type httpStream struct {
 	reinitSeq      int
 	renewal        *renewal
 	calls          map[jsonrpc.ID]*postCall
-	listenerWanted bool // notifications/initialized went through
+	free           []*postCall // for reuse; see takeCall
+	listenerWanted bool        // notifications/initialized went through
 	listenerCancel context.CancelFunc
+	post           http.Header // shared by POSTs; see updatePostHeader
 }
 
 // inboundItem is one result for Read: a message or a non-terminal decode
@@ -85,24 +86,21 @@ var (
 func newHTTPStream(cfg *StreamableHTTP, u *url.URL) *httpStream {
 	c := *cfg // a snapshot: later edits to cfg do not reach this stream
 	c.Headers = cfg.Headers.Clone()
-	client, own := httpClientFor(&c)
-	withAuthorizer(client, c.Auth, u)
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &httpStream{
-		cfg:          &c,
-		url:          u,
-		redacted:     redactURL(c.URL),
-		client:       client,
-		ownTransport: own,
-		maxBody:      c.MaxBodySize,
-		policy:       c.Reconnect.withDefaults(),
-		sleep:        c.sleep,
-		jitter:       c.jitter,
-		ctx:          ctx,
-		cancel:       cancel,
-		inbound:      make(chan inboundItem, inboundBuffer),
-		done:         make(chan struct{}),
-		calls:        make(map[jsonrpc.ID]*postCall),
+		cfg:      &c,
+		url:      u,
+		redacted: redactURL(c.URL),
+		sender:   newHTTPSender(c.HTTPClient, c.Headers, c.Auth, u),
+		maxBody:  c.MaxBodySize,
+		policy:   c.Reconnect.withDefaults(),
+		sleep:    c.sleep,
+		jitter:   c.jitter,
+		ctx:      ctx,
+		cancel:   cancel,
+		inbound:  make(chan inboundItem, inboundBuffer),
+		done:     make(chan struct{}),
+		calls:    make(map[jsonrpc.ID]*postCall),
 	}
 	if s.maxBody == 0 {
 		s.maxBody = DefaultMaxBodySize
@@ -113,6 +111,7 @@ func newHTTPStream(cfg *StreamableHTTP, u *url.URL) *httpStream {
 	if s.jitter == nil {
 		s.jitter = defaultJitter
 	}
+	s.updatePostHeader()
 	return s
 }
 
@@ -148,7 +147,10 @@ func (s *httpStream) SessionID() string {
 func (s *httpStream) SetProtocolVersion(version string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.version = version
+	if version != s.version {
+		s.version = version
+		s.updatePostHeader()
+	}
 }
 
 // Close ends the stream: it stops the listener, every reply stream and
@@ -165,9 +167,7 @@ func (s *httpStream) Close() error {
 			s.deleteSession()
 		}
 		s.wg.Wait()
-		if s.ownTransport != nil {
-			s.ownTransport.CloseIdleConnections()
-		}
+		s.sender.close()
 	})
 	return nil
 }
@@ -181,6 +181,7 @@ func (s *httpStream) fail(err error) {
 	}
 	s.ended = true
 	s.termErr = err
+	s.free = nil // cancelled with the stream below
 	s.mu.Unlock()
 	close(s.done)
 	s.cancel()
@@ -194,22 +195,6 @@ func (s *httpStream) openErr() error {
 	default:
 		return nil
 	}
-}
-
-// spawn runs fn on a goroutine that Close waits for; it refuses once the
-// stream is over, so that no goroutine starts after Close began waiting.
-func (s *httpStream) spawn(fn func()) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.ended {
-		return false
-	}
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		fn()
-	}()
-	return true
 }
 
 // deliver queues a message or decode error for Read. It gives up when ctx
@@ -235,13 +220,8 @@ func (s *httpStream) hook(err error) {
 func (s *httpStream) deleteSession() {
 	ctx, cancel := context.WithTimeout(context.Background(), deleteTimeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodDelete, s.url.String(), nil)
-	if err != nil {
-		s.hook(fmt.Errorf("transport: DELETE %s: %w", s.redacted, err))
-		return
-	}
-	s.setCommonHeaders(req.Header, false)
-	resp, err := s.client.Do(req)
+	h, _ := s.otherHeaders("", "")
+	resp, err := s.sender.do(newHTTPRequest(ctx, http.MethodDelete, s.url, h, nil), nil)
 	if err != nil {
 		s.hook(s.requestError(http.MethodDelete, "session termination", err))
 		return

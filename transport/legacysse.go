@@ -35,12 +35,12 @@ type SSE struct {
 	// Auth, if set, authorizes the GET and every POST and answers 401 and
 	// 403 challenges (see Authorizer and the auth package).
 	Auth Authorizer
-	// HTTPClient sends the requests. Nil means a private client with its
-	// own connection pool. Either way a redirect check is installed (the
-	// client's own CheckRedirect still runs afterwards) that drops
-	// Authorization, Cookie and every configured header when a redirect
-	// leads to another origin. A client Timeout would cut the long-lived
-	// GET stream, so leave it zero.
+	// HTTPClient sends the requests. Nil means the connection pool the
+	// package's HTTP transports share (see StreamableHTTP.HTTPClient).
+	// Either way a redirect to another origin carries no Authorization,
+	// Cookie or configured header (a given client keeps its own
+	// CheckRedirect, called after that check). A client Timeout would cut
+	// the long-lived GET stream, so leave it zero.
 	HTTPClient *http.Client
 	// MaxEventSize bounds one SSE event in bytes. Zero means
 	// DefaultMaxBodySize; negative means unlimited. A larger event ends the
@@ -93,14 +93,10 @@ func (t *SSE) Connect(ctx context.Context) (jsonrpc.Stream, error) {
 // open sends the GET and reads up to the endpoint event. It returns the
 // open body positioned after that event and the messages seen before it.
 func (s *sseStream) open() (*sseBody, []inboundLegacy, error) {
-	req, err := http.NewRequestWithContext(s.ctx, http.MethodGet, s.url.String(), nil)
-	if err != nil {
-		return nil, nil, fmt.Errorf("transport: GET %s (legacy SSE): %w", s.redacted, err)
-	}
-	copyHeaders(req.Header, s.cfg.Headers)
-	req.Header.Set("Accept", "text/event-stream")
-	req.Header.Set("Cache-Control", "no-cache")
-	resp, err := s.client.Do(req)
+	h := baseHeader(s.cfg.Headers, s.url)
+	h.Set("Accept", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	resp, err := s.sender.do(newHTTPRequest(s.ctx, http.MethodGet, s.url, h, nil), nil)
 	if err != nil {
 		return nil, nil, httpRequestError(http.MethodGet, s.redacted, "legacy SSE", err)
 	}
@@ -131,6 +127,8 @@ func (s *sseStream) open() (*sseBody, []inboundLegacy, error) {
 				return body, nil, err
 			}
 			s.endpoint = endpoint
+			s.postHeader = baseHeader(s.cfg.Headers, endpoint)
+			s.postHeader.Set("Content-Type", "application/json")
 			return body, early, nil
 		case "", "message":
 			early = append(early, decodeEvent(ev.Data)...)
@@ -212,12 +210,6 @@ func checkHeaderValues(h http.Header, u *url.URL) error {
 	return nil
 }
 
-func copyHeaders(dst, src http.Header) {
-	for k, vs := range src {
-		dst[http.CanonicalHeaderKey(k)] = append([]string(nil), vs...)
-	}
-}
-
 // httpRequestError describes a request that got no reply. net/http's
 // *url.Error quotes the whole URL, query included, so it is unwrapped and
 // the redacted URL used instead.
@@ -227,16 +219,4 @@ func httpRequestError(method, redacted, what string, err error) error {
 		err = ue.Err
 	}
 	return fmt.Errorf("transport: %s %s (%s): %w", method, redacted, what, err)
-}
-
-// clientWithRedirectCheck returns the client to use and, when it made its
-// own, the pool to release on Close.
-func clientWithRedirectCheck(hc *http.Client, headers http.Header) (*http.Client, *http.Transport) {
-	if hc == nil {
-		tr := http.DefaultTransport.(*http.Transport).Clone()
-		return &http.Client{Transport: tr, CheckRedirect: stripOnCrossOrigin(headers, nil)}, tr
-	}
-	c := *hc
-	c.CheckRedirect = stripOnCrossOrigin(headers, hc.CheckRedirect)
-	return &c, nil
 }

@@ -1,7 +1,6 @@
 package transport
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -30,10 +29,11 @@ type sseStream struct {
 	cfg      SSE
 	url      *url.URL
 	redacted string
-	client   *http.Client
-	pool     *http.Transport // non-nil when the stream made its own client
+	sender   *httpSender
 	maxEvent int
 	endpoint *url.URL // set by open, read-only afterwards
+	// postHeader is every POST's header, shared and read-only.
+	postHeader http.Header
 
 	ctx    context.Context
 	cancel context.CancelCauseFunc
@@ -61,8 +61,6 @@ func (b *sseBody) Close() { b.rc.Close() }
 func newSSEStream(cfg *SSE, u *url.URL) *sseStream {
 	c := *cfg // a snapshot: later edits to cfg do not reach this stream
 	c.Headers = cfg.Headers.Clone()
-	client, pool := clientWithRedirectCheck(c.HTTPClient, c.Headers)
-	withAuthorizer(client, c.Auth, u)
 	maxEvent := c.MaxEventSize
 	switch {
 	case maxEvent == 0:
@@ -75,8 +73,7 @@ func newSSEStream(cfg *SSE, u *url.URL) *sseStream {
 		cfg:      c,
 		url:      u,
 		redacted: redactParsedURL(u),
-		client:   client,
-		pool:     pool,
+		sender:   newHTTPSender(c.HTTPClient, c.Headers, c.Auth, u),
 		maxEvent: maxEvent,
 		ctx:      ctx,
 		cancel:   cancel,
@@ -176,13 +173,7 @@ func (s *sseStream) Write(ctx context.Context, msg jsonrpc.Message) error {
 	defer cancel(nil)
 	stop := context.AfterFunc(ctx, func() { cancel(context.Cause(ctx)) })
 	defer stop()
-	req, err := http.NewRequestWithContext(reqCtx, http.MethodPost, s.endpoint.String(), bytes.NewReader(body))
-	if err != nil {
-		return fmt.Errorf("transport: POST %s: %w", redactParsedURL(s.endpoint), err)
-	}
-	copyHeaders(req.Header, s.cfg.Headers)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := s.client.Do(req)
+	resp, err := s.sender.do(newHTTPRequest(reqCtx, http.MethodPost, s.endpoint, s.postHeader, body), body)
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:
@@ -218,11 +209,7 @@ func (s *sseStream) Close() error {
 	return nil
 }
 
-func (s *sseStream) releaseClient() {
-	if s.pool != nil {
-		s.pool.CloseIdleConnections()
-	}
-}
+func (s *sseStream) releaseClient() { s.sender.close() }
 
 // Endpoint returns the redacted URL messages are posted to, for
 // diagnostics.

@@ -18,9 +18,11 @@ type OneShotOptions struct {
 	// Headers are sent with the POST, typically Authorization. Their
 	// values never appear in errors.
 	Headers http.Header
-	// HTTPClient sends the request; nil means a private client whose
-	// connections are released when the call returns. A redirect to
-	// another origin never carries Authorization, Cookie or Headers.
+	// HTTPClient sends the request; nil means the connection pool the
+	// package's HTTP transports share (see StreamableHTTP.HTTPClient),
+	// whose idle connections are closed when nothing uses it any more. A
+	// redirect to another origin never carries Authorization, Cookie or
+	// Headers.
 	HTTPClient *http.Client
 	// Timeout bounds the whole call on top of ctx; zero means only ctx
 	// bounds it. When it passes, the error wraps jsonrpc.ErrTimeout.
@@ -77,26 +79,20 @@ func CallHTTP(ctx context.Context, url string, req *jsonrpc.Request, opts *OneSh
 			fmt.Errorf("%w: no response within %s", jsonrpc.ErrTimeout, opts.Timeout))
 		defer cancel()
 	}
-	client, pool := clientWithRedirectCheck(opts.HTTPClient, opts.Headers)
-	if pool != nil {
-		defer pool.CloseIdleConnections()
-	}
+	sender := newHTTPSender(opts.HTTPClient, opts.Headers, nil, u)
+	defer sender.close()
 
 	c := oneShot{req: req, redacted: redactParsedURL(u), max: opts.MaxBodySize}
 	if c.max == 0 {
 		c.max = DefaultMaxBodySize
 	}
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(body))
-	if err != nil {
-		return nil, c.errorf("%w", err)
-	}
-	copyHeaders(hreq.Header, opts.Headers)
-	hreq.Header.Set("Accept", acceptPOST)
-	hreq.Header.Set("Content-Type", "application/json")
+	h := baseHeader(opts.Headers, u)
+	h.Set("Accept", acceptPOST)
+	h.Set("Content-Type", "application/json")
 	if opts.ProtocolVersion != "" {
-		hreq.Header.Set(headerProtocolVersion, opts.ProtocolVersion)
+		h.Set(headerProtocolVersion, opts.ProtocolVersion)
 	}
-	resp, err := client.Do(hreq)
+	resp, err := sender.do(newHTTPRequest(ctx, http.MethodPost, u, h, body), body)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, c.errorf("%w", context.Cause(ctx))
