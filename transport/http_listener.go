@@ -38,6 +38,10 @@ func (s *httpStream) startListener(restart bool) <-chan struct{} {
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
+		// A listener that turned off lets its context go, and with it what
+		// its GETs hung on it; listenerCancel stays set, so it is not
+		// started again but by a renewal.
+		defer cancel()
 		s.runListener(ctx, ready)
 	}()
 	return ready
