@@ -171,6 +171,10 @@ func (s *httpStream) writeRequest(ctx context.Context, m *jsonrpc.Request, body 
 // which makes c unfit for reuse) and returns an error naming ctx's cause;
 // out.kept then still says who finishes the call.
 func (s *httpStream) exchange(ctx context.Context, c *postCall) (out postOutcome, err error) {
+	if ctx.Err() != nil {
+		// Not even started: nothing to abort, and c stays reusable.
+		return postOutcome{}, fmt.Errorf("transport: POST %s (%s): %w", s.redacted, c.method, context.Cause(ctx))
+	}
 	if !s.spawnPost(c) {
 		return postOutcome{}, s.termErr
 	}

@@ -294,6 +294,26 @@ func TestHTTPWriteHonoursContext(t *testing.T) {
 	httpWaitClosed(t, gone, "abandoning the POST")
 }
 
+// A Write whose ctx already ended sends nothing, and the stream goes on.
+func TestHTTPWriteWithEndedContextSendsNothing(t *testing.T) {
+	srv := newHTTPScript(t)
+	cfg, _, _ := httpTestConfig(srv)
+	s := httpConnect(t, cfg)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, m := range []jsonrpc.Message{httpRequest(t, 2, "tools/list", nil), httpNotification(t, "notifications/progress", nil)} {
+		if err := s.Write(ctx, m); !errors.Is(err, context.Canceled) {
+			t.Fatalf("Write = %v, want context.Canceled", err)
+		}
+	}
+	srv.on("ping", httpIsPOST("ping"), httpReplyJSON(200, `{"jsonrpc":"2.0","id":%ID%,"result":{}}`))
+	httpWrite(t, s, httpRequest(t, 3, "ping", nil))
+	httpReadResponse(t, s, 3)
+	if got := srv.requestOrder(); len(got) != 1 {
+		t.Errorf("requests %v, want the ping alone", got)
+	}
+}
+
 func TestHTTPCancelledNotificationClosesStream(t *testing.T) {
 	srv := newHTTPScript(t)
 	cfg, _, _ := httpTestConfig(srv)
