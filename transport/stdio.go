@@ -54,10 +54,10 @@ type Command struct {
 	// Dir is the child's working directory; empty means this process's.
 	Dir string
 	// Stderr, when set, receives a live copy of the child's stderr. It is
-	// written from a single goroutine of the stream; it should not block
-	// for long, since the child's stderr is not drained meanwhile. After
-	// its first error it is no longer written to. The Command does not
-	// close it.
+	// written from a single goroutine of the stream, which only a stream
+	// with a tee has; it should not block for long, since the child's
+	// stderr is not drained meanwhile. After its first error it is no
+	// longer written to. The Command does not close it.
 	Stderr io.Writer
 	// MaxMessageSize, when positive, is the largest message accepted from
 	// the server in bytes; a larger one is skipped and Read reports a

@@ -74,19 +74,66 @@ func parkedIn(t *testing.T, fn string, want int) []goroutine {
 	}
 }
 
-// An idle connection costs the process side one goroutine, parked in the
-// runtime's poller on stderr: nobody waits for the child in a system call,
-// which would hold an OS thread per connection.
-func TestStdioIdleConnectionHoldsOneParkedGoroutine(t *testing.T) {
+// An idle connection costs the process side no goroutine on Linux, where
+// one goroutine drains every child's stderr, and elsewhere one, parked in
+// the runtime's poller on stderr. Nobody waits for the child in a system
+// call, which would hold an OS thread per connection.
+func TestStdioIdleConnectionsHoldNoWaitingThread(t *testing.T) {
 	const conns = 3
 	for i := range conns {
 		s := connect(t, childCommand(t, childEcho))
 		call(t, s, int64(i), "echo", `{}`)
 	}
-	gs := parkedIn(t, "transport.(*process).", conns)
-	for _, g := range gs {
+	if runtime.GOOS == "linux" {
+		parkedIn(t, "transport.(*process).", 0)
+		if g := parkedIn(t, "transport.(*stderrPoller).serve", 1)[0]; g.state != "IO wait" {
+			t.Fatalf("the stderr poller in state %q:\n%s", g.state, g.stack)
+		}
+		return
+	}
+	for _, g := range parkedIn(t, "transport.(*process).", conns) {
 		if g.state != "IO wait" || !strings.Contains(g.stack, "(*stderrLog).drain") {
 			t.Fatalf("an idle connection's process goroutine, in state %q:\n%s", g.state, g.stack)
+		}
+	}
+}
+
+// Children that flood stderr without a tee are drained side by side (on
+// Linux by the one shared goroutine): each answers only after writing
+// 4 MiB to stderr, and each exit error carries its own last words.
+func TestStdioStderrFloodsWithoutTee(t *testing.T) {
+	const children = 3
+	streams := make([]*stdioStream, children)
+	for i := range streams {
+		c := childCommand(t, childFloodStderr)
+		c.CloseTimeout = longTimeout // bounds the wait for the exit status
+		streams[i] = connect(t, c)
+	}
+	ctx := context.Background()
+	for round := range 2 {
+		for i, s := range streams {
+			req := &jsonrpc.Request{ID: jsonrpc.Int64ID(int64(round)), Method: "work", Params: json.RawMessage(`{}`)}
+			if err := s.Write(ctx, req); err != nil {
+				t.Fatalf("child %d: %v", i, err)
+			}
+		}
+		for i, s := range streams {
+			if m, err := s.Read(ctx); err != nil {
+				t.Fatalf("child %d, round %d: %v", i, round, err)
+			} else if _, ok := m.(*jsonrpc.Response); !ok {
+				t.Fatalf("child %d, round %d: %#v", i, round, m)
+			}
+		}
+	}
+	for _, s := range streams {
+		if err := s.Write(ctx, &jsonrpc.Request{ID: jsonrpc.Int64ID(9), Method: "exit"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, s := range streams {
+		ee := readExitError(t, s)
+		if ee.ExitCode != 3 || !strings.HasSuffix(ee.StderrTail, "final words before exit 3") {
+			t.Fatalf("child %d: exit %+v", i, ee)
 		}
 	}
 }
@@ -136,5 +183,10 @@ exit 7`))
 	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
+	}
+	if runtime.GOOS == "linux" {
+		// Close took the last child from the stderr poller while its
+		// pipe was still open: the poller's goroutine ends all the same.
+		parkedIn(t, "transport.(*stderrPoller).serve", 0)
 	}
 }

@@ -27,12 +27,14 @@ const reapTimeout = 5 * time.Second
 // stdout and writes stdin; process owns everything else: the stderr drain,
 // reaping the child, and the shutdown sequence.
 //
-// An idle connection costs one goroutine here, parked in the runtime's
-// poller on stderr with no buffer of its own (see stderrLog.drain). Nobody
-// waits for the child while it runs: reaping starts when someone needs the
-// exit status (stdout ended, or Close), or when stderr ends, and on Linux
-// it waits in the poller on a pidfd rather than in a blocked wait system
-// call, which would hold an OS thread per child.
+// An idle connection costs no goroutine here on Linux: one goroutine drains
+// the stderr of every child without a tee (stderrPoller). Elsewhere, or
+// with a tee, the connection has one, parked in the runtime's poller on
+// stderr with no buffer of its own (stderrLog.drain). Nobody waits for the
+// child while it runs: reaping starts when someone needs the exit status
+// (stdout ended, or Close), or when stderr ends, and on Linux it waits in
+// the poller on a pidfd rather than in a blocked wait system call, which
+// would hold an OS thread per child.
 type process struct {
 	name         string // the configured command, for errors
 	closeTimeout time.Duration
@@ -41,6 +43,7 @@ type process struct {
 	stdin        *os.File
 	stdout       *os.File
 	stderr       *os.File
+	stderrFd     int // its descriptor while stderrPolling drains it, or -1
 	log          stderrLog
 	reaping      atomic.Bool   // someone reaps the child, or will
 	exited       chan struct{} // closed once the child was reaped; state is set
@@ -96,12 +99,15 @@ func startProcess(c *Command, path string, env []string) (*stdioStream, error) {
 		stdin:        stdinW,
 		stdout:       stdoutR,
 		stderr:       stderrR,
+		stderrFd:     -1,
 		log:          stderrLog{size: stderrKeep, tee: c.Stderr},
 		exited:       make(chan struct{}),
 		drained:      make(chan struct{}),
 		closing:      make(chan struct{}),
 	}
-	go p.watch()
+	if c.Stderr != nil || !stderrPolling.add(p) {
+		go p.watch()
+	}
 	s := newLineStream(stdoutR, stdinW, lineStreamConfig{
 		maxFrameSize: c.MaxMessageSize,
 		ended:        p.endedError,
@@ -111,15 +117,22 @@ func startProcess(c *Command, path string, env []string) (*stdioStream, error) {
 	return &stdioStream{lineStream: s, proc: p}, nil
 }
 
-// watch is the process's goroutine: it drains stderr until it ends, then,
-// unless someone else already does, reaps the child (a child that closed
-// its stderr is still running or about to exit).
+// watch is the process's own goroutine, when it has one: it drains stderr
+// until it ends, then, unless someone else already does, reaps the child
+// (a child that closed its stderr is still running or about to exit).
 func (p *process) watch() {
 	p.log.drain(p.stderr)
 	close(p.drained)
 	if p.reaping.CompareAndSwap(false, true) {
 		p.wait()
 	}
+}
+
+// stderrEnded is watch's ending for a child whose stderr the shared
+// stderrPolling drained.
+func (p *process) stderrEnded() {
+	close(p.drained)
+	p.startReaper()
 }
 
 // startReaper makes sure the child gets reaped, on a goroutine of its own
@@ -217,6 +230,9 @@ func (p *process) shutdown() error {
 		grace.Stop()
 	}
 	p.stdout.Close()
+	if stderrPolling.remove(p) {
+		close(p.drained)
+	}
 	p.stderr.Close()
 	if err == nil {
 		<-p.drained

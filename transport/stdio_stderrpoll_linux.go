@@ -1,0 +1,237 @@
+package transport
+
+import (
+	"errors"
+	"os"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// stderrPoller drains the stderr of every child without a tee from one
+// goroutine, so that an idle stdio connection costs no goroutine of its own
+// for it. The goroutine waits in the runtime's poller on an epoll instance
+// of ours that holds the children's stderr pipes, reads whatever is ready
+// into the children's rings, and exits when no child is left. A child with
+// a tee gets a goroutine of its own instead (stderrLog.drain): the tee may
+// block, and must not hold up the others.
+type stderrPoller struct {
+	mu      sync.Mutex
+	ep      *os.File         // the epoll instance, nil until first used
+	epfd    int              // its descriptor (ep.Fd would make it blocking)
+	wakeR   int              // read end of the pipe that wakes the goroutine
+	wakeW   int              // its write end
+	watched map[int]*process // by stderr descriptor
+	serving bool             // the goroutine runs
+	broken  bool             // no epoll here: children drain on their own
+}
+
+var stderrPolling stderrPoller
+
+// add has the poller drain p's stderr. It reports false if it cannot.
+func (s *stderrPoller) add(p *process) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.broken || (s.ep == nil && !s.init()) {
+		return false
+	}
+	fd, ok := sysfd(p.stderr)
+	if !ok {
+		return false
+	}
+	// Level-triggered: whatever one read leaves is reported again.
+	if err := syscall.EpollCtl(s.epfd, syscall.EPOLL_CTL_ADD, fd, &syscall.EpollEvent{Events: syscall.EPOLLIN, Fd: int32(fd)}); err != nil {
+		return false
+	}
+	p.stderrFd = fd
+	s.watched[fd] = p
+	if !s.serving {
+		s.serving = true
+		go s.serve()
+	}
+	return true
+}
+
+// init creates the epoll instance and the wake-up pipe, once. Called with
+// mu held.
+func (s *stderrPoller) init() bool {
+	s.broken = true // unless all goes well
+	epfd, err := syscall.EpollCreate1(syscall.EPOLL_CLOEXEC)
+	if err != nil {
+		return false
+	}
+	if err := syscall.SetNonblock(epfd, true); err != nil {
+		syscall.Close(epfd)
+		return false
+	}
+	ep := os.NewFile(uintptr(epfd), "stderr-epoll")
+	// Only a descriptor in the runtime's poller takes deadlines.
+	if err := ep.SetReadDeadline(time.Time{}); err != nil {
+		ep.Close()
+		return false
+	}
+	var wake [2]int
+	if err := syscall.Pipe2(wake[:], syscall.O_CLOEXEC|syscall.O_NONBLOCK); err != nil {
+		ep.Close()
+		return false
+	}
+	if err := syscall.EpollCtl(epfd, syscall.EPOLL_CTL_ADD, wake[0], &syscall.EpollEvent{Events: syscall.EPOLLIN, Fd: int32(wake[0])}); err != nil {
+		ep.Close()
+		syscall.Close(wake[0])
+		syscall.Close(wake[1])
+		return false
+	}
+	s.ep, s.epfd, s.wakeR, s.wakeW = ep, epfd, wake[0], wake[1]
+	s.watched = make(map[int]*process)
+	s.broken = false
+	return true
+}
+
+// remove stops draining p's stderr and reports whether it was being
+// drained here; the caller then ends the drain (closes p.drained). It
+// comes before p.stderr is closed, so the descriptor is never watched
+// after it could be reused.
+func (s *stderrPoller) remove(p *process) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p.stderrFd < 0 || s.watched[p.stderrFd] != p {
+		return false
+	}
+	delete(s.watched, p.stderrFd)
+	_ = syscall.EpollCtl(s.epfd, syscall.EPOLL_CTL_DEL, p.stderrFd, nil)
+	p.stderrFd = -1
+	if len(s.watched) == 0 && s.serving {
+		// Wake the goroutine so that it sees nobody is left and ends.
+		_, _ = syscall.Write(s.wakeW, []byte{0})
+	}
+	return true
+}
+
+// serve drains ready pipes until no child is left.
+func (s *stderrPoller) serve() {
+	rc, err := s.ep.SyscallConn()
+	if err != nil {
+		s.giveUp()
+		return
+	}
+	var events [32]syscall.EpollEvent
+	for {
+		var n int
+		done := false
+		err := rc.Read(func(epfd uintptr) bool {
+			n = epollWaitNow(int(epfd), events[:])
+			if n > 0 {
+				return true
+			}
+			// Nothing is ready: wait in the runtime's poller, unless
+			// nobody is left to wait for.
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if len(s.watched) == 0 {
+				s.serving, done = false, true
+			}
+			return done
+		})
+		if err != nil {
+			s.giveUp() // not expected: ep is never closed
+			return
+		}
+		if done {
+			return
+		}
+		for _, ev := range events[:n] {
+			fd := int(ev.Fd)
+			if fd == s.wakeR {
+				drainWakeups(fd)
+				continue
+			}
+			s.mu.Lock()
+			p := s.watched[fd]
+			s.mu.Unlock()
+			if p != nil {
+				s.readFrom(p)
+			}
+		}
+	}
+}
+
+// giveUp hands every child to a drain goroutine of its own and stops
+// taking new ones: the poller failed in a way it should not.
+func (s *stderrPoller) giveUp() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.broken, s.serving = true, false
+	for fd, p := range s.watched {
+		delete(s.watched, fd)
+		_ = syscall.EpollCtl(s.epfd, syscall.EPOLL_CTL_DEL, fd, nil)
+		p.stderrFd = -1
+		go p.watch()
+	}
+}
+
+// readFrom reads one chunk of p's stderr into its ring. At the end of
+// stderr, p is removed, its drain ends, and the child gets reaped.
+func (s *stderrPoller) readFrom(p *process) {
+	buf := stderrBufs.Get().(*[stderrChunk]byte)
+	defer stderrBufs.Put(buf)
+	var (
+		n    int
+		rerr error
+	)
+	rc, err := p.stderr.SyscallConn()
+	if err == nil {
+		// Through the file, so that it cannot be closed (and its
+		// descriptor reused) during the read.
+		err = rc.Read(func(fd uintptr) bool {
+			n, rerr = readRetryingEINTR(int(fd), buf[:])
+			return true
+		})
+	}
+	if n > 0 {
+		p.log.keep(buf[:n])
+		return
+	}
+	if err == nil && errors.Is(rerr, syscall.EAGAIN) {
+		return // another read got there first
+	}
+	if s.remove(p) {
+		p.stderrEnded()
+	}
+}
+
+// epollWaitNow returns the events ready now, without waiting.
+func epollWaitNow(epfd int, events []syscall.EpollEvent) int {
+	for {
+		n, err := syscall.EpollWait(epfd, events, 0)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return 0
+		}
+		return n
+	}
+}
+
+func drainWakeups(fd int) {
+	var b [64]byte
+	for {
+		if n, err := syscall.Read(fd, b[:]); n <= 0 || err != nil {
+			return
+		}
+	}
+}
+
+// sysfd returns f's descriptor without the side effect of f.Fd(), which
+// puts it in blocking mode.
+func sysfd(f *os.File) (int, bool) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return -1, false
+	}
+	fd := -1
+	if err := rc.Control(func(u uintptr) { fd = int(u) }); err != nil {
+		return -1, false
+	}
+	return fd, true
+}
