@@ -2,6 +2,7 @@ package transport
 
 import (
 	"bytes"
+	"compress/gzip"
 	"io"
 	"net/http"
 	"net/url"
@@ -86,5 +87,35 @@ func FuzzHTTPReplyBody(f *testing.F) {
 		if answered == 0 {
 			t.Fatalf("the call got no response for body %q (SSE %v)", body, asSSE)
 		}
+	})
+}
+
+// FuzzGzipReply feeds arbitrary bytes as a gzip-encoded reply body: the
+// body reads as an error or as data within the limit, and never panics.
+func FuzzGzipReply(f *testing.F) {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}`))
+	zw.Close()
+	f.Add(b.Bytes())
+	f.Add([]byte{})
+	f.Add([]byte("\x1f\x8b\x08"))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		resp := &http.Response{
+			StatusCode:    200,
+			Header:        http.Header{"Content-Encoding": {"gzip"}},
+			ContentLength: int64(len(body)),
+			Body:          io.NopCloser(bytes.NewReader(body)),
+		}
+		decodeGzip(resp)
+		// An empty body is left alone, as net/http leaves it.
+		if len(body) > 0 && (resp.Header.Get("Content-Encoding") != "" || resp.ContentLength != -1) {
+			t.Fatalf("gzip not taken off: %v, length %d", resp.Header, resp.ContentLength)
+		}
+		data, err := readLimited(resp.Body, resp.ContentLength, 1<<20)
+		if err == nil && len(data) > 1<<20 {
+			t.Fatalf("read %d bytes over the limit", len(data))
+		}
+		resp.Body.Close()
 	})
 }
