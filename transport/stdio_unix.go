@@ -108,7 +108,7 @@ func startProcess(c *Command, path string, env []string) (*stdioStream, error) {
 	if c.Stderr != nil || !stderrPolling.add(p) {
 		go p.watch()
 	}
-	s := newLineStream(stdoutR, stdinW, lineStreamConfig{
+	s := newLineStream(newReadyPipe(stdoutR), stdinW, lineStreamConfig{
 		maxFrameSize: c.MaxMessageSize,
 		ended:        p.endedError,
 		close:        p.shutdown,

@@ -34,7 +34,7 @@ func FuzzJSONLReader(f *testing.F) {
 				want = append(want, line)
 			}
 		}
-		for _, src := range []io.Reader{bytes.NewReader(in), iotest.OneByteReader(bytes.NewReader(in)), &timeoutReader{r: bytes.NewReader(in)}} {
+		for _, src := range []io.Reader{bytes.NewReader(in), iotest.OneByteReader(bytes.NewReader(in)), &timeoutReader{r: bytes.NewReader(in)}, &waitingReader{timeoutReader{r: bytes.NewReader(in)}}} {
 			r := NewReader(src)
 			r.MaxFrameSize = int(limit)
 			var got [][]byte
@@ -160,4 +160,19 @@ func (t *timeoutReader) Read(p []byte) (int, error) {
 		return 0, os.ErrDeadlineExceeded
 	}
 	return t.r.Read(p[:min(len(p), 1+t.calls%7)])
+}
+
+// waitingReader is a timeoutReader that is also a ReadyWaiter, whose waits
+// time out now and then, so that the Reader gives back and takes again its
+// buffer between frames.
+type waitingReader struct {
+	timeoutReader
+}
+
+func (w *waitingReader) WaitReady() error {
+	w.calls++
+	if w.calls%3 == 0 {
+		return os.ErrDeadlineExceeded
+	}
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 )
 
 // readBufferSize is the read-ahead buffer. Frames up to this size are
@@ -51,9 +52,11 @@ type Reader struct {
 	// limit. Set it before the first ReadFrame.
 	MaxFrameSize int
 
-	br    *bufio.Reader
-	frame []byte // assembly buffer for frames longer than the read buffer
-	err   error  // sticky terminal error
+	src    io.Reader
+	waiter ReadyWaiter   // src, when it can wait for input without a buffer
+	br     *bufio.Reader // nil while a waiter's Reader holds no buffer
+	frame  []byte        // assembly buffer for frames longer than the read buffer
+	err    error         // sticky terminal error
 
 	// A read that failed with a timeout (os.ErrDeadlineExceeded) leaves
 	// the line it cut short here, to be finished by the next ReadFrame:
@@ -66,9 +69,57 @@ type Reader struct {
 	skipLast byte
 }
 
+// ReadyWaiter is a source that can wait until it has input, or has ended,
+// without reading it: an OS pipe, whose reader can park in the runtime's
+// poller with no buffer. A Reader over a ReadyWaiter holds no read buffer
+// while it waits between frames; it takes one from a pool shared by all
+// Readers when input arrives, and gives it back once it has used up what
+// the buffer held. An idle connection then costs no buffer at all.
+//
+// WaitReady returns when input may be there (a spurious return is fine:
+// the read that follows waits as usual) or with the error that ends the
+// wait. An error for which errors.Is(err, os.ErrDeadlineExceeded) holds is
+// not terminal, as for a read.
+type ReadyWaiter interface {
+	io.Reader
+	WaitReady() error
+}
+
+// readBuffers holds the read buffers of idle Readers over ReadyWaiters.
+var readBuffers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, readBufferSize) }}
+
 // NewReader returns a Reader that reads frames from r.
 func NewReader(r io.Reader) *Reader {
-	return &Reader{br: bufio.NewReaderSize(r, readBufferSize)}
+	if w, ok := r.(ReadyWaiter); ok {
+		return &Reader{src: r, waiter: w}
+	}
+	return &Reader{src: r, br: bufio.NewReaderSize(r, readBufferSize)}
+}
+
+// ensureBuffer makes sure r has a read buffer; over a ReadyWaiter it first
+// gives back a buffer with nothing left in it, waits for input without
+// one, and then takes one from the pool.
+func (r *Reader) ensureBuffer() error {
+	if r.waiter == nil || r.resume || r.skipping {
+		return nil
+	}
+	if r.br != nil {
+		if r.br.Buffered() > 0 {
+			return nil
+		}
+		// The frame returned last (valid until this call) may live in
+		// this buffer; it is no longer in use.
+		r.br.Reset(nil)
+		readBuffers.Put(r.br)
+		r.br = nil
+	}
+	if err := r.waiter.WaitReady(); err != nil && isTimeout(err) {
+		return err
+	}
+	// Any other error is the read's to find and report.
+	r.br = readBuffers.Get().(*bufio.Reader)
+	r.br.Reset(r.src)
+	return nil
 }
 
 // ReadFrame returns the next non-blank line without its terminator. The
@@ -87,6 +138,9 @@ func (r *Reader) ReadFrame() ([]byte, error) {
 	}
 	if cap(r.frame) > keepFrameBuffer && !r.resume {
 		r.frame = nil
+	}
+	if err := r.ensureBuffer(); err != nil {
+		return nil, err
 	}
 	for {
 		var line []byte

@@ -194,3 +194,45 @@ func equal(a, b []string) bool {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// readyProbe is a ReadyWaiter whose WaitReady records whether the Reader
+// held a read buffer while it waited.
+type readyProbe struct {
+	io.Reader
+	r           *Reader
+	waits       int
+	heldABuffer bool
+}
+
+func (p *readyProbe) WaitReady() error {
+	p.waits++
+	if p.r.br != nil {
+		p.heldABuffer = true
+	}
+	return nil
+}
+
+// Over a ReadyWaiter, a Reader waits for input without a buffer and gives
+// its buffer back between frames, yet reads every frame.
+func TestReaderOverReadyWaiterHoldsNoBufferWhileWaiting(t *testing.T) {
+	p := &readyProbe{Reader: strings.NewReader("{\"a\":1}\n{\"b\":2}\n" + strings.Repeat("x", 3*readBufferSize) + "\n")}
+	r := NewReader(p)
+	p.r = r
+	var got []string
+	for {
+		frame, err := r.ReadFrame()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, string(frame))
+	}
+	if len(got) != 3 || got[0] != `{"a":1}` || got[1] != `{"b":2}` || len(got[2]) != 3*readBufferSize {
+		t.Fatalf("frames %q", got)
+	}
+	if p.waits == 0 || p.heldABuffer {
+		t.Fatalf("%d waits, held a buffer while waiting: %v", p.waits, p.heldABuffer)
+	}
+}
