@@ -101,7 +101,8 @@ type Progress struct {
 // All methods are safe for concurrent use. Call and Notify may be used from
 // handlers and subscriber callbacks.
 //
-// Goroutines: one read loop, one delivery goroutine for subscribers while
+// Goroutines: one read loop (none over a Pusher, whose own goroutines
+// deliver), one delivery goroutine for subscribers while
 // notifications wait for them, one goroutine per request of the peer while
 // its handler runs, and one short lived goroutine per
 // notifications/cancelled being sent. A call itself
@@ -209,6 +210,10 @@ func NewConn(s Stream, opts Options) *Conn {
 	c.state.calls = make(map[int64]*pendingCall)
 	c.state.handling = make(map[ID]*incomingRequest)
 	c.state.subs = make(map[string][]*subscription)
+	if p, ok := s.(Pusher); ok {
+		c.startPush(p)
+		return c
+	}
 	c.state.goroutines = 1
 	if tr, ok := s.(TurnReader); ok {
 		c.turns = tr

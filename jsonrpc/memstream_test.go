@@ -170,6 +170,9 @@ func newTestConn(t testing.TB, opts Options) (*Conn, *peer) {
 	if useTurns {
 		st = newTurnStream(s)
 	}
+	if usePush {
+		st = &pushStream{memStream: s}
+	}
 	c := NewConn(st, opts)
 	t.Cleanup(func() { c.Close() })
 	return c, &peer{t: t, s: s}
@@ -199,3 +202,50 @@ func (h *hookLog) all() []error {
 
 // next waits for the next reported error.
 func (h *hookLog) next() error { return <-h.ch }
+
+// engineTests run once more over each kind of stream the engine treats
+// apart (ReadLooper, TurnReader, Pusher); see runEngineTests.
+var engineTests = []struct {
+	name string
+	test func(*testing.T)
+}{
+	{"round trip", TestCallRoundTrip},
+	{"ids", TestCallIDsAreMonotonicAndNeverReused},
+	{"concurrent calls", TestConcurrentCallsOutOfOrder},
+	{"error response", TestCallErrorResponse},
+	{"caller cancel", TestCallerCancel},
+	{"cancel cause", TestCancelCauseIsKept},
+	{"timeouts", TestTimeouts},
+	{"no timeout", TestNoTimeout},
+	{"caller deadline", TestCallerDeadline},
+	{"deadline covers write", TestDeadlineCoversTheWrite},
+	{"initialize not cancelled", TestNoCancelNoticeForInitialize},
+	{"handlers", TestHandlers},
+	{"peer cancels", TestPeerCancelsRequest},
+	{"handler calls back", TestHandlerCallsBackIntoConn},
+	{"subscribers", TestSubscribers},
+	{"slow subscriber", TestSlowSubscriberDoesNotBlockResponses},
+	{"bad input", TestBadInputIsReportedAndSurvived},
+	{"stream end", TestStreamEndFailsPendingCalls},
+	{"close", TestClose},
+	{"close from handler", TestCloseFromHandler},
+	{"close unblocks write", TestCloseUnblocksACallStuckInWrite},
+	{"give up prefers response", TestGiveUpPrefersAnArrivedResponse},
+	{"progress in order", TestProgressReachesTheCallInOrder},
+	{"progress apart", TestProgressKeepsConcurrentCallsApart},
+	{"progress extends", TestProgressExtendsTheDeadline},
+	{"progress stops", TestProgressStopsThenTimesOut},
+	{"progress ceiling", TestProgressCeiling},
+	{"cancel during progress", TestCallerCancelDuringProgress},
+}
+
+// runEngineTests runs engineTests with *use set, so that newTestConn
+// hands the engine that kind of stream. Tests of this package do not run
+// in parallel.
+func runEngineTests(t *testing.T, use *bool) {
+	*use = true
+	defer func() { *use = false }()
+	for _, tc := range engineTests {
+		t.Run(tc.name, tc.test)
+	}
+}

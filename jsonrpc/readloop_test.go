@@ -26,24 +26,4 @@ func (s *loopStream) ReadLoop(deliver func(Message, error) bool) error {
 }
 
 // The engine behaves the same when the stream runs the read loop.
-func TestEngineOverReadLooper(t *testing.T) {
-	useReadLoop = true
-	defer func() { useReadLoop = false }()
-	for _, tc := range []struct {
-		name string
-		test func(*testing.T)
-	}{
-		{"round trip", TestCallRoundTrip},
-		{"concurrent calls", TestConcurrentCallsOutOfOrder},
-		{"caller cancel", TestCallerCancel},
-		{"handlers", TestHandlers},
-		{"peer cancels", TestPeerCancelsRequest},
-		{"subscribers", TestSubscribers},
-		{"bad input", TestBadInputIsReportedAndSurvived},
-		{"stream end", TestStreamEndFailsPendingCalls},
-		{"close", TestClose},
-		{"close from handler", TestCloseFromHandler},
-	} {
-		t.Run(tc.name, tc.test)
-	}
-}
+func TestEngineOverReadLooper(t *testing.T) { runEngineTests(t, &useReadLoop) }

@@ -76,3 +76,22 @@ type TurnReader interface {
 type Receiver interface {
 	Receive(msg Message, err error) bool
 }
+
+// Pusher is an optional ability of a Stream whose messages are read on
+// goroutines of its own anyway, such as an HTTP reply, read by the
+// goroutine that posted the request. Instead of queueing each message for
+// Read, such a stream hands it straight to the engine, which then runs no
+// read goroutine at all: an idle connection costs no goroutine, and a
+// response reaches its caller with one handoff fewer.
+//
+// Push is called once, instead of Read, before any Write; it returns at
+// once. From then on the stream passes each message it receives, or a
+// *DecodeError for one it could not read, to to.Receive, from any of its
+// goroutines, concurrently: messages from one source (one reply, one
+// event stream) in their order. Receive does not block for long; when it
+// returns false the connection is over and the stream may stop reading.
+// When the stream ends, it calls ended once, with the error Read would
+// return then; ended must not wait for the stream's goroutines.
+type Pusher interface {
+	Push(to Receiver, ended func(error))
+}

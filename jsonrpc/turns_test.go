@@ -101,45 +101,7 @@ func (s *turnStream) readers() (byCaller []bool, overlap bool) {
 }
 
 // The engine behaves the same when it reads in turns.
-func TestEngineOverTurns(t *testing.T) {
-	useTurns = true
-	defer func() { useTurns = false }()
-	for _, tc := range []struct {
-		name string
-		test func(*testing.T)
-	}{
-		{"round trip", TestCallRoundTrip},
-		{"ids", TestCallIDsAreMonotonicAndNeverReused},
-		{"concurrent calls", TestConcurrentCallsOutOfOrder},
-		{"error response", TestCallErrorResponse},
-		{"caller cancel", TestCallerCancel},
-		{"cancel cause", TestCancelCauseIsKept},
-		{"timeouts", TestTimeouts},
-		{"no timeout", TestNoTimeout},
-		{"caller deadline", TestCallerDeadline},
-		{"deadline covers write", TestDeadlineCoversTheWrite},
-		{"initialize not cancelled", TestNoCancelNoticeForInitialize},
-		{"handlers", TestHandlers},
-		{"peer cancels", TestPeerCancelsRequest},
-		{"handler calls back", TestHandlerCallsBackIntoConn},
-		{"subscribers", TestSubscribers},
-		{"slow subscriber", TestSlowSubscriberDoesNotBlockResponses},
-		{"bad input", TestBadInputIsReportedAndSurvived},
-		{"stream end", TestStreamEndFailsPendingCalls},
-		{"close", TestClose},
-		{"close from handler", TestCloseFromHandler},
-		{"close unblocks write", TestCloseUnblocksACallStuckInWrite},
-		{"give up prefers response", TestGiveUpPrefersAnArrivedResponse},
-		{"progress in order", TestProgressReachesTheCallInOrder},
-		{"progress apart", TestProgressKeepsConcurrentCallsApart},
-		{"progress extends", TestProgressExtendsTheDeadline},
-		{"progress stops", TestProgressStopsThenTimesOut},
-		{"progress ceiling", TestProgressCeiling},
-		{"cancel during progress", TestCallerCancelDuringProgress},
-	} {
-		t.Run(tc.name, tc.test)
-	}
-}
+func TestEngineOverTurns(t *testing.T) { runEngineTests(t, &useTurns) }
 
 // newTurnConn starts a Conn over a turnStream.
 func newTurnConn(t *testing.T, opts Options) (*Conn, *peer, *turnStream) {

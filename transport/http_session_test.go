@@ -235,3 +235,28 @@ func TestHTTPSessionRenewalFailureIsTerminal(t *testing.T) {
 		})
 	}
 }
+
+// Under the engine the stream pushes its messages (jsonrpc.Pusher); when
+// it ends by itself, here because the session could not be renewed, the
+// connection ends with its error and every pending call fails.
+func TestHTTPStreamEndEndsThePushedConn(t *testing.T) {
+	srv := newHTTPScript(t)
+	cfg, _, _ := httpTestConfig(srv)
+	s := httpConnect(t, cfg)
+	httpHandshake(t, srv, s, "sess-1")
+	srv.on("answer", httpIsPOST("ping"), httpReplyJSON(200, `{"jsonrpc":"2.0","id":%ID%,"result":{}}`))
+	c := jsonrpc.NewConn(s, jsonrpc.Options{})
+	defer c.Close()
+	if _, err := c.Call(context.Background(), "ping", nil, nil); err != nil {
+		t.Fatalf("ping through the pushed stream: %v", err)
+	}
+	srv.on("expired", httpIsPOST("tools/list"), httpReplyStatus(http.StatusNotFound))
+	srv.on("re-initialize", httpIsReinit, httpReplyStatus(http.StatusInternalServerError))
+	if _, err := c.Call(context.Background(), "tools/list", nil, nil); !errors.Is(err, ErrSessionExpired) {
+		t.Fatalf("call = %v, want ErrSessionExpired", err)
+	}
+	<-c.Done()
+	if err := c.Err(); !errors.Is(err, jsonrpc.ErrClosed) || !errors.Is(err, ErrSessionExpired) {
+		t.Fatalf("Err() = %v, want ErrClosed wrapping ErrSessionExpired", err)
+	}
+}

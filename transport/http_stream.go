@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
@@ -49,7 +50,12 @@ type httpStream struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	inbound   chan inboundItem
+	inbound chan inboundItem
+	// pushTo, once the engine asked for it (Push), takes every message
+	// instead of inbound; pushEnded is told the terminal error. Both are
+	// set under mu before any Write; pushTo is read without it.
+	pushTo    atomic.Pointer[pushTarget]
+	pushEnded func(error)
 	done      chan struct{} // closed once the stream is over
 	termErr   error         // why; written before done is closed
 	closeOnce sync.Once
@@ -77,7 +83,11 @@ type inboundItem struct {
 	err error
 }
 
+// pushTarget is the engine's receiver (see jsonrpc.Pusher).
+type pushTarget struct{ to jsonrpc.Receiver }
+
 var (
+	_ jsonrpc.Pusher        = (*httpStream)(nil)
 	_ jsonrpc.Stream        = (*httpStream)(nil)
 	_ SessionIDer           = (*httpStream)(nil)
 	_ ProtocolVersionSetter = (*httpStream)(nil)
@@ -134,6 +144,32 @@ func (s *httpStream) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
+// Push makes the stream hand every message straight to the engine, on the
+// goroutine that read it (see jsonrpc.Pusher), instead of queueing it for
+// Read: the engine then needs no read goroutine.
+func (s *httpStream) Push(to jsonrpc.Receiver, ended func(error)) {
+	s.mu.Lock()
+	if s.ended {
+		s.mu.Unlock()
+		ended(s.termErr)
+		return
+	}
+	s.pushEnded = ended
+	s.pushTo.Store(&pushTarget{to: to})
+	s.mu.Unlock()
+	// Whatever was queued before goes first.
+	for {
+		select {
+		case it := <-s.inbound:
+			if !to.Receive(it.msg, it.err) {
+				return
+			}
+		default:
+			return
+		}
+	}
+}
+
 // SessionID returns the session the server issued, "" when none.
 func (s *httpStream) SessionID() string {
 	s.mu.Lock()
@@ -182,9 +218,13 @@ func (s *httpStream) fail(err error) {
 	s.ended = true
 	s.termErr = err
 	s.free = nil // cancelled with the stream below
+	ended := s.pushEnded
 	s.mu.Unlock()
 	close(s.done)
 	s.cancel()
+	if ended != nil {
+		ended(err)
+	}
 }
 
 // openErr returns the terminal error once the stream is over.
@@ -200,6 +240,12 @@ func (s *httpStream) openErr() error {
 // deliver queues a message or decode error for Read. It gives up when ctx
 // (a call's stream context or the stream's lifetime) ends.
 func (s *httpStream) deliver(ctx context.Context, it inboundItem) bool {
+	if t := s.pushTo.Load(); t != nil {
+		if ctx.Err() != nil || s.openErr() != nil {
+			return false
+		}
+		return t.to.Receive(it.msg, it.err)
+	}
 	select {
 	case s.inbound <- it:
 		return true

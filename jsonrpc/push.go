@@ -1,0 +1,37 @@
+package jsonrpc
+
+// Streams that push (see Pusher): the engine runs no read goroutine; the
+// stream's own goroutines call take through pushReceiver.
+
+// pushReceiver takes what a Pusher stream receives.
+type pushReceiver struct{ c *Conn }
+
+func (r pushReceiver) Receive(msg Message, err error) bool {
+	more, _ := r.c.take(msg, err)
+	return more
+}
+
+// startPush hands the stream the engine's receiver.
+func (c *Conn) startPush(p Pusher) {
+	c.state.goroutines = 0
+	p.Push(pushReceiver{c}, c.pushEnded)
+}
+
+// pushEnded ends the connection when a Pusher stream ended by itself. It
+// runs on one of the stream's goroutines, which closing the stream may
+// wait for, so the stream is closed from a goroutine of the engine's.
+func (c *Conn) pushEnded(cause error) {
+	started := false
+	c.update(func(s *inFlight) {
+		if s.ended == nil {
+			s.goroutines++
+			started = true
+		}
+	})
+	if started {
+		go c.run(func() {
+			c.end(cause)
+			c.closeStream()
+		})
+	}
+}

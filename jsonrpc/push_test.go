@@ -1,0 +1,71 @@
+package jsonrpc
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"sync"
+	"testing"
+	"testing/synctest"
+)
+
+// usePush makes newTestConn hand the engine a Pusher, so that the
+// engine's tests can run once more over a stream that pushes.
+var usePush bool
+
+// pushStream is a memStream that pushes: a goroutine of its own reads
+// what the peer sends and hands it to the engine, as an HTTP stream's
+// reply readers do.
+type pushStream struct {
+	*memStream
+	wg sync.WaitGroup
+}
+
+func (s *pushStream) Push(to Receiver, ended func(error)) {
+	s.wg.Go(func() {
+		for {
+			msg, err := s.memStream.Read(context.Background())
+			if err != nil && !IsDecodeError(err) {
+				ended(err)
+				return
+			}
+			if !to.Receive(msg, err) {
+				// The connection is over; Close will end us.
+				<-s.closed
+				ended(errMemClosed)
+				return
+			}
+		}
+	})
+}
+
+func (s *pushStream) Read(context.Context) (Message, error) {
+	return nil, errors.New("pushStream: Read called on a stream that pushes")
+}
+
+func (s *pushStream) Close() error {
+	err := s.memStream.Close()
+	s.wg.Wait()
+	return err
+}
+
+// The engine behaves the same over a stream that pushes.
+func TestEngineOverPush(t *testing.T) { runEngineTests(t, &usePush) }
+
+// Over a stream that pushes, an idle connection runs no goroutine of the
+// engine's.
+func TestPushRunsNoReadGoroutine(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		before := runtime.NumGoroutine()
+		s := &pushStream{memStream: newMemStream(8)}
+		c := NewConn(s, Options{})
+		synctest.Wait()
+		// The stream's own reader is the one goroutine more.
+		if n := runtime.NumGoroutine() - before; n != 1 {
+			t.Fatalf("%d goroutines more, want only the stream's reader", n)
+		}
+		if err := c.Close(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
