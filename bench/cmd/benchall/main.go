@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"slices"
@@ -193,6 +194,9 @@ func run(out string, reps int, only, transports, which string, quick bool, rawOu
 	}
 	r.write(w)
 	if rawOut != "" {
+		if err := os.MkdirAll(filepath.Dir(rawOut), 0o755); err != nil {
+			return err
+		}
 		f, err := os.Create(rawOut)
 		if err != nil {
 			return err
