@@ -105,7 +105,7 @@ func (a *Authorizer) discoverResource(ctx context.Context, fromChallenge string)
 	if strings.TrimSuffix(a.server.EscapedPath(), "/") != "" {
 		candidates = append(candidates, wellKnownURL(a.server, "oauth-protected-resource"))
 	}
-	candidates = append(candidates, origin(a.server).String()+"/.well-known/oauth-protected-resource")
+	candidates = append(candidates, originOf(a.server).String()+"/.well-known/oauth-protected-resource")
 	candidates = slices.Compact(candidates)
 
 	var problems []error
@@ -167,7 +167,7 @@ func (a *Authorizer) discoverServer(ctx context.Context, issuer string, checkIss
 		candidates = []string{
 			wellKnownURL(iu, "oauth-authorization-server"),
 			wellKnownURL(iu, "openid-configuration"),
-			origin(iu).String() + p + "/.well-known/openid-configuration",
+			originOf(iu).String() + p + "/.well-known/openid-configuration",
 		}
 	} else {
 		candidates = []string{
@@ -227,7 +227,7 @@ func checkEndpoints(m *ServerMetadata, from string) error {
 // under other paths than the metadata), else the default endpoints
 // /authorize, /token and /register.
 func (a *Authorizer) legacyServer(ctx context.Context) (*ServerMetadata, error) {
-	base := origin(a.server).String()
+	base := originOf(a.server).String()
 	m, err := a.discoverServer(ctx, base, false)
 	if err == nil {
 		return m, nil

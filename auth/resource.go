@@ -2,8 +2,11 @@ package auth
 
 import (
 	"fmt"
+	"net"
 	"net/url"
 	"strings"
+
+	"github.com/mcpwire/mcpwire/internal/origin"
 )
 
 // CanonicalResource returns the canonical URI of an MCP server for the
@@ -33,43 +36,12 @@ func canonicalURL(u *url.URL) string {
 		Path:    strings.TrimSuffix(u.Path, "/"),
 		RawPath: strings.TrimSuffix(u.RawPath, "/"),
 	}
-	if p := u.Port(); p != "" && p != defaultPort(c.Scheme) {
-		c.Host = joinHostPort(c.Host, p)
+	if p := u.Port(); p != "" && p != origin.DefaultPort(c.Scheme) {
+		c.Host = net.JoinHostPort(c.Host, p)
 	} else if strings.Contains(c.Host, ":") {
 		c.Host = "[" + c.Host + "]" // IPv6 literal without a port
 	}
 	return c.String()
-}
-
-func joinHostPort(host, port string) string {
-	if strings.Contains(host, ":") {
-		return "[" + host + "]:" + port
-	}
-	return host + ":" + port
-}
-
-func defaultPort(scheme string) string {
-	switch scheme {
-	case "https":
-		return "443"
-	case "http":
-		return "80"
-	}
-	return ""
-}
-
-// sameOrigin compares scheme, host and effective port.
-func sameOrigin(a, b *url.URL) bool {
-	return strings.EqualFold(a.Scheme, b.Scheme) &&
-		strings.EqualFold(a.Hostname(), b.Hostname()) &&
-		effectivePort(a) == effectivePort(b)
-}
-
-func effectivePort(u *url.URL) string {
-	if p := u.Port(); p != "" {
-		return p
-	}
-	return defaultPort(strings.ToLower(u.Scheme))
 }
 
 // resourceCovers reports whether the protected resource identifier
@@ -78,7 +50,7 @@ func effectivePort(u *url.URL) string {
 // at a segment boundary ("https://h" covers "https://h/mcp"; "https://h/m"
 // does not cover "https://h/mcp").
 func resourceCovers(resource, server *url.URL) bool {
-	if !sameOrigin(resource, server) || resource.User != nil || resource.Fragment != "" {
+	if !origin.Same(resource, server) || resource.User != nil || resource.Fragment != "" {
 		return false
 	}
 	rp := strings.TrimSuffix(resource.EscapedPath(), "/")
@@ -86,8 +58,8 @@ func resourceCovers(resource, server *url.URL) bool {
 	return rp == "" || rp == sp || strings.HasPrefix(sp, rp+"/")
 }
 
-// origin returns scheme://host[:port] of u.
-func origin(u *url.URL) *url.URL {
+// originOf returns scheme://host[:port] of u.
+func originOf(u *url.URL) *url.URL {
 	return &url.URL{Scheme: u.Scheme, Host: u.Host}
 }
 
@@ -97,7 +69,7 @@ func origin(u *url.URL) *url.URL {
 // path it is "https://h/.well-known/<name>".
 func wellKnownURL(u *url.URL, name string) string {
 	p := strings.TrimSuffix(u.EscapedPath(), "/")
-	return origin(u).String() + "/.well-known/" + name + p
+	return originOf(u).String() + "/.well-known/" + name + p
 }
 
 // redactURL formats a URL for errors and logs without user info, query

@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+
+	"github.com/mcpwire/mcpwire/internal/origin"
 )
 
 // Authorizer adds credentials to the requests of the HTTP transports and
@@ -69,7 +71,7 @@ func withAuthorizer(c *http.Client, auth Authorizer, endpoint *url.URL) {
 }
 
 func (t *authRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
-	if !sameOrigin(req.URL, t.origin) {
+	if !origin.Same(req.URL, t.origin) {
 		return t.next.RoundTrip(req)
 	}
 	ctx := req.Context()

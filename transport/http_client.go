@@ -3,9 +3,9 @@ package transport
 import (
 	"errors"
 	"net/http"
-	"net/url"
-	"strings"
 	"sync"
+
+	"github.com/mcpwire/mcpwire/internal/origin"
 )
 
 // maxRedirects matches net/http's default policy.
@@ -70,7 +70,7 @@ func releaseSharedTransport() {
 // afterwards.
 func stripOnCrossOrigin(configured http.Header, next func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
 	return func(req *http.Request, via []*http.Request) error {
-		if len(via) > 0 && !sameOrigin(req.URL, via[0].URL) {
+		if len(via) > 0 && !origin.Same(req.URL, via[0].URL) {
 			stripSensitive(req.Header, configured)
 		}
 		if next != nil {
@@ -93,23 +93,4 @@ func stripSensitive(h, configured http.Header) {
 	for k := range configured {
 		h.Del(k)
 	}
-}
-
-func sameOrigin(a, b *url.URL) bool {
-	return strings.EqualFold(a.Scheme, b.Scheme) &&
-		strings.EqualFold(a.Hostname(), b.Hostname()) &&
-		effectivePort(a) == effectivePort(b)
-}
-
-func effectivePort(u *url.URL) string {
-	if p := u.Port(); p != "" {
-		return p
-	}
-	switch strings.ToLower(u.Scheme) {
-	case "https":
-		return "443"
-	case "http":
-		return "80"
-	}
-	return ""
 }

@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+
+	"github.com/mcpwire/mcpwire/internal/origin"
 )
 
 // defaultUserAgent is what net/http sends when a request names none; the
@@ -109,7 +111,7 @@ func (s *httpSender) follow(req *http.Request, body []byte) (*http.Response, err
 			// Not quoted: a Location may carry a token in its query.
 			return nil, errors.New("a redirect's Location header is not a valid URL")
 		}
-		if !sameOrigin(u, first.URL) {
+		if !origin.Same(u, first.URL) {
 			stripped = true // for good, even if a later hop comes back
 		}
 		withBody = withBody && keepBody

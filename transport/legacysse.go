@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/origin"
 	"github.com/mcpwire/mcpwire/internal/sse"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
@@ -150,7 +151,7 @@ func (s *sseStream) resolveEndpoint(base *url.URL, data []byte) (*url.URL, error
 		return nil, fmt.Errorf("transport: legacy SSE %s: the endpoint event's data is not a valid URL", s.redacted)
 	}
 	endpoint := base.ResolveReference(ref)
-	if !sameOrigin(endpoint, s.url) {
+	if !origin.Same(endpoint, s.url) {
 		return nil, fmt.Errorf("transport: legacy SSE %s: the endpoint event names %s, another origin; refusing to send messages (and headers) there",
 			s.redacted, redactParsedURL(endpoint))
 	}
