@@ -62,41 +62,6 @@ func shortHash(s string) string {
 	return hex.EncodeToString(sum[:4])
 }
 
-// toolRef is one tool of one server, before naming.
-type toolRef struct {
-	server, tool string
-}
-
-// assignNames gives each ref a distinct model-facing name. It depends only
-// on the set of refs, not their order: refs are sorted by server, then
-// tool; each takes its ToolName if no earlier ref took it, and the rest
-// then take the first free of name_2, name_3, … (cut so the suffix fits
-// MaxToolNameLen). Plain names are handed out first, so a suffixed name
-// never takes the plain name of another tool.
-//
-// The manager does not call it: it keeps each server's serverNames and
-// calls assignGroups, which applies the same rule.
-func assignNames(refs []toolRef) map[toolRef]string {
-	byServer := make(map[string][]string)
-	for _, r := range refs {
-		byServer[r.server] = append(byServer[r.server], r.tool)
-	}
-	groups := make([]*serverNames, 0, len(byServer))
-	for srv, tools := range byServer {
-		slices.Sort(tools)
-		groups = append(groups, newServerNames(srv, slices.Compact(tools)))
-	}
-	slices.SortFunc(groups, func(a, b *serverNames) int { return strings.Compare(a.server, b.server) })
-	assigned, _ := assignGroups(groups)
-	names := make(map[toolRef]string, len(refs))
-	for g, sn := range groups {
-		for i, tool := range sn.tools {
-			names[toolRef{sn.server, tool}] = assigned[g][i]
-		}
-	}
-	return names
-}
-
 // serverNames is the part of naming that depends on one server alone:
 // each tool's ToolName and the tools' order by name. It is computed once
 // per tool list, so naming every server's tools again is a merge, not a
@@ -132,9 +97,17 @@ type route struct {
 	grp, idx int32
 }
 
-// assignGroups applies assignNames's rule to groups, which must be sorted
-// by server name and name distinct servers: walking them in that order,
-// each in its sorted order, visits the tools as the rule sorts them. It
+// assignGroups gives every tool of groups a distinct model-facing name.
+// The rule depends only on the set of (server, tool) pairs, not their
+// order: pairs are sorted by server, then tool; each takes its ToolName
+// if no earlier pair took it, and the rest then take the first free of
+// name_2, name_3, … (cut so the suffix fits MaxToolNameLen). Plain names
+// are handed out first, so a suffixed name never takes the plain name of
+// another tool.
+//
+// groups must be sorted by server name and name distinct servers: walking
+// them in that order, each in its sorted order, visits the tools as the
+// rule sorts them. It
 // returns each tool's name (assigned[g][i] for groups[g].tools[i]) and
 // the route of every name.
 func assignGroups(groups []*serverNames) (assigned [][]string, routes map[string]route) {

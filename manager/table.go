@@ -69,7 +69,7 @@ func (m *Manager) currentTable() *toolTable {
 }
 
 // buildTable builds the table from every server's current tools. Names
-// depend on the whole set (see assignNames), so they are assigned again
+// depend on the whole set (see assignGroups), so they are assigned again
 // whenever any server's tool names changed; each server's share of the
 // work (sanitizing, hashing, sorting) was done when its tools changed.
 // m.tableMu is held.
@@ -137,9 +137,8 @@ func (t *toolTable) entries() []ToolEntry {
 	}
 	out := make([]ToolEntry, 0, len(t.routes))
 	for _, g := range t.config {
-		p := &t.parts[g]
-		for i, tool := range p.tools {
-			out = append(out, ToolEntry{Name: p.assigned[i], Server: p.server.name, Tool: tool, Cached: p.cached})
+		for i := range t.parts[g].tools {
+			out = append(out, t.entry(route{g, int32(i)}))
 		}
 	}
 	return out
