@@ -10,10 +10,15 @@ import "os"
 // serves the blocks Load keeps unexpanded, such as Server.OAuth. The
 // error names the reference that could not be resolved, never a value.
 func ExpandString(s string, opts LoadOptions) (string, error) {
+	return newResolver(opts).expand(s)
+}
+
+// newResolver resolves references with opts's variables, inputs and
+// directories; variables default to the process environment.
+func newResolver(opts LoadOptions) *resolver {
 	env := opts.Env
 	if env == nil {
 		env = os.LookupEnv
 	}
-	r := &resolver{env: env, inputs: opts.Inputs, workspace: opts.Dir, home: opts.HomeDir}
-	return r.expand(s)
+	return &resolver{env: env, inputs: opts.Inputs, workspace: opts.Dir, home: opts.HomeDir}
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -80,21 +79,12 @@ func parseDocument(data []byte, file string, format Format, opts LoadOptions) ([
 	if format == FormatAuto {
 		format = DetectFormat(file)
 	}
-	env := opts.Env
-	if env == nil {
-		env = os.LookupEnv
-	}
 	p := &docParser{
 		file:   file,
 		format: format,
 		lines:  newLineIndex(data),
 		opts:   opts,
-		res: &resolver{
-			env:       env,
-			inputs:    opts.Inputs,
-			workspace: opts.Dir,
-			home:      opts.HomeDir,
-		},
+		res:    newResolver(opts),
 	}
 	switch format {
 	case FormatMCPWire, FormatMCPServers, FormatVSCode, FormatClaude:
