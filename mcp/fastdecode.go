@@ -221,14 +221,11 @@ func (d *scanner) text() (string, bool) {
 	}
 	raw := d.b[start:end]
 	d.i = end + 1
-	if escapes == 0 {
-		if !utf8.Valid(raw) {
-			return "", false
-		}
-		return string(raw), true
-	}
 	if !utf8.Valid(raw) { // escapes are ASCII: raw is valid iff the text is
 		return "", false
+	}
+	if escapes == 0 {
+		return string(raw), true
 	}
 	var b strings.Builder
 	b.Grow(len(raw) - escapes)
