@@ -183,10 +183,7 @@ func oneLine(s string) string {
 // isFloor reports whether name is one of the floors, or a variant of
 // mcpwire: neither is an other client to compare against.
 func (r *report) isFloor(name string) bool {
-	if name == clients.MCPWireDirect().Name {
-		return true
-	}
-	for _, c := range clients.All() {
+	for _, c := range append(clients.All(), clients.MCPWireDirect()) {
 		if c.Name == name {
 			return c.Floor || c.VariantOf != ""
 		}
