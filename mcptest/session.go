@@ -63,7 +63,7 @@ type Session struct {
 	received    []jsonrpc.Message
 	problems    []error
 	cancelled   []jsonrpc.ID
-	changed     chan struct{} // closed and replaced whenever received or cancelled grows
+	changed     chan struct{} // closed and replaced whenever received or cancelled grows or inflight shrinks
 	ended       bool
 }
 
@@ -433,18 +433,15 @@ func (ss *Session) receiveRequest(req *jsonrpc.Request) {
 		defer cancel()
 		result, err := handler(ctx, req)
 		ss.mu.Lock()
-		skip := f.cancelled
-		if skip {
-			ss.cancelled = append(ss.cancelled, req.ID)
-			ss.signalLocked()
-		}
-		ss.mu.Unlock()
-		if !skip { // a cancelled request gets no response
+		if !f.cancelled {
+			ss.mu.Unlock()
 			ss.respond(req, tool, result, err)
+			ss.mu.Lock()
+		} else { // a cancelled request gets no response
+			ss.cancelled = append(ss.cancelled, req.ID)
 		}
 		// Only now is the request finished: a session draining after the
 		// client's input ended waits for the response to be written.
-		ss.mu.Lock()
 		if ss.inflight[req.ID] == f {
 			delete(ss.inflight, req.ID)
 		}
