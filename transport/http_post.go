@@ -122,6 +122,15 @@ func (s *httpStream) requestError(httpMethod, what string, err error) error {
 	return fmt.Errorf("transport: %s %s (%s): %w", httpMethod, s.redacted, what, err)
 }
 
+// postFailed explains a POST that got no reply: the stream's end when it
+// ended meanwhile (which is why the POST failed), else the request error.
+func (s *httpStream) postFailed(what string, err error) error {
+	if oe := s.openErr(); oe != nil {
+		return oe
+	}
+	return s.requestError(http.MethodPost, what, err)
+}
+
 // writeRequest posts a request. Once the reply headers were examined, the
 // reply body (JSON or SSE) is read by the POST's goroutine and its
 // messages are queued for Read.
@@ -219,12 +228,7 @@ func (s *httpStream) runPost(c *postCall) {
 	h, info := s.postHeaders(c.initial)
 	resp, err := s.sender.do(c.request(s, h), c.body)
 	if err != nil {
-		if oe := s.openErr(); oe != nil {
-			err = oe
-		} else {
-			err = s.requestError(http.MethodPost, c.method, err)
-		}
-		c.done <- postOutcome{info: info, err: err}
+		c.done <- postOutcome{info: info, err: s.postFailed(c.method, err)}
 		return
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {

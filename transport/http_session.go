@@ -176,10 +176,7 @@ func (s *httpStream) postSync(ctx context.Context, body []byte, what string, ini
 	h, _ := s.postHeaders(initialize)
 	resp, err := s.sender.do(newHTTPRequest(ctx, http.MethodPost, s.url, h, body), body)
 	if err != nil {
-		if oe := s.openErr(); oe != nil {
-			return nil, oe
-		}
-		return nil, s.requestError(http.MethodPost, what, err)
+		return nil, s.postFailed(what, err)
 	}
 	return resp, nil
 }

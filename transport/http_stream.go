@@ -157,17 +157,8 @@ func (s *httpStream) Push(to jsonrpc.Receiver, ended func(error)) {
 	s.pushEnded = ended
 	s.pushTo.Store(&pushTarget{to: to})
 	s.mu.Unlock()
-	// Whatever was queued before goes first.
-	for {
-		select {
-		case it := <-s.inbound:
-			if !to.Receive(it.msg, it.err) {
-				return
-			}
-		default:
-			return
-		}
-	}
+	// Nothing is queued yet: Push comes before any Write, and the
+	// listener starts only after one.
 }
 
 // SessionID returns the session the server issued, "" when none.

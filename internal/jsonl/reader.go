@@ -52,8 +52,7 @@ type Reader struct {
 	// limit. Set it before the first ReadFrame.
 	MaxFrameSize int
 
-	src    io.Reader
-	waiter ReadyWaiter   // src, when it can wait for input without a buffer
+	waiter ReadyWaiter   // the source, when it can wait for input without a buffer
 	br     *bufio.Reader // nil while a waiter's Reader holds no buffer
 	frame  []byte        // assembly buffer for frames longer than the read buffer
 	err    error         // sticky terminal error
@@ -91,9 +90,9 @@ var readBuffers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, re
 // NewReader returns a Reader that reads frames from r.
 func NewReader(r io.Reader) *Reader {
 	if w, ok := r.(ReadyWaiter); ok {
-		return &Reader{src: r, waiter: w}
+		return &Reader{waiter: w}
 	}
-	return &Reader{src: r, br: bufio.NewReaderSize(r, readBufferSize)}
+	return &Reader{br: bufio.NewReaderSize(r, readBufferSize)}
 }
 
 // ensureBuffer makes sure r has a read buffer; over a ReadyWaiter it first
@@ -118,7 +117,7 @@ func (r *Reader) ensureBuffer() error {
 	}
 	// Any other error is the read's to find and report.
 	r.br = readBuffers.Get().(*bufio.Reader)
-	r.br.Reset(r.src)
+	r.br.Reset(r.waiter)
 	return nil
 }
 
