@@ -56,6 +56,9 @@ type lineStreamConfig struct {
 	// then, nothing reads ahead, and a writer into an unbuffered reader
 	// (io.Pipe) would block.
 	lazyRead bool
+	// deadlines sets the reader's read deadline, which reading in turns
+	// needs (see readTurn); nil when the reader has none.
+	deadlines readDeadliner
 }
 
 // lineStream is the JSON-lines jsonrpc.Stream shared by NewStream, Pipe and
@@ -84,11 +87,9 @@ type lineStream struct {
 
 	// For reading in turns: turnMu is held by the turn that reads (or by
 	// the drain after Close); leftover is the rest of a batch whose turn
-	// ended in its middle; deadlines is r's read deadline, set by
-	// the first turn. Guarded by turnMu.
-	turnMu    sync.Mutex
-	leftover  []readResult
-	deadlines readDeadliner
+	// ended in its middle. Guarded by turnMu.
+	turnMu   sync.Mutex
+	leftover []readResult
 }
 
 // readDeadliner is a reader whose blocked Read a deadline can cut short,
@@ -249,9 +250,9 @@ func (s *lineStream) pump(emit func(readResult) bool) error {
 // called); it ends the turn, not the stream.
 var errTurnOver = errors.New("transport: the turn to read is over")
 
-// readTurn reads in turns for jsonrpc.TurnReader: d is the reader's
-// deadline setter. See jsonrpc.TurnReader for the contract.
-func (s *lineStream) readTurn(d readDeadliner, deadline time.Time, to jsonrpc.Receiver) error {
+// readTurn reads in turns for jsonrpc.TurnReader, on a stream whose
+// config has deadlines. See jsonrpc.TurnReader for the contract.
+func (s *lineStream) readTurn(deadline time.Time, to jsonrpc.Receiver) error {
 	if err := s.turnEnded(); err != nil {
 		return err
 	}
@@ -263,7 +264,6 @@ func (s *lineStream) readTurn(d readDeadliner, deadline time.Time, to jsonrpc.Re
 	if err := s.turnEnded(); err != nil {
 		return err
 	}
-	s.deadlines = d
 	emit := func(r readResult) bool {
 		return !s.isClosed() && to.Receive(r.msg, r.err)
 	}
@@ -276,7 +276,7 @@ func (s *lineStream) readTurn(d readDeadliner, deadline time.Time, to jsonrpc.Re
 	}
 	// Every turn sets the deadline, which also clears an Interrupt
 	// meant for an earlier turn.
-	if err := d.SetReadDeadline(deadline); err != nil && !deadline.IsZero() {
+	if err := s.cfg.deadlines.SetReadDeadline(deadline); err != nil && !deadline.IsZero() {
 		// No deadlines on this reader: a turn could not be cut short,
 		// so it is not taken.
 		return nil
@@ -303,16 +303,16 @@ func (s *lineStream) turnEnded() error {
 }
 
 // interruptTurn cuts the running turn short.
-func interruptTurn(d readDeadliner) {
-	_ = d.SetReadDeadline(time.Unix(1, 0))
+func (s *lineStream) interruptTurn() {
+	_ = s.cfg.deadlines.SetReadDeadline(time.Unix(1, 0))
 }
 
 // drainTurns drains after Close once the running turn, if any, is over.
 func (s *lineStream) drainTurns() {
 	s.turnMu.Lock()
 	defer s.turnMu.Unlock()
-	if s.deadlines != nil {
-		_ = s.deadlines.SetReadDeadline(time.Time{})
+	if s.cfg.deadlines != nil {
+		_ = s.cfg.deadlines.SetReadDeadline(time.Time{})
 	}
 	s.drain()
 }

@@ -113,6 +113,7 @@ func startProcess(c *Command, path string, env []string) (*stdioStream, error) {
 		ended:        p.endedError,
 		close:        p.shutdown,
 		lazyRead:     true, // stdout is an OS pipe: the kernel buffers
+		deadlines:    stdoutR,
 	})
 	return &stdioStream{lineStream: s, proc: p}, nil
 }
