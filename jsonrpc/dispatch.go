@@ -9,33 +9,15 @@ import (
 
 // readLoop is the connection's only reader. It never blocks on anything but
 // the stream: responses are handed to their caller, requests to a new
-// handler goroutine, notifications to the delivery queue. A stream that is
-// a ReadLooper runs its loop right here, calling take for each message.
+// handler goroutine, notifications to the delivery queue.
 func (c *Conn) readLoop() {
 	var cause error
-	if l, ok := c.stream.(ReadLooper); ok {
-		var stopped error
-		cause = l.ReadLoop(func(msg Message, err error) bool {
-			more, why := c.take(msg, err)
-			if !more {
-				stopped = why
-			}
-			return more
-		})
-		if cause == nil {
-			cause = stopped
-		}
-		if cause == nil {
-			cause = errors.New("jsonrpc: the stream's read loop ended without saying why")
-		}
-	} else {
-		for {
-			msg, err := c.stream.Read(c.life)
-			more, why := c.take(msg, err)
-			if !more {
-				cause = why
-				break
-			}
+	for {
+		msg, err := c.stream.Read(c.life)
+		more, why := c.take(msg, err)
+		if !more {
+			cause = why
+			break
 		}
 	}
 	c.end(cause)

@@ -164,9 +164,6 @@ func (p *peer) reply(req *Request, result string) {
 func newTestConn(t testing.TB, opts Options) (*Conn, *peer) {
 	s := newMemStream(64)
 	var st Stream = s
-	if useReadLoop {
-		st = &loopStream{memStream: s}
-	}
 	if useTurns {
 		st = newTurnStream(s)
 	}
@@ -204,7 +201,7 @@ func (h *hookLog) all() []error {
 func (h *hookLog) next() error { return <-h.ch }
 
 // engineTests run once more over each kind of stream the engine treats
-// apart (ReadLooper, TurnReader, Pusher); see runEngineTests.
+// apart (TurnReader, Pusher); see runEngineTests.
 var engineTests = []struct {
 	name string
 	test func(*testing.T)

@@ -26,27 +26,7 @@ type Stream interface {
 	Close() error
 }
 
-// ReadLooper is an optional ability of a Stream: running its read loop on
-// the engine's read goroutine and handing each message straight to the
-// engine, instead of passing every message to Read through a goroutine and
-// a channel of its own. The engine uses it when the stream has it; it
-// saves a goroutine handoff per inbound message, which is a good part of a
-// call's round trip over a local pipe.
-//
-// ReadLoop reads until the stream ends. It calls deliver on the calling
-// goroutine, in arrival order, with each message, or with a *DecodeError
-// for a frame it skipped. When deliver returns false, ReadLoop stops
-// delivering and returns nil; the stream then keeps draining its input by
-// itself until it is closed, so that the peer is never blocked writing.
-// Otherwise ReadLoop returns the terminal error that Read would have
-// returned (after Close, one wrapping ErrClosed). ReadLoop is called at
-// most once, instead of Read, never together with it; a stream that
-// already served Read falls back to calling Read itself.
-type ReadLooper interface {
-	ReadLoop(deliver func(msg Message, err error) bool) error
-}
-
-// TurnReader is an optional ability of a ReadLooper: reading in turns, on
+// TurnReader is an optional ability of a Stream: reading in turns, on
 // whichever goroutine the engine picks, instead of on one read goroutine.
 // With it, a caller waiting for its response reads the stream itself while
 // nobody else does, so that its response costs no goroutine handoff; the
@@ -59,8 +39,7 @@ type ReadLooper interface {
 // where this one stopped, with a message that was cut short or the rest of
 // a batch. It returns a non-nil error only when the stream ended, the
 // error Read would return; every later turn returns it again. The engine
-// never runs two turns at once, and never mixes ReadTurn with Read or
-// ReadLoop.
+// never runs two turns at once, and never mixes ReadTurn with Read.
 //
 // Interrupt makes the turn that is running, if any, return soon. It may be
 // called from any goroutine; an Interrupt with no turn running may end the

@@ -50,8 +50,8 @@ type lineStreamConfig struct {
 	// stream stopped accepting writes, and must make blocked reads and
 	// writes of the underlying reader and writer return.
 	close func() error
-	// lazyRead defers reading until the first Read or ReadLoop, so that
-	// the engine can run the read loop on its own goroutine (ReadLoop).
+	// lazyRead defers reading until the first Read or ReadTurn, so that
+	// the engine can read in turns on goroutines of its choosing.
 	// Only for readers with a buffer of their own (an OS pipe): before
 	// then, nothing reads ahead, and a writer into an unbuffered reader
 	// (io.Pipe) would block.
@@ -81,8 +81,7 @@ type lineStream struct {
 	encodeBufs sync.Pool // of *[]byte
 
 	// readMode says who reads r: nobody yet, the stream's own goroutine
-	// (for Read), the caller of ReadLoop, or whoever has the turn
-	// (ReadTurn). Guarded by mu.
+	// (for Read), or whoever has the turn (ReadTurn). Guarded by mu.
 	readMode readMode
 
 	// For reading in turns: turnMu is held by the turn that reads (or by
@@ -103,7 +102,6 @@ type readMode int
 const (
 	notReading readMode = iota
 	readByGoroutine
-	readByLoop
 	readByTurns
 )
 
@@ -153,35 +151,6 @@ func (s *lineStream) readLoop() {
 		return
 	}
 	s.drain()
-}
-
-// ReadLoop runs the read loop on the caller's goroutine (see
-// jsonrpc.ReadLooper). When the stream already serves Read, it reads
-// through Read instead.
-func (s *lineStream) ReadLoop(deliver func(jsonrpc.Message, error) bool) error {
-	if s.claimReader(readByLoop) != readByLoop {
-		for {
-			msg, err := s.Read(context.Background())
-			if err != nil && !jsonrpc.IsDecodeError(err) {
-				return err
-			}
-			if !deliver(msg, err) {
-				return nil
-			}
-		}
-	}
-	err := s.pump(func(r readResult) bool {
-		return !s.isClosed() && deliver(r.msg, r.err)
-	})
-	if err != nil {
-		s.setTerminal(err)
-		return err
-	}
-	go s.drain()
-	if s.isClosed() {
-		return s.closedError()
-	}
-	return nil
 }
 
 // pump reads lines and passes each message, or each bad frame as a
@@ -353,7 +322,7 @@ func (s *lineStream) isClosed() bool {
 // Read returns the next message. See jsonrpc.Stream for the contract.
 func (s *lineStream) Read(ctx context.Context) (jsonrpc.Message, error) {
 	if s.claimReader(readByGoroutine) != readByGoroutine {
-		return nil, errors.New("transport: Read called on a stream whose ReadLoop runs")
+		return nil, errors.New("transport: Read called on a stream that is read in turns")
 	}
 	if err := s.terminalErr(); err != nil {
 		return nil, err
