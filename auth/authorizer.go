@@ -274,9 +274,9 @@ func (a *Authorizer) token(ctx context.Context) (string, error) {
 	for {
 		a.mu.Lock()
 		a.loadLocked(ctx)
-		if t := a.rec.Token; t.Valid(a.now()) {
+		if tok := a.usableLocked(); tok != "" {
 			a.mu.Unlock()
-			return t.AccessToken, nil
+			return tok, nil
 		}
 		if f := a.flight; f != nil {
 			a.mu.Unlock()

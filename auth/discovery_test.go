@@ -3,6 +3,7 @@ package auth
 import (
 	"errors"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -143,8 +144,8 @@ func TestResourceCoversOnlyParentsOnTheSameOrigin(t *testing.T) {
 		{"https://h:8443/mcp", "https://h/mcp", false},
 		{"https://other/mcp", "https://h/mcp", false},
 	} {
-		r, _ := urlParse(tc.resource)
-		s, _ := urlParse(tc.server)
+		r, _ := url.Parse(tc.resource)
+		s, _ := url.Parse(tc.server)
 		if got := resourceCovers(r, s); got != tc.ok {
 			t.Errorf("resourceCovers(%s, %s) = %v, want %v", tc.resource, tc.server, got, tc.ok)
 		}

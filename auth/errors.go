@@ -97,5 +97,3 @@ func readLimited(r io.Reader, limit int64) ([]byte, error) {
 	}
 	return b, nil
 }
-
-func urlParse(s string) (*url.URL, error) { return url.Parse(s) }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 )
@@ -246,7 +247,7 @@ func (a *Authorizer) legacyServer(ctx context.Context) (*ServerMetadata, error) 
 }
 
 func isHTTPURL(s string) bool {
-	u, err := urlParse(s)
+	u, err := url.Parse(s)
 	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != ""
 }
 

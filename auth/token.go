@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -152,24 +153,16 @@ type client struct {
 // default when the server lists nothing), else client_secret_post; no
 // secret means none.
 func chooseAuthMethod(supported []string, hasSecret, hasKey bool) string {
-	has := func(m string) bool {
-		for _, s := range supported {
-			if s == m {
-				return true
-			}
-		}
-		return false
-	}
 	switch {
 	case hasKey:
 		return AuthPrivateKeyJWT
 	case !hasSecret:
 		return AuthNone
-	case len(supported) == 0 || has(AuthClientSecretBasic):
+	case len(supported) == 0 || slices.Contains(supported, AuthClientSecretBasic):
 		return AuthClientSecretBasic
-	case has(AuthClientSecretPost):
+	case slices.Contains(supported, AuthClientSecretPost):
 		return AuthClientSecretPost
-	case has(AuthNone):
+	case slices.Contains(supported, AuthNone):
 		return AuthNone
 	}
 	return AuthClientSecretBasic
