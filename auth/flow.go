@@ -73,18 +73,16 @@ func (a *Authorizer) obtain(ctx context.Context, d *discovery, scopes []string) 
 
 // install makes tok the current token and stores it.
 func (a *Authorizer) install(ctx context.Context, d *discovery, c *client, tok *Token) {
-	a.mu.Lock()
-	a.rec.ServerURL = a.key
-	a.rec.Issuer = d.as.Issuer
-	a.rec.TokenEndpoint = d.as.TokenEndpoint
-	a.rec.Resource = d.resource
-	a.rec.ClientID = c.id
-	a.rec.AuthMethod = c.method
-	a.rec.Token = tok
-	a.rec.Updated = a.now()
-	rec := a.rec.clone()
-	a.mu.Unlock()
-	a.save(ctx, rec)
+	a.commit(ctx, func(r *Record) {
+		r.ServerURL = a.key
+		r.Issuer = d.as.Issuer
+		r.TokenEndpoint = d.as.TokenEndpoint
+		r.Resource = d.resource
+		r.ClientID = c.id
+		r.AuthMethod = c.method
+		r.Token = tok
+		r.Updated = a.now()
+	})
 }
 
 // discover finds the resource metadata and the authorization server's
@@ -220,12 +218,10 @@ func (a *Authorizer) refresh(ctx context.Context) error {
 	if tok.RefreshToken == "" {
 		tok.RefreshToken = rec.Token.RefreshToken // not rotated: keep using it
 	}
-	a.mu.Lock()
-	a.rec.Token = tok
-	a.rec.Updated = a.now()
-	saved := a.rec.clone()
-	a.mu.Unlock()
-	a.save(ctx, saved)
+	a.commit(ctx, func(r *Record) {
+		r.Token = tok
+		r.Updated = a.now()
+	})
 	return nil
 }
 
@@ -252,9 +248,17 @@ func (a *Authorizer) refreshClient(rec *Record) (*client, error) {
 // dropToken forgets the token (after the server rejected its refresh
 // token) and stores that.
 func (a *Authorizer) dropToken(ctx context.Context) {
+	a.commit(ctx, func(r *Record) {
+		r.Token = nil
+		r.Updated = a.now()
+	})
+}
+
+// commit changes the record under the lock with change, then stores a
+// copy of it.
+func (a *Authorizer) commit(ctx context.Context, change func(r *Record)) {
 	a.mu.Lock()
-	a.rec.Token = nil
-	a.rec.Updated = a.now()
+	change(&a.rec)
 	rec := a.rec.clone()
 	a.mu.Unlock()
 	a.save(ctx, rec)

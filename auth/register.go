@@ -101,11 +101,7 @@ func (a *Authorizer) register(ctx context.Context, as *ServerMetadata, redirect 
 		AuthMethod:            got,
 		RedirectURI:           redirect,
 	}
-	a.mu.Lock()
-	a.rec.Registration = reg
-	rec := a.rec.clone()
-	a.mu.Unlock()
-	a.save(ctx, rec)
+	a.commit(ctx, func(r *Record) { r.Registration = reg })
 	a.logf("auth: registered as client %s with %s", clip(r.ClientID, 80), as.Issuer)
 	return &client{id: r.ClientID, secret: r.ClientSecret, method: got, audience: as.Issuer}, nil
 }
