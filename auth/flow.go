@@ -203,17 +203,13 @@ func (a *Authorizer) refresh(ctx context.Context) error {
 	if rec.Resource != "" {
 		form.Set("resource", rec.Resource)
 	}
-	r, err := a.tokenRequest(ctx, "token refresh", rec.TokenEndpoint, form, c, rec.Token.RefreshToken)
+	tok, err := a.grantToken(ctx, "token refresh", rec.TokenEndpoint, form, c, rec.Token.Scopes, rec.Token.RefreshToken)
 	if err != nil {
 		var oe *OAuthError
 		if errors.As(err, &oe) && (oe.Code == "invalid_grant" || oe.Code == "invalid_client" || oe.Code == "unauthorized_client") {
 			a.dropToken(ctx)
 		}
 		return err
-	}
-	tok, err := r.accessToken(a.now(), rec.Token.Scopes)
-	if err != nil {
-		return &OAuthError{Endpoint: "token refresh", URL: redactURL(rec.TokenEndpoint), Problem: err.Error()}
 	}
 	if tok.RefreshToken == "" {
 		tok.RefreshToken = rec.Token.RefreshToken // not rotated: keep using it

@@ -86,13 +86,9 @@ func (a *Authorizer) authorizationCode(ctx context.Context, d *discovery, scopes
 		"code_verifier", p.verifier,
 		"resource", d.resource,
 	)
-	r, err := a.tokenRequest(ctx, "token request", as.TokenEndpoint, form, c, code, p.verifier)
+	tok, err := a.grantToken(ctx, "token request", as.TokenEndpoint, form, c, scopes, code, p.verifier)
 	if err != nil {
 		return nil, nil, err
-	}
-	tok, err := r.accessToken(a.now(), scopes)
-	if err != nil {
-		return nil, nil, &OAuthError{Endpoint: "token request", URL: redactURL(as.TokenEndpoint), Problem: err.Error()}
 	}
 	return tok, c, nil
 }
@@ -104,13 +100,9 @@ func (a *Authorizer) clientCredentials(ctx context.Context, d *discovery, scopes
 	if len(scopes) > 0 {
 		form.Set("scope", strings.Join(scopes, " "))
 	}
-	r, err := a.tokenRequest(ctx, "client credentials token request", d.as.TokenEndpoint, form, c)
+	tok, err := a.grantToken(ctx, "client credentials token request", d.as.TokenEndpoint, form, c, scopes)
 	if err != nil {
 		return nil, nil, err
-	}
-	tok, err := r.accessToken(a.now(), scopes)
-	if err != nil {
-		return nil, nil, &OAuthError{Endpoint: "client credentials token request", URL: redactURL(d.as.TokenEndpoint), Problem: err.Error()}
 	}
 	return tok, c, nil
 }
@@ -156,13 +148,9 @@ func (a *Authorizer) enterprise(ctx context.Context, d *discovery, scopes []stri
 	if len(scopes) > 0 {
 		form.Set("scope", strings.Join(scopes, " "))
 	}
-	r2, err := a.tokenRequest(ctx, "JWT bearer grant", d.as.TokenEndpoint, form, c, grant, idToken)
+	tok, err := a.grantToken(ctx, "JWT bearer grant", d.as.TokenEndpoint, form, c, scopes, grant, idToken)
 	if err != nil {
 		return nil, nil, err
-	}
-	tok, err := r2.accessToken(a.now(), scopes)
-	if err != nil {
-		return nil, nil, &OAuthError{Endpoint: "JWT bearer grant", URL: redactURL(d.as.TokenEndpoint), Problem: err.Error()}
 	}
 	return tok, c, nil
 }

@@ -206,6 +206,21 @@ func (c *client) authenticate(form url.Values, h http.Header, now time.Time) err
 // credentials and decodes the reply. what names the request in errors.
 // secrets are values that must not come back in an error even if the
 // server echoes them.
+// grantToken makes a token request and reads the access token from its
+// reply; requested are the scopes asked for, the token's scopes when the
+// reply names none.
+func (a *Authorizer) grantToken(ctx context.Context, what, endpoint string, form url.Values, c *client, requested []string, secrets ...string) (*Token, error) {
+	r, err := a.tokenRequest(ctx, what, endpoint, form, c, secrets...)
+	if err != nil {
+		return nil, err
+	}
+	tok, err := r.accessToken(a.now(), requested)
+	if err != nil {
+		return nil, &OAuthError{Endpoint: what, URL: redactURL(endpoint), Problem: err.Error()}
+	}
+	return tok, nil
+}
+
 func (a *Authorizer) tokenRequest(ctx context.Context, what, endpoint string, form url.Values, c *client, secrets ...string) (*tokenReply, error) {
 	h := http.Header{}
 	if c != nil {
