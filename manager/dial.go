@@ -1,6 +1,7 @@
 package manager
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -8,6 +9,19 @@ import (
 	"github.com/mcpwire/mcpwire/config"
 	"github.com/mcpwire/mcpwire/transport"
 )
+
+// DialWith is the Dial the manager uses when Options.Dial is nil:
+// DefaultDial with dir and the writer stderr returns for each server (stderr
+// may be nil). It is there for callers that wrap the default Dial.
+func DialWith(dir string, stderr func(server string) io.Writer) func(ctx context.Context, s *config.Server) (transport.Transport, error) {
+	return func(ctx context.Context, s *config.Server) (transport.Transport, error) {
+		var w io.Writer
+		if stderr != nil {
+			w = stderr(s.Name)
+		}
+		return DefaultDial(s, dir, w)
+	}
+}
 
 // DefaultDial maps a server definition onto a transport: a child process
 // for stdio (working directory: the config's cwd, else dir; stderr copied

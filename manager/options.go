@@ -123,14 +123,7 @@ func (o *Options) resolved() Options {
 		r.BreakerWindow = DefaultBreakerWindow
 	}
 	if r.Dial == nil {
-		dir, stderr := r.Dir, r.Stderr
-		r.Dial = func(ctx context.Context, s *config.Server) (transport.Transport, error) {
-			var w io.Writer
-			if stderr != nil {
-				w = stderr(s.Name)
-			}
-			return DefaultDial(s, dir, w)
-		}
+		r.Dial = DialWith(r.Dir, r.Stderr)
 	}
 	if r.jitter == nil {
 		r.jitter = jitter

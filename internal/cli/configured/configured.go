@@ -23,7 +23,6 @@ import (
 	"github.com/mcpwire/mcpwire/jsonrpc"
 	"github.com/mcpwire/mcpwire/manager"
 	"github.com/mcpwire/mcpwire/mcp"
-	"github.com/mcpwire/mcpwire/transport"
 )
 
 // Flags select the config files.
@@ -115,14 +114,7 @@ func Open(streams *cliutil.IOStreams, f *Flags, sf *cliutil.ServerFlags) (*Sessi
 		opts.Stderr = func(server string) io.Writer { return &prefixWriter{w: streams.ErrOut, prefix: "[" + server + "] "} }
 	}
 	// Remote servers use the tokens "mcpwire login SERVER" stored.
-	stderr := opts.Stderr
-	opts.Dial = cliauth.Dial(func(ctx context.Context, def *config.Server) (transport.Transport, error) {
-		var w io.Writer
-		if stderr != nil {
-			w = stderr(def.Name)
-		}
-		return manager.DefaultDial(def, "", w)
-	}, cliauth.Options{Out: streams.ErrOut, Verbose: sf.Verbose, AddSecret: streams.AddSecret})
+	opts.Dial = cliauth.Dial(manager.DialWith(opts.Dir, opts.Stderr), cliauth.Options{Out: streams.ErrOut, Verbose: sf.Verbose, AddSecret: streams.AddSecret})
 	s.M = manager.New(set, opts)
 	if sf.Verbose {
 		s.M.Subscribe(s.showEvent)
