@@ -72,19 +72,26 @@ func syntaxError(data []byte) error {
 // members of a batch are returned even when others are invalid; the invalid
 // ones are reported in the error (a join of *DecodeError).
 func DecodeFrame(data []byte) ([]Message, error) {
+	return AppendFrame(nil, data)
+}
+
+// AppendFrame is DecodeFrame appending the messages to dst, so that a
+// reader decoding one message per frame, the common case, needs no slice
+// of its own when dst lives on its stack.
+func AppendFrame(dst []Message, data []byte) ([]Message, error) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 || data[0] != '[' {
 		m, err := DecodeMessage(data)
 		if err != nil {
-			return nil, err
+			return dst, err
 		}
-		return []Message{m}, nil
+		return append(dst, m), nil
 	}
 	if !json.Valid(data) {
 		err := syntaxError(data)
-		return nil, newDecodeError(data, "malformed batch: "+syntaxReason(err), err)
+		return dst, newDecodeError(data, "malformed batch: "+syntaxReason(err), err)
 	}
-	var msgs []Message
+	msgs := dst
 	var errs []error
 	i := 0
 	for item := range arrayItems(data) {
@@ -101,7 +108,7 @@ func DecodeFrame(data []byte) ([]Message, error) {
 		i++
 	}
 	if i == 0 {
-		return nil, newDecodeError(data, "empty batch", nil)
+		return dst, newDecodeError(data, "empty batch", nil)
 	}
 	return msgs, errors.Join(errs...)
 }

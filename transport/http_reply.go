@@ -67,7 +67,7 @@ func (s *httpStream) readJSONReply(call *postCall, resp *http.Response) {
 		return
 	}
 	var one [1]jsonrpc.Message
-	msgs, derr := decodeFrame(one[:0], data)
+	msgs, derr := jsonrpc.AppendFrame(one[:0], data)
 	if len(msgs) == 0 {
 		s.failCall(call, jsonrpc.CodeParseError, fmt.Sprintf("transport: the JSON reply to %s (id %s) from %s is not a valid JSON-RPC message: %s", call.method, call.id, s.redacted, decodeReason(derr)))
 		return
@@ -83,21 +83,6 @@ func (s *httpStream) readJSONReply(call *postCall, resp *http.Response) {
 	if !w.answered {
 		s.failCall(call, CodeTransportError, fmt.Sprintf("transport: the JSON reply to %s (id %s) from %s carried no response to it", call.method, call.id, s.redacted))
 	}
-}
-
-// decodeFrame is jsonrpc.DecodeFrame appending to dst, so that the common
-// single message needs no slice of its own when dst lives on the caller's
-// stack.
-func decodeFrame(dst []jsonrpc.Message, data []byte) ([]jsonrpc.Message, error) {
-	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '[' {
-		msgs, err := jsonrpc.DecodeFrame(t)
-		return append(dst, msgs...), err
-	}
-	m, err := jsonrpc.DecodeMessage(data)
-	if err != nil {
-		return dst, err
-	}
-	return append(dst, m), nil
 }
 
 // maxPooledReply bounds the reply buffers kept for reuse; a larger reply's
@@ -238,7 +223,7 @@ func (s *httpStream) consumeSSE(ctx context.Context, body io.Reader, st *sseStat
 			continue
 		}
 		var one [1]jsonrpc.Message
-		msgs, derr := decodeFrame(one[:0], ev.Data)
+		msgs, derr := jsonrpc.AppendFrame(one[:0], ev.Data)
 		stop := false
 		for _, m := range msgs {
 			if onMsg(m) {

@@ -186,7 +186,8 @@ func (s *lineStream) pump(emit func(readResult) bool) error {
 			}
 			return fmt.Errorf("transport: read: %w", err)
 		}
-		msgs, decodeErr := jsonrpc.DecodeFrame(frame)
+		var one [1]jsonrpc.Message
+		msgs, decodeErr := jsonrpc.AppendFrame(one[:0], frame)
 		if len(msgs) == 1 && decodeErr == nil {
 			if !emit(readResult{msg: msgs[0]}) {
 				return nil
