@@ -58,40 +58,24 @@ func (a *Authorizer) register(ctx context.Context, as *ServerMetadata, redirect 
 	fail := func(status int, problem string) error {
 		return &OAuthError{Endpoint: "client registration", URL: redactURL(endpoint), StatusCode: status, Problem: problem}
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
+	h := http.Header{"Content-Type": {"application/json"}}
+	status, raw, err := a.postOAuth(ctx, "client registration", endpoint, bytes.NewReader(body), h, nil, http.StatusCreated, http.StatusOK)
 	if err != nil {
-		return nil, fail(0, "invalid endpoint URL")
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	resp, err := a.http.Do(req)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, fail(0, unwrapURLError(err).Error())
-	}
-	defer resp.Body.Close()
-	raw, err := readLimited(resp.Body, maxMetadataSize)
-	if err != nil {
-		return nil, fail(resp.StatusCode, "reading the reply: "+err.Error())
-	}
-	if resp.StatusCode != http.StatusCreated && resp.StatusCode != http.StatusOK {
-		return nil, replyError("client registration", endpoint, resp.StatusCode, raw, nil)
+		return nil, err
 	}
 	var r registrationReply
 	if err := json.Unmarshal(raw, &r); err != nil {
-		return nil, fail(resp.StatusCode, "the reply is not a registration response: "+jsonProblem(err))
+		return nil, fail(status, "the reply is not a registration response: "+jsonProblem(err))
 	}
 	if r.ClientID == "" {
-		return nil, fail(resp.StatusCode, "the reply has no client_id")
+		return nil, fail(status, "the reply has no client_id")
 	}
 	got := r.TokenEndpointAuthMethod
 	if got == "" {
 		got = chooseAuthMethod(supported, r.ClientSecret != "", false)
 	}
 	if got == AuthPrivateKeyJWT {
-		return nil, fail(resp.StatusCode, "the server registered the client for private_key_jwt, which needs a configured key")
+		return nil, fail(status, "the server registered the client for private_key_jwt, which needs a configured key")
 	}
 	reg := &Registration{
 		Issuer:                as.Issuer,

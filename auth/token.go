@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -229,33 +230,45 @@ func (a *Authorizer) tokenRequest(ctx context.Context, what, endpoint string, fo
 		}
 		secrets = append(secrets, c.secret, form.Get("client_assertion"))
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(form.Encode()))
+	h.Set("Content-Type", "application/x-www-form-urlencoded")
+	status, raw, err := a.postOAuth(ctx, what, endpoint, strings.NewReader(form.Encode()), h, secrets, http.StatusOK)
 	if err != nil {
-		return nil, &OAuthError{Endpoint: what, URL: redactURL(endpoint), Problem: "invalid endpoint URL"}
+		return nil, err
+	}
+	r, err := decodeTokenReply(raw)
+	if err != nil {
+		return nil, &OAuthError{Endpoint: what, URL: redactURL(endpoint), StatusCode: status, Problem: err.Error()}
+	}
+	return r, nil
+}
+
+// postOAuth POSTs body with headers h (its Content-Type set) to an
+// authorization server's endpoint and returns the reply when its status is
+// one of ok. Every error is an *OAuthError for what (or ctx's error) with
+// secrets scrubbed from it.
+func (a *Authorizer) postOAuth(ctx context.Context, what, endpoint string, body io.Reader, h http.Header, secrets []string, ok ...int) (status int, raw []byte, err error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, body)
+	if err != nil {
+		return 0, nil, &OAuthError{Endpoint: what, URL: redactURL(endpoint), Problem: "invalid endpoint URL"}
 	}
 	req.Header = h
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
 	resp, err := a.http.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return 0, nil, ctx.Err()
 		}
-		return nil, &OAuthError{Endpoint: what, URL: redactURL(endpoint), Problem: scrub(unwrapURLError(err).Error(), secrets)}
+		return 0, nil, &OAuthError{Endpoint: what, URL: redactURL(endpoint), Problem: scrub(unwrapURLError(err).Error(), secrets)}
 	}
 	defer resp.Body.Close()
-	raw, err := readLimited(resp.Body, maxMetadataSize)
+	raw, err = readLimited(resp.Body, maxMetadataSize)
 	if err != nil {
-		return nil, &OAuthError{Endpoint: what, URL: redactURL(endpoint), StatusCode: resp.StatusCode, Problem: "reading the reply: " + scrub(err.Error(), secrets)}
+		return 0, nil, &OAuthError{Endpoint: what, URL: redactURL(endpoint), StatusCode: resp.StatusCode, Problem: "reading the reply: " + scrub(err.Error(), secrets)}
 	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, replyError(what, endpoint, resp.StatusCode, raw, secrets)
+	if !slices.Contains(ok, resp.StatusCode) {
+		return 0, nil, replyError(what, endpoint, resp.StatusCode, raw, secrets)
 	}
-	r, err := decodeTokenReply(raw)
-	if err != nil {
-		return nil, &OAuthError{Endpoint: what, URL: redactURL(endpoint), StatusCode: resp.StatusCode, Problem: err.Error()}
-	}
-	return r, nil
+	return resp.StatusCode, raw, nil
 }
 
 // replyError turns a failed reply into an *OAuthError, with the server's
