@@ -312,6 +312,15 @@ func (a *Authorizer) token(ctx context.Context) (string, error) {
 	}
 }
 
+// oauthChallenge reads the Bearer challenge of a reply; ours is false when
+// the reply challenges with another scheme only (Basic, say), which is not
+// OAuth's to answer. No challenge at all is ours: the spec's fallbacks find
+// the metadata.
+func oauthChallenge(h http.Header) (ch Challenge, ours bool) {
+	ch, isBearer := BearerChallenge(h)
+	return ch, isBearer || len(h.Values("WWW-Authenticate")) == 0
+}
+
 // Challenge handles a 401, or a 403 with error="insufficient_scope", to a
 // request prepared by Authorize. If another token is current by now (a
 // concurrent request got one), it just asks for the request to be sent
@@ -320,8 +329,8 @@ func (a *Authorizer) token(ctx context.Context) (string, error) {
 // authorization with the union of the scopes held and asked for.
 // Concurrent challenges wait for that flight and share its outcome.
 func (a *Authorizer) Challenge(ctx context.Context, resp *http.Response) (bool, error) {
-	ch, isBearer := BearerChallenge(resp.Header)
-	if !isBearer && len(resp.Header.Values("WWW-Authenticate")) > 0 {
+	ch, ours := oauthChallenge(resp.Header)
+	if !ours {
 		return false, nil // another scheme (Basic, say): not OAuth's to answer
 	}
 	stepUp := false

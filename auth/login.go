@@ -33,10 +33,8 @@ func (a *Authorizer) Login(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		a.mu.Lock()
-		rec := a.rec.clone()
-		a.mu.Unlock()
-		return a.obtain(ctx, d, a.scopesFor(d, ch, false, rec))
+		// Not a step-up: the scopes held do not count, nor the record.
+		return a.obtain(ctx, d, a.scopesFor(d, ch, false, nil))
 	})
 }
 
@@ -135,8 +133,8 @@ func (a *Authorizer) probe(ctx context.Context) (Challenge, bool, error) {
 	if resp.StatusCode != http.StatusUnauthorized {
 		return Challenge{}, false, nil
 	}
-	ch, isBearer := BearerChallenge(resp.Header)
-	if !isBearer && len(resp.Header.Values("WWW-Authenticate")) > 0 {
+	ch, ours := oauthChallenge(resp.Header)
+	if !ours {
 		return Challenge{}, false, nil // another scheme: not an OAuth server
 	}
 	return ch, true, nil
