@@ -5,14 +5,11 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"sync"
 	"sync/atomic"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
-
-// maxFreeCalls bounds the postCalls a stream keeps for reuse: as many as
-// there are concurrent callers in a busy agent, like the idle connections.
-const maxFreeCalls = maxIdlePerHost
 
 // postCall is one POST that Write sends and, for a request, the reply
 // stream it started. The transport keeps it to tie the reply's life to
@@ -24,14 +21,20 @@ const maxFreeCalls = maxIdlePerHost
 // Write can give up when its ctx ends without linking that ctx to the
 // request's: Write then cancels the call's ctx, which aborts the POST.
 //
-// A postCall whose ctx was never cancelled is reused by later Writes (see
-// takeCall), ctx included: the context, its done channel and the set of
-// children net/http adds each request's context to are made once per
-// postCall rather than once per POST, and so is the *http.Request, which
-// RoundTrippers let the caller reuse once the reply body was closed. The
+// A postCall whose ctx was never cancelled is reused by later Writes, of
+// any stream (see takeCall), ctx included: the context, its done channel
+// and the set of children net/http adds each request's context to are
+// made once per postCall rather than once per POST, and so is the
+// *http.Request, which RoundTrippers let the caller reuse once the reply
+// body was closed. Free ones wait in a pool shared by all streams, which
+// the garbage collector empties, so that an idle stream holds none. The
 // body reader is not reused: net/http may still be reading it after the
 // reply was read (a server may answer before reading the whole request),
 // and nothing says when it stops.
+//
+// Because a free postCall belongs to no stream, its ctx does not descend
+// from the stream's: the stream keeps the calls it is running in a list
+// (see track) and stops each of them when it ends.
 type postCall struct {
 	// ctx bounds the POST, its reply body and its resumption; stop ends
 	// it when the Write's ctx ends before the reply headers, when the
@@ -55,6 +58,10 @@ type postCall struct {
 	oneWay  bool   // a notification or response: no reply to read
 
 	cancelled atomic.Bool
+
+	// prev and next link the stream's calls in flight (httpStream.running),
+	// under the stream's mu.
+	prev, next *postCall
 }
 
 // postOutcome is what runPost tells Write once the reply headers were
@@ -70,43 +77,77 @@ type postOutcome struct {
 	kept bool
 }
 
-// takeCall returns a postCall for one Write: a free one, or a new one.
-func (s *httpStream) takeCall() *postCall {
-	s.mu.Lock()
-	if n := len(s.free); n > 0 {
-		c := s.free[n-1]
-		s.free[n-1] = nil
-		s.free = s.free[:n-1]
-		s.mu.Unlock()
-		return c
-	}
-	s.mu.Unlock()
+// callPool holds the free postCalls of every stream.
+var callPool = sync.Pool{New: func() any { return newPostCall() }}
+
+func newPostCall() *postCall {
 	c := &postCall{done: make(chan postOutcome, 1)}
-	c.ctx, c.stop = context.WithCancel(s.ctx)
+	c.ctx, c.stop = context.WithCancel(context.Background())
 	c.req = new(http.Request).WithContext(c.ctx)
 	c.getBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(c.body)), nil }
 	return c
 }
 
-// recycle keeps c for a later Write unless its ctx was cancelled (the
-// stream ended, or the call was aborted), in which case, or when enough
-// are kept, it is dropped. Only c's last owner calls it.
-func (s *httpStream) recycle(c *postCall) {
+// takeCall returns a postCall for one Write: a free one, or a new one. The
+// caller fills it in and then hands it to track.
+func takeCall() *postCall { return callPool.Get().(*postCall) }
+
+// track adds c, filled in, to the stream's calls in flight, where the
+// stream's end stops it and notifications/cancelled finds it. false means
+// the stream is over: c went back to the pool and must not be used.
+func (s *httpStream) track(c *postCall) bool {
+	s.mu.Lock()
+	if s.ended {
+		s.mu.Unlock()
+		release(c)
+		return false
+	}
+	c.prev, c.next = nil, s.running
+	if s.running != nil {
+		s.running.prev = c
+	}
+	s.running = c
+	s.mu.Unlock()
+	return true
+}
+
+// finishCall takes c off the calls in flight and releases it. Only c's
+// last owner calls it.
+func (s *httpStream) finishCall(c *postCall) {
+	s.mu.Lock()
+	if c.prev != nil {
+		c.prev.next = c.next
+	} else if s.running == c {
+		s.running = c.next
+	}
+	if c.next != nil {
+		c.next.prev = c.prev
+	}
+	c.prev, c.next = nil, nil
+	s.mu.Unlock()
+	release(c)
+}
+
+// stopCallsLocked stops every call in flight: the stream ended. The caller
+// holds s.mu.
+func (s *httpStream) stopCallsLocked() {
+	for c := s.running; c != nil; c = c.next {
+		c.stop()
+	}
+}
+
+// release puts c back in the pool for a later Write unless its ctx was
+// cancelled (the stream ended, or the call was aborted), in which case it
+// is dropped.
+func release(c *postCall) {
 	if c.ctx.Err() != nil {
 		return
 	}
 	c.id, c.method, c.body, c.params = jsonrpc.ID{}, "", nil, nil
 	c.initial, c.oneWay = false, false
-	c.req.Body, c.req.Header = nil, nil // let the body and an old header go
+	c.req.Body, c.req.Header, c.req.URL = nil, nil, nil // let the body, an old header and URL go
 	c.cancelled.Store(false)
-	s.mu.Lock()
-	if !s.ended && len(s.free) < maxFreeCalls {
-		s.free = append(s.free, c)
-		s.mu.Unlock()
-		return
-	}
-	s.mu.Unlock()
-	c.stop() // detaches its ctx from the stream's
+	callPool.Put(c)
 }
 
 // request returns c's POST with the shared, read-only header h.
@@ -125,28 +166,6 @@ func (c *postCall) request(s *httpStream, h http.Header) *http.Request {
 	return r
 }
 
-// register records a request's call so that notifications/cancelled can
-// find it; false means the stream is over.
-func (s *httpStream) register(c *postCall) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.ended {
-		return false
-	}
-	s.calls[c.id] = c
-	return true
-}
-
-// finishCall forgets a request's call and recycles it.
-func (s *httpStream) finishCall(c *postCall) {
-	s.mu.Lock()
-	if s.calls[c.id] == c {
-		delete(s.calls, c.id)
-	}
-	s.mu.Unlock()
-	s.recycle(c)
-}
-
 // cancelCall marks the request id as cancelled by the caller and closes
 // its reply. Nothing is delivered for it afterwards: the engine already
 // gave up. It runs under the stream's lock, so it cannot meet a call that
@@ -154,9 +173,12 @@ func (s *httpStream) finishCall(c *postCall) {
 func (s *httpStream) cancelCall(id jsonrpc.ID) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if c := s.calls[id]; c != nil {
-		c.cancelled.Store(true)
-		c.stop()
+	for c := s.running; c != nil; c = c.next {
+		if !c.oneWay && c.id == id {
+			c.cancelled.Store(true)
+			c.stop()
+			return
+		}
 	}
 }
 

@@ -39,9 +39,9 @@ func FuzzHTTPReplyBody(f *testing.F) {
 		s := newHTTPStream(cfg, u)
 		defer s.Close()
 		id := jsonrpc.Int64ID(7)
-		call := s.takeCall()
+		call := takeCall()
 		call.id, call.method = id, "tools/call"
-		if !s.register(call) {
+		if !s.track(call) {
 			t.Fatal("a new stream refused a call")
 		}
 		ct := "application/json"
@@ -68,9 +68,10 @@ func FuzzHTTPReplyBody(f *testing.F) {
 				t.Fatalf("non-terminal item with an error that is not a decode error: %v", it.err)
 			}
 		}
+		q := s.queue()
 		for running := true; running; {
 			select {
-			case it := <-s.inbound:
+			case it := <-q:
 				count(it)
 			case <-done:
 				running = false
@@ -78,7 +79,7 @@ func FuzzHTTPReplyBody(f *testing.F) {
 		}
 		for drained := false; !drained; {
 			select {
-			case it := <-s.inbound:
+			case it := <-q:
 				count(it)
 			default:
 				drained = true

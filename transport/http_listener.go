@@ -32,20 +32,32 @@ func (s *httpStream) startListener(restart bool) <-chan struct{} {
 		}
 		s.listenerCancel()
 	}
-	ctx, cancel := context.WithCancel(s.ctx)
+	// Not a child of s.ctx, whose set of children would outlive a
+	// listener that turned off; fail cancels it instead.
+	ctx, cancel := context.WithCancel(context.Background())
 	s.listenerCancel = cancel
+	s.listenerGen++
+	gen := s.listenerGen
 	ready := make(chan struct{})
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		// A listener that turned off lets its context go, and with it what
-		// its GETs hung on it; listenerCancel stays set, so it is not
-		// started again but by a renewal.
-		defer cancel()
 		s.runListener(ctx, ready)
+		cancel()
+		// A listener that turned off lets its context go, and with it
+		// what its GETs hung on it. listenerCancel stays non-nil, so that
+		// only a renewal starts it again.
+		s.mu.Lock()
+		if s.listenerGen == gen {
+			s.listenerCancel = listenerOff
+		}
+		s.mu.Unlock()
 	}()
 	return ready
 }
+
+// listenerOff stands in for the cancel func of a listener that turned off.
+func listenerOff() {}
 
 // awaitListener waits, within ctx and listenerReadyWait, until a listener
 // just started is established. Servers send what they have to say on

@@ -39,11 +39,14 @@ var errInitializedByRenewal = errors.New("initialized sent by the session renewa
 // These are never replayed after a session renewal: a response answers a
 // request of the old session and a notification refers to its state.
 func (s *httpStream) writeOneWay(ctx context.Context, what string, body []byte) error {
-	c := s.takeCall()
+	c := takeCall()
 	c.method, c.body, c.oneWay = what, body, true
+	if !s.track(c) {
+		return s.termErr
+	}
 	out, err := s.exchange(ctx, c)
 	// A one-way POST's goroutine never keeps the call.
-	defer s.recycle(c)
+	defer s.finishCall(c)
 	if err != nil {
 		return err
 	}

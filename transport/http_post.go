@@ -135,12 +135,12 @@ func (s *httpStream) postFailed(what string, err error) error {
 // reply body (JSON or SSE) is read by the POST's goroutine and its
 // messages are queued for Read.
 func (s *httpStream) writeRequest(ctx context.Context, m *jsonrpc.Request, body []byte) error {
-	c := s.takeCall()
+	c := takeCall()
 	c.id, c.method, c.body, c.initial = m.ID, m.Method, body, m.Method == methodInitialize
 	if c.initial {
 		c.params = m.Params
 	}
-	if !s.register(c) {
+	if !s.track(c) {
 		return s.termErr
 	}
 	owned := true // false once the POST's goroutine finishes the call

@@ -50,7 +50,11 @@ type httpStream struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	inbound chan inboundItem
+	// inbound queues messages for Read until the engine asks for them to
+	// be pushed (Push), which it does first thing; made on first use, so
+	// that a pushing stream holds no queue.
+	inbound     chan inboundItem
+	inboundOnce sync.Once
 	// pushTo, once the engine asked for it (Push), takes every message
 	// instead of inbound; pushEnded is told the terminal error. Both are
 	// set under mu before any Write; pushTo is read without it.
@@ -69,11 +73,11 @@ type httpStream struct {
 	haveInit       bool
 	reinitSeq      int
 	renewal        *renewal
-	calls          map[jsonrpc.ID]*postCall
-	free           []*postCall // for reuse; see takeCall
-	listenerWanted bool        // notifications/initialized went through
-	listenerCancel context.CancelFunc
-	post           http.Header // shared by POSTs; see updatePostHeader
+	running        *postCall          // the calls in flight, linked; see track
+	listenerWanted bool               // notifications/initialized went through
+	listenerCancel context.CancelFunc // nil until one started; see startListener
+	listenerGen    uint64             // bumped by each start
+	post           http.Header        // shared by POSTs; see updatePostHeader
 }
 
 // inboundItem is one result for Read: a message or a non-terminal decode
@@ -108,9 +112,7 @@ func newHTTPStream(cfg *StreamableHTTP, u *url.URL) *httpStream {
 		jitter:   c.jitter,
 		ctx:      ctx,
 		cancel:   cancel,
-		inbound:  make(chan inboundItem, inboundBuffer),
 		done:     make(chan struct{}),
-		calls:    make(map[jsonrpc.ID]*postCall),
 	}
 	if s.maxBody == 0 {
 		s.maxBody = DefaultMaxBodySize
@@ -135,7 +137,7 @@ func (s *httpStream) Read(ctx context.Context) (jsonrpc.Message, error) {
 	default:
 	}
 	select {
-	case it := <-s.inbound:
+	case it := <-s.queue():
 		return it.msg, it.err
 	case <-s.done:
 		return nil, s.termErr
@@ -208,7 +210,12 @@ func (s *httpStream) fail(err error) {
 	}
 	s.ended = true
 	s.termErr = err
-	s.free = nil // cancelled with the stream below
+	// Neither the calls nor the listener descend from s.ctx (see postCall
+	// and startListener), so they are stopped here.
+	s.stopCallsLocked()
+	if s.listenerCancel != nil {
+		s.listenerCancel()
+	}
 	ended := s.pushEnded
 	s.mu.Unlock()
 	close(s.done)
@@ -228,6 +235,12 @@ func (s *httpStream) openErr() error {
 	}
 }
 
+// queue returns the queue for Read, made on first use.
+func (s *httpStream) queue() chan inboundItem {
+	s.inboundOnce.Do(func() { s.inbound = make(chan inboundItem, inboundBuffer) })
+	return s.inbound
+}
+
 // deliver queues a message or decode error for Read. It gives up when ctx
 // (a call's stream context or the stream's lifetime) ends.
 func (s *httpStream) deliver(ctx context.Context, it inboundItem) bool {
@@ -238,7 +251,7 @@ func (s *httpStream) deliver(ctx context.Context, it inboundItem) bool {
 		return t.to.Receive(it.msg, it.err)
 	}
 	select {
-	case s.inbound <- it:
+	case s.queue() <- it:
 		return true
 	case <-ctx.Done():
 		return false
