@@ -14,8 +14,8 @@ import (
 // no session headers: the configured ones, Accept and Content-Type.
 func (s *httpStream) initializeHeader() http.Header {
 	h := baseHeader(s.cfg.Headers, s.url)
-	h["Accept"] = []string{acceptPOST}
-	h["Content-Type"] = []string{"application/json"}
+	h["Accept"] = acceptPOSTValue
+	h["Content-Type"] = contentJSONValue
 	return h
 }
 

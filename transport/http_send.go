@@ -169,6 +169,16 @@ func newHTTPRequest(ctx context.Context, method string, u *url.URL, h http.Heade
 	return r.WithContext(ctx)
 }
 
+// Values of the fixed headers, shared by every header map: a header map is
+// never changed in place once built (Set replaces a value, Clone copies),
+// so the maps of many sessions need not each hold copies.
+var (
+	userAgentValue   = []string{defaultUserAgent}
+	gzipValue        = []string{"gzip"}
+	acceptPOSTValue  = []string{acceptPOST}
+	contentJSONValue = []string{"application/json"}
+)
+
 // baseHeader is the header every request of a transport starts from: the
 // configured headers under their canonical names, the user agent, gzip
 // (decoded by decodeGzip), and Basic credentials from the URL's userinfo,
@@ -179,10 +189,10 @@ func baseHeader(configured http.Header, u *url.URL) http.Header {
 		h[http.CanonicalHeaderKey(k)] = append([]string(nil), vs...)
 	}
 	if _, ok := h["User-Agent"]; !ok {
-		h["User-Agent"] = []string{defaultUserAgent}
+		h["User-Agent"] = userAgentValue
 	}
 	if _, ok := h["Accept-Encoding"]; !ok {
-		h["Accept-Encoding"] = []string{"gzip"}
+		h["Accept-Encoding"] = gzipValue
 	}
 	setBasicAuth(h, u)
 	return h
