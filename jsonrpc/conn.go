@@ -154,10 +154,12 @@ type inFlight struct {
 	// abandoned remembers ids whose caller gave up, so that a late
 	// response is dropped quietly instead of reported as unknown.
 	abandoned abandonedIDs
-	// handling are the peer's requests whose handler is running.
+	// handling are the peer's requests whose handler is running; nil
+	// until the first.
 	handling map[ID]*incomingRequest
-	// subs are the notification subscribers by method ("" = all). The
-	// slices are copied on write, so a reader may keep one after unlocking.
+	// subs are the notification subscribers by method ("" = all); nil
+	// until the first. The slices are copied on write, so a reader may
+	// keep one after unlocking.
 	subs map[string][]*subscription
 	// queue holds notifications not yet handed to subscribers.
 	queue []*Notification
@@ -208,8 +210,6 @@ func NewConn(s Stream, opts Options) *Conn {
 	}
 	c.life, c.stopLife = context.WithCancel(context.Background())
 	c.state.calls = make(map[int64]*pendingCall)
-	c.state.handling = make(map[ID]*incomingRequest)
-	c.state.subs = make(map[string][]*subscription)
 	if p, ok := s.(Pusher); ok {
 		c.startPush(p)
 		return c

@@ -113,6 +113,9 @@ func (c *Conn) handleRequest(req *Request) {
 			return
 		}
 		if started = c.spawnLocked(s, func() { c.serve(ctx, in, req) }); started {
+			if s.handling == nil {
+				s.handling = make(map[ID]*incomingRequest)
+			}
 			s.handling[req.ID] = in
 		}
 	})

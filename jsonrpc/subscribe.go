@@ -33,6 +33,9 @@ func (c *Conn) Subscribe(method string, fn func(*Notification)) (unsubscribe fun
 	sub := &subscription{method: method, fn: fn}
 	c.update(func(s *inFlight) {
 		// Copy on write: the delivery goroutine may be reading the old slice.
+		if s.subs == nil {
+			s.subs = make(map[string][]*subscription)
+		}
 		s.subs[method] = append(slices.Clip(s.subs[method]), sub)
 	})
 	return func() {
