@@ -68,7 +68,7 @@ type ClientOptions struct {
 type Client struct {
 	conn   *jsonrpc.Conn
 	stream jsonrpc.Stream
-	opts   ClientOptions
+	opts   sessionOptions
 	caps   ClientCapabilities
 
 	// Set by the handshake before NewClient returns; read-only afterwards.
@@ -78,6 +78,18 @@ type Client struct {
 	roots   []Root
 
 	schemas schemaCache
+}
+
+// sessionOptions are the ClientOptions a session keeps after the
+// handshake: its handlers and hooks. The rest (client info, initial roots,
+// timeouts) is used up by then, and a session does not carry it.
+type sessionOptions struct {
+	ErrorHook        func(error)
+	Roots            func(ctx context.Context) ([]Root, error)
+	Sampling         func(ctx context.Context, req *CreateMessageRequest) (*CreateMessageResult, error)
+	Elicitation      func(ctx context.Context, req *ElicitRequest) (*ElicitResult, error)
+	ElicitationModes []string
+	OnLog            func(LoggingMessage)
 }
 
 // Connect opens t and performs the handshake (see NewClient). ctx bounds
@@ -105,33 +117,42 @@ func NewClient(ctx context.Context, s jsonrpc.Stream, opts *ClientOptions) (*Cli
 		return nil, errors.New("mcp: NewClient: stream is nil")
 	}
 	c := &Client{stream: s}
+	var o ClientOptions
 	if opts != nil {
-		c.opts = *opts
+		o = *opts
 	}
-	if err := c.prepare(); err != nil {
+	if err := c.prepare(&o); err != nil {
 		_ = s.Close()
 		return nil, err
+	}
+	c.opts = sessionOptions{
+		ErrorHook:        o.ErrorHook,
+		Roots:            o.Roots,
+		Sampling:         o.Sampling,
+		Elicitation:      o.Elicitation,
+		ElicitationModes: o.ElicitationModes,
+		OnLog:            o.OnLog,
 	}
 	c.schemas.hook = c.report
 	c.conn = jsonrpc.NewConn(s, jsonrpc.Options{
 		Handler:    c.handle,
-		Timeout:    c.opts.Timeout,
-		MaxTimeout: c.opts.MaxTimeout,
-		ErrorHook:  c.opts.ErrorHook,
+		Timeout:    o.Timeout,
+		MaxTimeout: o.MaxTimeout,
+		ErrorHook:  o.ErrorHook,
 	})
-	if c.opts.OnLog != nil {
+	if o.OnLog != nil {
 		c.conn.Subscribe(NotificationMessage, c.deliverLog)
 	}
-	if err := c.handshake(ctx); err != nil {
+	if err := c.handshake(ctx, o.ClientInfo); err != nil {
 		_ = c.conn.Close()
 		return nil, err
 	}
 	return c, nil
 }
 
-// prepare checks the options and derives the declared capabilities.
-func (c *Client) prepare() error {
-	o := &c.opts
+// prepare checks the options, fills in their defaults and derives the
+// declared capabilities and the initial roots.
+func (c *Client) prepare(o *ClientOptions) error {
 	if o.ClientInfo.Name == "" && o.ClientInfo.Version == "" && o.ClientInfo.Title == "" &&
 		o.ClientInfo.Description == "" && o.ClientInfo.WebsiteURL == "" && o.ClientInfo.Icons == nil {
 		o.ClientInfo = Implementation{Name: "mcpwire", Version: Version}

@@ -59,11 +59,11 @@ func (e *ProtocolVersionError) Unwrap() error { return e.Err }
 
 // handshake runs initialize → check the version → tell the stream →
 // notifications/initialized.
-func (c *Client) handshake(ctx context.Context) error {
+func (c *Client) handshake(ctx context.Context, info Implementation) error {
 	params := initializeParams{
 		ProtocolVersion: LatestProtocolVersion,
 		Capabilities:    c.caps,
-		ClientInfo:      c.opts.ClientInfo,
+		ClientInfo:      info,
 	}
 	raw, err := c.conn.Call(ctx, MethodInitialize, params, nil)
 	if err != nil {
