@@ -65,7 +65,11 @@ func (c *Client) handshake(ctx context.Context, info Implementation) error {
 		Capabilities:    c.caps,
 		ClientInfo:      info,
 	}
-	raw, err := c.conn.Call(ctx, MethodInitialize, params, nil)
+	var encoded any = &params
+	if b, ok := appendInitializeParams(nil, &params); ok {
+		encoded = json.RawMessage(b)
+	}
+	raw, err := c.conn.Call(ctx, MethodInitialize, encoded, nil)
 	if err != nil {
 		if vErr := versionRefusal(err); vErr != nil {
 			return vErr
@@ -76,8 +80,10 @@ func (c *Client) handshake(ctx context.Context, info Implementation) error {
 		return fmt.Errorf("mcp: initialize: the result is %s, not a JSON object", jsonKind(raw))
 	}
 	var res InitializeResult
-	if err := json.Unmarshal(raw, &res); err != nil {
-		return fmt.Errorf("mcp: initialize: decoding the result: %w", err)
+	if !decodeInitializeResult(raw, &res) {
+		if err := json.Unmarshal(raw, &res); err != nil {
+			return fmt.Errorf("mcp: initialize: decoding the result: %w", err)
+		}
 	}
 	if res.ProtocolVersion == "" {
 		return errors.New("mcp: initialize: the result has no protocolVersion")

@@ -1,0 +1,210 @@
+package mcp
+
+import (
+	"encoding/json"
+	"slices"
+)
+
+// The JSON of initialize is written and read here rather than by
+// encoding/json's reflection. encoding/json keeps, for the life of the
+// process, a table of fields for every struct type it has met; for the
+// types of initialize's params and result that is about 30 KiB, which
+// every program that connects once pays: as much as ten idle Streamable
+// HTTP sessions hold between them. Only the shapes in
+// common use are handled; anything else goes through encoding/json as
+// before, so the outcome is the same either way (the tests compare them).
+
+// appendInitializeParams appends p encoded as json.Marshal encodes it. ok
+// is false, and nothing is appended, when p has a part left to
+// encoding/json: tasks or experimental capabilities, or client icons.
+func appendInitializeParams(b []byte, p *initializeParams) (_ []byte, ok bool) {
+	c, info := &p.Capabilities, &p.ClientInfo
+	if c.Tasks != nil || c.Experimental != nil || info.Icons != nil {
+		return b, false
+	}
+	b = append(b, `{"protocolVersion":`...)
+	b = appendString(b, p.ProtocolVersion)
+	b = append(b, `,"capabilities":{`...)
+	first := true
+	if c.Roots != nil {
+		b = appendName(b, &first, "roots")
+		b = append(b, '{')
+		if c.Roots.ListChanged {
+			b = append(b, `"listChanged":true`...)
+		}
+		b = append(b, '}')
+	}
+	if c.Sampling != nil {
+		b = appendName(b, &first, "sampling")
+		b = appendEmptyMembers(b, "context", c.Sampling.Context != nil, "tools", c.Sampling.Tools != nil)
+	}
+	if c.Elicitation != nil {
+		b = appendName(b, &first, "elicitation")
+		b = appendEmptyMembers(b, "form", c.Elicitation.Form != nil, "url", c.Elicitation.URL != nil)
+	}
+	b = append(b, `},"clientInfo":{"name":`...)
+	b = appendString(b, info.Name)
+	if info.Title != "" {
+		b = append(b, `,"title":`...)
+		b = appendString(b, info.Title)
+	}
+	b = append(b, `,"version":`...)
+	b = appendString(b, info.Version)
+	if info.Description != "" {
+		b = append(b, `,"description":`...)
+		b = appendString(b, info.Description)
+	}
+	if info.WebsiteURL != "" {
+		b = append(b, `,"websiteUrl":`...)
+		b = appendString(b, info.WebsiteURL)
+	}
+	return append(b, "}}"...), true
+}
+
+// appendName appends an object member's name, after a comma unless it is
+// the first.
+func appendName(b []byte, first *bool, name string) []byte {
+	if !*first {
+		b = append(b, ',')
+	}
+	*first = false
+	b = append(b, '"')
+	b = append(b, name...)
+	return append(b, `":`...)
+}
+
+// appendEmptyMembers appends an object with up to two members whose values
+// are empty objects, each present when its flag is set.
+func appendEmptyMembers(b []byte, name1 string, has1 bool, name2 string, has2 bool) []byte {
+	b = append(b, '{')
+	first := true
+	if has1 {
+		b = appendName(b, &first, name1)
+		b = append(b, "{}"...)
+	}
+	if has2 {
+		b = appendName(b, &first, name2)
+		b = append(b, "{}"...)
+	}
+	return append(b, '}')
+}
+
+// appendString appends s quoted as encoding/json quotes it (which needs no
+// field table).
+func appendString(b []byte, s string) []byte {
+	q, _ := json.Marshal(s)
+	return append(b, q...)
+}
+
+// Member names of the parts of an initialize result that
+// decodeInitializeResult reads, in the order of its switches.
+var (
+	initializeResultNames = []string{"protocolVersion", "capabilities", "serverInfo", "instructions"}
+	serverCapNames        = []string{"prompts", "resources", "tools", "logging", "completions"}
+	serverInfoNames       = []string{"name", "title", "version", "description", "websiteUrl"}
+	listChangedNames      = []string{"listChanged"}
+	resourcesCapNames     = []string{"subscribe", "listChanged"}
+)
+
+// decodeInitializeResult decodes raw into res when raw has the common
+// shape: protocolVersion; capabilities made of prompts, resources, tools
+// (each an object of its flags), logging and completions (empty objects);
+// serverInfo without icons; instructions. For anything else, including a
+// member given twice, spelled in another case, or null, it returns false
+// and leaves res alone, and encoding/json decodes raw with its own rules.
+func decodeInitializeResult(raw []byte, res *InitializeResult) bool {
+	d := scanner{b: raw}
+	var out InitializeResult
+	ok := d.object(initializeResultNames, func(i int) (ok bool) {
+		switch i {
+		case 0:
+			out.ProtocolVersion, ok = d.text()
+		case 1:
+			ok = d.serverCapabilities(&out.Capabilities)
+		case 2:
+			ok = d.implementation(&out.ServerInfo)
+		case 3:
+			out.Instructions, ok = d.text()
+		}
+		return ok
+	})
+	if !ok || !d.atEnd() {
+		return false
+	}
+	*res = out
+	return true
+}
+
+// serverCapabilities reads the capabilities object of an initialize
+// result (see decodeInitializeResult).
+func (d *scanner) serverCapabilities(c *ServerCapabilities) bool {
+	return d.object(serverCapNames, func(i int) (ok bool) {
+		switch i {
+		case 0:
+			c.Prompts = &PromptsCapability{}
+			return d.object(listChangedNames, func(int) bool {
+				c.Prompts.ListChanged, ok = d.boolean()
+				return ok
+			})
+		case 1:
+			c.Resources = &ResourcesCapability{}
+			return d.object(resourcesCapNames, func(j int) bool {
+				if j == 0 {
+					c.Resources.Subscribe, ok = d.boolean()
+				} else {
+					c.Resources.ListChanged, ok = d.boolean()
+				}
+				return ok
+			})
+		case 2:
+			c.Tools = &ToolsCapability{}
+			return d.object(listChangedNames, func(int) bool {
+				c.Tools.ListChanged, ok = d.boolean()
+				return ok
+			})
+		case 3:
+			c.Logging = &EmptyObject{}
+			return d.object(nil, nil)
+		default:
+			c.Completions = &EmptyObject{}
+			return d.object(nil, nil)
+		}
+	})
+}
+
+// implementation reads serverInfo without icons.
+func (d *scanner) implementation(impl *Implementation) bool {
+	return d.object(serverInfoNames, func(i int) (ok bool) {
+		fields := [...]*string{&impl.Name, &impl.Title, &impl.Version, &impl.Description, &impl.WebsiteURL}
+		*fields[i], ok = d.text()
+		return ok
+	})
+}
+
+// object reads an object whose member names are all among names, each at
+// most once, and reads each member's value with value(i), i being the
+// name's index in names. With no names it reads an empty object only.
+func (d *scanner) object(names []string, value func(i int) bool) bool {
+	if !d.consume('{') {
+		return false
+	}
+	if d.consume('}') {
+		return true
+	}
+	var seen uint64
+	for {
+		name, ok := d.plainString()
+		if !ok || !d.consume(':') {
+			return false
+		}
+		i := slices.Index(names, name)
+		if i < 0 || seen&(1<<i) != 0 || !value(i) {
+			return false
+		}
+		seen |= 1 << i
+		if d.consume(',') {
+			continue
+		}
+		return d.consume('}')
+	}
+}
