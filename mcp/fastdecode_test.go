@@ -19,19 +19,29 @@ var textResultSamples = []string{
 // common shape.
 func TestDecodeTextResultMatchesEncodingJSON(t *testing.T) {
 	for _, raw := range textResultSamples {
-		var fast CallToolResult
-		if !decodeTextResult([]byte(raw), &fast) {
+		if !checkFastDecode(t, []byte(raw), decodeTextResult) {
 			t.Errorf("%s: not taken by the fast path", raw)
-			continue
-		}
-		var slow CallToolResult
-		if err := json.Unmarshal([]byte(raw), &slow); err != nil {
-			t.Fatalf("%s: %v", raw, err)
-		}
-		if !reflect.DeepEqual(fast, slow) {
-			t.Errorf("%s:\nfast %#v\nslow %#v", raw, fast, slow)
 		}
 	}
+}
+
+// checkFastDecode decodes raw with fast and, if fast takes it, fails the
+// test unless encoding/json decodes it too, to the same value. It reports
+// whether fast took raw.
+func checkFastDecode[T any](t *testing.T, raw []byte, fast func([]byte, *T) bool) bool {
+	t.Helper()
+	var got T
+	if !fast(raw, &got) {
+		return false
+	}
+	var want T
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatalf("fast path accepted %q, encoding/json says %v", raw, err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%q:\nfast %#v\nslow %#v", raw, got, want)
+	}
+	return true
 }
 
 // Anything outside the common shape is left to encoding/json untouched.
@@ -85,16 +95,6 @@ func FuzzDecodeTextResult(f *testing.F) {
 	}
 	f.Add([]byte(`{"content":[{"type":"text","text":"a\u0041"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var fast CallToolResult
-		if !decodeTextResult(data, &fast) {
-			return
-		}
-		var slow CallToolResult
-		if err := json.Unmarshal(data, &slow); err != nil {
-			t.Fatalf("fast path accepted %q, encoding/json says %v", data, err)
-		}
-		if !reflect.DeepEqual(fast, slow) {
-			t.Fatalf("%q:\nfast %#v\nslow %#v", data, fast, slow)
-		}
+		checkFastDecode(t, data, decodeTextResult)
 	})
 }
