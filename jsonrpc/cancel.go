@@ -21,7 +21,7 @@ func (c *Conn) sendCancel(id int64, method, reason string) {
 	n := &Notification{Method: MethodCancelled, Params: json.RawMessage(params)}
 	c.update(func(s *inFlight) {
 		c.spawnLocked(s, func() {
-			ctx, cancel := context.WithTimeout(c.life, c.cancelTimeout)
+			ctx, cancel := context.WithTimeout(c.lifeCtx(), c.cancelTimeout)
 			defer cancel()
 			if err := c.stream.Write(ctx, n); err != nil && c.Err() == nil {
 				c.report(fmt.Errorf("jsonrpc: could not send %s for %s (id %d): %w", MethodCancelled, method, id, err))

@@ -118,13 +118,10 @@ type Conn struct {
 	// lastID is the last request id handed out; ids start at 1.
 	lastID atomic.Int64
 
-	// life bounds the engine's own work: reads, handler contexts, responses
-	// and cancel notices. It ends with the connection.
-	life     context.Context
-	stopLife context.CancelFunc
-
-	done    chan struct{} // closed when the connection ends
-	stopped chan struct{} // closed when every goroutine of the engine returned
+	done chan struct{} // closed when the connection ends
+	// stopped is closed when every goroutine of the engine returned; made
+	// by end, under mu.
+	stopped chan struct{}
 
 	closeOnce  sync.Once
 	closeErr   error
@@ -167,6 +164,11 @@ type inFlight struct {
 	delivering bool
 	// goroutines counts the engine's running goroutines.
 	goroutines int
+	// life bounds the engine's own work: reads, handler contexts,
+	// responses and cancel notices. It ends with the connection. Made on
+	// first use (see lifeCtx): a client's connection may never need it.
+	life     context.Context
+	stopLife context.CancelFunc
 	// Who reads a TurnReader stream (see turns.go): a waiting caller,
 	// the read goroutine, or, with neither set, nobody for now.
 	turnCall *pendingCall
@@ -203,12 +205,10 @@ func NewConn(s Stream, opts Options) *Conn {
 		maxTimeout:    resolveTimeout(opts.MaxTimeout, DefaultMaxTimeout),
 		cancelTimeout: opts.CancelTimeout,
 		done:          make(chan struct{}),
-		stopped:       make(chan struct{}),
 	}
 	if c.cancelTimeout <= 0 {
 		c.cancelTimeout = DefaultCancelTimeout
 	}
-	c.life, c.stopLife = context.WithCancel(context.Background())
 	c.state.calls = make(map[int64]*pendingCall)
 	if p, ok := s.(Pusher); ok {
 		c.startPush(p)
@@ -275,6 +275,7 @@ func (c *Conn) report(err error) {
 // and cancels the engine's own work. Only the first call has an effect.
 func (c *Conn) end(cause error) {
 	first := false
+	var stopLife context.CancelFunc
 	c.update(func(s *inFlight) {
 		if s.ended != nil {
 			return
@@ -293,15 +294,35 @@ func (c *Conn) end(cause error) {
 				c.turns.Interrupt()
 			}
 		}
+		c.stopped = make(chan struct{})
 		if s.goroutines == 0 {
 			close(c.stopped)
 		}
+		stopLife = s.stopLife
 	})
 	if !first {
 		return
 	}
 	close(c.done)
-	c.stopLife()
+	if stopLife != nil {
+		stopLife()
+	}
+}
+
+// lifeCtx returns the context of the engine's own work, made on first use
+// and cancelled when the connection ends.
+func (c *Conn) lifeCtx() context.Context {
+	var life context.Context
+	c.update(func(s *inFlight) {
+		if s.life == nil {
+			s.life, s.stopLife = context.WithCancel(context.Background())
+			if s.ended != nil {
+				s.stopLife()
+			}
+		}
+		life = s.life
+	})
+	return life
 }
 
 // closeStream closes the stream once, whoever asks first.

@@ -12,8 +12,9 @@ import (
 // handler goroutine, notifications to the delivery queue.
 func (c *Conn) readLoop() {
 	var cause error
+	life := c.lifeCtx()
 	for {
-		msg, err := c.stream.Read(c.life)
+		msg, err := c.stream.Read(life)
 		more, why := c.take(msg, err)
 		if !more {
 			cause = why
@@ -24,19 +25,29 @@ func (c *Conn) readLoop() {
 	c.closeStream()
 }
 
+// ended reports whether the connection is over.
+func (c *Conn) ended() bool {
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
+	}
+}
+
 // take acts on one result of reading the stream. It returns false, with
 // the reason, when reading must stop: a terminal error, a broken stream,
 // or the connection having ended.
 func (c *Conn) take(msg Message, err error) (more bool, why error) {
 	if err != nil {
-		if IsDecodeError(err) && c.life.Err() == nil {
+		if IsDecodeError(err) && !c.ended() {
 			c.report(fmt.Errorf("jsonrpc: skipped an unreadable message from the peer: %w", err))
 			return true, nil
 		}
 		return false, err
 	}
-	if c.life.Err() != nil {
-		return false, context.Cause(c.life)
+	if c.ended() {
+		return false, context.Canceled
 	}
 	switch m := msg.(type) {
 	case *Response:
@@ -105,7 +116,7 @@ type incomingRequest struct {
 
 // handleRequest starts a handler goroutine for a request of the peer.
 func (c *Conn) handleRequest(req *Request) {
-	ctx, cancel := context.WithCancel(c.life)
+	ctx, cancel := context.WithCancel(c.lifeCtx())
 	in := &incomingRequest{cancel: cancel}
 	dup, started := false, false
 	c.update(func(s *inFlight) {
@@ -145,7 +156,7 @@ func (c *Conn) serve(ctx context.Context, in *incomingRequest, req *Request) {
 		c.report(fmt.Errorf("jsonrpc: handler for %s (id %s): %w", req.Method, req.ID, rerr))
 		resp = &Response{ID: req.ID, Error: NewError(CodeInternalError, "the result could not be encoded")}
 	}
-	if werr := c.stream.Write(c.life, resp); werr != nil && c.Err() == nil {
+	if werr := c.stream.Write(c.lifeCtx(), resp); werr != nil && c.Err() == nil {
 		c.report(fmt.Errorf("jsonrpc: could not send the response to %s (id %s): %w", req.Method, req.ID, werr))
 	}
 }
