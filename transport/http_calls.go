@@ -189,5 +189,5 @@ func (s *httpStream) failCall(c *postCall, code int64, message string) {
 		return
 	}
 	r := &jsonrpc.Response{ID: c.id, Error: &jsonrpc.Error{Code: code, Message: message}}
-	s.deliver(s.ctx, inboundItem{msg: r})
+	s.deliver(context.Background(), inboundItem{msg: r}) // ends with the stream
 }

@@ -7,8 +7,8 @@ import (
 // The POSTs of a Streamable HTTP stream share one header map (stream.post,
 // guarded by the stream's mu), so that a POST costs no header map of its
 // own. It is read-only once built: a new session id or protocol version
-// builds a new one (copy on write), and a POST in flight keeps the map it
-// was given. The rare requests (initialize, GET, DELETE) build theirs.
+// drops it, the next POST builds a new one, and a POST in flight keeps the
+// map it was given. The rare requests (initialize, GET, DELETE) build theirs.
 
 // initializeHeader is the header of an initialize request, which carries
 // no session headers: the configured ones, Accept and Content-Type.
@@ -19,12 +19,16 @@ func (s *httpStream) initializeHeader() http.Header {
 	return h
 }
 
-// updatePostHeader rebuilds the POSTs' header after the session id or
-// the version changed; the caller holds s.mu.
-func (s *httpStream) updatePostHeader() {
-	h := s.initializeHeader()
-	withSession(h, s.sessionID, s.version)
-	s.post = h
+// postHeaderLocked returns the POSTs' header, building it if the session
+// id or the version changed since it was built; the caller holds s.mu.
+// It is built on first use: the values change twice during the handshake.
+func (s *httpStream) postHeaderLocked() http.Header {
+	if s.post == nil {
+		h := s.initializeHeader()
+		withSession(h, s.sessionID, s.version)
+		s.post = h
+	}
+	return s.post
 }
 
 // withSession adds the session id and, from 2025-06-18 on, the protocol
@@ -46,7 +50,7 @@ func (s *httpStream) postHeaders(initialize bool) (http.Header, sent) {
 	if initialize {
 		return s.initializeHeader(), sent{gen: s.gen}
 	}
-	return s.post, sent{session: s.sessionID != "", gen: s.gen}
+	return s.postHeaderLocked(), sent{session: s.sessionID != "", gen: s.gen}
 }
 
 // otherHeaders returns a header for a GET or DELETE: the session headers,

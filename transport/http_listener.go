@@ -32,8 +32,8 @@ func (s *httpStream) startListener(restart bool) <-chan struct{} {
 		}
 		s.listenerCancel()
 	}
-	// Not a child of s.ctx, whose set of children would outlive a
-	// listener that turned off; fail cancels it instead.
+	// Not a child of the stream's lifetime context, whose set of children
+	// would outlive a listener that turned off; fail cancels it instead.
 	ctx, cancel := context.WithCancel(context.Background())
 	s.listenerCancel = cancel
 	s.listenerGen++
@@ -104,7 +104,7 @@ func (s *httpStream) runListener(ctx context.Context, ready chan struct{}) {
 		return false
 	}
 	off := func(format string, args ...any) {
-		s.hook(fmt.Errorf("transport: GET listener on %s is off: "+format, append([]any{s.redacted}, args...)...))
+		s.hook(fmt.Errorf("transport: GET listener on %s is off: "+format, append([]any{s.redacted()}, args...)...))
 	}
 	attempts := 0
 	for {
@@ -161,7 +161,7 @@ func (s *httpStream) runListener(ctx context.Context, ready chan struct{}) {
 			return
 		}
 		delay := s.reconnectDelay(st, attempts)
-		s.hook(fmt.Errorf("transport: GET listener on %s: the stream ended (%s); reconnecting in %v (attempt %d of %d)", s.redacted, cause, delay, attempts, s.policy.MaxAttempts))
+		s.hook(fmt.Errorf("transport: GET listener on %s: the stream ended (%s); reconnecting in %v (attempt %d of %d)", s.redacted(), cause, delay, attempts, s.policy.MaxAttempts))
 		if s.sleep(ctx, delay) != nil {
 			return
 		}

@@ -62,7 +62,7 @@ func (s *httpStream) writeOneWay(ctx context.Context, what string, body []byte) 
 		if what == methodInitialized {
 			return errInitializedByRenewal
 		}
-		return fmt.Errorf("transport: %s to %s: %w; the session was renewed, the message was not resent", what, s.redacted, ErrSessionExpired)
+		return fmt.Errorf("transport: %s to %s: %w; the session was renewed, the message was not resent", what, s.redacted(), ErrSessionExpired)
 	}
 	readErrorBody(resp)
 	return newHTTPError(resp, http.MethodPost)

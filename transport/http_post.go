@@ -58,7 +58,7 @@ func (s *httpStream) Write(ctx context.Context, msg jsonrpc.Message) error {
 	}
 	body, err := jsonrpc.AppendMessage(make([]byte, 0, encodedSizeHint(msg)), msg)
 	if err != nil {
-		return fmt.Errorf("transport: encoding a message for %s: %w", s.redacted, err)
+		return fmt.Errorf("transport: encoding a message for %s: %w", s.redacted(), err)
 	}
 	if err := s.awaitRenewal(ctx); err != nil {
 		return err
@@ -119,7 +119,7 @@ func (s *httpStream) requestError(httpMethod, what string, err error) error {
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
-	return fmt.Errorf("transport: %s %s (%s): %w", httpMethod, s.redacted, what, err)
+	return fmt.Errorf("transport: %s %s (%s): %w", httpMethod, s.redacted(), what, err)
 }
 
 // postFailed explains a POST that got no reply: the stream's end when it
@@ -167,7 +167,7 @@ func (s *httpStream) writeRequest(ctx context.Context, m *jsonrpc.Request, body 
 			}
 			renewed = true
 			if !s.replayable(m.Method) {
-				return fmt.Errorf("transport: %s to %s: %w; the session was renewed but the request was not replayed because it may have side effects (set ReplayToolCalls to allow tools/call)", m.Method, s.redacted, ErrSessionExpired)
+				return fmt.Errorf("transport: %s to %s: %w; the session was renewed but the request was not replayed because it may have side effects (set ReplayToolCalls to allow tools/call)", m.Method, s.redacted(), ErrSessionExpired)
 			}
 			continue
 		}
@@ -182,7 +182,7 @@ func (s *httpStream) writeRequest(ctx context.Context, m *jsonrpc.Request, body 
 func (s *httpStream) exchange(ctx context.Context, c *postCall) (out postOutcome, err error) {
 	if ctx.Err() != nil {
 		// Not even started: nothing to abort, and c stays reusable.
-		return postOutcome{}, fmt.Errorf("transport: POST %s (%s): %w", s.redacted, c.method, context.Cause(ctx))
+		return postOutcome{}, fmt.Errorf("transport: POST %s (%s): %w", s.redacted(), c.method, context.Cause(ctx))
 	}
 	if !s.spawnPost(c) {
 		return postOutcome{}, s.termErr
@@ -203,7 +203,7 @@ func (s *httpStream) exchange(ctx context.Context, c *postCall) (out postOutcome
 		out.resp.Body.Close()
 		out.resp = nil
 	}
-	return out, fmt.Errorf("transport: POST %s (%s): %w", s.redacted, c.method, context.Cause(ctx))
+	return out, fmt.Errorf("transport: POST %s (%s): %w", s.redacted(), c.method, context.Cause(ctx))
 }
 
 // spawnPost starts c's POST on a goroutine that Close waits for; it
@@ -271,7 +271,7 @@ func (s *httpStream) acceptReply(c *postCall, resp *http.Response) (sse bool, er
 	case isMediaType(ct, "text/event-stream"):
 		sse = true
 	default:
-		return false, fmt.Errorf("transport: POST %s (%s): the server answered %s with Content-Type %q; a request needs application/json or text/event-stream", s.redacted, c.method, resp.Status, clip(mediaType(ct), 80))
+		return false, fmt.Errorf("transport: POST %s (%s): the server answered %s with Content-Type %q; a request needs application/json or text/event-stream", s.redacted(), c.method, resp.Status, clip(mediaType(ct), 80))
 	}
 	if c.initial {
 		if err := s.captureSession(resp, c.params); err != nil {
@@ -286,14 +286,14 @@ func (s *httpStream) acceptReply(c *postCall, resp *http.Response) (sse bool, er
 func (s *httpStream) captureSession(resp *http.Response, params []byte) error {
 	sid := resp.Header.Get(headerSessionID)
 	if sid != "" && !isVisibleASCII(sid) {
-		return fmt.Errorf("transport: POST %s (initialize): the server sent an invalid %s header (not visible ASCII; value not shown)", s.redacted, headerSessionID)
+		return fmt.Errorf("transport: POST %s (initialize): the server sent an invalid %s header (not visible ASCII; value not shown)", s.redacted(), headerSessionID)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if sid != s.sessionID {
 		s.sessionID = sid
 		s.gen++
-		s.updatePostHeader()
+		s.post = nil
 	}
 	s.initParams = append([]byte(nil), params...)
 	s.haveInit = true
@@ -310,7 +310,7 @@ func (s *httpStream) requestFailed(ctx context.Context, call *postCall, resp *ht
 				if err := s.openErr(); err != nil {
 					return err
 				}
-				return fmt.Errorf("transport: POST %s (%s): %w", s.redacted, call.method, context.Cause(ctx))
+				return fmt.Errorf("transport: POST %s (%s): %w", s.redacted(), call.method, context.Cause(ctx))
 			}
 			return nil
 		}

@@ -62,14 +62,14 @@ func (s *httpStream) readJSONReply(call *postCall, resp *http.Response) {
 	*buf = data
 	if err != nil {
 		if call.ctx.Err() == nil {
-			s.failCall(call, CodeTransportError, fmt.Sprintf("transport: reading the JSON reply to %s (id %s) from %s: %v", call.method, call.id, s.redacted, err))
+			s.failCall(call, CodeTransportError, fmt.Sprintf("transport: reading the JSON reply to %s (id %s) from %s: %v", call.method, call.id, s.redacted(), err))
 		}
 		return
 	}
 	var one [1]jsonrpc.Message
 	msgs, derr := jsonrpc.AppendFrame(one[:0], data)
 	if len(msgs) == 0 {
-		s.failCall(call, jsonrpc.CodeParseError, fmt.Sprintf("transport: the JSON reply to %s (id %s) from %s is not a valid JSON-RPC message: %s", call.method, call.id, s.redacted, decodeReason(derr)))
+		s.failCall(call, jsonrpc.CodeParseError, fmt.Sprintf("transport: the JSON reply to %s (id %s) from %s is not a valid JSON-RPC message: %s", call.method, call.id, s.redacted(), decodeReason(derr)))
 		return
 	}
 	w := replyWatch{call: call}
@@ -81,7 +81,7 @@ func (s *httpStream) readJSONReply(call *postCall, resp *http.Response) {
 	}
 	s.deliverDecodeErrors(call.ctx, derr)
 	if !w.answered {
-		s.failCall(call, CodeTransportError, fmt.Sprintf("transport: the JSON reply to %s (id %s) from %s carried no response to it", call.method, call.id, s.redacted))
+		s.failCall(call, CodeTransportError, fmt.Sprintf("transport: the JSON reply to %s (id %s) from %s carried no response to it", call.method, call.id, s.redacted()))
 	}
 }
 
@@ -127,7 +127,7 @@ func (s *httpStream) readPOSTStream(call *postCall, resp *http.Response) {
 		}
 		cause := describeEnd(err)
 		if st.lastID == "" {
-			s.failCall(call, CodeTransportError, fmt.Sprintf("transport: the SSE stream for %s (id %s) from %s ended before its response (%s) and cannot be resumed: it carried no event id", call.method, call.id, s.redacted, cause))
+			s.failCall(call, CodeTransportError, fmt.Sprintf("transport: the SSE stream for %s (id %s) from %s ended before its response (%s) and cannot be resumed: it carried no event id", call.method, call.id, s.redacted(), cause))
 			return
 		}
 		var ok bool
@@ -143,7 +143,7 @@ func (s *httpStream) readPOSTStream(call *postCall, resp *http.Response) {
 // returns false.
 func (s *httpStream) resumeCall(call *postCall, st *sseState, attempts int, cause string) (io.ReadCloser, int, bool) {
 	giveUp := func(why string) (io.ReadCloser, int, bool) {
-		s.failCall(call, CodeTransportError, fmt.Sprintf("transport: the SSE stream for %s (id %s) from %s broke before its response and %s", call.method, call.id, s.redacted, why))
+		s.failCall(call, CodeTransportError, fmt.Sprintf("transport: the SSE stream for %s (id %s) from %s broke before its response and %s", call.method, call.id, s.redacted(), why))
 		return nil, 0, false
 	}
 	if s.policy.MaxAttempts < 0 {
@@ -155,7 +155,7 @@ func (s *httpStream) resumeCall(call *postCall, st *sseState, attempts int, caus
 			return giveUp(fmt.Sprintf("resuming gave up after %d attempts (last: %s)", s.policy.MaxAttempts, cause))
 		}
 		delay := s.reconnectDelay(st, attempts)
-		s.hook(fmt.Errorf("transport: the SSE stream for %s (id %s) from %s broke (%s); resuming with GET in %v (attempt %d of %d)", call.method, call.id, s.redacted, cause, delay, attempts, s.policy.MaxAttempts))
+		s.hook(fmt.Errorf("transport: the SSE stream for %s (id %s) from %s broke (%s); resuming with GET in %v (attempt %d of %d)", call.method, call.id, s.redacted(), cause, delay, attempts, s.policy.MaxAttempts))
 		if s.sleep(call.ctx, delay) != nil {
 			return nil, 0, false
 		}

@@ -66,7 +66,7 @@ func (s *httpStream) renew(ctx context.Context, gen uint64, what string) error {
 		}
 		if !s.haveInit {
 			s.mu.Unlock()
-			return fmt.Errorf("transport: %s to %s: %w, and there is no initialize request to repeat", what, s.redacted, ErrSessionExpired)
+			return fmt.Errorf("transport: %s to %s: %w, and there is no initialize request to repeat", what, s.redacted(), ErrSessionExpired)
 		}
 		r = &renewal{done: make(chan struct{})}
 		s.renewal = r
@@ -84,14 +84,14 @@ func (s *httpStream) renew(ctx context.Context, gen uint64, what string) error {
 
 func (s *httpStream) runRenewal(r *renewal, what string) {
 	defer s.wg.Done()
-	ctx, cancel := context.WithTimeout(s.ctx, reinitTimeout)
+	ctx, cancel := context.WithTimeout(s.lifeCtx(), reinitTimeout)
 	defer cancel()
 	err := s.reinitialize(ctx)
 	if err != nil {
 		if oe := s.openErr(); oe != nil {
 			err = oe // closed meanwhile: that is the real reason
 		} else {
-			err = fmt.Errorf("transport: %w (the server rejected the session on %s to %s), and starting a new session failed: %w", ErrSessionExpired, what, s.redacted, err)
+			err = fmt.Errorf("transport: %w (the server rejected the session on %s to %s), and starting a new session failed: %w", ErrSessionExpired, what, s.redacted(), err)
 			s.fail(err)
 		}
 	}
@@ -103,7 +103,7 @@ func (s *httpStream) runRenewal(r *renewal, what string) {
 	if err != nil {
 		return
 	}
-	s.hook(fmt.Errorf("transport: %s: the session expired (on %s) and was renewed", s.redacted, what))
+	s.hook(fmt.Errorf("transport: %s: the session expired (on %s) and was renewed", s.redacted(), what))
 	if s.cfg.OnSessionRenewed != nil {
 		s.cfg.OnSessionRenewed()
 	}
@@ -154,7 +154,7 @@ func (s *httpStream) reinitialize(ctx context.Context) error {
 	s.mu.Lock()
 	s.sessionID = sid
 	s.gen++
-	s.updatePostHeader()
+	s.post = nil
 	s.mu.Unlock()
 
 	nresp, err := s.postSync(ctx, initializedBody, methodInitialized, false)

@@ -35,20 +35,15 @@ const (
 // the stream owns and Close waits for. While a session is being renewed,
 // new Writes wait for the renewal (or their ctx) before posting.
 type httpStream struct {
-	cfg      *StreamableHTTP
-	url      *url.URL
-	redacted string
-	sender   *httpSender
-	maxBody  int64
-	policy   ReconnectPolicy
-	sleep    func(ctx context.Context, d time.Duration) error
-	jitter   func() float64
+	cfg     *StreamableHTTP
+	url     *url.URL
+	sender  *httpSender
+	maxBody int64
+	policy  ReconnectPolicy
+	sleep   func(ctx context.Context, d time.Duration) error
+	jitter  func() float64
 
-	// ctx is the stream's lifetime: cancelled by Close or a terminal
-	// failure, it stops every request, body reader and wait.
-	ctx    context.Context
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	wg sync.WaitGroup
 
 	// inbound queues messages for Read until the engine asks for them to
 	// be pushed (Push), which it does first thing; made on first use, so
@@ -77,7 +72,12 @@ type httpStream struct {
 	listenerWanted bool               // notifications/initialized went through
 	listenerCancel context.CancelFunc // nil until one started; see startListener
 	listenerGen    uint64             // bumped by each start
-	post           http.Header        // shared by POSTs; see updatePostHeader
+	// ctx is the stream's lifetime, for the work that does not stop with
+	// a call (a session renewal): cancelled by Close or a terminal
+	// failure. Made on first use; see lifeCtx.
+	ctx    context.Context
+	cancel context.CancelFunc
+	post   http.Header // shared by POSTs; see postHeaderLocked
 }
 
 // inboundItem is one result for Read: a message or a non-terminal decode
@@ -100,19 +100,15 @@ var (
 func newHTTPStream(cfg *StreamableHTTP, u *url.URL) *httpStream {
 	c := *cfg // a snapshot: later edits to cfg do not reach this stream
 	c.Headers = cfg.Headers.Clone()
-	ctx, cancel := context.WithCancel(context.Background())
 	s := &httpStream{
-		cfg:      &c,
-		url:      u,
-		redacted: redactURL(c.URL),
-		sender:   newHTTPSender(c.HTTPClient, c.Headers, c.Auth, u),
-		maxBody:  c.MaxBodySize,
-		policy:   c.Reconnect.withDefaults(),
-		sleep:    c.sleep,
-		jitter:   c.jitter,
-		ctx:      ctx,
-		cancel:   cancel,
-		done:     make(chan struct{}),
+		cfg:     &c,
+		url:     u,
+		sender:  newHTTPSender(c.HTTPClient, c.Headers, c.Auth, u),
+		maxBody: c.MaxBodySize,
+		policy:  c.Reconnect.withDefaults(),
+		sleep:   c.sleep,
+		jitter:  c.jitter,
+		done:    make(chan struct{}),
 	}
 	if s.maxBody == 0 {
 		s.maxBody = DefaultMaxBodySize
@@ -123,7 +119,6 @@ func newHTTPStream(cfg *StreamableHTTP, u *url.URL) *httpStream {
 	if s.jitter == nil {
 		s.jitter = defaultJitter
 	}
-	s.updatePostHeader()
 	return s
 }
 
@@ -178,7 +173,7 @@ func (s *httpStream) SetProtocolVersion(version string) {
 	defer s.mu.Unlock()
 	if version != s.version {
 		s.version = version
-		s.updatePostHeader()
+		s.post = nil
 	}
 }
 
@@ -188,7 +183,7 @@ func (s *httpStream) SetProtocolVersion(version string) {
 // error wrapping jsonrpc.ErrClosed. It is idempotent and always returns nil.
 func (s *httpStream) Close() error {
 	s.closeOnce.Do(func() {
-		s.fail(fmt.Errorf("transport: streamable HTTP connection to %s closed: %w", s.redacted, jsonrpc.ErrClosed))
+		s.fail(fmt.Errorf("transport: streamable HTTP connection to %s closed: %w", s.redacted(), jsonrpc.ErrClosed))
 		s.mu.Lock()
 		sid := s.sessionID
 		s.mu.Unlock()
@@ -210,20 +205,39 @@ func (s *httpStream) fail(err error) {
 	}
 	s.ended = true
 	s.termErr = err
-	// Neither the calls nor the listener descend from s.ctx (see postCall
-	// and startListener), so they are stopped here.
+	// The calls and the listener are stopped here: their contexts do not
+	// descend from s.ctx (see postCall and startListener).
 	s.stopCallsLocked()
 	if s.listenerCancel != nil {
 		s.listenerCancel()
 	}
-	ended := s.pushEnded
+	ended, cancel := s.pushEnded, s.cancel
 	s.mu.Unlock()
 	close(s.done)
-	s.cancel()
+	if cancel != nil {
+		cancel()
+	}
 	if ended != nil {
 		ended(err)
 	}
 }
+
+// lifeCtx returns the stream's lifetime context, made on first use.
+func (s *httpStream) lifeCtx() context.Context {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ctx == nil {
+		s.ctx, s.cancel = context.WithCancel(context.Background())
+		if s.ended {
+			s.cancel()
+		}
+	}
+	return s.ctx
+}
+
+// redacted returns the endpoint for messages, without credentials or query
+// values.
+func (s *httpStream) redacted() string { return redactURL(s.cfg.URL) }
 
 // openErr returns the terminal error once the stream is over.
 func (s *httpStream) openErr() error {
@@ -241,8 +255,8 @@ func (s *httpStream) queue() chan inboundItem {
 	return s.inbound
 }
 
-// deliver queues a message or decode error for Read. It gives up when ctx
-// (a call's stream context or the stream's lifetime) ends.
+// deliver queues a message or decode error for Read, or pushes it. It gives
+// up when ctx (a call's or the listener's) or the stream ends.
 func (s *httpStream) deliver(ctx context.Context, it inboundItem) bool {
 	if t := s.pushTo.Load(); t != nil {
 		if ctx.Err() != nil || s.openErr() != nil {
