@@ -17,9 +17,11 @@ import (
 // request is written, and a reply that cannot deliver the response fails
 // the call in-band.
 //
-// The POST itself runs on a goroutine of the stream (runPost), so that
-// Write can give up when its ctx ends without linking that ctx to the
-// request's: Write then cancels the call's ctx, which aborts the POST.
+// The POST runs on the writer's goroutine, with ctx as its context rather
+// than the Write's: ctx outlives the Write when the reply is an event
+// stream. While the POST waits for its reply, a watcher goroutine (see
+// watchPost) stops ctx if the Write's ctx ends first; it is shallow, so it
+// never grows its stack, unlike a goroutine that ran the POST itself.
 //
 // A postCall whose ctx was never cancelled is reused by later Writes, of
 // any stream (see takeCall), ctx included: the context, its done channel
@@ -37,12 +39,14 @@ import (
 // (see track) and stops each of them when it ends.
 type postCall struct {
 	// ctx bounds the POST, its reply body and its resumption; stop ends
-	// it when the Write's ctx ends before the reply headers, when the
+	// it when the Write's ctx ends before the POST is over, when the
 	// request is cancelled, and with the stream.
 	ctx  context.Context
 	stop context.CancelFunc
-	// done carries the POST's outcome from runPost to Write (capacity 1).
-	done chan postOutcome
+	// unwatch tells the watcher that the POST is over, and watched
+	// answers whether the watcher stopped it first (both capacity 1).
+	unwatch chan struct{}
+	watched chan bool
 	// getBody is the requests' GetBody, made once; it reads body.
 	getBody func() (io.ReadCloser, error)
 	// req is the POST, rebuilt in place for each use.
@@ -64,16 +68,21 @@ type postCall struct {
 	prev, next *postCall
 }
 
-// postOutcome is what runPost tells Write once the reply headers were
-// examined.
+// postOutcome is what became of a POST (see runPost).
 type postOutcome struct {
 	// resp is a reply handed back for Write to deal with: a status other
-	// than 2xx. Write owns the call again.
+	// than 2xx.
 	resp *http.Response
 	info sent
 	err  error
-	// kept means runPost reads the reply and finishes the call; Write
-	// must not touch it any more.
+	// read means the reply, JSON, was read and its messages delivered:
+	// nothing is left to do but finish the call.
+	read bool
+	// stream is a 2xx event stream reply to a request, for a goroutine of
+	// the stream to read (runPost leaves that to exchange).
+	stream *http.Response
+	// kept means a goroutine of the stream reads the reply, an event
+	// stream, and finishes the call; Write must not touch it any more.
 	kept bool
 }
 
@@ -81,7 +90,7 @@ type postOutcome struct {
 var callPool = sync.Pool{New: func() any { return newPostCall() }}
 
 func newPostCall() *postCall {
-	c := &postCall{done: make(chan postOutcome, 1)}
+	c := &postCall{unwatch: make(chan struct{}, 1), watched: make(chan bool, 1)}
 	c.ctx, c.stop = context.WithCancel(context.Background())
 	c.req = new(http.Request).WithContext(c.ctx)
 	c.getBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(c.body)), nil }
@@ -183,11 +192,12 @@ func (s *httpStream) cancelCall(id jsonrpc.ID) {
 }
 
 // failCall delivers a synthesized error response so that exactly this call
-// fails with a transport reason, unless the caller cancelled it.
-func (s *httpStream) failCall(c *postCall, code int64, message string) {
+// fails with a transport reason, unless the caller cancelled it. It
+// reports whether it delivered one.
+func (s *httpStream) failCall(c *postCall, code int64, message string) bool {
 	if c.cancelled.Load() {
-		return
+		return false
 	}
 	r := &jsonrpc.Response{ID: c.id, Error: &jsonrpc.Error{Code: code, Message: message}}
-	s.deliver(context.Background(), inboundItem{msg: r}) // ends with the stream
+	return s.deliver(context.Background(), inboundItem{msg: r}) // ends with the stream
 }

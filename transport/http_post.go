@@ -36,10 +36,11 @@ type sent struct {
 	gen     uint64
 }
 
-// Write posts msg. For a request it returns once the reply headers were
-// examined: the reply body (JSON or SSE) is then read in the background
-// and its messages are queued for Read. For a notification or response it
-// returns once the server accepted it (202, or 200/204).
+// Write posts msg, on the caller's goroutine. For a request with a JSON
+// reply it returns once the reply was read and its messages delivered;
+// an event stream is read in the background once its headers were
+// examined. For a notification or response it returns once the server
+// accepted it (202, or 200/204).
 //
 // notifications/initialized returns only once the GET listener it starts
 // has its reply headers (bounded; see awaitListener).
@@ -131,9 +132,9 @@ func (s *httpStream) postFailed(what string, err error) error {
 	return s.requestError(http.MethodPost, what, err)
 }
 
-// writeRequest posts a request. Once the reply headers were examined, the
-// reply body (JSON or SSE) is read by the POST's goroutine and its
-// messages are queued for Read.
+// writeRequest posts a request. A JSON reply is read and its messages
+// delivered before it returns; an event stream is read by a goroutine of
+// the stream once the headers were examined.
 func (s *httpStream) writeRequest(ctx context.Context, m *jsonrpc.Request, body []byte) error {
 	c := takeCall()
 	c.id, c.method, c.body, c.initial = m.ID, m.Method, body, m.Method == methodInitialize
@@ -143,7 +144,7 @@ func (s *httpStream) writeRequest(ctx context.Context, m *jsonrpc.Request, body 
 	if !s.track(c) {
 		return s.termErr
 	}
-	owned := true // false once the POST's goroutine finishes the call
+	owned := true // false once the stream's goroutine reads the reply
 	defer func() {
 		if owned {
 			s.finishCall(c)
@@ -156,7 +157,7 @@ func (s *httpStream) writeRequest(ctx context.Context, m *jsonrpc.Request, body 
 			owned = false
 			return err
 		}
-		if err != nil {
+		if err != nil || out.read {
 			return err
 		}
 		resp := out.resp
@@ -175,65 +176,88 @@ func (s *httpStream) writeRequest(ctx context.Context, m *jsonrpc.Request, body 
 	}
 }
 
-// exchange runs c's POST on a goroutine of the stream and waits for its
-// outcome. When ctx ends first, it aborts the POST (cancelling c's ctx,
-// which makes c unfit for reuse) and returns an error naming ctx's cause;
-// out.kept then still says who finishes the call.
+// exchange runs c's POST (see runPost), stopping it if ctx ends first, in
+// which case it returns an error naming ctx's cause, unless the reply was
+// read in full meanwhile. An event stream reply is given to a goroutine of
+// the stream, which finishes the call (out.kept). Stopping cancels c's
+// ctx, which makes c unfit for reuse.
 func (s *httpStream) exchange(ctx context.Context, c *postCall) (out postOutcome, err error) {
 	if ctx.Err() != nil {
 		// Not even started: nothing to abort, and c stays reusable.
 		return postOutcome{}, fmt.Errorf("transport: POST %s (%s): %w", s.redacted(), c.method, context.Cause(ctx))
 	}
-	if !s.spawnPost(c) {
+	if !s.enter() {
 		return postOutcome{}, s.termErr
 	}
-	select {
-	case out = <-c.done:
-		return out, out.err
-	case <-ctx.Done():
+	watching := ctx.Done() != nil
+	if watching {
+		go watchPost(ctx, c)
 	}
-	select {
-	case out = <-c.done: // it was there too
-		return out, out.err
-	default:
+	out = s.runPost(c)
+	s.wg.Done()
+	// The watcher is done with c before a reader goroutine may finish
+	// the call and give c to another Write.
+	if watching {
+		c.unwatch <- struct{}{}
+		if stopped := <-c.watched; stopped && !out.read {
+			for _, r := range []*http.Response{out.resp, out.stream} {
+				if r != nil {
+					r.Body.Close()
+				}
+			}
+			return postOutcome{info: out.info}, fmt.Errorf("transport: POST %s (%s): %w", s.redacted(), c.method, context.Cause(ctx))
+		}
 	}
-	c.stop()
-	out = <-c.done
-	if out.resp != nil {
-		out.resp.Body.Close()
-		out.resp = nil
+	if out.stream != nil {
+		if !s.spawnReader(c, out.stream) {
+			out.stream.Body.Close()
+			return postOutcome{info: out.info}, s.termErr
+		}
+		out.stream, out.kept = nil, true
 	}
-	return out, fmt.Errorf("transport: POST %s (%s): %w", s.redacted(), c.method, context.Cause(ctx))
+	return out, out.err
 }
 
-// spawnPost starts c's POST on a goroutine that Close waits for; it
-// refuses once the stream is over, so that no goroutine starts after
-// Close began waiting.
-func (s *httpStream) spawnPost(c *postCall) bool {
+// watchPost stops c's POST when ctx ends before the POST is over (see
+// exchange). A caller that gave up wants nothing more of the call, so
+// it is marked cancelled: no error is delivered for it.
+func watchPost(ctx context.Context, c *postCall) {
+	select {
+	case <-ctx.Done():
+		c.cancelled.Store(true)
+		c.stop()
+		<-c.unwatch
+		c.watched <- true
+	case <-c.unwatch:
+		c.watched <- false
+	}
+}
+
+// enter counts a POST in flight on a writer's goroutine, which Close waits
+// for (the stream's end stops it); it refuses once the stream is over.
+func (s *httpStream) enter() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ended {
 		return false
 	}
 	s.wg.Add(1)
-	go s.runPost(c)
 	return true
 }
 
-// runPost sends c's POST and tells Write how it went (see postOutcome). A
-// 2xx reply to a request is kept: this goroutine reads it and finishes
-// the call. An accepted one-way message's reply is drained here.
-func (s *httpStream) runPost(c *postCall) {
-	defer s.wg.Done()
+// runPost sends c's POST on the writer's goroutine and deals with what it can
+// of the reply: a 2xx reply to a request is read here when it is JSON and
+// handed back when it is an event stream (out.stream), for exchange to give
+// it to a goroutine of the stream; an accepted one-way message's reply is
+// drained; any other status is handed back.
+func (s *httpStream) runPost(c *postCall) postOutcome {
 	h, info := s.postHeaders(c.initial)
 	resp, err := s.sender.do(c.request(s, h), c.body)
 	if err != nil {
-		c.done <- postOutcome{info: info, err: s.postFailed(c.method, err)}
-		return
+		return postOutcome{info: info, err: s.postFailed(c.method, err)}
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		c.done <- postOutcome{resp: resp, info: info}
-		return
+		return postOutcome{resp: resp, info: info}
 	}
 	if c.oneWay {
 		// 202 is the rule; some servers answer 200 with a JSON body or
@@ -243,22 +267,40 @@ func (s *httpStream) runPost(c *postCall) {
 			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, discardLimit))
 		}
 		resp.Body.Close()
-		c.done <- postOutcome{info: info}
-		return
+		return postOutcome{info: info}
 	}
 	sse, err := s.acceptReply(c, resp)
 	if err != nil {
 		resp.Body.Close()
-		c.done <- postOutcome{info: info, err: err}
-		return
+		return postOutcome{info: info, err: err}
 	}
-	c.done <- postOutcome{info: info, kept: true}
-	defer s.finishCall(c)
-	if sse {
+	if !sse {
+		if s.readJSONReply(c, resp) {
+			return postOutcome{info: info, read: true}
+		}
+		// Stopped: by the Write's ctx (exchange says so) or the stream's
+		// end (postFailed says so).
+		return postOutcome{info: info, err: s.postFailed(c.method, context.Canceled)}
+	}
+	return postOutcome{info: info, stream: resp}
+}
+
+// spawnReader starts the goroutine that reads c's event stream and then
+// finishes the call; it refuses once the stream is over, so that no
+// goroutine starts after Close began waiting.
+func (s *httpStream) spawnReader(c *postCall, resp *http.Response) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended {
+		return false
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer s.finishCall(c)
 		s.readPOSTStream(c, resp)
-	} else {
-		s.readJSONReply(c, resp)
-	}
+	}()
+	return true
 }
 
 // acceptReply checks a 2xx reply to a request: a JSON or SSE body, and for

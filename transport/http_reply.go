@@ -53,36 +53,37 @@ func (w *replyWatch) see(m jsonrpc.Message) {
 // its messages (one, or a 2025-03-26 batch). A body that is not JSON-RPC,
 // too large, unreadable, or without the response fails the call in-band.
 // The body is read into a pooled buffer: decoded messages keep no part of
-// it.
-func (s *httpStream) readJSONReply(call *postCall, resp *http.Response) {
+// it. settled reports whether the call got its response or its in-band
+// failure; it did not if the call was stopped.
+func (s *httpStream) readJSONReply(call *postCall, resp *http.Response) (settled bool) {
 	defer resp.Body.Close()
 	buf := takeReplyBuf()
 	defer giveReplyBuf(buf)
 	data, err := readLimitedInto((*buf)[:0], resp.Body, resp.ContentLength, s.maxBody)
 	*buf = data
 	if err != nil {
-		if call.ctx.Err() == nil {
-			s.failCall(call, CodeTransportError, fmt.Sprintf("transport: reading the JSON reply to %s (id %s) from %s: %v", call.method, call.id, s.redacted(), err))
+		if call.ctx.Err() != nil {
+			return false
 		}
-		return
+		return s.failCall(call, CodeTransportError, fmt.Sprintf("transport: reading the JSON reply to %s (id %s) from %s: %v", call.method, call.id, s.redacted(), err))
 	}
 	var one [1]jsonrpc.Message
 	msgs, derr := jsonrpc.AppendFrame(one[:0], data)
 	if len(msgs) == 0 {
-		s.failCall(call, jsonrpc.CodeParseError, fmt.Sprintf("transport: the JSON reply to %s (id %s) from %s is not a valid JSON-RPC message: %s", call.method, call.id, s.redacted(), decodeReason(derr)))
-		return
+		return s.failCall(call, jsonrpc.CodeParseError, fmt.Sprintf("transport: the JSON reply to %s (id %s) from %s is not a valid JSON-RPC message: %s", call.method, call.id, s.redacted(), decodeReason(derr)))
 	}
 	w := replyWatch{call: call}
 	for _, m := range msgs {
 		w.see(m)
 		if !s.deliver(call.ctx, inboundItem{msg: m}) {
-			return
+			return false
 		}
 	}
 	s.deliverDecodeErrors(call.ctx, derr)
 	if !w.answered {
-		s.failCall(call, CodeTransportError, fmt.Sprintf("transport: the JSON reply to %s (id %s) from %s carried no response to it", call.method, call.id, s.redacted()))
+		return s.failCall(call, CodeTransportError, fmt.Sprintf("transport: the JSON reply to %s (id %s) from %s carried no response to it", call.method, call.id, s.redacted()))
 	}
+	return true
 }
 
 // maxPooledReply bounds the reply buffers kept for reuse; a larger reply's

@@ -327,6 +327,20 @@ func httpWaitHit(t *testing.T, st *httpStep) *httpSeenReq {
 	}
 }
 
+// httpWaitErr returns what errc carries, failing on a hang.
+func httpWaitErr(t *testing.T, errc <-chan error, what string) error {
+	t.Helper()
+	timeout := time.NewTimer(10 * time.Second)
+	defer timeout.Stop()
+	select {
+	case err := <-errc:
+		return err
+	case <-timeout.C:
+		t.Fatalf("%s did not return", what)
+		return nil
+	}
+}
+
 func httpWaitClosed(t *testing.T, ch chan struct{}, what string) {
 	t.Helper()
 	timeout := time.NewTimer(10 * time.Second)

@@ -205,15 +205,21 @@ func (s *httpStream) fail(err error) {
 	}
 	s.ended = true
 	s.termErr = err
+	ended := s.pushEnded
+	s.mu.Unlock()
+	// done is closed before anything is stopped, so that what fails for
+	// being stopped finds the stream's end as the reason (see postFailed).
+	close(s.done)
 	// The calls and the listener are stopped here: their contexts do not
-	// descend from s.ctx (see postCall and startListener).
+	// descend from s.ctx (see postCall and startListener). No call is
+	// added once ended is set.
+	s.mu.Lock()
 	s.stopCallsLocked()
 	if s.listenerCancel != nil {
 		s.listenerCancel()
 	}
-	ended, cancel := s.pushEnded, s.cancel
+	cancel := s.cancel
 	s.mu.Unlock()
-	close(s.done)
 	if cancel != nil {
 		cancel()
 	}

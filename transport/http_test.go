@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -274,7 +275,49 @@ func TestHTTPInvalidSessionIDRejected(t *testing.T) {
 	}
 }
 
+// A Write gives up when its ctx ends: while the POST waits for the reply
+// headers, and while a JSON reply's body is still coming (the POST runs on
+// the writer's goroutine and reads a JSON reply there). The server sees
+// the request abandoned, and nothing is delivered for the call.
 func TestHTTPWriteHonoursContext(t *testing.T) {
+	for name, sent := range map[string]string{
+		"before the headers": "",
+		"during the body":    `{"jsonrpc":"2.0","id":2,"res`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			srv := newHTTPScript(t)
+			cfg, _, _ := httpTestConfig(srv)
+			s := httpConnect(t, cfg)
+			gone := make(chan struct{})
+			step := srv.on("slow", httpIsPOST("tools/list"), func(w http.ResponseWriter, r *httpSeenReq) {
+				if sent != "" {
+					w.Header().Set("Content-Type", "application/json")
+					w.WriteHeader(http.StatusOK)
+					io.WriteString(w, sent)
+					w.(http.Flusher).Flush()
+				}
+				<-r.r.Context().Done()
+				close(gone)
+			})
+			ctx, cancel := context.WithCancel(context.Background())
+			errc := make(chan error, 1)
+			go func() { errc <- s.Write(ctx, httpRequest(t, 2, "tools/list", nil)) }()
+			httpWaitHit(t, step)
+			cancel()
+			if err := httpWaitErr(t, errc, "Write"); !errors.Is(err, context.Canceled) {
+				t.Fatalf("Write = %v, want context.Canceled", err)
+			}
+			httpWaitClosed(t, gone, "abandoning the POST")
+			srv.on("ping", httpIsPOST("ping"), httpReplyJSON(200, `{"jsonrpc":"2.0","id":%ID%,"result":{}}`))
+			httpWrite(t, s, httpRequest(t, 3, "ping", nil))
+			httpReadResponse(t, s, 3) // not a synthesized failure of call 2
+		})
+	}
+}
+
+// Close stops a Write that waits for its reply, and the Write says the
+// stream was closed.
+func TestHTTPCloseStopsAWaitingWrite(t *testing.T) {
 	srv := newHTTPScript(t)
 	cfg, _, _ := httpTestConfig(srv)
 	s := httpConnect(t, cfg)
@@ -283,14 +326,18 @@ func TestHTTPWriteHonoursContext(t *testing.T) {
 		<-r.r.Context().Done()
 		close(gone)
 	})
-	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
-	go func() { errc <- s.Write(ctx, httpRequest(t, 2, "tools/list", nil)) }()
+	go func() { errc <- s.Write(context.Background(), httpRequest(t, 2, "tools/list", nil)) }()
 	httpWaitHit(t, step)
-	cancel()
-	if err := <-errc; !errors.Is(err, context.Canceled) {
-		t.Fatalf("Write = %v, want context.Canceled", err)
+	closed := make(chan struct{})
+	go func() {
+		s.Close()
+		close(closed)
+	}()
+	if err := httpWaitErr(t, errc, "Write"); !errors.Is(err, jsonrpc.ErrClosed) {
+		t.Fatalf("Write = %v, want jsonrpc.ErrClosed", err)
 	}
+	httpWaitClosed(t, closed, "Close")
 	httpWaitClosed(t, gone, "abandoning the POST")
 }
 
