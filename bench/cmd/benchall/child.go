@@ -24,6 +24,13 @@ import (
 
 const idleConns = 20
 
+// idleSamples is how many children measure idle memory per client and
+// repetition. RSS moves in steps of the kernel's fault-around window
+// (64 KiB, 3.2 KiB per connection over 20) as code and tables of the
+// binary are first touched, so one child's figure varies by several steps
+// from run to run; the median needs more samples than the others.
+const idleSamples = 3
+
 // childResult is what a child prints as its last line.
 type childResult struct {
 	Largest   int     `json:"largest"` // bytes
@@ -242,25 +249,27 @@ func clientsNamed(cs []*clients.Client, name string) []*clients.Client {
 	return nil
 }
 
-// idleTable measures memory per idle connection, once per repetition per
-// client, interleaved.
+// idleTable measures memory per idle connection, idleSamples times per
+// repetition per client, interleaved.
 func (e *env) idleTable(tr string) *Table {
 	cs := e.clientsFor(tr, false)
 	cs = append(cs, clientsNamed(e.clientsFor(tr, true), "raw")...)
-	t := newTable("idle/"+tr, fmt.Sprintf("Memory per idle connection (%d connections, each after one call), %s; in a child process", idleConns, transportNames[tr]),
+	t := newTable("idle/"+tr, fmt.Sprintf("Memory per idle connection (%d connections, each after one call), %s; in a child process, %d children per client and repetition", idleConns, transportNames[tr], idleSamples),
 		names(cs), mRSS, mHeap, mGorout)
-	e.interleave(cs, func(rep int, c *clients.Client) {
-		if _, failed := t.Failures[c.Name]; failed {
-			return
-		}
-		res, err := e.spawnChild("idle", c, tr, 0, 3*time.Minute)
-		if err != nil {
-			t.fail(c.Name, err)
-			return
-		}
-		t.add(c.Name, mRSS.Key, res.RSSKiB)
-		t.add(c.Name, mHeap.Key, res.HeapKiB)
-		t.add(c.Name, mGorout.Key, res.Goroutine)
-	})
+	for range idleSamples {
+		e.interleave(cs, func(rep int, c *clients.Client) {
+			if _, failed := t.Failures[c.Name]; failed {
+				return
+			}
+			res, err := e.spawnChild("idle", c, tr, 0, 3*time.Minute)
+			if err != nil {
+				t.fail(c.Name, err)
+				return
+			}
+			t.add(c.Name, mRSS.Key, res.RSSKiB)
+			t.add(c.Name, mHeap.Key, res.HeapKiB)
+			t.add(c.Name, mGorout.Key, res.Goroutine)
+		})
+	}
 	return t
 }
