@@ -44,7 +44,7 @@ var _ Transport = (*Auto)(nil)
 // its transport at the first Write. Like StreamableHTTP's, it does no
 // network I/O itself.
 //
-// The stream implements jsonrpc.Stream, SessionIDer and
+// The stream implements jsonrpc.Stream, jsonrpc.Pusher, SessionIDer and
 // ProtocolVersionSetter (the last two apply to Streamable HTTP only).
 func (a *Auto) Connect(ctx context.Context) (jsonrpc.Stream, error) {
 	if err := ctx.Err(); err != nil {
@@ -90,7 +90,8 @@ func (a *Auto) Connect(ctx context.Context) (jsonrpc.Stream, error) {
 //
 // Concurrency: the first Write holds probe while it decides; other Writes
 // wait for it (or their ctx). Read waits until a transport was chosen.
-// After that every call goes straight to the chosen stream.
+// After that every call goes straight to the chosen stream. A pushing
+// stream (Push) is not read: the chosen stream pushes, or the pump does.
 type autoStream struct {
 	cfg      Auto
 	redacted string
@@ -104,9 +105,23 @@ type autoStream struct {
 	mu     sync.Mutex
 	chosen jsonrpc.Stream
 	closed bool
+	// push is the engine's, once it asked for messages to be pushed
+	// (Push); movedOn is set when the Streamable HTTP stream is given up
+	// for legacy SSE, so that its end is not the connection's.
+	push    *autoPush
+	movedOn bool
 
+	wg        sync.WaitGroup // the legacy pump (see pump)
 	closeOnce sync.Once
 }
+
+// autoPush is where the engine takes pushed messages (see jsonrpc.Pusher).
+type autoPush struct {
+	to    jsonrpc.Receiver
+	ended func(error)
+}
+
+var _ jsonrpc.Pusher = (*autoStream)(nil)
 
 func (s *autoStream) current() jsonrpc.Stream {
 	s.mu.Lock()
@@ -178,6 +193,9 @@ func (s *autoStream) fallBack(ctx context.Context, msg jsonrpc.Message, streamab
 		legacy.Close()
 		return fmt.Errorf("transport: falling back to legacy SSE for %s: %w", s.redacted, err)
 	}
+	s.mu.Lock()
+	s.movedOn = true
+	s.mu.Unlock()
 	s.primary.Close()
 	if !s.choose(legacy) {
 		legacy.Close()
@@ -190,6 +208,7 @@ func (s *autoStream) fallBack(ctx context.Context, msg jsonrpc.Message, streamab
 }
 
 // choose records the transport; false means the stream was closed first.
+// A pushing connection that moved to legacy SSE gets its pump.
 func (s *autoStream) choose(c jsonrpc.Stream) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -198,7 +217,52 @@ func (s *autoStream) choose(c jsonrpc.Stream) bool {
 	}
 	s.chosen = c
 	close(s.decided)
+	if s.push != nil && c != s.primary {
+		s.wg.Add(1)
+		go s.pump(c, s.push)
+	}
 	return true
+}
+
+// Push hands the messages of whichever transport is chosen straight to the
+// engine (see jsonrpc.Pusher). Streamable HTTP pushes by itself; legacy
+// SSE, chosen on fallback, does not, so a goroutine of this stream reads
+// it and passes on what it reads (see pump).
+func (s *autoStream) Push(to jsonrpc.Receiver, ended func(error)) {
+	s.mu.Lock()
+	s.push = &autoPush{to: to, ended: ended}
+	s.mu.Unlock()
+	s.primary.(jsonrpc.Pusher).Push(to, s.primaryEnded)
+}
+
+// primaryEnded passes on the end of the Streamable HTTP stream, unless the
+// connection moved to legacy SSE, which closed it.
+func (s *autoStream) primaryEnded(err error) {
+	s.mu.Lock()
+	movedOn, ended := s.movedOn, s.push.ended
+	s.mu.Unlock()
+	if !movedOn {
+		ended(err)
+	}
+}
+
+// pump reads the legacy SSE stream and pushes what it reads, until the
+// stream or the connection ends.
+func (s *autoStream) pump(from jsonrpc.Stream, p *autoPush) {
+	defer s.wg.Done()
+	for {
+		msg, err := from.Read(s.ctx)
+		if err != nil && !jsonrpc.IsDecodeError(err) {
+			if s.ctx.Err() != nil {
+				err = s.closedErr()
+			}
+			p.ended(err)
+			return
+		}
+		if !p.to.Receive(msg, err) {
+			return
+		}
+	}
 }
 
 // Read waits until the first Write chose a transport, then reads from it.
@@ -225,6 +289,7 @@ func (s *autoStream) Close() error {
 		if chosen != nil && chosen != s.primary {
 			chosen.Close()
 		}
+		s.wg.Wait()
 	})
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
@@ -193,5 +194,84 @@ func TestAutoConfigErrors(t *testing.T) {
 		if err := connectErr(context.Background(), &tc.a); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Connect(%+v) = %v, want %q", tc.a, err, tc.want)
 		}
+	}
+}
+
+// chanReceiver takes pushed messages (see jsonrpc.Pusher) into channels.
+type chanReceiver struct {
+	msgs  chan jsonrpc.Message
+	ended chan error
+}
+
+func newChanReceiver() *chanReceiver {
+	return &chanReceiver{msgs: make(chan jsonrpc.Message, 16), ended: make(chan error, 1)}
+}
+
+func (r *chanReceiver) Receive(msg jsonrpc.Message, err error) bool {
+	if err == nil {
+		r.msgs <- msg
+	}
+	return true
+}
+
+func (r *chanReceiver) end(err error) {
+	select {
+	case r.ended <- err:
+	default: // a second end is a failure the first one shows
+	}
+}
+
+// next returns the next pushed message, failing on a hang.
+func (r *chanReceiver) next(t *testing.T) jsonrpc.Message {
+	t.Helper()
+	timeout := time.NewTimer(10 * time.Second)
+	defer timeout.Stop()
+	select {
+	case m := <-r.msgs:
+		return m
+	case <-timeout.C:
+		t.Fatal("nothing was pushed")
+		return nil
+	}
+}
+
+// Auto pushes, like the transport it chooses: Streamable HTTP directly,
+// legacy SSE through a goroutine that reads it. Giving up Streamable HTTP
+// for legacy SSE does not end the connection; Close does.
+func TestAutoPushes(t *testing.T) {
+	for name, probe := range map[string]http.HandlerFunc{
+		"streamable HTTP": replyProbe(http.StatusOK, `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25"}}`, "Content-Type", "application/json"),
+		"legacy SSE":      replyProbe(http.StatusNotFound, "Cannot POST /mcp"),
+	} {
+		t.Run(name, func(t *testing.T) {
+			ls := newLegacyServer(t, "/message?sessionId=1", probe)
+			s := connectAuto(t, &Auto{URL: ls.srv.URL + "/mcp"})
+			r := newChanReceiver()
+			s.(jsonrpc.Pusher).Push(r, r.end)
+			if err := s.Write(context.Background(), mustRequest(t, 1, "initialize")); err != nil {
+				t.Fatalf("Write(initialize) = %v", err)
+			}
+			if name == "legacy SSE" {
+				<-ls.posts
+				ls.events <- message(`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2024-11-05"}}`)
+			}
+			if m, ok := r.next(t).(*jsonrpc.Response); !ok || m.ID != jsonrpc.Int64ID(1) {
+				t.Fatalf("pushed %#v, want the response to initialize", m)
+			}
+			select {
+			case err := <-r.ended:
+				t.Fatalf("the connection ended before Close: %v", err)
+			default:
+			}
+			s.Close()
+			select {
+			case err := <-r.ended:
+				if !errors.Is(err, jsonrpc.ErrClosed) {
+					t.Errorf("ended(%v), want jsonrpc.ErrClosed", err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("Close did not end the pushed connection")
+			}
+		})
 	}
 }
