@@ -138,30 +138,17 @@ func decodeInitializeResult(raw []byte, res *InitializeResult) bool {
 // serverCapabilities reads the capabilities object of an initialize
 // result (see decodeInitializeResult).
 func (d *scanner) serverCapabilities(c *ServerCapabilities) bool {
-	return d.object(serverCapNames, func(i int) (ok bool) {
+	return d.object(serverCapNames, func(i int) bool {
 		switch i {
 		case 0:
 			c.Prompts = &PromptsCapability{}
-			return d.object(listChangedNames, func(int) bool {
-				c.Prompts.ListChanged, ok = d.boolean()
-				return ok
-			})
+			return d.booleans(listChangedNames, &c.Prompts.ListChanged)
 		case 1:
 			c.Resources = &ResourcesCapability{}
-			return d.object(resourcesCapNames, func(j int) bool {
-				if j == 0 {
-					c.Resources.Subscribe, ok = d.boolean()
-				} else {
-					c.Resources.ListChanged, ok = d.boolean()
-				}
-				return ok
-			})
+			return d.booleans(resourcesCapNames, &c.Resources.Subscribe, &c.Resources.ListChanged)
 		case 2:
 			c.Tools = &ToolsCapability{}
-			return d.object(listChangedNames, func(int) bool {
-				c.Tools.ListChanged, ok = d.boolean()
-				return ok
-			})
+			return d.booleans(listChangedNames, &c.Tools.ListChanged)
 		case 3:
 			c.Logging = &EmptyObject{}
 			return d.object(nil, nil)
@@ -174,9 +161,23 @@ func (d *scanner) serverCapabilities(c *ServerCapabilities) bool {
 
 // implementation reads serverInfo without icons.
 func (d *scanner) implementation(impl *Implementation) bool {
-	return d.object(serverInfoNames, func(i int) (ok bool) {
-		fields := [...]*string{&impl.Name, &impl.Title, &impl.Version, &impl.Description, &impl.WebsiteURL}
-		*fields[i], ok = d.text()
+	return d.texts(serverInfoNames, &impl.Name, &impl.Title, &impl.Version, &impl.Description, &impl.WebsiteURL)
+}
+
+// booleans reads an object of flags named among names into dst, in the
+// same order.
+func (d *scanner) booleans(names []string, dst ...*bool) bool {
+	return d.object(names, func(i int) (ok bool) {
+		*dst[i], ok = d.boolean()
+		return ok
+	})
+}
+
+// texts reads an object of strings named among names into dst, in the
+// same order.
+func (d *scanner) texts(names []string, dst ...*string) bool {
+	return d.object(names, func(i int) (ok bool) {
+		*dst[i], ok = d.text()
 		return ok
 	})
 }
