@@ -43,10 +43,9 @@ type postCall struct {
 	// request is cancelled, and with the stream.
 	ctx  context.Context
 	stop context.CancelFunc
-	// unwatch tells the watcher that the POST is over, and watched
-	// answers whether the watcher stopped it first (both capacity 1).
+	// unwatch tells the watcher that the POST is over (unbuffered: once
+	// the watcher took it, it is done with the call).
 	unwatch chan struct{}
-	watched chan bool
 	// getBody is the requests' GetBody, made once; it reads body.
 	getBody func() (io.ReadCloser, error)
 	// req is the POST, rebuilt in place for each use.
@@ -90,7 +89,7 @@ type postOutcome struct {
 var callPool = sync.Pool{New: func() any { return newPostCall() }}
 
 func newPostCall() *postCall {
-	c := &postCall{unwatch: make(chan struct{}, 1), watched: make(chan bool, 1)}
+	c := &postCall{unwatch: make(chan struct{})}
 	c.ctx, c.stop = context.WithCancel(context.Background())
 	c.req = new(http.Request).WithContext(c.ctx)
 	c.getBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(c.body)), nil }

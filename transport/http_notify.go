@@ -45,8 +45,8 @@ func (s *httpStream) writeOneWay(ctx context.Context, what string, body []byte) 
 		return s.termErr
 	}
 	out, err := s.exchange(ctx, c)
-	// A one-way POST's goroutine never keeps the call.
-	defer s.finishCall(c)
+	defer s.finishCall(c) // no reply to read: the call is never kept
+
 	if err != nil {
 		return err
 	}

@@ -199,7 +199,8 @@ func (s *httpStream) exchange(ctx context.Context, c *postCall) (out postOutcome
 	// the call and give c to another Write.
 	if watching {
 		c.unwatch <- struct{}{}
-		if stopped := <-c.watched; stopped && !out.read {
+		// The watcher marked the call cancelled if it stopped it.
+		if stopped := c.cancelled.Load() && ctx.Err() != nil; stopped && !out.read {
 			for _, r := range []*http.Response{out.resp, out.stream} {
 				if r != nil {
 					r.Body.Close()
@@ -220,16 +221,15 @@ func (s *httpStream) exchange(ctx context.Context, c *postCall) (out postOutcome
 
 // watchPost stops c's POST when ctx ends before the POST is over (see
 // exchange). A caller that gave up wants nothing more of the call, so
-// it is marked cancelled: no error is delivered for it.
+// it is marked cancelled: no error is delivered for it, and exchange
+// learns from the mark that the watcher stopped the POST.
 func watchPost(ctx context.Context, c *postCall) {
 	select {
 	case <-ctx.Done():
 		c.cancelled.Store(true)
 		c.stop()
 		<-c.unwatch
-		c.watched <- true
 	case <-c.unwatch:
-		c.watched <- false
 	}
 }
 
