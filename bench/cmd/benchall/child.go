@@ -254,9 +254,10 @@ func clientsNamed(cs []*clients.Client, name string) []*clients.Client {
 func (e *env) idleTable(tr string) *Table {
 	cs := e.clientsFor(tr, false)
 	cs = append(cs, clientsNamed(e.clientsFor(tr, true), "raw")...)
-	t := newTable("idle/"+tr, fmt.Sprintf("Memory per idle connection (%d connections, each after one call), %s; in a child process, %d children per client and repetition", idleConns, transportNames[tr], idleSamples),
+	samples := e.n(idleSamples)
+	t := newTable("idle/"+tr, fmt.Sprintf("Memory per idle connection (%d connections, each after one call), %s; in a child process, %d children per client and repetition", idleConns, transportNames[tr], samples),
 		names(cs), mRSS, mHeap, mGorout)
-	for range idleSamples {
+	for range samples {
 		e.interleave(cs, func(rep int, c *clients.Client) {
 			if _, failed := t.Failures[c.Name]; failed {
 				return

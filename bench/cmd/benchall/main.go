@@ -125,7 +125,7 @@ func run(out string, reps int, only, transports, which string, quick bool, rawOu
 		runtime.MemProfileRate = 1
 	}
 	if cpuprofile != "" {
-		f, err := os.Create(cpuprofile)
+		f, err := create(cpuprofile)
 		if err != nil {
 			return err
 		}
@@ -169,7 +169,7 @@ func run(out string, reps int, only, transports, which string, quick bool, rawOu
 		}
 	}
 	if memprofile != "" {
-		f, err := os.Create(memprofile)
+		f, err := create(memprofile)
 		if err != nil {
 			return err
 		}
@@ -185,7 +185,7 @@ func run(out string, reps int, only, transports, which string, quick bool, rawOu
 	}
 	w := os.Stdout
 	if out != "" {
-		f, err := os.Create(out)
+		f, err := create(out)
 		if err != nil {
 			return err
 		}
@@ -194,10 +194,7 @@ func run(out string, reps int, only, transports, which string, quick bool, rawOu
 	}
 	r.write(w)
 	if rawOut != "" {
-		if err := os.MkdirAll(filepath.Dir(rawOut), 0o755); err != nil {
-			return err
-		}
-		f, err := os.Create(rawOut)
+		f, err := create(rawOut)
 		if err != nil {
 			return err
 		}
@@ -207,4 +204,13 @@ func run(out string, reps int, only, transports, which string, quick bool, rawOu
 		}
 	}
 	return nil
+}
+
+// create creates an output file, and its directory if need be: results/,
+// where the README puts them, is not in a fresh clone.
+func create(path string) (*os.File, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	return os.Create(path)
 }

@@ -35,7 +35,7 @@ func (r *report) write(w io.Writer) {
 	p("Machine: %d cores (%s), %s/%s, %s, GOMAXPROCS %d.\n\n", runtime.NumCPU(), cpuModel(), runtime.GOOS, runtime.GOARCH, runtime.Version(), runtime.GOMAXPROCS(0))
 	p("Method: every client talks to the same canned server (`bench/canned`, its own process: a binary spawned per connection for stdio, one process on 127.0.0.1 for HTTP), with the same payloads. ")
 	p("Each workload opens every client, warms it up, then runs %d repetitions; in each repetition every client runs once, in an order that rotates from one repetition to the next. ", r.reps)
-	p("A figure is the median of the repetitions, followed by ± half their range as a percentage of that median. ")
+	p("A figure is the median of its samples (one per repetition; %d per repetition for idle memory), followed by ± half their range as a percentage of that median. ", idleSamples)
 	p("Ratios divide a client's median by mcpwire's (\"vs mcpwire\") and by the raw floor's (\"vs raw\"), one ratio per figure in column order; ↓ marks figures where lower is better, ↑ higher. ")
 	p("Allocations are counted with `runtime.ReadMemStats` around the measured loop in the benchmark process, which holds only the client (the server is another process). ")
 	p("The two floors are not clients: **raw** writes pre-encoded requests to the same server and reads reply lines (or HTTP bodies) without decoding them, so it is the cost of the server and the pipe or the loopback HTTP stack; **cat** pushes the same reply bytes through `cat`, the cost of the pipe alone.\n\n")
@@ -56,7 +56,7 @@ func (r *report) write(w io.Writer) {
 	if r.notes != "" {
 		p("%s\n", strings.TrimSpace(r.notes))
 	}
-	p("\n## Raw samples\n\nOne line per repetition in the Go benchmark format (readable by `benchstat`).\n\n```\n")
+	p("\n## Raw samples\n\nOne line per sample in the Go benchmark format (readable by `benchstat`).\n\n```\n")
 	for _, t := range r.tables {
 		t.writeRaw(w)
 	}

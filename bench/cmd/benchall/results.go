@@ -20,7 +20,7 @@ type Metric struct {
 }
 
 // Table is one workload over one transport: samples per client and metric,
-// one sample per repetition.
+// one sample per repetition (idleSamples per repetition for idle memory).
 type Table struct {
 	ID        string // short name for the raw output, e.g. "seq/stdio"
 	Title     string
@@ -76,7 +76,7 @@ func (t *Table) med(client, key string) (float64, bool) {
 }
 
 // writeRaw writes every sample in the Go benchmark format, so that
-// benchstat can read the file (one line per repetition).
+// benchstat can read the file (one line per sample).
 func (t *Table) writeRaw(w io.Writer) {
 	for _, c := range t.Clients {
 		n := 0

@@ -21,7 +21,7 @@ func median(xs []float64) float64 {
 }
 
 // spread is half the range of xs as a fraction of its median: "± 3%"
-// means every repetition fell within 3% of the median either way, at most.
+// means every sample fell within 3% of the median either way, at most.
 func spread(xs []float64) float64 {
 	if len(xs) < 2 {
 		return 0
