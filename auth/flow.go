@@ -11,7 +11,10 @@ import (
 // satisfy gets a new token for a challenge. It runs as the one flight.
 func (a *Authorizer) satisfy(ctx context.Context, ch Challenge, stepUp bool) error {
 	a.mu.Lock()
-	rec := a.rec.clone()
+	var held []string // a step-up keeps the scopes already granted
+	if stepUp && a.rec.Token != nil {
+		held = slices.Clone(a.rec.Token.Scopes)
+	}
 	attempts := a.attempts
 	canRefresh := a.canRefreshLocked()
 	a.mu.Unlock()
@@ -37,7 +40,7 @@ func (a *Authorizer) satisfy(ctx context.Context, ch Challenge, stepUp bool) err
 	if err != nil {
 		return err
 	}
-	scopes := a.scopesFor(d, ch, stepUp, rec)
+	scopes := a.scopesFor(d, ch, held)
 	a.bumpAttempts()
 	return a.obtain(ctx, d, scopes)
 }
@@ -141,11 +144,11 @@ func (a *Authorizer) discover(ctx context.Context, prmURL string) (*discovery, e
 
 // scopesFor chooses the scopes to ask for: the challenge's, else the
 // configured ones, else everything the resource metadata lists, else none
-// (the scope parameter is then omitted). A step-up adds the scopes already
-// held. offline_access (for a refresh token) is added only for the
+// (the scope parameter is then omitted), joined by held, the scopes a
+// step-up already holds. offline_access (for a refresh token) is added only for the
 // authorization code grant, when the authorization server lists it and
 // other scopes are asked for anyway.
-func (a *Authorizer) scopesFor(d *discovery, ch Challenge, stepUp bool, rec *Record) []string {
+func (a *Authorizer) scopesFor(d *discovery, ch Challenge, held []string) []string {
 	var s []string
 	switch {
 	case len(strings.Fields(ch.Param("scope"))) > 0:
@@ -155,8 +158,8 @@ func (a *Authorizer) scopesFor(d *discovery, ch Challenge, stepUp bool, rec *Rec
 	case d.prm != nil:
 		s = slices.Clone(d.prm.ScopesSupported)
 	}
-	if stepUp && rec.Token != nil {
-		s = union(rec.Token.Scopes, s)
+	if held != nil {
+		s = union(held, s)
 	}
 	if a.grant == GrantAuthorizationCode && len(s) > 0 &&
 		slices.Contains(d.as.ScopesSupported, "offline_access") && !slices.Contains(s, "offline_access") {

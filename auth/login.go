@@ -34,7 +34,7 @@ func (a *Authorizer) Login(ctx context.Context) error {
 			return err
 		}
 		// Not a step-up: the scopes held do not count, nor the record.
-		return a.obtain(ctx, d, a.scopesFor(d, ch, false, nil))
+		return a.obtain(ctx, d, a.scopesFor(d, ch, nil))
 	})
 }
 

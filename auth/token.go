@@ -203,10 +203,6 @@ func (c *client) authenticate(form url.Values, h http.Header, now time.Time) err
 	return nil
 }
 
-// tokenRequest posts form to a token endpoint with the client's
-// credentials and decodes the reply. what names the request in errors.
-// secrets are values that must not come back in an error even if the
-// server echoes them.
 // grantToken makes a token request and reads the access token from its
 // reply; requested are the scopes asked for, the token's scopes when the
 // reply names none.
@@ -222,6 +218,10 @@ func (a *Authorizer) grantToken(ctx context.Context, what, endpoint string, form
 	return tok, nil
 }
 
+// tokenRequest posts form to a token endpoint with the client's
+// credentials and decodes the reply. what names the request in errors.
+// secrets are values that must not come back in an error even if the
+// server echoes them.
 func (a *Authorizer) tokenRequest(ctx context.Context, what, endpoint string, form url.Values, c *client, secrets ...string) (*tokenReply, error) {
 	h := http.Header{}
 	if c != nil {
