@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpwire/mcpwire/internal/jsonl"
@@ -43,8 +44,9 @@ type lineStreamConfig struct {
 	// maxFrameSize limits incoming lines; 0 means no limit.
 	maxFrameSize int
 	// ended turns the reader's terminal error (io.EOF or a read error)
-	// into the error Read reports. It runs on the read goroutine and may
-	// block for a bounded time (to collect a process's exit status).
+	// into the error Read reports. It runs on whichever goroutine is
+	// reading (the read goroutine, or a caller in its turn) and may block
+	// for a bounded time (to collect a process's exit status).
 	ended func(err error) error
 	// close releases what is behind the stream. It runs once, after the
 	// stream stopped accepting writes, and must make blocked reads and
@@ -89,6 +91,8 @@ type lineStream struct {
 	// ended in its middle. Guarded by turnMu.
 	turnMu   sync.Mutex
 	leftover []readResult
+	// interrupted marks an Interrupt (see interruptTurn).
+	interrupted atomic.Bool
 }
 
 // readDeadliner is a reader whose blocked Read a deadline can cut short,
@@ -244,12 +248,15 @@ func (s *lineStream) readTurn(deadline time.Time, to jsonrpc.Receiver) error {
 			return s.turnEnded()
 		}
 	}
-	// Every turn sets the deadline, which also clears an Interrupt
-	// meant for an earlier turn.
+	// Every turn sets the deadline, which would also undo an Interrupt
+	// that came before it: the mark catches that one.
 	if err := s.cfg.deadlines.SetReadDeadline(deadline); err != nil && !deadline.IsZero() {
 		// No deadlines on this reader: a turn could not be cut short,
 		// so it is not taken.
 		return nil
+	}
+	if s.interrupted.Swap(false) {
+		return s.turnEnded()
 	}
 	switch err := s.pump(emit); err {
 	case nil, errTurnOver:
@@ -273,7 +280,11 @@ func (s *lineStream) turnEnded() error {
 }
 
 // interruptTurn cuts the running turn short.
+// The mark first: a turn that has yet to set its deadline sees it then.
+// A mark left over from a turn already over ends the next one early,
+// which TurnReader allows.
 func (s *lineStream) interruptTurn() {
+	s.interrupted.Store(true)
 	_ = s.cfg.deadlines.SetReadDeadline(time.Unix(1, 0))
 }
 

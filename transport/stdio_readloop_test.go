@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
@@ -140,3 +141,36 @@ func (w *lineWatcher) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// An Interrupt that comes before its turn set its deadline still ends the
+// turn: a caller whose ctx ended just as it took the turn does not read
+// on until its response comes (with no deadline, for ever).
+func TestStdioInterruptBeforeTheTurnReads(t *testing.T) {
+	c := childCommand(t, childEcho)
+	c.CloseTimeout = longTimeout
+	s, err := c.Connect(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	tr := s.(jsonrpc.TurnReader)
+	tr.Interrupt()
+	done := make(chan error, 1)
+	go func() { done <- tr.ReadTurn(time.Time{}, refuseAll{}) }()
+	timeout := time.NewTimer(10 * time.Second)
+	defer timeout.Stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("ReadTurn = %v, want the turn over without an error", err)
+		}
+	case <-timeout.C:
+		s.Close() // unblocks the turn
+		t.Fatal("the interrupted turn read on")
+	}
+}
+
+// refuseAll is a turn's receiver that wants nothing.
+type refuseAll struct{}
+
+func (refuseAll) Receive(jsonrpc.Message, error) bool { return false }
