@@ -13,7 +13,6 @@ func (r pushReceiver) Receive(msg Message, err error) bool {
 
 // startPush hands the stream the engine's receiver.
 func (c *Conn) startPush(p Pusher) {
-	c.state.goroutines = 0
 	p.Push(pushReceiver{c}, c.pushEnded)
 }
 
@@ -21,17 +20,10 @@ func (c *Conn) startPush(p Pusher) {
 // runs on one of the stream's goroutines, which closing the stream may
 // wait for, so the stream is closed from a goroutine of the engine's.
 func (c *Conn) pushEnded(cause error) {
-	started := false
 	c.update(func(s *inFlight) {
-		if s.ended == nil {
-			s.goroutines++
-			started = true
-		}
-	})
-	if started {
-		go c.run(func() {
+		c.spawnLocked(s, func() {
 			c.end(cause)
 			c.closeStream()
 		})
-	}
+	})
 }

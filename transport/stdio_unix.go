@@ -160,8 +160,9 @@ func (p *process) hasExited() bool {
 	}
 }
 
-// endedError runs on the stream's read goroutine when stdout ended while
-// the stream was open, and explains why: the exit status and stderr tail.
+// endedError runs on whichever goroutine reads the stream (the read
+// goroutine, or a caller in its turn) when stdout ended while the stream
+// was open, and explains why: the exit status and stderr tail.
 func (p *process) endedError(readErr error) error {
 	p.startReaper()
 	timer := time.NewTimer(p.closeTimeout)
