@@ -190,27 +190,30 @@ func (r *Reader) readLine() ([]byte, error) {
 				return nil, &FrameTooLargeError{Limit: r.MaxFrameSize, Size: int64(len(line))}
 			}
 			return line, nil
-		case errors.Is(err, bufio.ErrBufferFull):
+		case errors.Is(err, bufio.ErrBufferFull) || isTimeout(err):
+			// The line goes on past the buffer, or a read deadline
+			// passed; then what arrived of the line is kept for the
+			// next call, or how much of it once it is too long to keep.
+			timeout := isTimeout(err)
 			if r.MaxFrameSize > 0 && len(r.frame)+len(chunk) > r.MaxFrameSize+1 {
 				// +1: the chunk may end in the '\r' of a CRLF that
 				// would be trimmed; skipLine settles the exact size.
-				return nil, r.skipLine(int64(len(r.frame))+int64(len(chunk)), chunk[len(chunk)-1])
-			}
-			r.frame = appendDoubling(r.frame, chunk)
-			assembling = true
-		case isTimeout(err):
-			// A read deadline passed: keep what arrived of the line
-			// for the next call, or how much of it, once it is too
-			// long to keep.
-			if r.MaxFrameSize > 0 && len(r.frame)+len(chunk) > r.MaxFrameSize+1 {
-				r.skipping, r.skipped = true, int64(len(r.frame))+int64(len(chunk))
-				r.skipLast = lastByte(r.frame, chunk)
+				// The frame holds at most that much, so the chunk is
+				// not empty here.
+				size, last := int64(len(r.frame))+int64(len(chunk)), chunk[len(chunk)-1]
+				if !timeout {
+					return nil, r.skipLine(size, last)
+				}
+				r.skipping, r.skipped, r.skipLast = true, size, last
 				r.frame = r.frame[:0]
 				return nil, err
 			}
 			r.frame = appendDoubling(r.frame, chunk)
-			r.resume = true
-			return nil, err
+			if timeout {
+				r.resume = true
+				return nil, err
+			}
+			assembling = true
 		default:
 			// The input ended or failed. A partial last line is still
 			// a frame when the input ended cleanly.
@@ -277,17 +280,6 @@ func (r *Reader) skipLine(seen int64, last byte) error {
 		}
 		return &FrameTooLargeError{Limit: r.MaxFrameSize, Size: size}
 	}
-}
-
-// lastByte is the last byte of a followed by b.
-func lastByte(a, b []byte) byte {
-	if len(b) > 0 {
-		return b[len(b)-1]
-	}
-	if len(a) > 0 {
-		return a[len(a)-1]
-	}
-	return 0
 }
 
 // isTimeout reports a read deadline that passed: the read may be retried.
