@@ -3,6 +3,7 @@ package config
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"path"
@@ -474,6 +475,10 @@ func (b *serverBuilder) expand(off int, field, v string) (string, bool) {
 	out, err := b.p.res.expand(v)
 	if err != nil {
 		b.fail(off, field, err.Error())
+		var missing *MissingInputError
+		if errors.As(err, &missing) {
+			b.p.problems[len(b.p.problems)-1].Err = missing
+		}
 		return "", false
 	}
 	return out, true

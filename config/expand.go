@@ -105,7 +105,7 @@ func (r *resolver) resolve(body string) (string, error) {
 	case strings.HasPrefix(body, "input:"):
 		return r.input(body[len("input:"):])
 	case strings.HasPrefix(body, "env:"):
-		return r.variable(body[len("env:"):], "environment variable")
+		return r.variable("env:", body[len("env:"):], "environment variable")
 	case strings.HasPrefix(body, "workspaceFolder") || strings.HasPrefix(body, "userHome"):
 		name, _, _ := strings.Cut(body, ":-")
 		dir := r.workspace
@@ -119,16 +119,42 @@ func (r *resolver) resolve(body string) (string, error) {
 	if i := strings.IndexByte(body, ':'); i >= 0 && !strings.HasPrefix(body[i:], ":-") {
 		// ${config:...}, ${command:...} and the like are VS Code features
 		// that need an editor.
-		return "", &expandError{msg: fmt.Sprintf("unsupported reference %s (supported: ${VAR}, ${VAR:-default}, ${env:VAR}, ${input:id})", quoteName("${"+body+"}"))}
+		return "", &expandError{msg: fmt.Sprintf("unsupported reference %s (supported: ${VAR}, ${VAR:-default}, ${env:VAR}, ${input:id})", maskedRef("", body))}
 	}
-	return r.variable(body, "variable")
+	return r.variable("", body, "variable")
+}
+
+// maskedRef quotes a malformed reference for an error message: the scheme
+// ("env:") and the leading name, with whatever follows the name replaced
+// by "…". A reference such as ${TOKEN:sk-live-…} is a secret written where
+// a default or a name was meant, and must not reach a terminal or a log.
+func maskedRef(scheme, body string) string {
+	n := 0
+	for n < len(body) && isNameByte(body[n]) {
+		n++
+	}
+	name := body[:n]
+	if n < len(body) {
+		if body[n] == ':' {
+			name += ":"
+		}
+		name += "…"
+	}
+	if len(name) > maxNameInMessage {
+		name = name[:maxNameInMessage] + "…"
+	}
+	return fmt.Sprintf("%q", "${"+scheme+name+"}")
+}
+
+func isNameByte(c byte) bool {
+	return c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
 }
 
 // variable resolves "NAME" or "NAME:-default" from the environment.
-func (r *resolver) variable(body, what string) (string, error) {
+func (r *resolver) variable(scheme, body, what string) (string, error) {
 	name, def, hasDefault := strings.Cut(body, ":-")
 	if !validVarName(name) {
-		return "", &expandError{msg: fmt.Sprintf("invalid variable name %s in %s", quoteName(name), quoteName("${"+name+"}"))}
+		return "", &expandError{msg: "invalid variable name in " + maskedRef(scheme, name)}
 	}
 	v, ok := r.env(name)
 	if hasDefault && (!ok || v == "") {
@@ -153,13 +179,37 @@ func (r *resolver) input(id string) (string, error) {
 	if v, ok := r.env(envName); ok {
 		return v, nil
 	}
+	desc, declared := r.declared[id]
+	return "", &MissingInputError{ID: id, Description: desc, Declared: declared, EnvName: envName}
+}
+
+// MissingInputError is why a VS Code ${input:ID} reference has no value:
+// neither LoadOptions.Inputs nor the environment variable EnvName
+// supplies it. The library never prompts; a caller that can ask the user
+// (or take a flag) finds this error in a Problem (Problem.Err, or
+// errors.As on Set.Err) and says how to give the value.
+type MissingInputError struct {
+	ID string
+	// Description is the input's "description" from the file's "inputs",
+	// if it has one.
+	Description string
+	// Declared reports whether the file's "inputs" declares ID.
+	Declared bool
+	// EnvName is InputEnvName(ID), the variable that supplies the value.
+	EnvName string
+}
+
+// Error names the input and the environment variable that supplies it,
+// never a value.
+func (e *MissingInputError) Error() string {
 	desc := ""
-	if d, ok := r.declared[id]; ok && d != "" {
-		desc = fmt.Sprintf(" (%s)", quoteName(d))
-	} else if !ok {
-		desc = " (not declared in \"inputs\")"
+	switch {
+	case e.Description != "":
+		desc = fmt.Sprintf(" (%s)", quoteName(e.Description))
+	case !e.Declared:
+		desc = ` (not declared in "inputs")`
 	}
-	return "", &expandError{msg: fmt.Sprintf("input %s%s has no value: set the environment variable %s or pass it in LoadOptions.Inputs", quoteName(id), desc, envName)}
+	return fmt.Sprintf("input %s%s has no value; the environment variable %s supplies one", quoteName(e.ID), desc, e.EnvName)
 }
 
 // validVarName reports whether name is a portable environment variable

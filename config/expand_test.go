@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -79,16 +80,16 @@ func TestExpandErrors(t *testing.T) {
 		{"${UNSET}", []string{`variable "UNSET" is not set`}},
 		{"x ${TOKEN} ${UNSET}", []string{`"UNSET"`}},
 		{"${env:UNSET}", []string{`environment variable "UNSET" is not set`}},
-		{"${input:api-key}", []string{`input "api-key"`, `"API Key"`, "MCPWIRE_INPUT_API_KEY", "LoadOptions.Inputs"}},
+		{"${input:api-key}", []string{`input "api-key" ("API Key") has no value`, "MCPWIRE_INPUT_API_KEY"}},
 		{"${input:nope}", []string{`input "nope"`, `not declared`, "MCPWIRE_INPUT_NOPE"}},
 		{"${input:}", []string{"empty input id"}},
 		{"${}", []string{"empty reference"}},
 		{"${TOKEN", []string{"unterminated"}},
 		{"${UNSET:-${TOKEN}", []string{"unterminated"}},
-		{"${1BAD}", []string{`invalid variable name "1BAD"`}},
-		{"${A B}", []string{`invalid variable name "A B"`}},
-		{"${VAR-default}", []string{`invalid variable name "VAR-default"`}},
-		{"${config:editor.tabSize}", []string{"unsupported reference", "config:editor.tabSize"}},
+		{"${1BAD}", []string{`invalid variable name in "${1BAD}"`}},
+		{"${A B}", []string{`invalid variable name in "${A…}"`}},
+		{"${VAR-default}", []string{`invalid variable name in "${VAR…}"`}},
+		{"${config:editor.tabSize}", []string{"unsupported reference", `"${config:…}"`}},
 		{"${command:pick}", []string{"unsupported reference"}},
 	}
 	r := testResolver(env)
@@ -111,7 +112,63 @@ func TestExpandErrors(t *testing.T) {
 		if strings.Contains(err.Error(), secret) {
 			t.Errorf("expand(%q) error leaks the secret: %q", tt.in, err)
 		}
+		if strings.Contains(err.Error(), "LoadOptions") {
+			t.Errorf("expand(%q) error names a Go API a CLI user cannot use: %q", tt.in, err)
+		}
 	}
+}
+
+// TestExpandErrorsMaskMalformedReferences: a secret written where a name
+// or a default was meant (${TOKEN:sk-live-…}) is not quoted back.
+func TestExpandErrorsMaskMalformedReferences(t *testing.T) {
+	const secret = "sk-live-4f9a8b7c"
+	r := testResolver(nil)
+	for _, in := range []string{
+		"${TOKEN:" + secret + "}",
+		"Bearer ${TOKEN:" + secret + "}",
+		"${env:TOKEN:" + secret + "}",
+		"${env:TOKEN " + secret + "}",
+		"${TOKEN " + secret + "}",
+		"${TOKEN=" + secret + "}",
+		"${" + secret + "}",
+	} {
+		_, err := r.expand(in)
+		if err == nil {
+			t.Errorf("expand(%q): want an error", in)
+			continue
+		}
+		if strings.Contains(err.Error(), "4f9a8b7c") || strings.Contains(err.Error(), "live") {
+			t.Errorf("expand(%q) error quotes what follows the name: %q", in, err)
+		}
+		if !strings.Contains(err.Error(), "…") {
+			t.Errorf("expand(%q) error %q does not show where the mask is", in, err)
+		}
+	}
+	_, err := r.expand("${TOKEN:" + secret + "}")
+	if want := `"${TOKEN:…}"`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v, want it to quote %s", err, want)
+	}
+}
+
+// TestMissingInputIsTyped: a caller finds the input's id in the problem,
+// through Set.Err, to say how to give the value.
+func TestMissingInputIsTyped(t *testing.T) {
+	doc := `{"inputs": [{"id": "gh-token", "description": "GitHub token"}],
+	"servers": {"gh": {"url": "https://h.example/mcp", "headers": {"Authorization": "Bearer ${input:gh-token}"}}}}`
+	servers, problems := Parse([]byte(doc), ".vscode/mcp.json", FormatVSCode, LoadOptions{Env: envOf(nil)})
+	if len(servers) != 0 {
+		t.Fatalf("servers %v, want none", servers)
+	}
+	set := &Set{Problems: problems}
+	var missing *MissingInputError
+	if !errors.As(set.Err(), &missing) {
+		t.Fatalf("errors.As(%v) found no *MissingInputError", set.Err())
+	}
+	want := MissingInputError{ID: "gh-token", Description: "GitHub token", Declared: true, EnvName: "MCPWIRE_INPUT_GH_TOKEN"}
+	if *missing != want {
+		t.Errorf("got %+v, want %+v", *missing, want)
+	}
+	wantProblem(t, problems, `server "gh": headers.Authorization: input "gh-token" ("GitHub token") has no value`)
 }
 
 func TestInputEnvName(t *testing.T) {

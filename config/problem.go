@@ -22,7 +22,13 @@ type Problem struct {
 	// Warning marks a problem that did not stop the server loading, such
 	// as an unknown field.
 	Warning bool
+	// Err is the typed cause, when there is one a caller may act on
+	// (*MissingInputError); Msg already holds its text. Unwrap returns it.
+	Err error
 }
+
+// Unwrap returns the typed cause, or nil.
+func (p Problem) Unwrap() error { return p.Err }
 
 // Error formats the problem as file:line:col: server "x": field: msg.
 func (p Problem) Error() string {
