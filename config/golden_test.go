@@ -87,8 +87,14 @@ func dump(servers []*Server, problems []Problem) []byte {
 			fmt.Fprintf(&b, "  url %q\n", s.URL)
 		}
 		dumpMap(&b, "headers", s.Headers)
+		if s.BearerTokenEnvVar != "" {
+			fmt.Fprintf(&b, "  bearerTokenEnvVar %q\n", s.BearerTokenEnvVar)
+		}
 		if s.TimeoutSet {
 			fmt.Fprintf(&b, "  timeout %v\n", s.Timeout)
+		}
+		if s.StartupTimeout != 0 {
+			fmt.Fprintf(&b, "  startupTimeout %v\n", s.StartupTimeout)
 		}
 		if s.Lazy {
 			b.WriteString("  lazy\n")

@@ -91,11 +91,21 @@ type Server struct {
 	// HTTP servers.
 	URL     string
 	Headers map[string]string
+	// BearerTokenEnvVar names the environment variable whose value is
+	// the bearer token (Codex's bearer_token_env_var). Load has already
+	// put "Authorization: Bearer <value>" into Headers; the name is kept
+	// for display and so a caller can mask that value in its output.
+	BearerTokenEnvVar string
 
-	// Timeout is the per-request timeout; meaningful only if TimeoutSet.
+	// Timeout is the per-request timeout (Codex's tool_timeout_sec,
+	// Gemini CLI's and mcpwire's timeout); meaningful only if TimeoutSet.
 	// Zero with TimeoutSet means no timeout.
 	Timeout    time.Duration
 	TimeoutSet bool
+	// StartupTimeout bounds starting the server and the initialize
+	// handshake (Codex's startup_timeout_sec); zero means the caller's
+	// default.
+	StartupTimeout time.Duration
 
 	// Enabled is false when the file says "enabled": false or
 	// "disabled": true. A disabled server still claims its name, so a
