@@ -31,7 +31,16 @@ type LoadOptions struct {
 	// Inputs supplies VS Code ${input:id} values by id. The library never
 	// prompts: a CLI that wants to ask the user does so and fills this map.
 	Inputs map[string]string
+	// Strict makes an error (not a warning) in a discovered file fail
+	// Load, as an error in a file named in Files always does. Without it,
+	// a broken discovered file is reported in Set.Problems and skipped:
+	// the user did not ask for that file.
+	Strict bool
 }
+
+// ErrInvalid is in the error Load returns when a file it may not skip
+// has errors: a file named in LoadOptions.Files or, with Strict, any file.
+var ErrInvalid = errors.New("config: invalid config file")
 
 // Location is one place Load looks for a config file.
 type Location struct {
@@ -74,10 +83,14 @@ func (set *Set) Err() error { return joinProblems(set.Problems) }
 // broken project entry is reported rather than silently replaced by a
 // user-level one of the same name.
 //
-// Problems in files and entries never fail Load: they are in
-// Set.Problems, and every valid server still loads. Load fails only when
-// it cannot work at all: an explicit file is missing or unreadable, or
-// the project directory cannot be determined.
+// Problems in discovered files and entries do not fail Load: they are in
+// Set.Problems, and every valid server still loads. Load fails when an
+// explicit file (LoadOptions.Files) is missing or unreadable, or when the
+// project directory cannot be determined; then the Set is nil. It also
+// fails when an explicit file, or with Strict any file, has a problem that
+// is an error (a syntax error, an invalid entry): then the error wraps
+// ErrInvalid and those Problems, and the Set is returned as well, complete,
+// for a caller that reports everything before it gives up.
 func Load(opts LoadOptions) (*Set, error) {
 	opts, err := opts.withDefaults()
 	if err != nil {
@@ -85,37 +98,58 @@ func Load(opts LoadOptions) (*Set, error) {
 	}
 	set := &Set{}
 	claimed := make(map[string]bool)
+	var fatal []error
 	for _, loc := range Locations(opts) {
-		data, err := os.ReadFile(loc.File)
-		if err != nil {
-			if loc.Scope == "explicit" {
-				return nil, fmt.Errorf("config: %w", err)
-			}
-			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
-				continue
-			}
-			set.Problems = append(set.Problems, Problem{File: loc.File, Msg: "cannot read: " + pathErrorReason(err)})
-			continue
+		before := len(set.Problems)
+		if err := set.loadFile(loc, opts, claimed); err != nil {
+			return nil, err
 		}
-		set.Files = append(set.Files, loc.File)
-		entries, problems := parseDocument(data, loc.File, loc.Format, opts)
-		set.Problems = append(set.Problems, problems...)
-		for _, e := range entries {
-			if e.server != nil {
-				e.server.Source.Scope = loc.Scope
-			}
-			switch {
-			case claimed[e.name] && e.server != nil:
-				set.Shadowed = append(set.Shadowed, e.server)
-			case !claimed[e.name]:
-				claimed[e.name] = true
-				if e.server != nil {
-					set.Servers = append(set.Servers, e.server)
+		if opts.Strict || loc.Scope == "explicit" {
+			for _, p := range set.Problems[before:] {
+				if !p.Warning {
+					fatal = append(fatal, p)
 				}
 			}
 		}
 	}
+	if len(fatal) > 0 {
+		return set, fmt.Errorf("%w: %w", ErrInvalid, errors.Join(fatal...))
+	}
 	return set, nil
+}
+
+// loadFile reads one location into set; claimed holds the names already
+// taken. Only an explicit file that cannot be read is an error; any other
+// file that cannot be read is a Problem, and a missing one is skipped.
+func (set *Set) loadFile(loc Location, opts LoadOptions, claimed map[string]bool) error {
+	data, err := os.ReadFile(loc.File)
+	if err != nil {
+		if loc.Scope == "explicit" {
+			return fmt.Errorf("config: %w", err)
+		}
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+			set.Problems = append(set.Problems, Problem{File: loc.File, Msg: "cannot read: " + pathErrorReason(err)})
+		}
+		return nil
+	}
+	set.Files = append(set.Files, loc.File)
+	entries, problems := parseDocument(data, loc.File, loc.Format, opts)
+	set.Problems = append(set.Problems, problems...)
+	for _, e := range entries {
+		if e.server != nil {
+			e.server.Source.Scope = loc.Scope
+		}
+		switch {
+		case claimed[e.name] && e.server != nil:
+			set.Shadowed = append(set.Shadowed, e.server)
+		case !claimed[e.name]:
+			claimed[e.name] = true
+			if e.server != nil {
+				set.Servers = append(set.Servers, e.server)
+			}
+		}
+	}
+	return nil
 }
 
 // pathErrorReason is the reason of a file error without the path, which

@@ -274,3 +274,50 @@ func TestLoadRelativeDirAndCwd(t *testing.T) {
 		t.Errorf("absolute cwd changed: %v", a)
 	}
 }
+
+// TestLoadExplicitFileWithErrorsFails: a file the user named is not
+// skipped with a warning when it is broken (mcpwire --config bad.json
+// must not pass a CI check); a discovered one is, unless Strict.
+func TestLoadExplicitFileWithErrorsFails(t *testing.T) {
+	d := newTestDirs(t)
+	bad := filepath.Join(d.project, "bad.json")
+	writeFile(t, bad, "{\"mcpServers\": {\n  \"a\": {\"command\": \"x\"},\n}")
+	good := filepath.Join(d.project, "good.json")
+	writeFile(t, good, `{"mcpServers": {"ok": {"command": "x"}, "odd": {"command": "y", "color": "blue"}}}`)
+
+	o := d.opts(nil)
+	o.Files = []string{good, bad}
+	set, err := Load(o)
+	if !errors.Is(err, ErrInvalid) {
+		t.Fatalf("explicit bad file: err = %v, want ErrInvalid", err)
+	}
+	if !strings.Contains(err.Error(), "bad.json:3:") || strings.Contains(err.Error(), "good.json") {
+		t.Errorf("error %q: want bad.json's line, and not good.json's warning", err)
+	}
+	var p Problem
+	if !errors.As(err, &p) || p.File != bad {
+		t.Errorf("errors.As Problem: %+v", p)
+	}
+	if set == nil || set.Lookup("ok") == nil {
+		t.Errorf("set %v: want the valid servers as well", set)
+	}
+
+	// Warnings alone (an unknown field) do not fail an explicit file.
+	o.Files = []string{good}
+	if _, err := Load(o); err != nil {
+		t.Errorf("explicit file with warnings only: %v", err)
+	}
+
+	// A discovered broken file stays a Problem, unless Strict.
+	writeFile(t, filepath.Join(d.project, ".mcp.json"), `{"mcpServers": {"s": {"type": "carrier-pigeon"}}}`)
+	o = d.opts(nil)
+	set, err = Load(o)
+	if err != nil || len(set.Problems) != 1 {
+		t.Fatalf("discovered: err %v, problems %v", err, set.Problems)
+	}
+	o.Strict = true
+	set, err = Load(o)
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), ".mcp.json:1:") || set == nil {
+		t.Errorf("strict: set %v err %v", set, err)
+	}
+}
