@@ -21,6 +21,7 @@ var knownHostFields = map[string]bool{
 	"autoApprove": true, // Cline
 	"trust":       true, // Gemini CLI: skip confirmations
 	"dev":         true, // VS Code: watch and debug settings
+	"settings":    true, // Zed: settings for an extension's server
 }
 
 // serverBuilder collects one definition's problems and remembers whether
@@ -92,6 +93,10 @@ func (p *docParser) server(d member, section string) *Server {
 			f.typ = m
 			b.str(m, &f.typeStr)
 		case "command":
+			if p.format == FormatZed && jsonKind(m.Value) == "object" {
+				b.zedCommand(m, &f)
+				continue
+			}
 			f.command = m
 			b.str(m, &f.commandStr)
 		case "args":
@@ -105,20 +110,37 @@ func (p *docParser) server(d member, section string) *Server {
 			b.str(m, &f.cwdStr)
 		case "url", "serverUrl", "httpUrl":
 			f.urls = append(f.urls, *m)
-		case "headers":
+		case "headers", "http_headers":
 			f.headers = m
-			f.headerItems = b.dict(m)
+			f.headerItems = append(f.headerItems, b.dict(m)...)
+		case "source": // Zed: "custom", or "extension" for a server only Zed can start
+			_ = json.Unmarshal(m.Value, &f.source)
+		case "env_http_headers":
+			f.envHeaders = m
+			f.envHeaderItems = b.dict(m)
+		case "bearer_token_env_var":
+			f.bearer = m
+			b.str(m, &f.bearerVar)
+		case "env_vars":
+			f.envVars = m
+			f.envVarItems = b.list(m)
 		case "timeout":
-			s.Timeout, s.TimeoutSet = b.timeout(m)
+			s.Timeout, s.TimeoutSet = b.timeout(m, time.Millisecond)
+		case "tool_timeout_sec":
+			s.Timeout, s.TimeoutSet = b.timeout(m, time.Second)
+		case "startup_timeout_sec":
+			s.StartupTimeout, _ = b.timeout(m, time.Second)
+		case "startup_timeout_ms":
+			s.StartupTimeout, _ = b.timeout(m, time.Millisecond)
 		case "enabled":
 			f.enabled = m
 			b.boolean(m, &enabled)
 		case "disabled":
 			f.disabled = m
 			b.boolean(m, &disabled)
-		case "enabledTools":
+		case "enabledTools", "includeTools", "enabled_tools":
 			s.EnabledTools = b.patterns(m)
-		case "disabledTools":
+		case "disabledTools", "excludeTools", "disabled_tools":
 			s.DisabledTools = b.patterns(m)
 		case "lazy":
 			b.boolean(m, &s.Lazy)
@@ -145,6 +167,10 @@ func (p *docParser) server(d member, section string) *Server {
 		s.Enabled = !disabled
 	}
 
+	if f.source == "extension" {
+		b.warn(-1, "source", "skipped: a Zed extension provides this server, and only Zed can start it")
+		return nil
+	}
 	s.Type = b.transportType(&f)
 	// Expand and check only what the transport uses: an unset variable
 	// in an ignored field must not make the server invalid. When the type
@@ -155,12 +181,12 @@ func (p *docParser) server(d member, section string) *Server {
 	if process {
 		b.process(s, &f)
 	} else {
-		b.ignored("only stdio servers run a process", f.args, f.env, f.cwd, f.policy)
+		b.ignored("only stdio servers run a process", f.args, f.env, f.cwd, f.policy, f.envVars)
 	}
 	if remote {
 		b.remote(s, &f)
 	} else {
-		b.ignored("a stdio server takes no HTTP headers", f.headers)
+		b.ignored("a stdio server takes no HTTP headers", f.headers, f.envHeaders, f.bearer)
 	}
 	if b.bad {
 		return nil
@@ -171,10 +197,13 @@ func (p *docParser) server(d member, section string) *Server {
 // decoded holds the fields of one definition before expansion.
 type decoded struct {
 	typ, command, args, env, cwd, headers, policy, enabled, disabled *member
+	envVars, envHeaders, bearer                                      *member // Codex
 	urls                                                             []member
 
-	typeStr, commandStr, cwdStr     string
-	argItems, envItems, headerItems []item
+	typeStr, commandStr, cwdStr, bearerVar string
+	source                                 string // Zed
+	argItems, envItems, headerItems        []item
+	envVarItems, envHeaderItems            []item // Codex: variable names
 }
 
 // process expands and checks the fields of a stdio server.
@@ -201,6 +230,18 @@ func (b *serverBuilder) process(s *Server, f *decoded) {
 			v, _ := b.expand(e.off, e.field, e.val)
 			b.noNUL(e.off, e.field, v)
 			s.Env[e.key] = v
+		}
+	}
+	for _, e := range f.envVarItems {
+		if !validVarName(e.val) {
+			b.fail(e.off, e.field, fmt.Sprintf("%s is not a variable name", quoteName(e.val)))
+			continue
+		}
+		if v, ok := b.p.res.env(e.val); ok {
+			if s.Env == nil {
+				s.Env = make(map[string]string)
+			}
+			s.Env[e.val] = v
 		}
 	}
 	if f.cwd != nil {
@@ -238,6 +279,52 @@ func (b *serverBuilder) remote(s *Server, f *decoded) {
 			}
 			s.Headers[h.key] = v
 		}
+	}
+	b.envHeaders(s, f)
+}
+
+// envHeaders adds the headers whose values come from environment
+// variables named in the file (Codex's env_http_headers and
+// bearer_token_env_var).
+func (b *serverBuilder) envHeaders(s *Server, f *decoded) {
+	set := func(key, value string) {
+		if s.Headers == nil {
+			s.Headers = make(map[string]string)
+		}
+		s.Headers[key] = value
+	}
+	for _, h := range f.envHeaderItems {
+		switch {
+		case !validHeaderName(h.key):
+			b.fail(h.off, h.field, "not a valid HTTP header name")
+		case !validVarName(h.val):
+			b.fail(h.off, h.field, fmt.Sprintf("%s is not a variable name", quoteName(h.val)))
+		default:
+			// As Codex does: an unset or empty variable leaves the
+			// header out.
+			if v, ok := b.p.res.env(h.val); ok && v != "" {
+				if strings.ContainsAny(v, "\r\n\x00") {
+					b.fail(h.off, h.field, fmt.Sprintf("the value of %s contains a line break or NUL", quoteName(h.val)))
+				}
+				set(h.key, v)
+			}
+		}
+	}
+	if f.bearer == nil || jsonKind(f.bearer.Value) != "string" {
+		return
+	}
+	name := f.bearerVar
+	v, ok := b.p.res.env(name)
+	switch {
+	case !validVarName(name):
+		b.fail(f.bearer.ValOff, f.bearer.Key, fmt.Sprintf("%s is not a variable name", quoteName(name)))
+	case !ok || v == "":
+		b.fail(f.bearer.ValOff, f.bearer.Key, fmt.Sprintf("environment variable %s is not set", quoteName(name)))
+	case strings.ContainsAny(v, "\r\n\x00"):
+		b.fail(f.bearer.ValOff, f.bearer.Key, fmt.Sprintf("the value of %s contains a line break or NUL", quoteName(name)))
+	default:
+		set("Authorization", "Bearer "+v)
+		s.BearerTokenEnvVar = name
 	}
 }
 
@@ -323,32 +410,36 @@ func (b *serverBuilder) dict(f *member) []item {
 	return out
 }
 
-// timeout reads a number of milliseconds or a Go duration string.
-func (b *serverBuilder) timeout(f *member) (time.Duration, bool) {
-	const hint = `want milliseconds (30000) or a duration ("30s"); 0 disables`
+// timeout reads a number of units (milliseconds for "timeout", seconds
+// for Codex's *_sec) or a Go duration string.
+func (b *serverBuilder) timeout(f *member, unit time.Duration) (time.Duration, bool) {
+	hint := `want milliseconds (30000) or a duration ("30s"); 0 disables`
+	if unit == time.Second {
+		hint = `want seconds (30) or a duration ("30s"); 0 disables`
+	}
 	var d time.Duration
 	switch jsonKind(f.Value) {
 	case "number":
-		var ms float64
-		if json.Unmarshal(f.Value, &ms) != nil || ms > float64(math.MaxInt64)/float64(time.Millisecond) {
-			b.fail(f.ValOff, "timeout", "too large: "+hint)
+		var n float64
+		if json.Unmarshal(f.Value, &n) != nil || n > float64(math.MaxInt64)/float64(unit) {
+			b.fail(f.ValOff, f.Key, "too large: "+hint)
 			return 0, false
 		}
-		d = time.Duration(ms * float64(time.Millisecond))
+		d = time.Duration(n * float64(unit))
 	case "string":
 		var s string
 		_ = json.Unmarshal(f.Value, &s)
 		var err error
 		if d, err = time.ParseDuration(s); err != nil {
-			b.fail(f.ValOff, "timeout", fmt.Sprintf("%s is not a duration: %s", quoteName(s), hint))
+			b.fail(f.ValOff, f.Key, fmt.Sprintf("%s is not a duration: %s", quoteName(s), hint))
 			return 0, false
 		}
 	default:
-		b.fail(f.ValOff, "timeout", fmt.Sprintf("got %s: %s", jsonKind(f.Value), hint))
+		b.fail(f.ValOff, f.Key, fmt.Sprintf("got %s: %s", jsonKind(f.Value), hint))
 		return 0, false
 	}
 	if d < 0 {
-		b.fail(f.ValOff, "timeout", "negative: "+hint)
+		b.fail(f.ValOff, f.Key, "negative: "+hint)
 		return 0, false
 	}
 	return d, true
@@ -446,6 +537,10 @@ func (b *serverBuilder) transportType(f *decoded) string {
 			return TypeStdio
 		case hasURL && urls[0].Key == "httpUrl":
 			return TypeHTTP // Gemini CLI: httpUrl is Streamable HTTP
+		case hasURL && b.p.format == FormatGemini:
+			return TypeSSE // Gemini CLI: url is legacy SSE
+		case hasURL && b.p.format == FormatCodex:
+			return TypeHTTP // Codex speaks Streamable HTTP only
 		case hasURL:
 			return TypeAuto
 		case f.typ == nil:
@@ -468,6 +563,34 @@ func (b *serverBuilder) transportType(f *decoded) string {
 		}
 	}
 	return typ
+}
+
+// zedCommand reads Zed's object form of "command": {"path", "args",
+// "env"}, as if the three stood in the definition.
+func (b *serverBuilder) zedCommand(m *member, f *decoded) {
+	fields, _ := objectMembers(m.Value, m.ValOff)
+	for _, c := range b.p.lastWins(fields, b.name, "command.") {
+		if isNull(c.Value) {
+			continue
+		}
+		c.Key = "command." + c.Key
+		switch c.Key {
+		case "command.path":
+			f.command = &c
+			b.str(&c, &f.commandStr)
+		case "command.args":
+			f.args = &c
+			f.argItems = b.list(&c)
+		case "command.env":
+			f.env = &c
+			f.envItems = b.dict(&c)
+		default:
+			b.warn(c.KeyOff, "", fmt.Sprintf("unknown field %s ignored", quoteName(c.Key)))
+		}
+	}
+	if f.command == nil {
+		b.fail(m.ValOff, "command.path", "the command object needs a \"path\"")
+	}
 }
 
 // expand expands one value, reporting a failure against field.

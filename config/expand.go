@@ -26,6 +26,11 @@ type resolver struct {
 	declared  map[string]string // input id -> description, from "inputs"
 	workspace string
 	home      string
+	// literal turns expansion off: the host (Codex) passes values as
+	// written.
+	literal bool
+	// bareDollar makes $VAR a reference too, as Gemini CLI reads it.
+	bareDollar bool
 }
 
 // expandError is why a value could not be expanded. It names the variable
@@ -49,7 +54,7 @@ func quoteName(s string) string {
 // expand returns s with every reference replaced, or the first reference
 // that could not be resolved.
 func (r *resolver) expand(s string) (string, error) {
-	if !strings.Contains(s, "$") {
+	if r.literal || !strings.Contains(s, "$") {
 		return s, nil
 	}
 	var b strings.Builder
@@ -69,6 +74,17 @@ func (r *resolver) expand(s string) (string, error) {
 			}
 			b.WriteString(v)
 			i = end + 1
+		case r.bareDollar && s[i] == '$' && i+1 < len(s) && isNameByte(s[i+1]) && !(s[i+1] >= '0' && s[i+1] <= '9'):
+			end := i + 1
+			for end < len(s) && isNameByte(s[end]) {
+				end++
+			}
+			v, err := r.variable("", s[i+1:end], "variable")
+			if err != nil {
+				return "", err
+			}
+			b.WriteString(v)
+			i = end
 		default:
 			b.WriteByte(s[i])
 			i++

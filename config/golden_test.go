@@ -34,6 +34,10 @@ func TestGolden(t *testing.T) {
 		"windsurf/mcp_config.json",
 		"claude-json/.claude.json",
 		"mcpwire/mcpwire.json",
+		"claude-desktop/claude_desktop_config.json",
+		"gemini/.gemini/settings.json",
+		"zed/.zed/settings.json",
+		"codex/.codex/config.toml",
 	}
 	for _, name := range files {
 		t.Run(name, func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"syscall"
 )
 
@@ -199,11 +200,19 @@ func (o LoadOptions) withDefaults() (LoadOptions, error) {
 //	<Dir>/mcp.json                          mcpServers
 //	<Dir>/.vscode/mcp.json                  vscode
 //	<Dir>/.cursor/mcp.json                  mcpServers (Cursor project)
+//	<Dir>/.gemini/settings.json             gemini (Gemini CLI project)
+//	<Dir>/.zed/settings.json                zed (Zed project)
 //	<UserConfigDir>/mcpwire/mcpwire.json    mcpwire
 //	<HomeDir>/.cursor/mcp.json              mcpServers (Cursor global)
 //	<HomeDir>/.codeium/windsurf/mcp_config.json  mcpServers (Windsurf)
 //	<HomeDir>/.claude.json                  claude: projects[<Dir>] first,
 //	                                        then the user-level servers
+//	<HomeDir>/.gemini/settings.json         gemini (Gemini CLI)
+//	<CODEX_HOME>/config.toml                codex; CODEX_HOME (from Env)
+//	                                        defaults to <HomeDir>/.codex
+//	<UserConfigDir>/Claude/claude_desktop_config.json  claudeDesktop
+//	<zed>/settings.json                     zed: <UserConfigDir>/zed, but
+//	                                        <HomeDir>/.config/zed on macOS
 //
 // A file that appears twice (Dir is the home directory) is listed once.
 // Locations applies the same defaults as Load.
@@ -236,9 +245,23 @@ func Locations(opts LoadOptions) []Location {
 	add(opts.Dir, "project", FormatMCPServers, "mcp.json")
 	add(opts.Dir, "project", FormatVSCode, ".vscode", "mcp.json")
 	add(opts.Dir, "project", FormatMCPServers, ".cursor", "mcp.json")
+	add(opts.Dir, "project", FormatGemini, ".gemini", "settings.json")
+	add(opts.Dir, "project", FormatZed, ".zed", "settings.json")
 	add(opts.UserConfigDir, "user", FormatMCPWire, "mcpwire", "mcpwire.json")
 	add(opts.HomeDir, "user", FormatMCPServers, ".cursor", "mcp.json")
 	add(opts.HomeDir, "user", FormatMCPServers, ".codeium", "windsurf", "mcp_config.json")
 	add(opts.HomeDir, "user", FormatClaude, ".claude.json")
+	add(opts.HomeDir, "user", FormatGemini, ".gemini", "settings.json")
+	if codexHome, ok := opts.Env("CODEX_HOME"); ok && codexHome != "" {
+		add(codexHome, "user", FormatCodex, "config.toml")
+	} else {
+		add(opts.HomeDir, "user", FormatCodex, ".codex", "config.toml")
+	}
+	add(opts.UserConfigDir, "user", FormatClaudeDesktop, "Claude", "claude_desktop_config.json")
+	if runtime.GOOS == "darwin" {
+		add(opts.HomeDir, "user", FormatZed, ".config", "zed", "settings.json")
+	} else {
+		add(opts.UserConfigDir, "user", FormatZed, "zed", "settings.json")
+	}
 	return out
 }

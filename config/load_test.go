@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -51,10 +52,20 @@ func TestLocations(t *testing.T) {
 		"project mcpServers " + filepath.Join(d.project, "mcp.json"),
 		"project vscode " + filepath.Join(d.project, ".vscode", "mcp.json"),
 		"project mcpServers " + filepath.Join(d.project, ".cursor", "mcp.json"),
+		"project gemini " + filepath.Join(d.project, ".gemini", "settings.json"),
+		"project zed " + filepath.Join(d.project, ".zed", "settings.json"),
 		"user mcpwire " + filepath.Join(d.userConfig, "mcpwire", "mcpwire.json"),
 		"user mcpServers " + filepath.Join(d.home, ".cursor", "mcp.json"),
 		"user mcpServers " + filepath.Join(d.home, ".codeium", "windsurf", "mcp_config.json"),
 		"user claude " + filepath.Join(d.home, ".claude.json"),
+		"user gemini " + filepath.Join(d.home, ".gemini", "settings.json"),
+		"user codex " + filepath.Join(d.home, ".codex", "config.toml"),
+		"user claudeDesktop " + filepath.Join(d.userConfig, "Claude", "claude_desktop_config.json"),
+	}
+	if runtime.GOOS == "darwin" {
+		want = append(want, "user zed "+filepath.Join(d.home, ".config", "zed", "settings.json"))
+	} else {
+		want = append(want, "user zed "+filepath.Join(d.userConfig, "zed", "settings.json"))
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -75,6 +86,18 @@ func TestLocations(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("~/.cursor/mcp.json listed %d times", n)
+	}
+
+	// CODEX_HOME moves Codex's file, as it does for Codex.
+	o = d.opts(map[string]string{"CODEX_HOME": filepath.Join(d.home, "codex-elsewhere")})
+	found := false
+	for _, l := range Locations(o) {
+		if l.Format == FormatCodex {
+			found = l.File == filepath.Join(d.home, "codex-elsewhere", "config.toml")
+		}
+	}
+	if !found {
+		t.Errorf("CODEX_HOME not followed: %v", Locations(o))
 	}
 }
 

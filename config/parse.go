@@ -31,11 +31,24 @@ func Parse(data []byte, file string, format Format, opts LoadOptions) ([]*Server
 
 // DetectFormat picks a format from a file's name: mcpwire.json is
 // FormatMCPWire, .claude.json FormatClaude, .vscode/mcp.json FormatVSCode,
-// .mcp.json, mcp.json and mcp_config.json FormatMCPServers; any other name
-// FormatMCPWire, which accepts both "servers" and "mcpServers".
+// .mcp.json, mcp.json and mcp_config.json FormatMCPServers,
+// claude_desktop_config.json FormatClaudeDesktop, settings.json in a
+// .gemini directory FormatGemini and in a zed or .zed directory FormatZed,
+// any *.toml FormatCodex; any other name FormatMCPWire, which accepts both
+// "servers" and "mcpServers".
 func DetectFormat(file string) Format {
 	base := filepath.Base(file)
+	dir := strings.ToLower(filepath.Base(filepath.Dir(file)))
 	switch {
+	case base == "claude_desktop_config.json":
+		return FormatClaudeDesktop
+	case base == "settings.json" && dir == ".gemini":
+		return FormatGemini
+	case base == "settings.json" && (dir == "zed" || dir == ".zed"):
+		return FormatZed
+	case strings.HasSuffix(strings.ToLower(base), ".toml"):
+		return FormatCodex
+
 	case base == "mcpwire.json":
 		return FormatMCPWire
 	case base == ".claude.json":
@@ -60,7 +73,7 @@ type docParser struct {
 	file     string
 	format   Format
 	doc      []byte // comments and trailing commas blanked
-	lines    *lineIndex
+	lines    positioner
 	opts     LoadOptions
 	res      *resolver
 	problems []Problem
@@ -87,10 +100,20 @@ func parseDocument(data []byte, file string, format Format, opts LoadOptions) ([
 		res:    newResolver(opts),
 	}
 	switch format {
-	case FormatMCPWire, FormatMCPServers, FormatVSCode, FormatClaude:
+	case FormatMCPWire, FormatMCPServers, FormatVSCode, FormatClaude, FormatClaudeDesktop, FormatGemini, FormatZed:
+	case FormatCodex:
+		// Codex takes every value as written: no reference is expanded.
+		p.res.literal = true
+		var ok bool
+		if data, p.lines, ok = p.codexDocument(data); !ok {
+			return nil, p.problems
+		}
 	default:
 		p.add(-1, "", "", fmt.Sprintf("unknown format %q", string(format)), false)
 		return nil, p.problems
+	}
+	if format == FormatGemini {
+		p.res.bareDollar = true // Gemini CLI reads $VAR as ${VAR}
 	}
 	top, ok := p.topLevel(data)
 	if !ok {
@@ -184,12 +207,17 @@ func (p *docParser) sections(top []member) []entry {
 			p.inputs(m)
 		case m.Key == "servers" && (p.format == FormatVSCode || p.format == FormatMCPWire):
 			maps = append(maps, m)
-		case m.Key == "mcpServers" && p.format != FormatVSCode:
+		case m.Key == "mcpServers" && p.format != FormatVSCode && p.format != FormatZed && p.format != FormatCodex:
+			maps = append(maps, m)
+		case m.Key == "context_servers" && p.format == FormatZed:
+			maps = append(maps, m)
+		case m.Key == "mcp_servers" && p.format == FormatCodex:
 			maps = append(maps, m)
 		case m.Key == "projects" && p.format == FormatClaude:
 			projects = &top[i]
-		case p.format == FormatClaude:
-			// ~/.claude.json holds much else; none of it is ours.
+		case p.format.isAppSettings():
+			// A host's whole settings file holds much else; none of it
+			// is ours.
 		default:
 			p.add(m.KeyOff, "", "", p.unknownTopLevel(m.Key), true)
 		}
@@ -207,6 +235,16 @@ func (p *docParser) sections(top []member) []entry {
 		out = append(out, p.serverMap(m, m.Key)...)
 	}
 	return out
+}
+
+// isAppSettings reports whether files of the format are a host's whole
+// settings, where keys other than the servers' are none of ours.
+func (f Format) isAppSettings() bool {
+	switch f {
+	case FormatClaude, FormatClaudeDesktop, FormatGemini, FormatZed, FormatCodex:
+		return true
+	}
+	return false
 }
 
 func (p *docParser) unknownTopLevel(key string) string {

@@ -386,7 +386,14 @@ func TestDetectFormat(t *testing.T) {
 		"/p/.vscode/mcp.json":                  FormatVSCode,
 		"/h/.codeium/windsurf/mcp_config.json": FormatMCPServers,
 		"/h/.claude.json":                      FormatClaude,
-		"/x/claude_desktop_config.json":        FormatMCPWire,
+		"/x/claude_desktop_config.json":        FormatClaudeDesktop,
+		"/h/.gemini/settings.json":             FormatGemini,
+		"/p/.gemini/settings.json":             FormatGemini,
+		"/h/.config/zed/settings.json":         FormatZed,
+		"/p/.zed/settings.json":                FormatZed,
+		"/h/.codex/config.toml":                FormatCodex,
+		"other.TOML":                           FormatCodex,
+		"/p/.vscode/settings.json":             FormatMCPWire,
 		"servers.jsonc":                        FormatMCPWire,
 	}
 	for file, want := range tests {

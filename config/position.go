@@ -2,6 +2,12 @@ package config
 
 import "sort"
 
+// positioner turns byte offsets of the JSON a docParser reads into the
+// line and column a Problem names.
+type positioner interface {
+	position(off int) (line, col int)
+}
+
 // lineIndex turns byte offsets of one document into 1-based line:column
 // positions, as editors show them: the column counts characters, not
 // bytes, so a name with an accent does not shift the caret.

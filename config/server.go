@@ -43,6 +43,23 @@ const (
 	// top-level "mcpServers", and local (per project) servers under
 	// "projects"[<absolute project dir>]."mcpServers".
 	FormatClaude Format = "claude"
+	// FormatClaudeDesktop is Claude Desktop's claude_desktop_config.json:
+	// {"mcpServers": {...}} among the app's other settings.
+	FormatClaudeDesktop Format = "claudeDesktop"
+	// FormatGemini is Gemini CLI's settings.json (~/.gemini and the
+	// project's .gemini): "mcpServers" among other settings. There "url"
+	// is legacy SSE and "httpUrl" Streamable HTTP, "includeTools" and
+	// "excludeTools" filter tools, and $VAR is a reference as ${VAR} is.
+	FormatGemini Format = "gemini"
+	// FormatZed is Zed's settings.json: servers under "context_servers",
+	// with "command" either a string (with "args" and "env" beside it) or
+	// an object {"path", "args", "env"}, or a "url".
+	FormatZed Format = "zed"
+	// FormatCodex is Codex's config.toml: TOML tables
+	// [mcp_servers.NAME]. Codex takes values literally, so no ${VAR} is
+	// expanded; environment variables come in by name (env_vars,
+	// env_http_headers, bearer_token_env_var).
+	FormatCodex Format = "codex"
 )
 
 // Source says where a Server was defined.

@@ -1,0 +1,170 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+	"github.com/pelletier/go-toml/v2/unstable"
+)
+
+// Codex's config.toml is decoded by a TOML library, and its mcp_servers
+// table is then written out as the JSON document every other format is
+// read from, {"mcp_servers": {...}}, so that one builder checks every
+// host's definitions. Each key of that JSON is anchored to its key in the
+// TOML, so a Problem names the line and column in config.toml.
+
+// codexDocument decodes data and returns the JSON to parse and the
+// positions of its keys in data; false (with a Problem) if data is not
+// valid TOML.
+func (p *docParser) codexDocument(data []byte) ([]byte, positioner, bool) {
+	var doc map[string]any
+	if err := toml.Unmarshal(data, &doc); err != nil {
+		pr := Problem{File: p.file, Msg: "invalid TOML"}
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			pr.Line, pr.Col = de.Position()
+			pr.Msg = "invalid TOML: " + strings.TrimPrefix(de.Error(), "toml: ")
+		}
+		p.problems = append(p.problems, pr)
+		return nil, nil, false
+	}
+	w := &anchoredJSON{keys: tomlKeyOffsets(data), at: &anchoredIndex{lines: newLineIndex(data)}}
+	w.buf.WriteByte('{')
+	if servers, ok := doc["mcp_servers"]; ok {
+		w.member([]string{"mcp_servers"}, servers)
+	}
+	w.buf.WriteByte('}')
+	return w.buf.Bytes(), w.at, true
+}
+
+// anchoredJSON writes JSON and records, for each key and value it
+// writes, the TOML offset it came from.
+type anchoredJSON struct {
+	buf  bytes.Buffer
+	keys map[string]int // TOML key path (joined by keySep) -> offset
+	at   *anchoredIndex
+}
+
+const keySep = "\x00"
+
+// member writes "key": value for the last element of path.
+func (w *anchoredJSON) member(path []string, v any) {
+	if off, ok := w.keys[strings.Join(path, keySep)]; ok {
+		w.at.add(w.buf.Len(), off)
+	}
+	name, _ := json.Marshal(path[len(path)-1])
+	w.buf.Write(name)
+	w.buf.WriteByte(':')
+	w.value(path, v)
+}
+
+// value writes v: a table member by member in the order the TOML lists
+// them, anything else as encoding/json renders it.
+func (w *anchoredJSON) value(path []string, v any) {
+	table, ok := v.(map[string]any)
+	if !ok {
+		b, err := json.Marshal(v)
+		if err != nil { // nan and inf: let the builder say "want ..., got string"
+			b, _ = json.Marshal(fmt.Sprint(v))
+		}
+		w.buf.Write(b)
+		return
+	}
+	keys := make([]string, 0, len(table))
+	for k := range table {
+		keys = append(keys, k)
+	}
+	offset := func(k string) int {
+		if off, ok := w.keys[strings.Join(append(path[:len(path):len(path)], k), keySep)]; ok {
+			return off
+		}
+		return int(^uint(0) >> 1)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		oi, oj := offset(keys[i]), offset(keys[j])
+		return oi < oj || oi == oj && keys[i] < keys[j]
+	})
+	w.buf.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			w.buf.WriteByte(',')
+		}
+		w.member(append(path[:len(path):len(path)], k), table[k])
+	}
+	w.buf.WriteByte('}')
+}
+
+// tomlKeyOffsets returns the offset of the first appearance of every key
+// path in a valid TOML document: table headers, dotted keys, and the keys
+// of inline tables.
+func tomlKeyOffsets(data []byte) map[string]int {
+	out := make(map[string]int)
+	record := func(path []string, n *unstable.Node) {
+		k := strings.Join(path, keySep)
+		if _, ok := out[k]; !ok {
+			out[k] = int(n.Raw.Offset)
+		}
+	}
+	// keyPath appends the parts of n's key to base, recording each prefix.
+	keyPath := func(base []string, n *unstable.Node) []string {
+		path := append([]string(nil), base...)
+		it := n.Key()
+		for it.Next() {
+			part := it.Node()
+			path = append(path, string(part.Data))
+			record(path, part)
+		}
+		return path
+	}
+	var inline func(base []string, v *unstable.Node)
+	inline = func(base []string, v *unstable.Node) {
+		if v == nil || v.Kind != unstable.InlineTable {
+			return
+		}
+		it := v.Children()
+		for it.Next() {
+			kv := it.Node()
+			inline(keyPath(base, kv), kv.Value())
+		}
+	}
+	var p unstable.Parser
+	p.Reset(data)
+	var table []string
+	for p.NextExpression() {
+		e := p.Expression()
+		switch e.Kind {
+		case unstable.Table, unstable.ArrayTable:
+			table = keyPath(nil, e)
+		case unstable.KeyValue:
+			inline(keyPath(table, e), e.Value())
+		}
+	}
+	return out
+}
+
+// anchoredIndex maps offsets in the written JSON to line and column in
+// the TOML: an offset takes the position of the last anchor at or before
+// it.
+type anchoredIndex struct {
+	lines   *lineIndex
+	jsonOff []int // ascending
+	tomlOff []int
+}
+
+func (x *anchoredIndex) add(jsonOff, tomlOff int) {
+	x.jsonOff = append(x.jsonOff, jsonOff)
+	x.tomlOff = append(x.tomlOff, tomlOff)
+}
+
+func (x *anchoredIndex) position(off int) (line, col int) {
+	i := sort.SearchInts(x.jsonOff, off+1) - 1
+	if i < 0 {
+		return 1, 1
+	}
+	return x.lines.position(x.tomlOff[i])
+}
