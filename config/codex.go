@@ -33,7 +33,8 @@ func (p *docParser) codexDocument(data []byte) ([]byte, positioner, bool) {
 		p.problems = append(p.problems, pr)
 		return nil, nil, false
 	}
-	w := &anchoredJSON{keys: tomlKeyOffsets(data), at: &anchoredIndex{lines: newLineIndex(data)}}
+	w := &anchoredJSON{at: &anchoredIndex{lines: newLineIndex(data)}}
+	w.keys, w.children = tomlKeys(data)
 	w.buf.WriteByte('{')
 	if servers, ok := doc["mcp_servers"]; ok {
 		w.member([]string{"mcp_servers"}, servers)
@@ -45,9 +46,10 @@ func (p *docParser) codexDocument(data []byte) ([]byte, positioner, bool) {
 // anchoredJSON writes JSON and records, for each key and value it
 // writes, the TOML offset it came from.
 type anchoredJSON struct {
-	buf  bytes.Buffer
-	keys map[string]int // TOML key path (joined by keySep) -> offset
-	at   *anchoredIndex
+	buf      bytes.Buffer
+	keys     map[string]int      // TOML key path (joined by keySep) -> offset
+	children map[string][]string // TOML table path -> its keys in file order
+	at       *anchoredIndex
 }
 
 const keySep = "\x00"
@@ -75,20 +77,21 @@ func (w *anchoredJSON) value(path []string, v any) {
 		w.buf.Write(b)
 		return
 	}
-	keys := make([]string, 0, len(table))
-	for k := range table {
-		keys = append(keys, k)
+	// The keys in file order: servers load in the order the file lists
+	// them, and the output does not depend on map order.
+	keys := w.children[strings.Join(path, keySep)]
+	complete := len(keys) == len(table)
+	for _, k := range keys {
+		_, ok := table[k]
+		complete = complete && ok
 	}
-	offset := func(k string) int {
-		if off, ok := w.keys[strings.Join(append(path[:len(path):len(path)], k), keySep)]; ok {
-			return off
+	if !complete { // a table inside an array of tables: paths repeat
+		keys = keys[:0:0]
+		for k := range table {
+			keys = append(keys, k)
 		}
-		return int(^uint(0) >> 1)
+		sort.Strings(keys)
 	}
-	sort.Slice(keys, func(i, j int) bool {
-		oi, oj := offset(keys[i]), offset(keys[j])
-		return oi < oj || oi == oj && keys[i] < keys[j]
-	})
 	w.buf.WriteByte('{')
 	for i, k := range keys {
 		if i > 0 {
@@ -99,15 +102,18 @@ func (w *anchoredJSON) value(path []string, v any) {
 	w.buf.WriteByte('}')
 }
 
-// tomlKeyOffsets returns the offset of the first appearance of every key
-// path in a valid TOML document: table headers, dotted keys, and the keys
-// of inline tables.
-func tomlKeyOffsets(data []byte) map[string]int {
-	out := make(map[string]int)
+// tomlKeys returns the offset of the first appearance of every key path
+// in a valid TOML document (table headers, dotted keys, and the keys of
+// inline tables), and for every table path its keys in that order.
+func tomlKeys(data []byte) (offsets map[string]int, children map[string][]string) {
+	offsets = make(map[string]int)
+	children = make(map[string][]string)
 	record := func(path []string, n *unstable.Node) {
 		k := strings.Join(path, keySep)
-		if _, ok := out[k]; !ok {
-			out[k] = int(n.Raw.Offset)
+		if _, ok := offsets[k]; !ok {
+			offsets[k] = int(n.Raw.Offset)
+			parent := strings.Join(path[:len(path)-1], keySep)
+			children[parent] = append(children[parent], path[len(path)-1])
 		}
 	}
 	// keyPath appends the parts of n's key to base, recording each prefix.
@@ -144,7 +150,7 @@ func tomlKeyOffsets(data []byte) map[string]int {
 			inline(keyPath(table, e), e.Value())
 		}
 	}
-	return out
+	return offsets, children
 }
 
 // anchoredIndex maps offsets in the written JSON to line and column in

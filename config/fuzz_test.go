@@ -37,28 +37,85 @@ func FuzzParse(f *testing.F) {
 	}
 	formats := []Format{FormatMCPServers, FormatVSCode, FormatMCPWire, FormatClaude}
 	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
-		format := formats[int(which)%len(formats)]
-		opts := LoadOptions{
-			Dir:     "/p",
-			HomeDir: "/home/dev",
-			Env:     func(string) (string, bool) { return fuzzSecret, true },
-		}
-		servers, problems := Parse(data, "f.json", format, opts)
-		leakable := !bytes.Contains(data, []byte(fuzzSecret))
-		for _, p := range problems {
-			e := p.Error()
-			if e == "" || p.Msg == "" {
-				t.Fatalf("empty problem %+v", p)
-			}
-			if leakable && strings.Contains(e, fuzzSecret) {
-				t.Fatalf("problem leaks a resolved value: %s", e)
-			}
-		}
-		literalEscape := bytes.Contains(data, []byte("$${"))
-		for _, s := range servers {
-			checkFuzzedServer(t, s, literalEscape)
-		}
+		checkFuzzedParse(t, data, formats[int(which)%len(formats)])
 	})
+}
+
+// FuzzHostSettings feeds arbitrary documents to the formats of the hosts
+// whose settings files hold servers among much else: Gemini CLI, Zed and
+// Claude Desktop.
+func FuzzHostSettings(f *testing.F) {
+	for i, name := range []string{
+		"gemini/.gemini/settings.json",
+		"zed/.zed/settings.json",
+		"claude-desktop/claude_desktop_config.json",
+	} {
+		if data, err := os.ReadFile(filepath.Join("testdata", "golden", filepath.FromSlash(name))); err == nil {
+			f.Add(data, uint8(i))
+		}
+	}
+	for i, s := range []string{
+		`{"mcpServers": {"a": {"url": "http://h/$X", "env": {"A": "$B$C"}, "includeTools": ["x*"], "excludeTools": []}}}`,
+		`{"context_servers": {"a": {"command": {"path": "p", "args": ["$X"], "env": null}}, "b": {"source": "extension"}}}`,
+		`{"context_servers": {"a": {"command": {"path": 1, "bogus": 2}, "args": "x"}}}`,
+		`{"mcpServers": {"a": {"command": "x"}}, "globalShortcut": "x"}`,
+	} {
+		f.Add([]byte(s), uint8(i))
+	}
+	formats := []Format{FormatGemini, FormatZed, FormatClaudeDesktop}
+	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
+		checkFuzzedParse(t, data, formats[int(which)%len(formats)])
+	})
+}
+
+// FuzzCodex feeds arbitrary TOML to the Codex format: no panic, problems
+// that name a place and leak no variable's value, only valid servers.
+func FuzzCodex(f *testing.F) {
+	if data, err := os.ReadFile(filepath.Join("testdata", "golden", "codex", ".codex", "config.toml")); err == nil {
+		f.Add(data)
+	}
+	for _, s := range []string{
+		"[mcp_servers.a]\ncommand = \"x\"\nenv_vars = [\"A\", \"B\"]\n",
+		"[mcp_servers.b]\nurl = \"https://h/mcp\"\nbearer_token_env_var = \"T\"\nenv_http_headers = { X = \"Y\" }\n",
+		"mcp_servers.c.command = \"x\"\nmcp_servers.c.tool_timeout_sec = inf\n",
+		"[[mcp_servers]]\nname = \"x\"\n",
+		"mcp_servers = 3\n",
+		"[mcp_servers.d]\ncommand = \"x\"\n[mcp_servers.d]\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkFuzzedParse(t, data, FormatCodex)
+	})
+}
+
+// checkFuzzedParse parses data as format with every variable set to
+// fuzzSecret and checks what comes back.
+func checkFuzzedParse(t *testing.T, data []byte, format Format) {
+	opts := LoadOptions{
+		Dir:     "/p",
+		HomeDir: "/home/dev",
+		Env:     func(string) (string, bool) { return fuzzSecret, true },
+	}
+	servers, problems := Parse(data, "f.json", format, opts)
+	leakable := !bytes.Contains(data, []byte(fuzzSecret))
+	for _, p := range problems {
+		e := p.Error()
+		if e == "" || p.Msg == "" {
+			t.Fatalf("empty problem %+v", p)
+		}
+		if leakable && strings.Contains(e, fuzzSecret) {
+			t.Fatalf("problem leaks a resolved value: %s", e)
+		}
+		if p.Line < 0 || p.Col < 0 {
+			t.Fatalf("problem at a negative position: %+v", p)
+		}
+	}
+	// Codex takes values literally, so "${" may stand in them.
+	literal := format == FormatCodex || bytes.Contains(data, []byte("$${"))
+	for _, s := range servers {
+		checkFuzzedServer(t, s, literal)
+	}
 }
 
 func checkFuzzedServer(t *testing.T, s *Server, literalEscape bool) {
