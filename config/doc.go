@@ -18,18 +18,41 @@
 //   - Claude Code's ~/.claude.json: the entry for this project
 //     (projects[<absolute Dir>].mcpServers, Claude's "local" scope) and
 //     then the user-level top-level "mcpServers".
+//   - Gemini CLI's .gemini/settings.json (project) and
+//     ~/.gemini/settings.json: "mcpServers", where "url" is legacy SSE,
+//     "httpUrl" Streamable HTTP, and $VAR is read as ${VAR}.
+//   - Codex's ~/.codex/config.toml ($CODEX_HOME/config.toml): TOML tables
+//     [mcp_servers.NAME]. Codex takes values as written, so nothing in it
+//     is expanded; variables come in by name: env_vars (copied into the
+//     child's env when set), env_http_headers (header -> variable; an
+//     unset one leaves the header out) and bearer_token_env_var (the
+//     Authorization header; unset, the server is invalid). A url is
+//     Streamable HTTP. tool_timeout_sec and startup_timeout_sec are
+//     seconds (startup_timeout_ms milliseconds); enabled_tools and
+//     disabled_tools filter tools.
+//   - Claude Desktop's claude_desktop_config.json, in the OS's config
+//     directory: "mcpServers".
+//   - Zed's settings.json (.zed/settings.json in the project, and the
+//     user's): "context_servers", each with "command" as a string (with
+//     "args" and "env" beside it) or an object {"path", "args", "env"},
+//     or a "url". A server an extension provides ("source": "extension")
+//     only Zed can start: it is skipped with a warning.
 //
-// Every file may contain // and /* */ comments and trailing commas (VS
-// Code's JSONC). Only the given directory is searched; Load does not walk
-// up to a repository root. The first definition of a name wins; later
-// ones are kept in Set.Shadowed.
+// Every JSON file may contain // and /* */ comments and trailing commas
+// (VS Code's JSONC). In the files that hold a host's whole settings
+// (~/.claude.json, Gemini CLI's, Codex's, Claude Desktop's, Zed's) keys
+// other than the servers' are ignored silently. Only the given directory
+// is searched; Load does not walk up to a repository root. Project files
+// come first, then the user's; the first definition of a name wins, and
+// later ones are kept in Set.Shadowed.
 //
 // # Server fields
 //
 //	type           "stdio"; "http" (also "streamable-http", "streamableHttp",
 //	               "streamable_http"); "sse". Without it: "command" means
 //	               stdio, "httpUrl" means http, "url"/"serverUrl" means auto
-//	               (Streamable HTTP, falling back to legacy SSE).
+//	               (Streamable HTTP, falling back to legacy SSE); but "url"
+//	               means sse in Gemini CLI's files and http in Codex's.
 //	command, args  the process to start (stdio)
 //	env            variables added to the process environment (stdio)
 //	cwd            working directory; relative to the project directory
@@ -39,18 +62,19 @@
 //	               and "httpUrl" (Gemini CLI) are accepted spellings
 //	headers        HTTP headers (http, sse, auto)
 //	timeout        request timeout: milliseconds (30000) or a Go duration
-//	               ("30s"); 0 disables
+//	               ("30s"); 0 disables. Codex: tool_timeout_sec (seconds)
 //	enabled        false turns the server off; "disabled": true (Cline,
 //	               Windsurf) does the same
-//	enabledTools,  tool filters: exact names or path.Match globs
-//	disabledTools
+//	enabledTools,  tool filters: exact names or path.Match globs; also
+//	disabledTools  spelt includeTools/excludeTools (Gemini CLI) and
+//	               enabled_tools/disabled_tools (Codex)
 //	lazy           connect on first use
 //	oauth          kept as written (Server.OAuth) for the authorization layer
 //
 // A null value counts as absent. An unknown field is a warning, not an
 // error; a few fields other hosts define (description, alwaysAllow,
-// autoApprove, trust, dev) are skipped silently. "envFile" is not
-// supported and draws a warning.
+// autoApprove, trust, dev, Zed's settings) are skipped silently.
+// "envFile" is not supported and draws a warning.
 //
 // # Variables
 //
@@ -61,13 +85,14 @@
 //	                    itself hold references)
 //	${env:VAR}          VS Code's spelling of ${VAR}
 //	${input:id}         LoadOptions.Inputs["id"], else the environment
-//	                    variable MCPWIRE_INPUT_ID (see InputEnvName)
+//	                    variable MCPWIRE_INPUT_ID (see InputEnvName); with
+//	                    neither, the Problem carries a *MissingInputError
 //	${workspaceFolder}  the project directory
 //	${userHome}         the home directory
 //	$${                 a literal "${" — the only escape
 //
 // A "$" not followed by "{" is literal, so "$HOME" and "$$" pass through
-// unchanged. A reference that cannot be resolved makes the server
+// unchanged, except in Gemini CLI's files, where $VAR is ${VAR}. A reference that cannot be resolved makes the server
 // invalid, with a Problem naming the server, the field and the variable:
 // a "${...}" is never handed to a server as written. Keys of env and
 // headers, "type", "oauth" and the tool filters are not expanded.
@@ -76,7 +101,10 @@
 //
 // A bad file or entry never stops the others: Load returns every valid
 // server together with Problems, each naming file, line, column, server
-// and field. No Problem, error or String method ever contains the value
+// and field. A file the caller named (LoadOptions.Files) is different:
+// an error in it fails Load with ErrInvalid, as an error in any file does
+// with LoadOptions.Strict. A malformed reference is quoted only up to its
+// name (${TOKEN:…}). No Problem, error or String method ever contains the value
 // of an env entry, a header or a variable, or the user info, path or
 // query of a URL: they often hold tokens.
 //
