@@ -25,7 +25,9 @@ type element struct {
 	ValOff int
 }
 
-var errNotValidJSON = errors.New("config: internal: scanner met invalid JSON")
+// errNotValidJSON is what the scanner returns on JSON encoding/json would
+// have refused; it never reaches a caller of the package.
+var errNotValidJSON = errors.New("config: scanner met invalid JSON")
 
 // jsonKind names the JSON type of a valid value, for messages such as
 // "want a string, got number".
