@@ -344,3 +344,38 @@ func TestLoadExplicitFileWithErrorsFails(t *testing.T) {
 		t.Errorf("strict: set %v err %v", set, err)
 	}
 }
+
+// TestLoadNewHosts: the files of Gemini CLI, Zed, Codex and Claude Desktop
+// are found where the hosts keep them, project files before user files.
+func TestLoadNewHosts(t *testing.T) {
+	d := newTestDirs(t)
+	writeFile(t, filepath.Join(d.project, ".gemini", "settings.json"), `{"mcpServers": {"shared": {"command": "gemini-project"}}}`)
+	writeFile(t, filepath.Join(d.project, ".zed", "settings.json"), `{"context_servers": {"zp": {"command": {"path": "zed-project"}}}}`)
+	writeFile(t, filepath.Join(d.home, ".gemini", "settings.json"), `{"mcpServers": {"shared": {"command": "gemini-user"}, "gu": {"url": "https://h.example/sse"}}}`)
+	writeFile(t, filepath.Join(d.home, ".codex", "config.toml"), "[mcp_servers.cx]\ncommand = \"codex-user\"\n")
+	writeFile(t, filepath.Join(d.userConfig, "Claude", "claude_desktop_config.json"), `{"mcpServers": {"cd": {"command": "desktop"}}}`)
+	zed := filepath.Join(d.userConfig, "zed", "settings.json")
+	if runtime.GOOS == "darwin" {
+		zed = filepath.Join(d.home, ".config", "zed", "settings.json")
+	}
+	writeFile(t, zed, `{"context_servers": {"zu": {"url": "https://z.example/mcp"}}}`)
+
+	set, err := Load(d.opts(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range set.Servers {
+		got = append(got, s.Name+":"+string(s.Source.Format)+":"+s.Source.Scope+":"+s.Type)
+	}
+	want := []string{
+		"shared:gemini:project:stdio", "zp:zed:project:stdio",
+		"gu:gemini:user:sse", "cx:codex:user:stdio", "cd:claudeDesktop:user:stdio", "zu:zed:user:auto",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("servers %v, want %v", got, want)
+	}
+	if len(set.Shadowed) != 1 || set.Shadowed[0].Command != "gemini-user" || len(set.Problems) != 0 {
+		t.Errorf("shadowed %v problems %v", set.Shadowed, set.Problems)
+	}
+}
