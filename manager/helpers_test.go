@@ -172,11 +172,18 @@ func (l *eventLog) list(server string) []Event {
 }
 
 // waitFor waits until server has had n events of kind and returns the
-// n-th. Outside synctest bubbles it gives up after a generous real-time
-// limit, so a bug fails the test instead of hanging it.
+// n-th. It gives up after a minute (of virtual time in synctest bubbles,
+// a generous real-time limit outside them), so a bug fails the test
+// instead of hanging it.
 func (l *eventLog) waitFor(t *testing.T, server string, kind EventKind, n int) Event {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	return l.waitWithin(t, time.Minute, server, kind, n)
+}
+
+// waitWithin is waitFor with its own limit.
+func (l *eventLog) waitWithin(t *testing.T, limit time.Duration, server string, kind EventKind, n int) Event {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), limit)
 	defer cancel()
 	for {
 		l.mu.Lock()
