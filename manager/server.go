@@ -32,8 +32,8 @@ type server struct {
 	key     string // tool cache key
 
 	// refresh carries list_changed announcements from the notification
-	// callback to the supervisor; capacity 1, so repeated announcements
-	// coalesce into one refresh.
+	// callback to the supervisor, which debounces them (see debouncer);
+	// capacity 1, so the callback never blocks.
 	refresh [numLists]chan struct{}
 
 	mu          sync.Mutex

@@ -28,8 +28,9 @@ func (s *server) run(ctx context.Context, settled chan struct{}) {
 			up := time.Now()
 			err = s.serve(ctx, c)
 			_ = c.Close()
-			s.disconnected(time.Since(up) >= s.m.opts.BreakerWindow)
-			if time.Since(up) >= s.m.opts.BreakerWindow {
+			lasted := time.Since(up) >= s.m.opts.BreakerWindow
+			s.disconnected(lasted)
+			if lasted {
 				step = 0
 			}
 		}
