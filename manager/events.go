@@ -45,8 +45,8 @@ const (
 	// a list refresh that failed. Err says what.
 	Warning
 	// Dropped: the subscriber's queue was full, so Dropped of its oldest
-	// Notification and Warning events were dropped. It comes before the
-	// events that were queued after them; Server is "".
+	// Notification and Warning events were dropped. It is delivered next,
+	// before the events still queued; Server is "".
 	Dropped
 )
 

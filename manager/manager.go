@@ -163,8 +163,8 @@ func (m *Manager) addInvalid(problems []config.Problem) {
 //
 // Events wait for a slow fn in a queue of Options.EventQueue events
 // (1024 by default). When it is full, its oldest Notification or Warning
-// event is dropped to make room, and fn gets a Dropped event with the
-// count before the events queued after them. State changes are never
+// event is dropped to make room, and fn next gets a Dropped event with
+// the count, before the events still queued. State changes are never
 // dropped; they come at a pace the manager sets, so they are few.
 //
 // After unsubscribe returns, fn is not called again except for a call
