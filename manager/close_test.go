@@ -241,3 +241,33 @@ func TestCallCutOffByCloseIsErrClosed(t *testing.T) {
 		}
 	})
 }
+
+// A subscriber that unsubscribed while its callback runs still holds
+// Close up until that callback returns: after Close, none runs.
+func TestCloseWaitsForUnsubscribedCallback(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFleet()
+		defer f.close()
+		f.add("a", nil)
+		m := NewServers([]*config.Server{pipeServer("a")}, &Options{Dial: f.dial, DisableCache: true})
+		inside := make(chan struct{})
+		var running atomic.Bool
+		unsubscribe := m.Subscribe(func(e Event) {
+			if e.Kind == Connecting {
+				running.Store(true)
+				close(inside)
+				time.Sleep(time.Second)
+				running.Store(false)
+			}
+		})
+		m.Start(t.Context())
+		<-inside
+		unsubscribe()
+		if err := m.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if running.Load() {
+			t.Error("a callback still runs after Close returned")
+		}
+	})
+}

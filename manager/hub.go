@@ -3,6 +3,7 @@ package manager
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 )
@@ -18,8 +19,11 @@ const closeGrace = 5 * time.Second
 type hub struct {
 	limit int // of each subscriber's queue (Options.EventQueue)
 
-	mu      sync.Mutex
-	subs    []*subscriber
+	mu   sync.Mutex
+	subs []*subscriber
+	// halted are unsubscribed subscribers, whose callback under way Close
+	// still waits for.
+	halted  []*subscriber
 	closing bool // Close began: no new subscriber, no droppable event
 }
 
@@ -54,6 +58,7 @@ func (h *hub) subscribe(fn func(Event)) (unsubscribe func()) {
 		for i, s := range h.subs {
 			if s == sub {
 				h.subs = append(h.subs[:i:i], h.subs[i+1:]...)
+				h.halted = append(slices.DeleteFunc(h.halted, (*subscriber).finished), sub)
 				break
 			}
 		}
@@ -99,8 +104,8 @@ func (h *hub) quiesce() {
 func (h *hub) close() error {
 	h.mu.Lock()
 	h.closing = true
-	subs := h.subs
-	h.subs = nil
+	subs := append(h.subs, h.halted...)
+	h.subs, h.halted = nil, nil
 	h.mu.Unlock()
 	for _, s := range subs {
 		s.mu.Lock()
@@ -148,6 +153,16 @@ func (s *subscriber) push(e Event) {
 	s.poke()
 }
 
+// finished reports whether the subscriber's goroutine has returned.
+func (s *subscriber) finished() bool {
+	select {
+	case <-s.done:
+		return true
+	default:
+		return false
+	}
+}
+
 func (s *subscriber) poke() {
 	select {
 	case s.wake <- struct{}{}:
@@ -171,10 +186,8 @@ func (s *subscriber) halt() {
 func (s *subscriber) abandon(start time.Time) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	select {
-	case <-s.done:
+	if s.finished() {
 		return nil
-	default:
 	}
 	s.stop = true
 	left := s.queue.len()

@@ -168,7 +168,7 @@ func (m *Manager) addInvalid(problems []config.Problem) {
 // dropped; they come at a pace the manager sets, so they are few.
 //
 // After unsubscribe returns, fn is not called again except for a call
-// already under way. Close drops the queued notifications and warnings,
+// already under way, which Close waits for like any other. Close drops the queued notifications and warnings,
 // delivers the queued state changes (ending with each server's Closed)
 // within 5 s, and returns; after it returns no callback starts, and only
 // a callback that has not returned within those 5 s may still be running
