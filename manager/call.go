@@ -2,9 +2,11 @@ package manager
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
+	"github.com/mcpwire/mcpwire/jsonrpc"
 	"github.com/mcpwire/mcpwire/mcp"
 )
 
@@ -34,7 +36,7 @@ func (m *Manager) CallTool(ctx context.Context, name string, args any, opts *mcp
 
 // CallServerTool calls the tool named tool (the server's own name for it)
 // of the named server, as CallTool does. A tool excluded by the server's
-// enabledTools/disabledTools fails with ErrToolFiltered.
+// enabledTools/disabledTools fails with ErrUnknownTool, saying so.
 func (m *Manager) CallServerTool(ctx context.Context, server, tool string, args any, opts *mcp.CallOptions) (*mcp.CallToolResult, error) {
 	s := m.byName[server]
 	if s == nil {
@@ -46,7 +48,7 @@ func (m *Manager) CallServerTool(ctx context.Context, server, tool string, args 
 func (m *Manager) callTool(ctx context.Context, s *server, tool string, args any, opts *mcp.CallOptions) (*mcp.CallToolResult, error) {
 	op := fmt.Sprintf("call tool %q", tool)
 	if s.cfg != nil && !s.cfg.ToolAllowed(tool) {
-		return nil, &Error{Server: s.name, Op: op, Err: ErrToolFiltered}
+		return nil, &Error{Server: s.name, Op: op, Err: fmt.Errorf("%w: excluded by the server's enabledTools/disabledTools", ErrUnknownTool)}
 	}
 	c, err := s.ready(ctx, callWait(m.opts.ReconnectWait, opts))
 	if err != nil {
@@ -54,6 +56,10 @@ func (m *Manager) callTool(ctx context.Context, s *server, tool string, args any
 	}
 	res, err := c.CallTool(ctx, tool, args, opts)
 	if err != nil {
+		if errors.Is(err, jsonrpc.ErrClosed) && m.ctx.Err() != nil {
+			// Close ended the connection, not the server.
+			err = fmt.Errorf("%w while the call was in flight", ErrClosed)
+		}
 		return nil, &Error{Server: s.name, Op: op, Err: err}
 	}
 	return res, nil
@@ -124,6 +130,8 @@ func (m *Manager) Connect(ctx context.Context, name string) error {
 		case <-ch:
 		case <-ctx.Done():
 			return &Error{Server: name, Op: "connect", Err: ctx.Err()}
+		case <-m.ctx.Done():
+			return &Error{Server: name, Op: "connect", Err: ErrClosed}
 		}
 	}
 }
@@ -149,6 +157,9 @@ func (s *server) ready(ctx context.Context, wait time.Duration) (*mcp.Client, er
 	}
 	var timeout <-chan time.Time
 	for {
+		if s.m.ctx.Err() != nil {
+			return nil, ErrClosed
+		}
 		s.mu.Lock()
 		st, c, lastErr, ch, running := s.state, s.client, s.err, s.changed, s.running
 		s.mu.Unlock()
@@ -160,7 +171,7 @@ func (s *server) ready(ctx context.Context, wait time.Duration) (*mcp.Client, er
 				return c, nil
 			}
 		case st == StateBreakerOpen:
-			return nil, fmt.Errorf("%w; last failure: %w", ErrBreakerOpen, lastErr)
+			return nil, lastErr // a *BreakerError
 		case st == StateStopped:
 			return nil, ErrClosed
 		case !running && (st == StateIdle || st == StateLazy):
@@ -176,10 +187,12 @@ func (s *server) ready(ctx context.Context, wait time.Duration) (*mcp.Client, er
 		}
 		select {
 		case <-ch:
+		case <-s.m.ctx.Done():
+			return nil, ErrClosed
 		case <-ctx.Done():
 			return nil, withLast(fmt.Errorf("waiting for the server to connect: %w", ctx.Err()), lastErr)
 		case <-timeout:
-			return nil, withLast(fmt.Errorf("%w within %s", ErrNotReady, wait), lastErr)
+			return nil, withLast(fmt.Errorf("%w: not connected within %s", ErrNotReady, wait), lastErr)
 		}
 	}
 }
@@ -207,6 +220,8 @@ func (m *Manager) waitFirstAttempts(ctx context.Context, wait time.Duration) boo
 		case <-ctx.Done():
 			return true
 		case <-t.C:
+			return true
+		case <-m.ctx.Done():
 			return true
 		}
 	}

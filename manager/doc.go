@@ -34,19 +34,52 @@
 //
 // When a connection ends, the manager reconnects after 0.5, 1, 2, 4, 4 …
 // seconds (with jitter), re-lists and re-caches the tools. Five failures
-// within 30 seconds open a breaker: automatic restarts stop, the state
-// says breaker-open, and Connect tries again. Calls made while a server
-// reconnects wait for it (Options.ReconnectWait, 10 s by default) and
-// then fail naming the server. tools, prompts and resources list_changed
-// notifications refresh those lists; every notification is passed on as
-// an Event. An optional keepalive ping closes a connection that stopped
-// answering, so it reconnects.
+// in a row (attempts that failed, including attempts that hung until the
+// 30 s connect timeout, and connections that ended within 30 s) open a
+// breaker: automatic restarts stop, the state says breaker-open, and
+// Connect tries again. A connection that stays up for 30 s ends the run.
+// With the defaults a server that never answers initialize opens its
+// breaker after about 2 min 38 s (five timeouts and the backoff between
+// them). The state tells the first attempt (connecting) from later ones
+// (retrying, or reconnecting for a server that was connected before), and
+// ServerStatus gives the attempt number and the last failure. Calls made
+// while a server reconnects wait for it (Options.ReconnectWait, 10 s by
+// default) and then fail naming the server.
 //
-// # Errors and events
+// tools, prompts and resources list_changed notifications refresh those
+// lists, debounced: a list is fetched once no announcement of it came for
+// 100 ms, and at least once a second during a storm of them, so that a
+// thousand announcements cost a few listings, events and cache writes
+// and the last listing follows the last announcement. An optional
+// keepalive ping closes a connection that stopped answering, so it
+// reconnects.
+//
+// # Events
+//
+// Subscribe delivers events (connecting, connected, failed, reconnecting,
+// list changes, notifications, breaker, warnings) in order, on a
+// goroutine per subscriber, so a slow subscriber never holds up the
+// servers, the manager or another subscriber. Each subscriber's queue is
+// bounded (Options.EventQueue, 1024 events): when it is full the oldest
+// notification or warning is dropped, a Dropped event says how many, and
+// state changes are never dropped.
+//
+// # Close
+//
+// Close ends everything the manager started. At once, callers waiting for
+// a server and calls in flight fail with ErrClosed, and the notifications
+// queued for subscribers are dropped; then the connections close, each
+// server's Closed event is emitted, and subscribers get the queued state
+// changes within 5 s. After Close returns no callback starts; only one
+// that had not returned within those 5 s may still run, and Close's error
+// says so.
+//
+// # Errors
 //
 // Every error a Manager method returns is an *Error naming the server and
-// the operation. Subscribe delivers events (connecting, connected,
-// failed, reconnecting, list changes, notifications, breaker, warnings)
-// in order, on a goroutine per subscriber, so a slow subscriber never
-// holds the manager up.
+// the operation. Its cause tells what happened: ErrClosed for the
+// manager's own shutdown, jsonrpc.ErrClosed (with the exit status and
+// stderr tail of a child) for a connection that ended, *BreakerError
+// (ErrBreakerOpen) for a server whose restarts stopped, ErrNotReady for a
+// server that did not connect in time.
 package manager

@@ -29,27 +29,46 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 // Causes found inside an *Error.
+//
+// ErrClosed and jsonrpc.ErrClosed are different facts: ErrClosed says
+// the manager was closed (a call cut off by Close carries it, and not
+// jsonrpc.ErrClosed); jsonrpc.ErrClosed says one server's connection
+// ended under a call (a crash), with the reason (exit status, stderr
+// tail) wrapped beside it.
 var (
-	// ErrClosed: the manager was closed.
-	ErrClosed = errors.New("manager closed")
-	// ErrUnknownTool: no tool has that model-facing name.
-	ErrUnknownTool = errors.New("no such tool")
+	// ErrClosed: the manager was closed, before or during the operation.
+	ErrClosed = errors.New("manager: closed")
+	// ErrUnknownTool: no tool has that model-facing name, or the server
+	// has no tool of that name that its enabledTools/disabledTools allow.
+	ErrUnknownTool = errors.New("manager: no such tool")
 	// ErrUnknownServer: no server has that name.
-	ErrUnknownServer = errors.New("no such server")
+	ErrUnknownServer = errors.New("manager: no such server")
 	// ErrDisabled: the server is disabled in its config.
-	ErrDisabled = errors.New("server is disabled in its config")
+	ErrDisabled = errors.New("manager: server disabled")
 	// ErrInvalidConfig: the server's definition has errors (the wrapped
 	// error lists them), so it is never started.
-	ErrInvalidConfig = errors.New("server definition is invalid")
-	// ErrBreakerOpen: the server failed too often in a short time, so
-	// automatic restarts stopped; Connect tries again.
-	ErrBreakerOpen = errors.New("server keeps failing; automatic restarts stopped (call Connect to retry)")
+	ErrInvalidConfig = errors.New("manager: invalid server definition")
+	// ErrBreakerOpen: the server failed too often in a row, so automatic
+	// restarts stopped (see *BreakerError).
+	ErrBreakerOpen = errors.New("manager: breaker open")
 	// ErrNotReady: the server did not (re)connect within the wait allowed
 	// to a call (Options.ReconnectWait or the call's own timeout).
-	ErrNotReady = errors.New("server not connected in time")
-	// ErrToolFiltered: the server's enabledTools/disabledTools exclude the
-	// tool.
-	ErrToolFiltered = errors.New("tool is excluded by the server's enabledTools/disabledTools")
-	// ErrAlreadyStarted: Start was called twice.
-	ErrAlreadyStarted = errors.New("manager already started")
+	ErrNotReady = errors.New("manager: server not ready")
 )
+
+// BreakerError is why a server's breaker opened: Failures failures in a
+// row, the last of them Last. It matches ErrBreakerOpen with errors.Is.
+// Only Connect restarts the server.
+type BreakerError struct {
+	Failures int
+	Last     error
+}
+
+func (e *BreakerError) Error() string {
+	return fmt.Sprintf("manager: breaker open after %d failures in a row; automatic restarts stopped, Connect retries; last failure: %v",
+		e.Failures, e.Last)
+}
+
+func (e *BreakerError) Is(target error) bool { return target == ErrBreakerOpen }
+
+func (e *BreakerError) Unwrap() error { return e.Last }

@@ -2,8 +2,6 @@ package manager
 
 import (
 	"fmt"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
@@ -12,7 +10,10 @@ import (
 // EventKind says what happened to a server.
 type EventKind int
 
-// The kinds of Event.
+// The kinds of Event. Notification and Warning come from what a server
+// sends and may come in floods; the others are state changes, which come
+// at a pace the manager sets (backoff, debouncing) and are never dropped
+// (see Subscribe).
 const (
 	// Connecting: an attempt to connect started (Attempt counts them).
 	Connecting EventKind = iota + 1
@@ -34,9 +35,8 @@ const (
 	// Notification: the server sent a notification (every one, including
 	// list_changed, logging and progress); see Notification.
 	Notification
-	// BreakerOpen: the server failed BreakerCrashes times within
-	// BreakerWindow, so automatic restarts stopped. Err is the last
-	// failure.
+	// BreakerOpen: the server failed BreakerCrashes times in a row, so
+	// automatic restarts stopped. Err is a *BreakerError.
 	BreakerOpen
 	// Closed: the manager stopped the server (Close).
 	Closed
@@ -44,6 +44,10 @@ const (
 	// file, a cache that cannot be written, a bad frame from the server,
 	// a list refresh that failed. Err says what.
 	Warning
+	// Dropped: the subscriber's queue was full, so Dropped of its oldest
+	// Notification and Warning events were dropped. It is delivered next,
+	// before the events still queued; Server is "".
+	Dropped
 )
 
 var eventKindNames = [...]string{
@@ -58,6 +62,7 @@ var eventKindNames = [...]string{
 	BreakerOpen:      "breaker-open",
 	Closed:           "closed",
 	Warning:          "warning",
+	Dropped:          "dropped",
 }
 
 func (k EventKind) String() string {
@@ -65,6 +70,12 @@ func (k EventKind) String() string {
 		return eventKindNames[k]
 	}
 	return fmt.Sprintf("EventKind(%d)", int(k))
+}
+
+// droppable reports whether events of kind k may be dropped from a full
+// queue: the ones a server can send at any rate.
+func (k EventKind) droppable() bool {
+	return k == Notification || k == Warning
 }
 
 // Event is one thing that happened to one server.
@@ -83,6 +94,8 @@ type Event struct {
 	Tools int
 	// Notification is the server's message (Notification).
 	Notification *jsonrpc.Notification
+	// Dropped counts the events dropped (Dropped).
+	Dropped int
 }
 
 func (e Event) String() string {
@@ -98,149 +111,11 @@ func (e Event) String() string {
 		if e.Notification != nil {
 			s += " " + e.Notification.Method
 		}
+	case Dropped:
+		s += fmt.Sprintf(" (%d events)", e.Dropped)
 	}
 	if e.Err != nil {
 		s += ": " + e.Err.Error()
 	}
 	return s
-}
-
-// closeGrace bounds how long Close waits for subscriber callbacks that
-// are still running.
-const closeGrace = 5 * time.Second
-
-// hub fans events out to subscribers. Each subscriber has its own queue
-// and goroutine, so a slow callback delays only itself and never the
-// manager; a subscriber sees events in the order they were published.
-type hub struct {
-	mu     sync.Mutex
-	subs   []*subscriber
-	closed bool
-}
-
-type subscriber struct {
-	fn      func(Event)
-	removed atomic.Bool
-	wake    chan struct{} // cap 1
-	done    chan struct{} // closed when the goroutine has returned
-
-	mu    sync.Mutex
-	queue []Event
-	stop  bool // deliver what is queued, then return
-}
-
-func (h *hub) subscribe(fn func(Event)) (unsubscribe func()) {
-	sub := &subscriber{fn: fn, wake: make(chan struct{}, 1), done: make(chan struct{})}
-	h.mu.Lock()
-	if h.closed {
-		h.mu.Unlock()
-		return func() {}
-	}
-	h.subs = append(h.subs, sub)
-	h.mu.Unlock()
-	go sub.loop()
-	return func() {
-		if sub.removed.Swap(true) {
-			return
-		}
-		h.mu.Lock()
-		for i, s := range h.subs {
-			if s == sub {
-				h.subs = append(h.subs[:i:i], h.subs[i+1:]...)
-				break
-			}
-		}
-		h.mu.Unlock()
-		sub.finish()
-	}
-}
-
-// publish queues e for every subscriber; it never blocks on a callback.
-func (h *hub) publish(e Event) {
-	if e.Time.IsZero() {
-		e.Time = time.Now()
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for _, s := range h.subs {
-		s.push(e)
-	}
-}
-
-// close delivers what is queued, stops every subscriber and waits for
-// their goroutines, at most closeGrace. It reports callbacks that did not
-// return in time.
-func (h *hub) close() error {
-	h.mu.Lock()
-	h.closed = true
-	subs := h.subs
-	h.subs = nil
-	h.mu.Unlock()
-	for _, s := range subs {
-		s.finish()
-	}
-	timer := time.NewTimer(closeGrace)
-	defer timer.Stop()
-	for _, s := range subs {
-		select {
-		case <-s.done:
-		case <-timer.C:
-			return fmt.Errorf("an event callback did not return within %s", closeGrace)
-		}
-	}
-	return nil
-}
-
-func (s *subscriber) push(e Event) {
-	s.mu.Lock()
-	if s.stop {
-		s.mu.Unlock()
-		return
-	}
-	s.queue = append(s.queue, e)
-	s.mu.Unlock()
-	select {
-	case s.wake <- struct{}{}:
-	default:
-	}
-}
-
-func (s *subscriber) finish() {
-	s.mu.Lock()
-	s.stop = true
-	s.mu.Unlock()
-	select {
-	case s.wake <- struct{}{}:
-	default:
-	}
-}
-
-func (s *subscriber) loop() {
-	defer close(s.done)
-	var batch []Event
-	for {
-		s.mu.Lock()
-		batch, s.queue = s.queue, batch[:0]
-		stop := s.stop
-		s.mu.Unlock()
-		for i := range batch {
-			if s.removed.Load() {
-				return
-			}
-			s.call(batch[i])
-			batch[i] = Event{}
-		}
-		if len(batch) == 0 {
-			if stop {
-				return
-			}
-			<-s.wake
-		}
-	}
-}
-
-// call runs the callback; a panic in it must not take the manager down.
-func (s *subscriber) call(e Event) {
-	defer func() { _ = recover() }()
-	s.fn(e)
 }

@@ -42,16 +42,20 @@ type fleet struct {
 	delay   map[string]time.Duration
 	fail    map[string]error
 	block   map[string]bool // dial waits for its ctx
-	dials   map[string]int
+	// stubborn makes dial take that long whatever its ctx, as a child
+	// that is slow to stop keeps Close waiting.
+	stubborn map[string]time.Duration
+	dials    map[string]int
 }
 
 func newFleet() *fleet {
 	return &fleet{
-		servers: make(map[string]*mcptest.Server),
-		delay:   make(map[string]time.Duration),
-		fail:    make(map[string]error),
-		block:   make(map[string]bool),
-		dials:   make(map[string]int),
+		servers:  make(map[string]*mcptest.Server),
+		delay:    make(map[string]time.Duration),
+		fail:     make(map[string]error),
+		block:    make(map[string]bool),
+		stubborn: make(map[string]time.Duration),
+		dials:    make(map[string]int),
 	}
 }
 
@@ -83,7 +87,9 @@ func (f *fleet) dial(ctx context.Context, s *config.Server) (transport.Transport
 	f.mu.Lock()
 	f.dials[s.Name]++
 	srv, d, failErr, block := f.servers[s.Name], f.delay[s.Name], f.fail[s.Name], f.block[s.Name]
+	stubborn := f.stubborn[s.Name]
 	f.mu.Unlock()
+	time.Sleep(stubborn)
 	if block {
 		<-ctx.Done()
 		return nil, ctx.Err()
@@ -120,13 +126,17 @@ type eventLog struct {
 	mu     sync.Mutex
 	events []Event
 	more   chan struct{} // closed and replaced on every event
+	stop   func()
 }
 
 func record(m *Manager) *eventLog {
 	l := &eventLog{more: make(chan struct{})}
-	m.Subscribe(l.add)
+	l.stop = m.Subscribe(l.add)
 	return l
 }
+
+// Close unsubscribes the log; it keeps what it recorded.
+func (l *eventLog) Close() { l.stop() }
 
 func (l *eventLog) add(e Event) {
 	l.mu.Lock()
@@ -162,11 +172,18 @@ func (l *eventLog) list(server string) []Event {
 }
 
 // waitFor waits until server has had n events of kind and returns the
-// n-th. Outside synctest bubbles it gives up after a generous real-time
-// limit, so a bug fails the test instead of hanging it.
+// n-th. It gives up after a minute (of virtual time in synctest bubbles,
+// a generous real-time limit outside them), so a bug fails the test
+// instead of hanging it.
 func (l *eventLog) waitFor(t *testing.T, server string, kind EventKind, n int) Event {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	return l.waitWithin(t, time.Minute, server, kind, n)
+}
+
+// waitWithin is waitFor with its own limit.
+func (l *eventLog) waitWithin(t *testing.T, limit time.Duration, server string, kind EventKind, n int) Event {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), limit)
 	defer cancel()
 	for {
 		l.mu.Lock()

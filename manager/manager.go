@@ -96,6 +96,7 @@ func NewServers(servers []*config.Server, opts *Options) *Manager {
 
 func newManager(opts *Options) *Manager {
 	m := &Manager{opts: opts.resolved(), byName: make(map[string]*server)}
+	m.hub.limit = m.opts.EventQueue
 	if !m.opts.DisableCache {
 		m.cache = &toolCache{dir: m.opts.CacheDir, ttl: m.opts.CacheTTL}
 	}
@@ -157,10 +158,21 @@ func (m *Manager) addInvalid(problems []config.Problem) {
 
 // Subscribe registers fn for every event of every server. Each subscriber
 // gets its events in order on a goroutine of its own, so a slow fn delays
-// only its own later events and never the manager (events queue up
-// meanwhile). After unsubscribe returns, fn is not called again except
-// for a call already under way. Close delivers what is queued before it
-// returns; fn must not call Close.
+// only its own later events and never the servers, the manager or another
+// subscriber.
+//
+// Events wait for a slow fn in a queue of Options.EventQueue events
+// (1024 by default). When it is full, its oldest Notification or Warning
+// event is dropped to make room, and fn next gets a Dropped event with
+// the count, before the events still queued. State changes are never
+// dropped; they come at a pace the manager sets, so they are few.
+//
+// After unsubscribe returns, fn is not called again except for a call
+// already under way, which Close waits for like any other. Close drops the queued notifications and warnings,
+// delivers the queued state changes (ending with each server's Closed)
+// within 5 s, and returns; after it returns no callback starts, and only
+// a callback that has not returned within those 5 s may still be running
+// (Close's error says so). fn must not call Close.
 func (m *Manager) Subscribe(fn func(Event)) (unsubscribe func()) {
 	if fn == nil {
 		return func() {}
@@ -185,7 +197,7 @@ func (m *Manager) Start(ctx context.Context) (*Snapshot, error) {
 		return nil, &Error{Op: "start", Err: ErrClosed}
 	case m.started:
 		m.mu.Unlock()
-		return nil, &Error{Op: "start", Err: ErrAlreadyStarted}
+		return nil, &Error{Op: "start", Err: errors.New("manager: already started")}
 	}
 	m.started = true
 	m.mu.Unlock()
@@ -215,6 +227,8 @@ func (m *Manager) Start(ctx context.Context) (*Snapshot, error) {
 				break wait
 			case <-ctx.Done():
 				return m.Snapshot(), &Error{Op: "start", Err: ctx.Err()}
+			case <-m.ctx.Done():
+				return m.Snapshot(), &Error{Op: "start", Err: ErrClosed}
 			}
 		}
 	}
@@ -230,6 +244,8 @@ func (m *Manager) WaitSettled(ctx context.Context) (*Snapshot, error) {
 		case <-ch:
 		case <-ctx.Done():
 			return m.Snapshot(), &Error{Op: "wait for servers", Err: ctx.Err()}
+		case <-m.ctx.Done():
+			return m.Snapshot(), &Error{Op: "wait for servers", Err: ErrClosed}
 		}
 	}
 	return m.Snapshot(), nil
@@ -313,9 +329,13 @@ func (m *Manager) Resources() []ResourceEntry {
 	return out
 }
 
-// Close stops every server: it closes their connections (each close is
-// bounded), ends the supervisors, emits Closed for every server that was
-// not disabled, delivers the queued events and returns. Later calls fail
+// Close stops every server and everything the manager started. At once,
+// it makes calls and waits for servers (CallTool, Connect, WaitSettled,
+// Start) return ErrClosed, including calls cut off in flight, and drops
+// the notifications and warnings queued for subscribers. Then it closes
+// the connections (each close is bounded), ends the supervisors, emits
+// Closed for every server that was not disabled, lets subscribers take
+// the state changes queued (see Subscribe) and returns. Later calls fail
 // with ErrClosed. Close is idempotent; a second call waits for the first.
 func (m *Manager) Close() error {
 	m.mu.Lock()
@@ -332,6 +352,7 @@ func (m *Manager) Close() error {
 	m.mu.Unlock()
 
 	m.cancel()
+	m.hub.quiesce()
 	m.wg.Wait()
 	for _, s := range m.servers {
 		s.stopped()

@@ -166,7 +166,7 @@ func TestToolFilters(t *testing.T) {
 			t.Errorf("ToolCount %d", st.ToolCount)
 		}
 		_, err := m.CallServerTool(t.Context(), "f", "add-tool", map[string]any{"name": "x"}, nil)
-		managerError(t, err, "f", ErrToolFiltered)
+		managerError(t, err, "f", ErrUnknownTool)
 		_, err = m.CallTool(t.Context(), "mcp__f__slow", nil, nil)
 		managerError(t, err, "", ErrUnknownTool)
 		if _, err := m.CallServerTool(t.Context(), "f", "add", map[string]any{"a": 1, "b": 2}, nil); err != nil {

@@ -21,6 +21,9 @@ const (
 	DefaultCacheTTL       = 30 * 24 * time.Hour
 	DefaultBreakerCrashes = 5
 	DefaultBreakerWindow  = 30 * time.Second
+	DefaultEventQueue     = 1024
+	DefaultRefreshQuiet   = 100 * time.Millisecond
+	DefaultRefreshMaxWait = time.Second
 )
 
 // DefaultBackoff is the wait before each reconnect attempt after a crash
@@ -59,17 +62,39 @@ type Options struct {
 	// jitter. The step resets once a connection stays up for
 	// BreakerWindow.
 	Backoff []time.Duration
-	// BreakerCrashes failures (a connection that ended, or an attempt that
-	// failed) within BreakerWindow stop automatic restarts until Connect
-	// is called. Zero means DefaultBreakerCrashes (5) and
-	// DefaultBreakerWindow (30 s); a negative BreakerCrashes disables the
-	// breaker.
+	// BreakerCrashes failures in a row (attempts that failed, and
+	// connections that ended before they were up for BreakerWindow) stop
+	// automatic restarts until Connect is called. A connection that stays
+	// up for BreakerWindow ends the run. Counting in attempts, not in
+	// time, trips the breaker on a server that hangs too: with the
+	// defaults, one that never answers initialize opens it after five
+	// 30 s connect timeouts and the backoff between them, about 2 min
+	// 38 s. Zero means DefaultBreakerCrashes (5) and DefaultBreakerWindow
+	// (30 s); a negative BreakerCrashes disables the breaker.
 	BreakerCrashes int
 	BreakerWindow  time.Duration
 	// KeepAlive, when positive, pings every connected server at that
 	// interval; a ping that fails or takes longer than the interval closes
 	// the connection, which then reconnects like a crash.
 	KeepAlive time.Duration
+
+	// EventQueue bounds each subscriber's queue of events (see
+	// Subscribe). When it is full, the oldest Notification or Warning
+	// event is dropped to make room, and the subscriber is told with a
+	// Dropped event; state changes are never dropped. Zero or negative
+	// means DefaultEventQueue (1024).
+	EventQueue int
+
+	// RefreshQuiet and RefreshMaxWait debounce the refreshes that
+	// list_changed notifications ask for: a list is fetched again once
+	// no announcement of it came for RefreshQuiet, and at the latest
+	// RefreshMaxWait after the first announcement not yet served, so a
+	// storm of announcements costs a few listings and events while the
+	// last listing still follows the last announcement. Zero or
+	// negative means DefaultRefreshQuiet (100 ms) and
+	// DefaultRefreshMaxWait (1 s).
+	RefreshQuiet   time.Duration
+	RefreshMaxWait time.Duration
 
 	// Client is the template of every server's client options (client
 	// info, sampling, elicitation, roots handlers). The manager copies it
@@ -121,6 +146,15 @@ func (o *Options) resolved() Options {
 	}
 	if r.BreakerWindow <= 0 {
 		r.BreakerWindow = DefaultBreakerWindow
+	}
+	if r.EventQueue <= 0 {
+		r.EventQueue = DefaultEventQueue
+	}
+	if r.RefreshQuiet <= 0 {
+		r.RefreshQuiet = DefaultRefreshQuiet
+	}
+	if r.RefreshMaxWait <= 0 {
+		r.RefreshMaxWait = DefaultRefreshMaxWait
 	}
 	if r.Dial == nil {
 		r.Dial = DialWith(r.Dir, r.Stderr)

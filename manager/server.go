@@ -32,8 +32,8 @@ type server struct {
 	key     string // tool cache key
 
 	// refresh carries list_changed announcements from the notification
-	// callback to the supervisor; capacity 1, so repeated announcements
-	// coalesce into one refresh.
+	// callback to the supervisor, which debounces them (see debouncer);
+	// capacity 1, so the callback never blocks.
 	refresh [numLists]chan struct{}
 
 	mu          sync.Mutex
@@ -55,8 +55,10 @@ type server struct {
 	// settled is closed when the first attempt of the current supervisor
 	// has ended, either way.
 	settled chan struct{}
-	// crashes are the recent failures, for the breaker.
-	crashes []time.Time
+	// attempt numbers the attempt under way or last made since the
+	// supervisor started; streak counts failures in a row, for the
+	// breaker.
+	attempt, streak int
 	// connects and failures count attempts' outcomes, so Connect can tell
 	// the attempt it waits for from earlier ones.
 	connects, failures int
@@ -77,6 +79,18 @@ func (s *server) setStateLocked(st State, err error) {
 	s.err = err
 	close(s.changed)
 	s.changed = make(chan struct{})
+}
+
+// attemptStateLocked is the state while attempt s.attempt is under way.
+// s.mu is held.
+func (s *server) attemptStateLocked() State {
+	switch {
+	case s.everConnected:
+		return StateReconnecting
+	case s.attempt > 1:
+		return StateRetrying
+	}
+	return StateConnecting
 }
 
 // emit publishes an event about this server.
@@ -101,6 +115,7 @@ func (s *server) status() ServerStatus {
 		ToolCount:   len(s.tools),
 		ToolsCached: s.toolsKnown && s.toolsCached,
 		Err:         s.err,
+		Attempt:     s.attempt,
 		ServerInfo:  s.info,
 		Source:      s.source,
 	}
@@ -178,16 +193,13 @@ func (s *server) start(reset bool) (<-chan struct{}, error) {
 		return s.settled, nil
 	}
 	if reset {
-		s.crashes = nil
+		s.streak = 0
 	}
 	// The state moves now, not when the goroutine gets going, so that a
 	// caller that waits for the server never sees the state it was
 	// started from (idle, lazy, breaker-open) as the outcome.
-	st := StateConnecting
-	if s.everConnected {
-		st = StateReconnecting
-	}
-	s.setStateLocked(st, s.err)
+	s.attempt = 1
+	s.setStateLocked(s.attemptStateLocked(), s.err)
 	s.running = true
 	s.settled = make(chan struct{})
 	s.m.wg.Add(1)

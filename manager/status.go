@@ -19,17 +19,22 @@ const (
 	StateDisabled State = "disabled"
 	// StateConnecting: the first attempt is under way.
 	StateConnecting State = "connecting"
+	// StateRetrying: the server has not connected since it was started,
+	// and a later attempt is under way (ServerStatus.Attempt numbers it,
+	// ServerStatus.Err is the last failure).
+	StateRetrying State = "retrying"
 	// StateConnected: connected, tools listed.
 	StateConnected State = "connected"
-	// StateReconnecting: the connection ended; another attempt is under
-	// way or waits for its backoff.
+	// StateReconnecting: the server was connected before and the
+	// connection ended; an attempt is under way (or, after the connection
+	// ended, waits for its backoff).
 	StateReconnecting State = "reconnecting"
-	// StateFailed: the last attempt failed and another waits for its
-	// backoff; or, with ErrInvalidConfig, the definition is broken and the
-	// server never starts.
+	// StateFailed: the last attempt failed (Err) and the next waits for
+	// its backoff; or, with ErrInvalidConfig, the definition is broken and
+	// the server never starts.
 	StateFailed State = "failed"
-	// StateBreakerOpen: too many failures in a short time; automatic
-	// restarts stopped until Connect.
+	// StateBreakerOpen: too many failures in a row; automatic restarts
+	// stopped until Connect. Err is a *BreakerError.
 	StateBreakerOpen State = "breaker-open"
 	// StateStopped: the manager was closed.
 	StateStopped State = "stopped"
@@ -52,6 +57,9 @@ type ServerStatus struct {
 	// reason the connection ended, or the config problems of an invalid
 	// definition.
 	Err error
+	// Attempt numbers the connection attempt under way, or the last one,
+	// since the server was started (0 before the first).
+	Attempt int
 	// ServerInfo is what the server said about itself when it last
 	// connected.
 	ServerInfo mcp.Implementation

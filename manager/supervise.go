@@ -28,8 +28,9 @@ func (s *server) run(ctx context.Context, settled chan struct{}) {
 			up := time.Now()
 			err = s.serve(ctx, c)
 			_ = c.Close()
-			s.disconnected()
-			if time.Since(up) >= s.m.opts.BreakerWindow {
+			lasted := time.Since(up) >= s.m.opts.BreakerWindow
+			s.disconnected(lasted)
+			if lasted {
 				step = 0
 			}
 		}
@@ -64,33 +65,26 @@ func (s *server) run(ctx context.Context, settled chan struct{}) {
 }
 
 // crashed records a failure (an attempt that failed, or a connection that
-// ended) and trips the breaker when there were too many lately; then the
-// supervisor must return.
+// ended before it was up for BreakerWindow) and trips the breaker after
+// BreakerCrashes of them in a row; then the supervisor must return.
+// Failures are counted, not timed, so that attempts that each hang until
+// the connect timeout trip it too.
 func (s *server) crashed(err error, dropped bool) (tripped bool) {
-	now := time.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !dropped {
 		s.failures++
 		s.emit(Event{Kind: Failed, Err: err})
 	}
-	limit, window := s.m.opts.BreakerCrashes, s.m.opts.BreakerWindow
-	if limit < 0 {
-		return false
-	}
-	kept := s.crashes[:0]
-	for _, t := range s.crashes {
-		if now.Sub(t) < window {
-			kept = append(kept, t)
-		}
-	}
-	s.crashes = append(kept, now)
-	if len(s.crashes) < limit {
+	s.streak++
+	limit := s.m.opts.BreakerCrashes
+	if limit < 0 || s.streak < limit {
 		return false
 	}
 	s.running = false
-	s.setStateLocked(StateBreakerOpen, err)
-	s.emit(Event{Kind: BreakerOpen, Err: fmt.Errorf("%d failures within %s, automatic restarts stopped; last: %w", len(s.crashes), window, err)})
+	berr := &BreakerError{Failures: s.streak, Last: err}
+	s.setStateLocked(StateBreakerOpen, berr)
+	s.emit(Event{Kind: BreakerOpen, Err: berr})
 	return true
 }
 
@@ -102,9 +96,14 @@ func (s *server) exit() {
 }
 
 // disconnected forgets the ended connection; its tools stay, as cached.
-func (s *server) disconnected() {
+// A connection that was up for BreakerWindow (lasted) ends the run of
+// failures the breaker counts.
+func (s *server) disconnected(lasted bool) {
 	s.mu.Lock()
 	s.client = nil
+	if lasted {
+		s.streak = 0
+	}
 	if s.toolsKnown {
 		s.toolsCached = true
 	}
@@ -116,11 +115,8 @@ func (s *server) disconnected() {
 // the server is connected, its tools are in the table and the cache.
 func (s *server) connect(ctx context.Context, attempt int) (*mcp.Client, error) {
 	s.mu.Lock()
-	st := StateConnecting
-	if s.everConnected {
-		st = StateReconnecting
-	}
-	s.setStateLocked(st, s.err)
+	s.attempt = attempt
+	s.setStateLocked(s.attemptStateLocked(), s.err)
 	s.emit(Event{Kind: Connecting, Attempt: attempt})
 	s.mu.Unlock()
 
@@ -219,8 +215,8 @@ func (s *server) onNotification(n *jsonrpc.Notification) {
 }
 
 // serve watches a live connection until it ends or the manager closes,
-// refreshing lists on request and pinging when KeepAlive is set. It
-// returns why the connection ended.
+// refreshing lists on request (debounced, see Options.RefreshQuiet) and
+// pinging when KeepAlive is set. It returns why the connection ended.
 func (s *server) serve(ctx context.Context, c *mcp.Client) error {
 	var tick <-chan time.Time
 	if ka := s.m.opts.KeepAlive; ka > 0 {
@@ -228,6 +224,8 @@ func (s *server) serve(ctx context.Context, c *mcp.Client) error {
 		defer t.Stop()
 		tick = t.C
 	}
+	due := newDebouncer(s.m.opts.RefreshQuiet, s.m.opts.RefreshMaxWait)
+	defer due.stop()
 	for {
 		select {
 		case <-ctx.Done():
@@ -235,11 +233,15 @@ func (s *server) serve(ctx context.Context, c *mcp.Client) error {
 		case <-c.Done():
 			return fmt.Errorf("connection ended: %w", c.Err())
 		case <-s.refresh[toolList]:
-			s.refreshTools(ctx, c)
+			due.note(toolList)
 		case <-s.refresh[promptList]:
-			s.refreshPrompts(ctx, c)
+			due.note(promptList)
 		case <-s.refresh[resourceList]:
-			s.refreshResources(ctx, c)
+			due.note(resourceList)
+		case <-due.timer.C:
+			for _, list := range due.take() {
+				s.refreshList(ctx, c, list)
+			}
 		case <-tick:
 			pctx, cancel := context.WithTimeout(ctx, s.m.opts.KeepAlive)
 			err := c.Ping(pctx)
@@ -249,6 +251,18 @@ func (s *server) serve(ctx context.Context, c *mcp.Client) error {
 				return fmt.Errorf("keepalive ping failed: %w", err)
 			}
 		}
+	}
+}
+
+// refreshList re-lists one list after its list_changed.
+func (s *server) refreshList(ctx context.Context, c *mcp.Client, list int) {
+	switch list {
+	case toolList:
+		s.refreshTools(ctx, c)
+	case promptList:
+		s.refreshPrompts(ctx, c)
+	case resourceList:
+		s.refreshResources(ctx, c)
 	}
 }
 

@@ -124,6 +124,9 @@ func TestCrashedServerReconnects(t *testing.T) {
 		srv.Fault(mcptest.Fault{Kind: mcptest.FaultCrash, Target: "echo"})
 		_, err := m.CallTool(t.Context(), "mcp__a__echo", map[string]any{"message": "boom"}, nil)
 		managerError(t, err, "a", jsonrpc.ErrClosed)
+		if errors.Is(err, ErrClosed) {
+			t.Errorf("a crash reads as the manager's Close: %v", err)
+		}
 
 		ev := log.waitFor(t, "a", Reconnecting, 1)
 		if ev.Err == nil || ev.Attempt != 2 {
@@ -284,4 +287,82 @@ func hasTool(tools []ToolEntry, name string) bool {
 		}
 	}
 	return false
+}
+
+// A server that never answers initialize trips the breaker with the
+// default options: each attempt ends at the connect timeout and counts as
+// a failure, so the fifth opens it, after five timeouts and the backoff
+// between them. Meanwhile the state says which attempt is under way and
+// why the last one failed.
+func TestHungServerTripsBreaker(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFleet()
+		defer f.close()
+		srv := f.add("hung", nil)
+		srv.Fault(mcptest.Fault{Kind: mcptest.FaultNeverAnswer, Target: "initialize", Sticky: true})
+		m := NewServers([]*config.Server{pipeServer("hung")}, &Options{Dial: f.dial, DisableCache: true})
+		defer m.Close()
+		log := record(m)
+		start := time.Now()
+		m.Start(t.Context())
+		if st, _ := m.Server("hung"); st.State != StateConnecting || st.Attempt != 1 {
+			t.Errorf("during the first attempt: %s, attempt %d", st.State, st.Attempt)
+		}
+
+		log.waitWithin(t, time.Hour, "hung", Connecting, 4)
+		st, _ := m.Server("hung")
+		if st.State != StateRetrying || st.Attempt != 4 || !errors.Is(st.Err, jsonrpc.ErrTimeout) {
+			t.Errorf("during the fourth attempt: %s, attempt %d, last error %v", st.State, st.Attempt, st.Err)
+		}
+
+		ev := log.waitWithin(t, time.Hour, "hung", BreakerOpen, 1)
+		elapsed := time.Since(start)
+		// The documented bound: five connect timeouts and four backoff
+		// waits of at most 120 %.
+		limit := DefaultBreakerCrashes * DefaultConnectTimeout
+		for _, d := range DefaultBackoff {
+			limit += d * 12 / 10
+		}
+		if elapsed > limit {
+			t.Errorf("the breaker opened after %v, documented within %v", elapsed, limit)
+		}
+		var berr *BreakerError
+		if !errors.As(ev.Err, &berr) || berr.Failures != DefaultBreakerCrashes || !errors.Is(ev.Err, ErrBreakerOpen) {
+			t.Errorf("BreakerOpen event: %v", ev.Err)
+		}
+		if n := f.dialCount("hung"); n != DefaultBreakerCrashes {
+			t.Errorf("%d attempts, want %d", n, DefaultBreakerCrashes)
+		}
+		before := time.Now()
+		_, err := m.CallServerTool(t.Context(), "hung", "echo", nil, nil)
+		managerError(t, err, "hung", ErrBreakerOpen)
+		if time.Since(before) != 0 {
+			t.Errorf("a call on the open breaker waited %v", time.Since(before))
+		}
+	})
+}
+
+// A connection that stays up for BreakerWindow ends the run of failures:
+// a server that crashes now and then, each time after a long life, is
+// restarted for ever.
+func TestLongLivedConnectionsResetBreaker(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFleet()
+		defer f.close()
+		srv := f.add("a", nil)
+		m := NewServers([]*config.Server{pipeServer("a")}, &Options{Dial: f.dial, DisableCache: true})
+		defer m.Close()
+		log := record(m)
+		m.Start(t.Context())
+		for i := range 2 * DefaultBreakerCrashes {
+			log.waitFor(t, "a", Connected, i+1)
+			time.Sleep(DefaultBreakerWindow)
+			srv.Fault(mcptest.Fault{Kind: mcptest.FaultCrash, Target: "echo"})
+			m.CallTool(t.Context(), "mcp__a__echo", map[string]any{"message": "x"}, nil)
+		}
+		log.waitFor(t, "a", Connected, 2*DefaultBreakerCrashes+1)
+		if n := log.count("a", BreakerOpen); n != 0 {
+			t.Errorf("the breaker opened on a server that crashed every %v", DefaultBreakerWindow)
+		}
+	})
 }

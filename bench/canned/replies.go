@@ -33,7 +33,10 @@ type request struct {
 		Name            string `json:"name"`
 		ProtocolVersion string `json:"protocolVersion"`
 		Arguments       struct {
-			Size int `json:"size"`
+			Size   int    `json:"size"`
+			Count  int    `json:"count"`
+			GapUS  int    `json:"gap_us"`
+			Method string `json:"method"`
 		} `json:"arguments"`
 	} `json:"params"`
 }
@@ -46,6 +49,8 @@ type Responder struct {
 
 	mu  sync.Mutex
 	big map[int][]byte // tools/call big results by size
+
+	stats notifyStats
 }
 
 // NewResponder pre-encodes the fixed replies.
@@ -117,6 +122,8 @@ type Reply struct {
 	NoReply bool
 	// Initialize is set when the message was initialize.
 	Initialize bool
+	// notify is set for a notify call: its notifications go first.
+	notify *notifyOrder
 }
 
 // Answer decides the reply to one message.
@@ -140,6 +147,7 @@ func (r *Responder) Answer(msg []byte) Reply {
 	case "ping":
 		rep.Result = r.emptyResult
 	case "tools/list":
+		r.countList()
 		rep.Result = r.listResult
 	case "tools/call":
 		switch req.Params.Name {
@@ -152,6 +160,17 @@ func (r *Responder) Answer(msg []byte) Reply {
 			} else {
 				rep.Result = r.bigResult(size)
 			}
+		case NotifyTool:
+			a := req.Params.Arguments
+			o, err := notifyOrderFor(a.Count, a.Size, a.GapUS, a.Method)
+			if err != nil {
+				rep.Error = errorObject(-32602, err.Error())
+			} else {
+				rep.notify = o
+				rep.Result = []byte(`{"content":[{"type":"text","text":"sent"}]}`)
+			}
+		case StatsTool:
+			rep.Result = r.statsResult()
 		default:
 			rep.Error = errorObject(-32602, "unknown tool "+strconv.Quote(req.Params.Name))
 		}

@@ -8,11 +8,13 @@ import (
 
 // ServeStdio answers JSON lines from r on w until r ends. Replies are
 // buffered and flushed whenever no further input is already waiting, so a
-// burst of requests costs one write.
+// burst of requests costs one write. A notify call runs on a goroutine of
+// its own while requests keep being answered.
 func ServeStdio(r io.Reader, w io.Writer) error {
 	rsp := NewResponder()
 	br := bufio.NewReaderSize(r, 256<<10)
-	bw := bufio.NewWriterSize(w, 256<<10)
+	out := &lockedWriter{bw: bufio.NewWriterSize(w, 256<<10)}
+	bw := out.bw
 	var long []byte
 	for {
 		line, err := br.ReadSlice('\n')
@@ -26,23 +28,35 @@ func ServeStdio(r io.Reader, w io.Writer) error {
 		}
 		if err != nil {
 			if err == io.EOF {
+				out.mu.Lock()
+				defer out.mu.Unlock()
 				return bw.Flush()
 			}
 			return err
 		}
 		if len(line) > 1 {
 			rep := rsp.Answer(line)
-			if !rep.NoReply {
-				if err := rep.writeParts(bw); err != nil {
-					return err
+			switch {
+			case rep.notify != nil:
+				// The client sees a failed write as the end of the stream.
+				go func() { _ = rsp.notify(out, rep.notify, rep) }()
+			case !rep.NoReply:
+				out.mu.Lock()
+				err := rep.writeParts(bw)
+				if err == nil {
+					err = bw.WriteByte('\n')
 				}
-				if err := bw.WriteByte('\n'); err != nil {
+				out.mu.Unlock()
+				if err != nil {
 					return err
 				}
 			}
 		}
 		if br.Buffered() == 0 {
-			if err := bw.Flush(); err != nil {
+			out.mu.Lock()
+			err := bw.Flush()
+			out.mu.Unlock()
+			if err != nil {
 				return err
 			}
 		}

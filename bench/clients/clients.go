@@ -69,6 +69,20 @@ type Client struct {
 	// connect workload uses it instead of n goroutines calling Connect.
 	// It returns once every server is connected and listed.
 	ConnectMany func(ctx context.Context, t Target, n int) (io.Closer, error)
+	// ConnectNoted, when set, connects with a handler that the client
+	// calls for every notifications/message and tools/list_changed, the
+	// way the library offers (for the flood and storm workloads).
+	ConnectNoted func(ctx context.Context, t Target, onNote func(method string)) (NotedSession, error)
+}
+
+// NotedSession is a session made by ConnectNoted.
+type NotedSession interface {
+	// CallText calls a tool and returns the text of its one block.
+	CallText(ctx context.Context, name string, args map[string]any) (string, error)
+	// Dropped counts the notifications the client dropped and said so
+	// (mcpwire's manager); clients that never drop return 0.
+	Dropped() int
+	Close() error
 }
 
 // All returns the three clients and the two floors, clients first.

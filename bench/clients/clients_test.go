@@ -2,7 +2,9 @@ package clients
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -113,5 +115,69 @@ func TestConnectMany(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestNotified proves the flood and storm harness: every client with a
+// notification handler sees each notification the notify tool sends, and
+// the canned server counts the manager's tools/list after a storm.
+func TestNotified(t *testing.T) {
+	for _, c := range All() {
+		if c.ConnectNoted == nil {
+			continue
+		}
+		t.Run(c.Name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			var mu sync.Mutex
+			seen := map[string]int{}
+			all := make(chan struct{})
+			s, err := c.ConnectNoted(ctx, Target{Command: serverBin}, func(method string) {
+				mu.Lock()
+				defer mu.Unlock()
+				seen[method]++
+				if seen[canned.LogMethod] == 20 && seen[canned.ToolsChangedMethod] == 5 {
+					close(all)
+				}
+			})
+			if err != nil {
+				t.Fatalf("connect: %v", err)
+			}
+			defer s.Close()
+			for _, order := range []map[string]any{
+				{"count": 20, "size": 100, "method": canned.LogMethod},
+				{"count": 5, "method": canned.ToolsChangedMethod, "gap_us": 1000},
+			} {
+				if text, err := s.CallText(ctx, canned.NotifyTool, order); err != nil || text != "sent" {
+					t.Fatalf("notify %v: %q, %v", order, text, err)
+				}
+			}
+			select {
+			case <-all:
+			case <-ctx.Done():
+				mu.Lock()
+				t.Fatalf("the handler saw %v", seen)
+			}
+			if c.Name != "mcpwire" {
+				return
+			}
+			// The manager refreshes once the announcements pause.
+			for ctx.Err() == nil {
+				text, err := s.CallText(ctx, canned.StatsTool, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var lists int
+				var after float64
+				if _, err := fmt.Sscan(text, &lists, &after); err != nil {
+					t.Fatalf("stats %q: %v", text, err)
+				}
+				if lists > 0 && after > 0 {
+					return
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			t.Fatal("no tools/list after the storm")
+		})
 	}
 }

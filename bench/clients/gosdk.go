@@ -20,20 +20,31 @@ func GoSDK() *Client {
 			"`&mcp.StreamableClientTransport{Endpoint: url}`, default options; `CallTool(ctx, &mcp.CallToolParams{...})`, `ListTools(ctx, nil)`. " +
 			"Its default handshake first tries `server/discover` (protocol 2026-07-28), which the canned server refuses with -32601, then falls back to `initialize`.",
 		Connect: func(ctx context.Context, t Target) (Session, error) {
-			c := sdk.NewClient(&sdk.Implementation{Name: "bench", Version: "1.0.0"}, nil)
-			var tr sdk.Transport
-			if t.IsHTTP() {
-				tr = &sdk.StreamableClientTransport{Endpoint: t.URL}
-			} else {
-				tr = &sdk.CommandTransport{Command: exec.Command(t.Command, t.Args...)}
-			}
-			cs, err := c.Connect(ctx, tr, nil)
-			if err != nil {
-				return nil, err
-			}
-			return &gosdkSession{cs: cs}, nil
+			return gosdkConnect(ctx, t, nil)
+		},
+		ConnectNoted: func(ctx context.Context, t Target, onNote func(method string)) (NotedSession, error) {
+			// Its handlers for the two notifications the workloads send.
+			return gosdkConnect(ctx, t, &sdk.ClientOptions{
+				LoggingMessageHandler:  func(context.Context, *sdk.LoggingMessageRequest) { onNote(canned.LogMethod) },
+				ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { onNote(canned.ToolsChangedMethod) },
+			})
 		},
 	}
+}
+
+func gosdkConnect(ctx context.Context, t Target, opts *sdk.ClientOptions) (*gosdkSession, error) {
+	c := sdk.NewClient(&sdk.Implementation{Name: "bench", Version: "1.0.0"}, opts)
+	var tr sdk.Transport
+	if t.IsHTTP() {
+		tr = &sdk.StreamableClientTransport{Endpoint: t.URL}
+	} else {
+		tr = &sdk.CommandTransport{Command: exec.Command(t.Command, t.Args...)}
+	}
+	cs, err := c.Connect(ctx, tr, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &gosdkSession{cs: cs}, nil
 }
 
 type gosdkSession struct{ cs *sdk.ClientSession }
@@ -82,3 +93,13 @@ func (s *gosdkSession) List(ctx context.Context) (int, error) {
 }
 
 func (s *gosdkSession) Close() error { return s.cs.Close() }
+
+func (s *gosdkSession) CallText(ctx context.Context, name string, args map[string]any) (string, error) {
+	res, err := s.cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		return "", err
+	}
+	return sdkText(res)
+}
+
+func (s *gosdkSession) Dropped() int { return 0 }

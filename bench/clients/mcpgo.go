@@ -22,29 +22,49 @@ func MCPGo() *Client {
 			"`CallTool(ctx, mcp.CallToolRequest{...})`, `ListTools(ctx, mcp.ListToolsRequest{})`. " +
 			"Initialize first probes `server/discover`, which the canned server refuses with -32601, then falls back to `initialize`.",
 		Connect: func(ctx context.Context, t Target) (Session, error) {
-			var c *mgclient.Client
-			var err error
-			if t.IsHTTP() {
-				if c, err = mgclient.NewStreamableHttpClient(t.URL); err != nil {
-					return nil, err
-				}
-				if err := c.Start(ctx); err != nil {
-					c.Close()
-					return nil, err
-				}
-			} else if c, err = mgclient.NewStdioMCPClient(t.Command, nil, t.Args...); err != nil {
-				return nil, err
-			}
-			var req mg.InitializeRequest
-			req.Params.ProtocolVersion = mg.LATEST_PROTOCOL_VERSION
-			req.Params.ClientInfo = mg.Implementation{Name: "bench", Version: "1.0.0"}
-			if _, err := c.Initialize(ctx, req); err != nil {
+			return mcpgoConnect(ctx, t, nil)
+		},
+		ConnectNoted: func(ctx context.Context, t Target, onNote func(method string)) (NotedSession, error) {
+			return mcpgoConnect(ctx, t, func(n mg.JSONRPCNotification) { onNote(n.Method) })
+		},
+	}
+}
+
+// mcpgoConnect connects; onNote, when set, is registered with
+// OnNotification before the handshake.
+func mcpgoConnect(ctx context.Context, t Target, onNote func(mg.JSONRPCNotification)) (*mcpgoSession, error) {
+	var c *mgclient.Client
+	var err error
+	if t.IsHTTP() {
+		if c, err = mgclient.NewStreamableHttpClient(t.URL); err != nil {
+			return nil, err
+		}
+		if err := c.Start(ctx); err != nil {
+			c.Close()
+			return nil, err
+		}
+	} else if c, err = mgclient.NewStdioMCPClient(t.Command, nil, t.Args...); err != nil {
+		return nil, err
+	}
+	if onNote != nil {
+		c.OnNotification(onNote)
+		if !t.IsHTTP() {
+			// Client.Start wires the handlers to the transport (which
+			// NewStdioMCPClient already started).
+			if err := c.Start(ctx); err != nil {
 				c.Close()
 				return nil, err
 			}
-			return &mcpgoSession{c: c}, nil
-		},
+		}
 	}
+	var req mg.InitializeRequest
+	req.Params.ProtocolVersion = mg.LATEST_PROTOCOL_VERSION
+	req.Params.ClientInfo = mg.Implementation{Name: "bench", Version: "1.0.0"}
+	if _, err := c.Initialize(ctx, req); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return &mcpgoSession{c: c}, nil
 }
 
 type mcpgoSession struct{ c *mgclient.Client }
@@ -96,3 +116,16 @@ func (s *mcpgoSession) List(ctx context.Context) (int, error) {
 }
 
 func (s *mcpgoSession) Close() error { return s.c.Close() }
+
+func (s *mcpgoSession) CallText(ctx context.Context, name string, args map[string]any) (string, error) {
+	var req mg.CallToolRequest
+	req.Params.Name = name
+	req.Params.Arguments = args
+	res, err := s.c.CallTool(ctx, req)
+	if err != nil {
+		return "", err
+	}
+	return mgText(res)
+}
+
+func (s *mcpgoSession) Dropped() int { return 0 }

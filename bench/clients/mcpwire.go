@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync/atomic"
 
 	"github.com/mcpwire/mcpwire/bench/canned"
 	"github.com/mcpwire/mcpwire/config"
@@ -22,8 +23,10 @@ func MCPWire() *Client {
 		Usage: "`mcp.Connect(ctx, &transport.Command{Command: bin}, nil)` or " +
 			"`&transport.StreamableHTTP{URL: url}`, default options; `CallTool(ctx, name, args, nil)`, `ListTools(ctx)`. " +
 			"The connect workload goes through package `manager` instead: `manager.NewServers(servers, &manager.Options{DisableCache: true, StartupGate: -1})`, " +
-			"`Start`, then `WaitSettled` (every server connected and its tools listed).",
-		ConnectMany: connectManaged,
+			"`Start`, then `WaitSettled` (every server connected and its tools listed). " +
+			"The flood and storm workloads use the manager too (`Subscribe`, `Connect`, `CallServerTool`), with default options.",
+		ConnectMany:  connectManaged,
+		ConnectNoted: connectNotedManaged,
 		Connect: func(ctx context.Context, t Target) (Session, error) {
 			var tr transport.Transport
 			if t.IsHTTP() {
@@ -118,3 +121,47 @@ func MCPWireDirect() *Client {
 	c.Usage = "the connect workload only: `mcp.Connect` per server, each on its own goroutine, as the other clients are used."
 	return c
 }
+
+// connectNotedManaged connects one server through the manager, as a host
+// does, with onNote subscribed to its events.
+func connectNotedManaged(ctx context.Context, t Target, onNote func(method string)) (NotedSession, error) {
+	if t.IsHTTP() {
+		return nil, errors.New("the flood and storm workloads run over stdio only")
+	}
+	def := &config.Server{Name: "s", Enabled: true, Type: config.TypeStdio, Command: t.Command, Args: t.Args}
+	m := manager.NewServers([]*config.Server{def}, &manager.Options{DisableCache: true, StartupGate: -1})
+	s := &managedSession{m: m}
+	m.Subscribe(func(e manager.Event) {
+		switch e.Kind {
+		case manager.Notification:
+			onNote(e.Notification.Method)
+		case manager.Dropped:
+			s.dropped.Add(int64(e.Dropped))
+		}
+	})
+	if err := m.Connect(ctx, def.Name); err != nil {
+		m.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+type managedSession struct {
+	m       *manager.Manager
+	dropped atomic.Int64
+}
+
+func (s *managedSession) CallText(ctx context.Context, name string, args map[string]any) (string, error) {
+	res, err := s.m.CallServerTool(ctx, "s", name, args, nil)
+	if err != nil {
+		return "", err
+	}
+	if len(res.Content) != 1 {
+		return "", errors.New("want one content block")
+	}
+	return res.Content[0].Text, nil
+}
+
+func (s *managedSession) Dropped() int { return int(s.dropped.Load()) }
+
+func (s *managedSession) Close() error { return s.m.Close() }

@@ -21,7 +21,7 @@ import (
 	"github.com/mcpwire/mcpwire/bench/serverproc"
 )
 
-var workloadOrder = []string{"seq", "conc", "big", "survive", "list", "connect", "idle"}
+var workloadOrder = []string{"seq", "conc", "big", "survive", "list", "connect", "idle", "flood", "storm"}
 
 func main() {
 	out := flag.String("o", "", "write the report to this file (default: standard output)")
@@ -142,6 +142,9 @@ func run(out string, reps int, only, transports, which string, quick bool, rawOu
 			if tr == "sse" && w != "seq" && w != "conc" {
 				continue
 			}
+			if tr != "stdio" && (w == "flood" || w == "storm") {
+				continue
+			}
 			e.logf("%s over %s…", w, tr)
 			t0 := time.Now()
 			var t *Table
@@ -160,6 +163,10 @@ func run(out string, reps int, only, transports, which string, quick bool, rawOu
 				t = e.connect(tr)
 			case "idle":
 				t = e.idleTable(tr)
+			case "flood":
+				t = e.flood(tr)
+			case "storm":
+				t = e.storm(tr)
 			}
 			e.logf("  done in %s", time.Since(t0).Round(time.Millisecond))
 			for c, f := range t.Failures {
