@@ -3,6 +3,7 @@ package cliutil
 import (
 	"flag"
 	"fmt"
+	"github.com/mcpwire/mcpwire/config"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -104,32 +105,30 @@ func (f *ServerFlags) stdio(io *IOStreams, argv []string) (*Target, error) {
 	if f.Transport != "auto" && f.Transport != "stdio" {
 		return nil, Usagef("--transport %s is for URL servers; a command after -- always runs over stdio", f.Transport)
 	}
-	env := map[string]string{}
+	def := &config.Server{Type: config.TypeStdio, Command: argv[0], Args: argv[1:], Env: map[string]string{}, InheritEnv: f.InheritEnv}
 	for i, kv := range f.Env {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" || strings.ContainsAny(k, "\x00") {
 			return nil, Usagef("--env #%d is not in K=V form", i+1)
 		}
 		io.AddSecret(v)
-		env[k] = v
+		def.Env[k] = v
 	}
 	t := &Target{
 		Desc:    fmt.Sprintf("stdio server %q", filepath.Base(argv[0])),
 		Verbose: f.Verbose,
 		stderr:  newTail(),
 	}
-	cmd := &transport.Command{
-		Command:    argv[0],
-		Args:       argv[1:],
-		Env:        env,
-		InheritEnv: f.InheritEnv,
-		Stderr:     t.stderr,
-	}
+	opts := transport.ServerOptions{Stderr: t.stderr}
 	if f.Verbose {
-		cmd.Stderr = multiWriter(t.stderr, io.ErrOut)
+		opts.Stderr = multiWriter(t.stderr, io.ErrOut)
 		io.stderrLive = true
 	}
-	t.Transport = cmd
+	tr, err := transport.FromServer(def, opts)
+	if err != nil {
+		return nil, Usagef("%s", err.Error())
+	}
+	t.Transport = tr
 	return t, nil
 }
 
@@ -141,7 +140,11 @@ func (f *ServerFlags) remote(io *IOStreams, raw string) (*Target, error) {
 	if err != nil {
 		return nil, err
 	}
-	headers := http.Header{}
+	typ, err := config.ParseType(f.Transport)
+	if err != nil || typ == config.TypeStdio {
+		return nil, Usagef("--transport must be auto, http or sse, not %q", f.Transport)
+	}
+	def := &config.Server{Type: typ, URL: raw, Headers: map[string]string{}}
 	for i, h := range f.Headers {
 		name, value, ok := strings.Cut(h, ":")
 		name = strings.TrimSpace(name)
@@ -150,10 +153,14 @@ func (f *ServerFlags) remote(io *IOStreams, raw string) (*Target, error) {
 		}
 		value = strings.TrimSpace(value)
 		io.AddSecret(value)
-		headers.Add(name, value)
+		name = http.CanonicalHeaderKey(name)
+		if prev, ok := def.Headers[name]; ok {
+			value = prev + ", " + value // repeated header: one field, as HTTP allows
+		}
+		def.Headers[name] = value
 	}
 	if f.BearerTokenEnv != "" {
-		if headers.Get("Authorization") != "" {
+		if def.Headers["Authorization"] != "" {
 			return nil, Usagef("both --bearer-token-env and an Authorization --header given; use one")
 		}
 		tok, ok := os.LookupEnv(f.BearerTokenEnv)
@@ -162,31 +169,23 @@ func (f *ServerFlags) remote(io *IOStreams, raw string) (*Target, error) {
 			return nil, Usagef("--bearer-token-env: environment variable %s is unset or empty", f.BearerTokenEnv)
 		}
 		io.AddSecret(tok)
-		headers.Set("Authorization", "Bearer "+tok)
+		def.Headers["Authorization"] = "Bearer " + tok
 	}
 	t := &Target{Desc: desc, Verbose: f.Verbose}
-	if headers.Get("Authorization") == "" {
+	if def.Headers["Authorization"] == "" {
 		// OAuth as MCP specifies it, unless the user brought a token.
 		t.Auth, err = cliauth.New(raw, cliauth.Options{Interactive: io.IsTerminal, Out: io.ErrOut, Verbose: f.Verbose, AddSecret: io.AddSecret})
 		if err != nil {
 			return nil, Usagef("%s", err.Error())
 		}
 	}
-	switch f.Transport {
-	case "auto":
-		auto := &transport.Auto{URL: raw, Headers: headers}
-		if f.Verbose {
-			auto.OnFallback = func(err error) {
-				fmt.Fprintf(io.ErrOut, "mcpwire: no Streamable HTTP at %s (%s); trying the legacy HTTP+SSE transport\n", desc, oneLine(io.Redact(err.Error())))
-			}
+	if t.Transport, err = transport.FromServer(def, transport.ServerOptions{}); err != nil {
+		return nil, Usagef("%s", io.Redact(err.Error()))
+	}
+	if auto, ok := t.Transport.(*transport.Auto); ok && f.Verbose {
+		auto.OnFallback = func(err error) {
+			fmt.Fprintf(io.ErrOut, "mcpwire: no Streamable HTTP at %s (%s); trying the legacy HTTP+SSE transport\n", desc, oneLine(io.Redact(err.Error())))
 		}
-		t.Transport = auto
-	case "http", "streamable-http", "streamable":
-		t.Transport = &transport.StreamableHTTP{URL: raw, Headers: headers}
-	case "sse":
-		t.Transport = &transport.SSE{URL: raw, Headers: headers}
-	default:
-		return nil, Usagef("--transport must be auto, http or sse, not %q", f.Transport)
 	}
 	if t.Auth != nil {
 		cliauth.Attach(t.Transport, t.Auth)
