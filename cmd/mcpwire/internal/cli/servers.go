@@ -1,0 +1,182 @@
+// Package servers is "mcpwire servers": the configured servers, whether
+// they start, and where each is defined.
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"strconv"
+
+	"github.com/mcpwire/mcpwire/config"
+	"github.com/mcpwire/mcpwire/jsonrpc"
+	"github.com/mcpwire/mcpwire/manager"
+)
+
+// newServersCommand builds the command.
+func newServersCommand() *Command {
+	var (
+		cfg     ConfigFlags
+		server  ServerFlags
+		sources bool
+		asJSON  bool
+	)
+	return &Command{
+		Name:    "servers",
+		Summary: "list the configured servers and whether they start",
+		Usage:   "servers [--sources] [--config FILE]... [flags]",
+		Description: `Start every server of the config files, as a coding agent would, and list
+them: name, transport, status, tool count and where it is defined. Lazy
+servers are started too; disabled ones are only listed. A server whose
+definition has errors (an unset ${VAR}, a bad field) is listed as failed
+with the problem.
+
+The files, first definition of a name winning: in the current directory
+mcpwire.json, .mcp.json, mcp.json, .vscode/mcp.json and .cursor/mcp.json;
+then the user's mcpwire/mcpwire.json (in the config directory),
+~/.cursor/mcp.json, ~/.codeium/windsurf/mcp_config.json and ~/.claude.json.
+--config FILE (repeatable) reads only the files given.
+
+--sources also lists the files read and the definitions that an earlier
+one of the same name shadows.
+
+Exit status 3 means at least one enabled server failed to connect.`,
+		Flags: func(fs *flag.FlagSet) {
+			cfg.Register(fs)
+			fs.BoolVar(&sources, "sources", false, "also list the config files read and the shadowed definitions")
+			fs.DurationVar(&server.Timeout, "timeout", jsonrpc.DefaultTimeout, "how long each server may take to connect, and per request; 0 disables it")
+			fs.BoolVar(&server.Verbose, "verbose", false, "show the servers' stderr, log messages and failures live")
+			JSONFlag(fs, &asJSON)
+		},
+		Run: func(ctx context.Context, io *IOStreams, p Parsed) error {
+			if len(p.Args) > 0 || p.Dash {
+				return Usagef("servers takes no arguments: it lists the configured servers")
+			}
+			server.Transport = "auto"
+			return withAllConfigured(ctx, io, &cfg, &server, func(s *Session, snap *manager.Snapshot) error {
+				if asJSON {
+					if err := writeServersJSON(io, s.Set, snap, sources); err != nil {
+						return err
+					}
+				} else {
+					printServers(io, s.Set, snap, sources)
+				}
+				return failureError(failures(snap), len(snap.Servers))
+			})
+		},
+	}
+}
+
+func printServers(io *IOStreams, set *config.Set, snap *manager.Snapshot, sources bool) {
+	w := io.Out
+	if len(snap.Servers) == 0 {
+		fmt.Fprintln(w, "(no servers configured)")
+	} else {
+		rows := make([][]string, 0, len(snap.Servers))
+		for _, st := range snap.Servers {
+			tools := strconv.Itoa(st.ToolCount)
+			if st.ToolsCached {
+				tools += " (cached)"
+			}
+			if st.State == manager.StateDisabled {
+				tools = "-"
+			}
+			rows = append(rows, []string{st.Name, transportName(st.Transport), string(st.State), tools, st.Source.String()})
+		}
+		Table(w, io.TableWidth(), []string{"NAME", "TRANSPORT", "STATUS", "TOOLS", "SOURCE"}, rows)
+		if hasErrors(snap) {
+			fmt.Fprintln(w)
+		}
+		for _, st := range snap.Servers {
+			if st.Err != nil && st.State != manager.StateConnected {
+				fmt.Fprintf(w, "%s: %s\n", st.Name, Sanitize(fold(io.Redact(st.Err.Error()))))
+			}
+		}
+	}
+	if !sources {
+		return
+	}
+	fmt.Fprintln(w, "\nConfig files read:")
+	if len(set.Files) == 0 {
+		fmt.Fprintln(w, "  (none)")
+	}
+	for _, f := range set.Files {
+		fmt.Fprintf(w, "  %s\n", f)
+	}
+	fmt.Fprintln(w, "\nShadowed definitions (an earlier one of the same name wins):")
+	if len(set.Shadowed) == 0 {
+		fmt.Fprintln(w, "  (none)")
+		return
+	}
+	rows := make([][]string, 0, len(set.Shadowed))
+	for _, d := range set.Shadowed {
+		rows = append(rows, []string{d.Name, transportName(d.Type), d.Source.String()})
+	}
+	Table(w, io.TableWidth(), []string{"NAME", "TRANSPORT", "SOURCE"}, rows)
+}
+
+func hasErrors(snap *manager.Snapshot) bool {
+	for _, st := range snap.Servers {
+		if st.Err != nil && st.State != manager.StateConnected {
+			return true
+		}
+	}
+	return false
+}
+
+// transportName shows an undetermined transport as "-".
+func transportName(t string) string {
+	if t == "" {
+		return "-"
+	}
+	return t
+}
+
+type jsonSource struct {
+	File  string `json:"file"`
+	Line  int    `json:"line,omitempty"`
+	Scope string `json:"scope,omitempty"`
+}
+
+type jsonServer struct {
+	Name        string     `json:"name"`
+	Transport   string     `json:"transport,omitempty"`
+	State       string     `json:"state,omitempty"`
+	Tools       *int       `json:"tools,omitempty"`
+	ToolsCached bool       `json:"toolsCached,omitempty"`
+	Error       string     `json:"error,omitempty"`
+	Source      jsonSource `json:"source"`
+}
+
+func writeServersJSON(io *IOStreams, set *config.Set, snap *manager.Snapshot, sources bool) error {
+	out := struct {
+		Servers []jsonServer `json:"servers"`
+		// Only with --sources; then always present, [] when empty.
+		Files    *[]string     `json:"files,omitempty"`
+		Shadowed *[]jsonServer `json:"shadowed,omitempty"`
+	}{Servers: []jsonServer{}}
+	for _, st := range snap.Servers {
+		j := jsonServer{
+			Name: st.Name, Transport: st.Transport, State: string(st.State), ToolsCached: st.ToolsCached,
+			Source: jsonSource{st.Source.File, st.Source.Line, st.Source.Scope},
+		}
+		if st.State != manager.StateDisabled {
+			n := st.ToolCount
+			j.Tools = &n
+		}
+		if st.Err != nil && st.State != manager.StateConnected {
+			j.Error = io.Redact(st.Err.Error())
+		}
+		out.Servers = append(out.Servers, j)
+	}
+	if sources {
+		files := NonNil(set.Files)
+		shadowed := []jsonServer{}
+		for _, d := range set.Shadowed {
+			shadowed = append(shadowed, jsonServer{Name: d.Name, Transport: d.Type,
+				Source: jsonSource{d.Source.File, d.Source.Line, d.Source.Scope}})
+		}
+		out.Files, out.Shadowed = &files, &shadowed
+	}
+	return WriteJSON(io.Out, out)
+}
