@@ -6,32 +6,56 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"maps"
+	"os"
 	"strings"
 )
 
 // maxArgsJSON bounds --args-json read from stdin.
 const maxArgsJSON = 64 << 20
 
-// ToolArgs builds a tool call's arguments object from --args-json (a JSON
-// object, or "-" to read it from in) and --arg K=V pairs laid over it. A
-// --arg value that parses as JSON is used as that JSON value (numbers,
-// true, null, objects, arrays, "quoted strings"); anything else is a
-// string. The result is nil when no arguments were given.
-func ToolArgs(in io.Reader, argsJSON string, pairs []string) (map[string]json.RawMessage, error) {
-	args := map[string]json.RawMessage{}
+// toolArgs are a call's arguments as the command line gave them: the
+// --args-json object and the --arg pairs (with @FILE and @- read), not yet
+// converted, since conversion needs the tool's inputSchema.
+type toolArgs struct {
+	obj   map[string]json.RawMessage
+	pairs []argPair
+	given bool
+}
+
+type argPair struct{ key, value string }
+
+// readToolArgs reads --args-json (a JSON object, or "-" for stdin) and
+// the --arg K=V pairs. A value "@FILE" is the file's content, "@-" stdin
+// (once), "@@..." a value starting with "@".
+func readToolArgs(in io.Reader, argsJSON string, pairs []string) (*toolArgs, error) {
+	a := &toolArgs{obj: map[string]json.RawMessage{}, given: argsJSON != "" || len(pairs) > 0}
+	stdinUsed := false
+	readStdin := func(what string) ([]byte, error) {
+		if stdinUsed {
+			return nil, Usagef("%s: stdin is already read by another argument", what)
+		}
+		stdinUsed = true
+		b, err := io.ReadAll(io.LimitReader(in, maxArgsJSON+1))
+		if err != nil {
+			return nil, fmt.Errorf("reading %s from stdin: %w", what, err)
+		}
+		if len(b) > maxArgsJSON {
+			return nil, Usagef("%s from stdin is larger than %d MiB", what, maxArgsJSON>>20)
+		}
+		return b, nil
+	}
 	if argsJSON != "" {
 		raw := []byte(argsJSON)
 		if argsJSON == "-" {
-			b, err := io.ReadAll(io.LimitReader(in, maxArgsJSON+1))
+			b, err := readStdin("--args-json")
 			if err != nil {
-				return nil, fmt.Errorf("reading --args-json from stdin: %w", err)
-			}
-			if len(b) > maxArgsJSON {
-				return nil, Usagef("--args-json from stdin is larger than %d MiB", maxArgsJSON>>20)
+				return nil, err
 			}
 			raw = b
 		}
-		if err := decodeObject(raw, &args); err != nil {
+		if err := decodeObject(raw, &a.obj); err != nil {
 			return nil, Usagef("--args-json: %s", err.Error())
 		}
 	}
@@ -40,12 +64,78 @@ func ToolArgs(in io.Reader, argsJSON string, pairs []string) (map[string]json.Ra
 		if err != nil {
 			return nil, err
 		}
-		args[k] = ArgValue(v)
+		switch {
+		case strings.HasPrefix(v, "@@"):
+			v = v[1:]
+		case v == "@-":
+			b, err := readStdin("--arg " + k)
+			if err != nil {
+				return nil, err
+			}
+			v = strings.TrimSuffix(string(b), "\n")
+		case strings.HasPrefix(v, "@") && len(v) > 1:
+			b, err := readArgFile(v[1:])
+			if err != nil {
+				return nil, Usagef("--arg %s: %s", k, err.Error())
+			}
+			v = strings.TrimSuffix(string(b), "\n")
+		}
+		a.pairs = append(a.pairs, argPair{k, v})
 	}
-	if len(args) == 0 && argsJSON == "" {
+	return a, nil
+}
+
+// readArgFile reads an @FILE value, bounded like --args-json.
+func readArgFile(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %v", name, pathReason(err))
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxArgsJSON+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %v", name, pathReason(err))
+	}
+	if len(b) > maxArgsJSON {
+		return nil, fmt.Errorf("%s is larger than %d MiB", name, maxArgsJSON>>20)
+	}
+	return b, nil
+}
+
+func pathReason(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// build converts the pairs with the tool's inputSchema (see convertArg;
+// no schema: ArgValue's guess) and lays them over --args-json. Nothing
+// given is a nil interface, not a nil map, so that the request carries no
+// "arguments": null.
+func (a *toolArgs) build(inputSchema json.RawMessage) (any, error) {
+	if !a.given {
 		return nil, nil
 	}
-	return args, nil
+	schema, hasSchema := parseObjectSchema(inputSchema)
+	out := maps.Clone(a.obj)
+	for _, p := range a.pairs {
+		prop, ok := propSchema{}, false
+		if hasSchema {
+			prop, ok = schema.Props[p.key]
+		}
+		if !ok {
+			out[p.key] = ArgValue(p.value)
+			continue
+		}
+		v, err := convertArg(p.key, p.value, prop)
+		if err != nil {
+			return nil, err
+		}
+		out[p.key] = v
+	}
+	return out, nil
 }
 
 // StringArgs builds a prompt's arguments (strings only) from --arg K=V.

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 )
@@ -33,8 +34,22 @@ func TestArgValue(t *testing.T) {
 	}
 }
 
+// toolArgsNoSchema reads and builds arguments as for a tool without an
+// inputSchema.
+func toolArgsNoSchema(in io.Reader, argsJSON string, pairs []string) (map[string]json.RawMessage, error) {
+	a, err := readToolArgs(in, argsJSON, pairs)
+	if err != nil {
+		return nil, err
+	}
+	v, err := a.build(nil)
+	if v == nil || err != nil {
+		return nil, err
+	}
+	return v.(map[string]json.RawMessage), nil
+}
+
 func TestToolArgs(t *testing.T) {
-	args, err := ToolArgs(nil, `{"a": 1, "b": "x"}`, []string{"b=2", "c=hi=there"})
+	args, err := toolArgsNoSchema(nil, `{"a": 1, "b": "x"}`, []string{"b=2", "c=hi=there"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,14 +58,14 @@ func TestToolArgs(t *testing.T) {
 		t.Errorf("args = %s", got)
 	}
 
-	if args, err := ToolArgs(nil, "", nil); err != nil || args != nil {
+	if args, err := toolArgsNoSchema(nil, "", nil); err != nil || args != nil {
 		t.Errorf("no args: %v, %v", args, err)
 	}
-	if args, err := ToolArgs(nil, "{}", nil); err != nil || args == nil || len(args) != 0 {
+	if args, err := toolArgsNoSchema(nil, "{}", nil); err != nil || args == nil || len(args) != 0 {
 		t.Errorf("empty object: %v, %v", args, err)
 	}
 
-	args, err = ToolArgs(strings.NewReader(` {"from": "stdin"} `), "-", []string{"n=1"})
+	args, err = toolArgsNoSchema(strings.NewReader(` {"from": "stdin"} `), "-", []string{"n=1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +89,7 @@ func TestToolArgsErrors(t *testing.T) {
 		{``, []string{"a=1", "=s3cret"}, "--arg #2 is not in K=V form"},
 	}
 	for _, c := range cases {
-		_, err := ToolArgs(nil, c.json, c.pairs)
+		_, err := toolArgsNoSchema(nil, c.json, c.pairs)
 		var u *UsageError
 		if !errors.As(err, &u) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("ToolArgs(%q, %q) = %v, want usage error with %q", c.json, c.pairs, err, c.want)

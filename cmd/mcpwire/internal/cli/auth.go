@@ -12,7 +12,6 @@ import (
 
 // newAuthCommand builds "mcpwire auth", whose one subcommand is "status".
 func newAuthCommand() *Command {
-	var asJSON bool
 	return &Command{
 		Name:    "auth",
 		Summary: "list the servers mcpwire holds tokens for (auth status)",
@@ -22,22 +21,32 @@ authorization server, the client, whether the access token is still
 valid and whether it can be refreshed. Tokens themselves are never shown.
 With --json, print an array of {"server", "authorizationServer",
 "client", "expires", "valid", "refreshable", "scopes"}.`,
-		Flags: func(fs *flag.FlagSet) { JSONFlag(fs, &asJSON) },
-		Run: func(ctx context.Context, io *IOStreams, p Parsed) error {
-			if p.Dash || len(p.Args) != 1 || p.Args[0] != "status" {
-				return Usagef("usage: mcpwire auth status [--json]")
-			}
-			store, err := signin.Store()
-			if err != nil {
-				return err
-			}
-			recs, err := store.List(ctx)
-			if err != nil && len(recs) == 0 {
-				return err
-			}
-			return printStatus(io, recs, asJSON, time.Now())
-		},
+		Options: func() Options { return &authOptions{} },
 	}
+}
+
+// authOptions are the command's flags.
+type authOptions struct {
+	JSON bool
+}
+
+func (o *authOptions) Flags(fs *flag.FlagSet) {
+	JSONFlag(fs, &o.JSON)
+}
+
+func (o *authOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
+	if p.Dash || len(p.Args) != 1 || p.Args[0] != "status" {
+		return Usagef("usage: mcpwire auth status [--json]")
+	}
+	store, err := signin.Store()
+	if err != nil {
+		return err
+	}
+	recs, err := store.List(ctx)
+	if err != nil && len(recs) == 0 {
+		return err
+	}
+	return printStatus(io, recs, o.JSON, time.Now())
 }
 
 // statusLine is one server in "auth status --json".

@@ -1,107 +1,132 @@
-// Package call is "mcpwire call": call one tool and print its result.
 package cli
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/mcpwire/mcpwire/mcp"
 )
 
-// newCallCommand builds the command.
 func newCallCommand() *Command {
-	var (
-		opts     ServerOptions
-		cfg      ConfigFlags
-		pairs    StringList
-		argsJSON string
-	)
 	return &Command{
 		Name:    "call",
 		Summary: "call a tool and print its result",
 		Usage:   "call TOOL [--arg K=V ...] [--args-json '{...}'] [flags] [TARGET]",
 		Description: `Call the tool TOOL and print what it returned: text as it is, images
 and audio as a one-line summary, resource links and embedded resources
-with their URI, then any structured content as indented JSON.
+with their URI. Structured content is printed too when it says more than
+the text (or always with --structured). --output FILE writes a result of
+one text or binary content (an image, audio, a resource) to FILE as raw
+bytes. With --json the whole result is printed as JSON.
 
-Arguments: --arg K=V sets one argument. V is used as JSON when it is valid
-JSON (--arg n=3 is the number 3, --arg on=true a boolean, --arg
-'tags=["a","b"]' an array), otherwise as a string (--arg text=hello);
-quote it as JSON to force a string (--arg 'id="42"'). --args-json takes a
-whole JSON object ("-" reads it from stdin); --arg pairs override its keys.
+The tool list is read first: an unknown TOOL is a usage error (exit 2)
+with the nearest names, and --arg values are converted by the tool's
+inputSchema: a string parameter takes V as it is; number, integer,
+boolean, array and object parameters parse V (--arg n=3, --arg on=true,
+--arg 'tags=["a","b"]'); an enum is checked. A value that does not fit is
+a usage error naming the argument and the type, before any call. Without
+a schema for the argument, V is used as JSON when it is valid JSON, else
+as a string. --arg K=@FILE reads V from FILE, --arg K=@- from stdin
+(@@ starts a value with "@"). --args-json takes a whole JSON object ("-"
+reads it from stdin); --arg pairs override its keys.
 
 Progress notifications from the server are shown on stderr: a live line
 on a terminal, one line per update otherwise.
 
 Exit status 4 means the tool reported an error (isError); its content is
-still printed. With --json the whole result is printed as JSON.
+still printed. Exit status 5 means the server refused the call (a
+JSON-RPC error such as -32602, invalid params).
 
 Without TARGET, TOOL names a tool of a configured server (see "mcpwire
-help servers"; --config FILE picks the files): SERVER/TOOL starts only
-that server, and a model-facing name (mcp__SERVER__TOOL, as "mcpwire
-tools" lists them) starts them all to find it.`,
-		Flags: func(fs *flag.FlagSet) {
-			fs.Var(&pairs, "arg", "tool argument `K=V`; V is parsed as JSON when valid, else a string (repeatable)")
-			fs.StringVar(&argsJSON, "args-json", "", "all tool arguments as one `JSON` object; - reads it from stdin")
-			opts.Register(fs)
-			cfg.Register(fs)
-		},
-		Run: func(ctx context.Context, io *IOStreams, p Parsed) error {
-			if configuredWanted(p) {
-				if err := ExactArgs(p.Args, 1, "TOOL"); err != nil {
-					return err
-				}
-				toolArgs, err := callArguments(io, argsJSON, pairs)
-				if err != nil {
-					return err
-				}
-				return withConfiguredTool(ctx, io, &cfg, &opts.ServerFlags, p.Args[0], func(t *Target, c *mcp.Client, tool string) error {
-					return callTool(ctx, io, t, c, tool, toolArgs, opts.JSON)
-				})
-			}
-			if err := cfg.CheckAdHoc(); err != nil {
-				return err
-			}
-			t, args, err := opts.ResolveArgs(io, p, 1, "TOOL")
-			if err != nil {
-				return err
-			}
-			// Bad callArguments are reported before the server starts.
-			toolArgs, err := callArguments(io, argsJSON, pairs)
-			if err != nil {
-				return err
-			}
-			return WithClient(ctx, io, t, func(c *mcp.Client) error {
-				// Listing first lets the client check the result against the
-				// tool's outputSchema, a bug a debugging tool should catch.
-				if _, err := c.ListTools(ctx); err != nil {
-					return t.Explain("listing tools", err)
-				}
-				return callTool(ctx, io, t, c, args[0], toolArgs, opts.JSON)
-			})
-		},
+help servers"; --config FILE picks the files): SERVER/TOOL (or --server
+SERVER TOOL) starts only that server, and a model-facing name
+(mcp__SERVER__TOOL, as "mcpwire tools" lists them) starts them all to
+find it.`,
+		Options: func() Options { return &callOptions{} },
 	}
 }
 
-// callArguments builds the call's callArguments from --args-json and --arg (see
-// ToolArgs). None given is a nil interface, not a nil map, so that
-// the request carries no "arguments": null.
-func callArguments(io *IOStreams, argsJSON string, pairs []string) (any, error) {
-	args, err := ToolArgs(io.In, argsJSON, pairs)
-	if err != nil || args == nil {
-		return nil, err
+// callOptions are "mcpwire call"'s flags.
+type callOptions struct {
+	Target     TargetFlags
+	Output     OutputFlags
+	Args       StringList
+	ArgsJSON   string
+	Structured bool
+	OutputFile string
+}
+
+func (o *callOptions) Flags(fs *flag.FlagSet) {
+	fs.Var(&o.Args, "arg", "tool argument `K=V`, converted by the tool's schema; V may be @FILE or @- (repeatable)")
+	fs.StringVar(&o.ArgsJSON, "args-json", "", "all tool arguments as one `JSON` object; - reads it from stdin")
+	fs.BoolVar(&o.Structured, "structured", false, "always print the structured content, even when the text says the same")
+	fs.StringVar(&o.OutputFile, "output", "", "write a result of one text or binary content to `FILE` as raw bytes")
+	o.Target.Register(fs)
+	o.Output.Register(fs, "text", "json")
+}
+
+func (o *callOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
+	format, err := o.Output.Resolve()
+	if err != nil {
+		return err
 	}
-	return args, nil
+	// Bad arguments are reported before the server starts.
+	args, err := readToolArgs(io.In, o.ArgsJSON, o.Args)
+	if err != nil {
+		return err
+	}
+	call := func(c Conn, name string) error {
+		// Listing first finds the tool's schema (and lets the client check
+		// the result against its outputSchema).
+		list, err := c.Client.ListTools(ctx)
+		if err != nil {
+			return c.Target.Explain("listing tools", err)
+		}
+		tool, err := findTool(list, name)
+		if err != nil {
+			return err
+		}
+		v, err := args.build(tool.InputSchema)
+		if err != nil {
+			return err
+		}
+		return callTool(ctx, io, c.Target, c.Client, name, v, o.result(format))
+	}
+	if configuredWanted(p) && o.Target.Config.Server == "" {
+		if err := argCount(p.Args, 1, 1, "TOOL"); err != nil {
+			return err
+		}
+		return withConfiguredTool(ctx, io, &o.Target.Config, &o.Target.ServerFlags, p.Args[0], func(t *Target, c *mcp.Client, tool string) error {
+			return call(Conn{Client: c, Target: t}, tool)
+		})
+	}
+	return o.Target.Each(ctx, io, p, 1, 1, "TOOL", func(c Conn, a []string) error {
+		return call(c, a[0])
+	})
+}
+
+// resultOptions say how callTool prints a result.
+type resultOptions struct {
+	JSON       bool
+	Structured bool
+	File       string
+}
+
+func (o *callOptions) result(format string) resultOptions {
+	return resultOptions{JSON: format == "json", Structured: o.Structured, File: o.OutputFile}
 }
 
 // callTool calls the tool, showing progress on io.ErrOut, and prints the
-// result to io.Out (as JSON with asJSON). It returns a *ToolError
-// when the result has isError, and the client's error otherwise (an
+// result to io.Out (or ro.File). It returns a *ToolError when the result
+// has isError, and the client's error otherwise (an
 // *mcp.OutputSchemaError comes after the result was printed).
-func callTool(ctx context.Context, io *IOStreams, t *Target, c *mcp.Client, name string, args any, asJSON bool) error {
+func callTool(ctx context.Context, io *IOStreams, t *Target, c *mcp.Client, name string, args any, ro resultOptions) error {
 	progress := NewProgress(io, name)
 	res, err := c.CallTool(ctx, name, args, &mcp.CallOptions{OnProgress: progress.Update})
 	progress.Done()
@@ -111,12 +136,17 @@ func callTool(ctx context.Context, io *IOStreams, t *Target, c *mcp.Client, name
 		}
 		return t.Explain(fmt.Sprintf("calling tool %q", name), err)
 	}
-	if asJSON {
+	switch {
+	case ro.File != "":
+		if werr := writeRaw(ro.File, res); werr != nil {
+			return werr
+		}
+	case ro.JSON:
 		if werr := WriteJSON(io.Out, res); werr != nil {
 			return werr
 		}
-	} else {
-		printCallResult(io.Out, res)
+	default:
+		printCallResult(io.Out, res, ro.Structured)
 	}
 	if err != nil {
 		return t.Explain(fmt.Sprintf("tool %q", name), err)
@@ -127,11 +157,13 @@ func callTool(ctx context.Context, io *IOStreams, t *Target, c *mcp.Client, name
 	return nil
 }
 
-// printCallResult writes a tool result for people: the content blocks, then
-// the structured content as indented JSON.
-func printCallResult(w io.Writer, res *mcp.CallToolResult) {
+// printCallResult writes a tool result for people: the content blocks
+// once, then the structured content as indented JSON when it adds
+// something (no text block holds the same JSON) or always is set.
+func printCallResult(w io.Writer, res *mcp.CallToolResult, always bool) {
 	WriteContent(w, res.Content)
-	if len(res.StructuredContent) > 0 {
+	structured := len(res.StructuredContent) > 0 && (always || !textRepeats(res))
+	if structured {
 		if len(res.Content) > 0 {
 			fmt.Fprintln(w, "structured content:")
 		}
@@ -140,4 +172,46 @@ func printCallResult(w io.Writer, res *mcp.CallToolResult) {
 	if len(res.Content) == 0 && len(res.StructuredContent) == 0 {
 		fmt.Fprintln(w, "(no content)")
 	}
+}
+
+// textRepeats reports whether a text block of res is the structured
+// content serialized, as the spec asks servers to send it for clients
+// that predate structured content.
+func textRepeats(res *mcp.CallToolResult) bool {
+	for _, c := range res.Content {
+		if c.Type == "text" && json.Valid([]byte(c.Text)) && jsonEqual(json.RawMessage(c.Text), res.StructuredContent) {
+			return true
+		}
+	}
+	return false
+}
+
+// writeRaw writes a result of one content block to file as raw bytes:
+// text as it is, image and audio data and resource blobs decoded.
+func writeRaw(file string, res *mcp.CallToolResult) error {
+	if len(res.Content) != 1 {
+		return fmt.Errorf("--output: the result has %d content blocks; it takes exactly one (use --json for the whole result)", len(res.Content))
+	}
+	c := res.Content[0]
+	var data []byte
+	var err error
+	switch {
+	case c.Type == "text":
+		data = []byte(c.Text)
+	case c.Data != "":
+		data, err = base64.StdEncoding.DecodeString(c.Data)
+	case c.Resource != nil && c.Resource.IsText():
+		data = []byte(*c.Resource.Text)
+	case c.Resource != nil:
+		data, err = c.Resource.DecodeBlob()
+	default:
+		return fmt.Errorf("--output: a %s content block has no bytes to write", c.Type)
+	}
+	if err != nil {
+		return fmt.Errorf("--output: the server's base64 data does not decode: %w", err)
+	}
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		return fmt.Errorf("--output: %w", err)
+	}
+	return nil
 }

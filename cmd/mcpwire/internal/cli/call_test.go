@@ -2,6 +2,8 @@ package cli
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -14,14 +16,62 @@ func TestCallEcho(t *testing.T) {
 	}
 }
 
-func TestCallArgValuesAreJSONWhenTheyParse(t *testing.T) {
+func TestCallArgsFollowTheSchema(t *testing.T) {
 	t.Parallel()
-	// "message" must be a string: a bare 42 becomes a number and the echo
-	// tool refuses it; quoted as JSON it is the string "42".
-	run(t, args(a("call", "echo", "--arg", "message=42"), server())...).wantCode(t, ExitToolError)
-	r := run(t, args(a("call", "echo", "--arg", `message="42"`), server())...).wantCode(t, 0)
-	if r.out != "42\n" {
-		t.Errorf("stdout = %q", r.out)
+	// "message" is a string parameter: 42, 1e3 and true stay strings.
+	for _, v := range []string{"42", "1e3", "true", "null"} {
+		r := run(t, args(a("call", "echo", "--arg", "message="+v), server())...).wantCode(t, 0)
+		if r.out != v+"\n" {
+			t.Errorf("message=%s: stdout = %q", v, r.out)
+		}
+	}
+	// Numbers are parsed for number parameters.
+	r := run(t, args(a("call", "add", "--arg", "a=1e3", "--arg", "b=2"), server())...).wantCode(t, 0)
+	if !strings.HasPrefix(r.out, "1002\n") {
+		t.Errorf("add: stdout = %q", r.out)
+	}
+	// A value that does not fit is a usage error before any call, naming
+	// the argument and the type, never the value.
+	for _, c := range []struct{ arg, want string }{
+		{"a=ten", "--arg a: want a number"},
+		{"b=[1]", "--arg b: want a number"},
+	} {
+		r := run(t, args(a("call", "add", "--arg", "a=1", "--arg", "b=1", "--arg", c.arg), server())...).wantCode(t, ExitUsage)
+		if !strings.Contains(r.err, c.want) || r.out != "" {
+			t.Errorf("%s: stdout %q, stderr %q, want %q", c.arg, r.out, r.err, c.want)
+		}
+	}
+	r = run(t, args(a("call", "slow", "--arg", "steps=1.5"), server())...).wantCode(t, ExitUsage)
+	if !strings.Contains(r.err, "--arg steps: want an integer") {
+		t.Errorf("integer: stderr %q", r.err)
+	}
+	// --args-json is sent as written: the server refuses a number for a
+	// string (the tool's isError).
+	run(t, args(a("call", "echo", "--args-json", `{"message": 42}`), server())...).wantCode(t, ExitToolError)
+}
+
+func TestCallArgFromFileAndStdin(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "msg.txt")
+	if err := os.WriteFile(file, []byte("from a file\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, args(a("call", "echo", "--arg", "message=@"+file), server())...).wantCode(t, 0)
+	if r.out != "from a file\n" {
+		t.Errorf("@FILE: stdout = %q", r.out)
+	}
+	io := &IOStreams{In: strings.NewReader("from stdin")}
+	r = runIO(t, t.Context(), io, args(a("call", "echo", "--arg", "message=@-"), server())...).wantCode(t, 0)
+	if r.out != "from stdin\n" {
+		t.Errorf("@-: stdout = %q", r.out)
+	}
+	r = run(t, args(a("call", "echo", "--arg", "message=@@at"), server())...).wantCode(t, 0)
+	if r.out != "@at\n" {
+		t.Errorf("@@: stdout = %q", r.out)
+	}
+	r = run(t, args(a("call", "echo", "--arg", "message=@"+file+".missing"), server())...).wantCode(t, ExitUsage)
+	if !strings.Contains(r.err, "--arg message: cannot read") {
+		t.Errorf("missing file: stderr = %q", r.err)
 	}
 }
 

@@ -8,8 +8,8 @@ import (
 	"strings"
 )
 
-// Command is one mcpwire subcommand. A fresh Command is built for every
-// invocation, so Flags and Run may share state through closures.
+// Command is one mcpwire subcommand: its help texts and how to build its
+// options.
 type Command struct {
 	// Name is what the user types: "tools", "call", ...
 	Name string
@@ -21,18 +21,36 @@ type Command struct {
 	Description string
 	// Hidden commands work but are not listed by "mcpwire help".
 	Hidden bool
-	// Flags registers the command's flags. Nil means none.
-	Flags func(fs *flag.FlagSet)
-	// Run does the work. Errors are mapped to exit codes by ExitCode and
-	// printed by Report, so Run just returns them.
-	Run func(ctx context.Context, io *IOStreams, args Parsed) error
+	// Options returns fresh options for one run, defaults set.
+	Options func() Options
 }
 
-// Execute parses args with the command's flags and runs it. "-h" prints
-// the command's help to io.Out and returns nil.
-func (c *Command) Execute(ctx context.Context, io *IOStreams, args []string) error {
-	fs := c.FlagSet()
+// Options is one command's command line: each command's options struct
+// holds its flags as fields. Flags registers them; Run does the work with
+// the positional arguments. Parsing fills the struct and runs nothing, so
+// a test checks what a command line means without starting a server
+// (parseOptions in the tests).
+type Options interface {
+	Flags(fs *flag.FlagSet)
+	// Run returns its error; ExitCode maps it to the exit status and
+	// Report prints it.
+	Run(ctx context.Context, io *IOStreams, p Parsed) error
+}
+
+// Parse fills fresh options from args without running anything. "-h"
+// returns flag.ErrHelp.
+func (c *Command) Parse(args []string) (Options, *flag.FlagSet, Parsed, error) {
+	o := c.Options()
+	fs := NewFlagSet(c.Name)
+	o.Flags(fs)
 	p, err := Parse(fs, args)
+	return o, fs, p, err
+}
+
+// Execute parses args and runs the command. "-h" prints the command's
+// help to io.Out and returns nil.
+func (c *Command) Execute(ctx context.Context, io *IOStreams, args []string) error {
+	o, fs, p, err := c.Parse(args)
 	if err == flag.ErrHelp {
 		c.PrintHelp(io.Out, fs)
 		return nil
@@ -40,15 +58,13 @@ func (c *Command) Execute(ctx context.Context, io *IOStreams, args []string) err
 	if err != nil {
 		return err
 	}
-	return c.Run(ctx, io, p)
+	return o.Run(ctx, io, p)
 }
 
 // FlagSet returns a flag set with the command's flags registered.
 func (c *Command) FlagSet() *flag.FlagSet {
 	fs := NewFlagSet(c.Name)
-	if c.Flags != nil {
-		c.Flags(fs)
-	}
+	c.Options().Flags(fs)
 	return fs
 }
 

@@ -1,9 +1,10 @@
-// Package configured lets mcpwire's commands work on the servers of the
+package cli
+
+// The configured side lets mcpwire's commands work on the servers of the
 // config files (mcpwire.json, .mcp.json, .vscode/mcp.json, …, or the
 // files given with --config) instead of one ad-hoc target: it loads them,
 // runs them under a manager, and resolves SERVER/TOOL and model-facing
 // tool names.
-package cli
 
 import (
 	"context"
@@ -24,14 +25,21 @@ import (
 	"github.com/mcpwire/mcpwire/mcp"
 )
 
-// ConfigFlags select the config files.
+// ConfigFlags select the config files and the configured server.
 type ConfigFlags struct {
 	Files StringList
+	// Server names one configured server (--server NAME).
+	Server string
+	// Strict makes a problem in a discovered file an error, as one in a
+	// file named with --config always is.
+	Strict bool
 }
 
-// Register adds --config to fs.
+// Register adds --config, --server and --strict to fs.
 func (f *ConfigFlags) Register(fs *flag.FlagSet) {
 	fs.Var(&f.Files, "config", "read servers only from config `FILE` (repeatable); without it the project's and the user's config files are used")
+	fs.StringVar(&f.Server, "server", "", "work on the configured server `NAME` only")
+	fs.BoolVar(&f.Strict, "strict", false, "fail on a problem in a discovered config file instead of warning")
 }
 
 // configuredWanted reports whether the command line names no ad-hoc server (no
@@ -45,10 +53,10 @@ func configuredWanted(p Parsed) bool {
 	return n == 0 || !IsURL(p.Args[n-1])
 }
 
-// CheckAdHoc rejects --config beside an ad-hoc target.
+// CheckAdHoc rejects --config and --server beside an ad-hoc target.
 func (f *ConfigFlags) CheckAdHoc() error {
-	if len(f.Files) > 0 {
-		return Usagef("--config selects configured servers; it cannot be combined with a URL or a -- COMMAND target")
+	if len(f.Files) > 0 || f.Server != "" {
+		return Usagef("--config and --server select configured servers; they cannot be combined with a URL or a -- COMMAND target")
 	}
 	return nil
 }
@@ -90,10 +98,16 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 	}
 	for _, p := range set.Problems {
 		// A server's own problems show as its failure; the rest (a file
-		// that does not parse) would otherwise go unnoticed.
-		if p.Server == "" && (!p.Warning || sf.Verbose) {
-			fmt.Fprintf(streams.ErrOut, "mcpwire: warning: %s\n", fold(streams.Redact(p.Error())))
+		// that does not parse) would otherwise go unnoticed. In a file the
+		// user named, or with --strict, such a problem is an error: a CI
+		// health check must not pass on a broken config.
+		if p.Server != "" || (p.Warning && !sf.Verbose) {
+			continue
 		}
+		if !p.Warning && (len(f.Files) > 0 || f.Strict) {
+			return nil, Usagef("%s", fold(streams.Redact(p.Error())))
+		}
+		fmt.Fprintf(streams.ErrOut, "mcpwire: warning: %s\n", fold(streams.Redact(p.Error())))
 	}
 	timeout, wait := sf.Timeout, sf.Timeout
 	if timeout == 0 {

@@ -198,7 +198,7 @@ func TestCallConfiguredTools(t *testing.T) {
 	}
 	// The tool's own errors and unknown tools keep their exit codes.
 	run(t, "call", "alpha/fail").wantCode(t, ExitToolError)
-	run(t, "call", "alpha/nope").wantCode(t, ExitProtocol)
+	run(t, "call", "alpha/nope").wantCode(t, ExitUsage)
 
 	// Only the files given, so no server fails and a wrong name is the
 	// user's mistake.

@@ -12,37 +12,43 @@ import (
 // configured server, under the names a model sees. It prints what it got
 // even when some servers failed (each failure a warning line), then
 // returns an error for exit status 3.
-func listConfiguredTools(ctx context.Context, io *IOStreams, f *ConfigFlags, sf *ServerFlags, asJSON bool) error {
+func listConfiguredTools(ctx context.Context, io *IOStreams, f *ConfigFlags, sf *ServerFlags, format string, width int) error {
 	return withAllConfigured(ctx, io, f, sf, func(s *Session, snap *manager.Snapshot) error {
 		failed := failures(snap)
 		s.Warn(failed)
-		if asJSON {
-			if err := writeTools(io.Out, snap); err != nil {
-				return err
-			}
-		} else {
-			printTools(io.Out, io.TableWidth(), snap)
+		var err error
+		switch format {
+		case "json":
+			err = WriteJSON(io.Out, struct {
+				Tools []configuredTool `json:"tools"`
+			}{configuredTools(snap)})
+		case "jsonl":
+			err = writeJSONLines(io.Out, configuredTools(snap))
+		default:
+			printTools(io.Out, width, snap)
+		}
+		if err != nil {
+			return err
 		}
 		return failureError(failed, len(snap.Servers))
 	})
 }
 
-// writeTools is the --json listing: {"tools": [{"name", "server",
-// "cached", "tool"}, ...]}.
-func writeTools(w io.Writer, snap *manager.Snapshot) error {
-	type entry struct {
-		Name   string   `json:"name"`
-		Server string   `json:"server"`
-		Cached bool     `json:"cached,omitempty"`
-		Tool   mcp.Tool `json:"tool"`
-	}
-	out := struct {
-		Tools []entry `json:"tools"`
-	}{Tools: []entry{}}
+// configuredTool is one entry of the --json listing: {"name", "server",
+// "cached", "tool"}.
+type configuredTool struct {
+	Name   string   `json:"name"`
+	Server string   `json:"server"`
+	Cached bool     `json:"cached,omitempty"`
+	Tool   mcp.Tool `json:"tool"`
+}
+
+func configuredTools(snap *manager.Snapshot) []configuredTool {
+	out := []configuredTool{}
 	for _, e := range snap.Tools {
-		out.Tools = append(out.Tools, entry{e.Name, e.Server, e.Cached, e.Tool})
+		out = append(out, configuredTool{e.Name, e.Server, e.Cached, e.Tool})
 	}
-	return WriteJSON(w, out)
+	return out
 }
 
 func printTools(w io.Writer, width int, snap *manager.Snapshot) {

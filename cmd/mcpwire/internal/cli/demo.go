@@ -1,8 +1,9 @@
-// Package demo is "mcpwire demo", a tour that needs no setup: it starts
+package cli
+
+// "mcpwire demo" is a tour that needs no setup: it starts
 // the built-in example server (package mcptest) as a real child process
 // over stdio, by running the mcpwire binary itself with the hidden
 // __serve-mcptest command, and shows what the other commands do with it.
-package cli
 
 import (
 	"context"
@@ -18,7 +19,6 @@ import (
 
 // newDemoCommand builds the command.
 func newDemoCommand() *Command {
-	var server ServerFlags
 	return &Command{
 		Name:    "demo",
 		Summary: "a tour against the built-in example server (no setup needed)",
@@ -28,26 +28,35 @@ mcpwire binary itself, run as "mcpwire ` + ServeName + `"), then show the
 handshake, list its tools, call "echo", call "slow" with live progress, and
 call "add", whose answer carries structured content. Each step names the
 command that does the same against any server.`,
-		Flags: func(fs *flag.FlagSet) {
-			fs.DurationVar(&server.Timeout, "timeout", jsonrpc.DefaultTimeout, "per-request timeout; 0 disables it")
-			fs.BoolVar(&server.Verbose, "verbose", false, "show the example server's stderr and log messages")
-		},
-		Run: func(ctx context.Context, io *IOStreams, p Parsed) error {
-			if len(p.Args) > 0 || p.Dash {
-				return Usagef("demo takes no server: it starts its own")
-			}
-			exe, err := os.Executable()
-			if err != nil {
-				return fmt.Errorf("finding the mcpwire binary to start the example server: %w", err)
-			}
-			server.Transport = "auto"
-			t, _, err := server.Resolve(io, Parsed{Dash: true, Command: []string{exe, ServeName}})
-			if err != nil {
-				return err
-			}
-			return tour(ctx, io, t)
-		},
+		Options: func() Options { return &demoOptions{} },
 	}
+}
+
+// demoOptions are the command's flags.
+type demoOptions struct {
+	Server ServerFlags
+}
+
+func (o *demoOptions) Flags(fs *flag.FlagSet) {
+	fs.Var((*durationFlag)(&o.Server.Timeout), "timeout", "per-request timeout `DURATION` (5s, 1m; 0 disables it)")
+	o.Server.Timeout = jsonrpc.DefaultTimeout
+	fs.BoolVar(&o.Server.Verbose, "verbose", false, "show the example server's stderr and log messages")
+}
+
+func (o *demoOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
+	if len(p.Args) > 0 || p.Dash {
+		return Usagef("demo takes no server: it starts its own")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("finding the mcpwire binary to start the example o.Server: %w", err)
+	}
+	o.Server.Transport = "auto"
+	t, _, err := o.Server.Resolve(io, Parsed{Dash: true, Command: []string{exe, ServeName}})
+	if err != nil {
+		return err
+	}
+	return tour(ctx, io, t)
 }
 
 // Steps of the tour: the tool, its arguments, and why it is shown.
@@ -89,7 +98,7 @@ func tour(ctx context.Context, io *IOStreams, t *Target) error {
 	}
 	for _, s := range calls {
 		step(io, s.title, "mcpwire call "+s.tool+argFlags(s.args)+" "+demoTarget)
-		if err := callTool(ctx, io, t, c, s.tool, s.args, false); err != nil {
+		if err := callTool(ctx, io, t, c, s.tool, s.args, resultOptions{}); err != nil {
 			return err
 		}
 	}

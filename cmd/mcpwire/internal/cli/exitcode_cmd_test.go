@@ -25,10 +25,16 @@ func TestExitToolError(t *testing.T) {
 	}
 }
 
-func TestExitProtocolErrorUnknownTool(t *testing.T) {
+// The CLI has the tool list: an unknown tool is the user's mistake,
+// reported before any call, with the nearest names.
+func TestExitUnknownToolIsUsage(t *testing.T) {
 	t.Parallel()
-	r := run(t, args(a("call", "no-such-tool"), server())...).wantCode(t, ExitProtocol)
-	if !strings.HasPrefix(r.err, "mcpwire: calling tool \"no-such-tool\": ") || !strings.Contains(r.err, "-32602") {
+	r := run(t, args(a("call", "ech"), server())...).wantCode(t, ExitUsage)
+	if !strings.HasPrefix(r.err, "mcpwire: the server has no tool \"ech\"; did you mean \"echo\"?") {
+		t.Errorf("stderr = %q", r.err)
+	}
+	r = run(t, args(a("call", "no-such-tool"), server())...).wantCode(t, ExitUsage)
+	if !strings.Contains(r.err, `no tool "no-such-tool"`) {
 		t.Errorf("stderr = %q", r.err)
 	}
 	if r.out != "" {
@@ -105,6 +111,8 @@ func TestExitUsage(t *testing.T) {
 	}{
 		{nil, "no command given"},
 		{a("frobnicate"), `unknown command "frobnicate"`},
+		{a("tols"), `unknown command "tols"; did you mean "tools"?`},
+		{a("call", "echo", "--timeout", "5", "--", "srv"), "add a unit, such as 5s"},
 		{a("--json"), "flags go after the command"},
 		{a("tools", "--nope", "http://127.0.0.1:1/"), "unknown flag --nope"},
 		{a("resources"), "no server given"},

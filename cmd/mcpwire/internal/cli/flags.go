@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // NewFlagSet returns a flag set that reports errors instead of exiting and
@@ -156,15 +158,31 @@ func NoArgs(p Parsed) error {
 // ExactArgs checks that args has exactly n elements; what names them for
 // the error ("TOOL", "URI").
 func ExactArgs(args []string, n int, what string) error {
-	switch {
-	case len(args) == n:
+	return argCount(args, n, n, what)
+}
+
+// durationFlag is a time.Duration flag that refuses a bare number: "5"
+// could mean seconds or milliseconds, so it asks for a unit.
+type durationFlag time.Duration
+
+func (d *durationFlag) String() string { return time.Duration(*d).String() }
+
+// Set parses v as a Go duration ("500ms", "5s", "1m"); "0" disables.
+func (d *durationFlag) Set(v string) error {
+	if v == "0" {
+		*d = 0
 		return nil
-	case len(args) < n:
-		return Usagef("missing %s", what)
-	case n == 0:
-		return Usagef("unexpected argument: this command takes none besides the server")
 	}
-	// The extra argument is not quoted: a stray word may be half of an
-	// unquoted --header value, that is a secret.
-	return Usagef("too many arguments: expected only %s and the server", what)
+	if _, err := strconv.ParseFloat(v, 64); err == nil {
+		return Usagef("%s has no unit: add a unit, such as %ss (or %sms)", v, v, v)
+	}
+	t, err := time.ParseDuration(v)
+	if err != nil {
+		return Usagef("%q is not a duration: use a number with a unit, such as 5s, 500ms or 1m", v)
+	}
+	if t < 0 {
+		return Usagef("must not be negative (0 disables it)")
+	}
+	*d = durationFlag(t)
+	return nil
 }

@@ -124,3 +124,28 @@ func TestExactArgs(t *testing.T) {
 		t.Errorf("none: %v", err)
 	}
 }
+
+func TestDurationFlag(t *testing.T) {
+	for _, c := range []struct {
+		in      string
+		want    time.Duration
+		wantErr string
+	}{
+		{"5s", 5 * time.Second, ""},
+		{"250ms", 250 * time.Millisecond, ""},
+		{"0", 0, ""},
+		{"5", 0, "5 has no unit: add a unit, such as 5s"},
+		{"1.5", 0, "add a unit, such as 1.5s"},
+		{"-1s", 0, "must not be negative"},
+		{"soon", 0, "not a duration"},
+	} {
+		d := durationFlag(time.Minute)
+		err := d.Set(c.in)
+		switch {
+		case c.wantErr == "" && (err != nil || time.Duration(d) != c.want):
+			t.Errorf("%q: %v, %v; want %v", c.in, time.Duration(d), err, c.want)
+		case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
+			t.Errorf("%q: err %v, want %q", c.in, err, c.wantErr)
+		}
+	}
+}

@@ -65,7 +65,7 @@ func TestHTTPExitCodes(t *testing.T) {
 	t.Parallel()
 	hs := httpServer(t, mcptest.Fault{Kind: mcptest.FaultNeverAnswer, Target: "echo"})
 	run(t, "call", "fail", hs.URL).wantCode(t, ExitToolError)
-	run(t, "call", "no-such-tool", hs.URL).wantCode(t, ExitProtocol)
+	run(t, "call", "no-such-tool", hs.URL).wantCode(t, ExitUsage)
 	run(t, "call", "bad-output", "--transport", "sse", hs.SSEURL).wantCode(t, ExitProtocol)
 	r := run(t, "call", "echo", "--arg", "message=x", "--timeout", "300ms", hs.URL).wantCode(t, ExitTimeout)
 	if !strings.Contains(r.err, "raise --timeout") {

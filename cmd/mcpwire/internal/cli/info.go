@@ -1,5 +1,3 @@
-// Package info is "mcpwire info": what the server said about itself in the
-// handshake.
 package cli
 
 import (
@@ -11,28 +9,28 @@ import (
 	"github.com/mcpwire/mcpwire/mcp"
 )
 
-// newInfoCommand builds the command.
 func newInfoCommand() *Command {
-	var opts ServerOptions
 	return &Command{
 		Name:    "info",
 		Summary: "show the server's name, version, protocol, capabilities and instructions",
-		Usage:   "info [flags] TARGET",
+		Usage:   "info [flags] [TARGET]",
 		Description: `Connect, and show what the server said about itself in the handshake:
 name and version, the negotiated protocol version, its capabilities and
 its instructions. With --json, print the initialize result as received:
-{"protocolVersion", "capabilities", "serverInfo", "instructions"}.`,
-		Flags: opts.Register,
-		Run: func(ctx context.Context, io *IOStreams, p Parsed) error {
-			return opts.WithServer(ctx, io, p, 0, "", func(c *mcp.Client, t *Target, _ []string) error {
-				if opts.JSON {
-					return WriteJSON(io.Out, c.InitializeResult())
-				}
-				printInfo(io.Out, c)
-				return nil
-			})
+{"protocolVersion", "capabilities", "serverInfo", "instructions"}.
+Without TARGET, show every configured server, or one with --server NAME.`,
+		Options: func() Options {
+			return &viewOptions{formats: []string{"text", "json"}, show: showInfo}
 		},
 	}
+}
+
+func showInfo(ctx context.Context, io *IOStreams, v view) error {
+	if v.Format == "json" {
+		return WriteJSON(io.Out, v.Client.InitializeResult())
+	}
+	printInfo(io.Out, v.Client)
+	return nil
 }
 
 // printInfo writes the server's self-description for people.

@@ -16,7 +16,9 @@ type IOStreams struct {
 	// then drawn as one live line rewritten with "\r"; otherwise each update
 	// is a plain line, which is what logs and pipes want.
 	IsTerminal bool
-	// Width is the number of columns tables may use. Zero means 80.
+	// Width is the number of columns tables may use: the terminal's when
+	// stdout is one, else $COLUMNS when set. Zero means no limit, so that
+	// a pipe gets every character.
 	Width int
 
 	// secrets are masked by Redact; see AddSecret.
@@ -26,7 +28,7 @@ type IOStreams struct {
 	stderrLive bool
 }
 
-// DefaultWidth is the table width when the terminal's is unknown.
+// DefaultWidth is the width of a terminal whose size cannot be read.
 const DefaultWidth = 80
 
 // System returns the process's own streams, with IsTerminal and Width
@@ -35,17 +37,18 @@ func System() *IOStreams {
 	s := &IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}
 	s.IsTerminal = isTerminal(os.Stderr)
 	if isTerminal(os.Stdout) {
-		s.Width = terminalWidth(os.Stdout)
+		if s.Width = terminalWidth(os.Stdout); s.Width == 0 {
+			s.Width = DefaultWidth
+		}
+	} else {
+		s.Width = columnsEnv()
 	}
 	return s
 }
 
-// TableWidth is the width tables are cut to.
+// TableWidth is the width tables are cut to; 0 means never cut.
 func (s *IOStreams) TableWidth() int {
-	if s.Width > 0 {
-		return s.Width
-	}
-	return DefaultWidth
+	return max(s.Width, 0)
 }
 
 // isTerminal reports whether f is a character device, the stdlib-only test

@@ -1,6 +1,3 @@
-// Package login is "mcpwire login", "mcpwire logout" and "mcpwire auth
-// status": signing in to servers that need authorization, forgetting the
-// tokens, and listing what is stored.
 package cli
 
 import (
@@ -18,11 +15,6 @@ import (
 
 // newLoginCommand builds "mcpwire login".
 func newLoginCommand() *Command {
-	var (
-		files     ConfigFlags
-		noBrowser bool
-		verbose   bool
-	)
 	return &Command{
 		Name:    "login",
 		Summary: "sign in to a server that needs authorization",
@@ -37,45 +29,54 @@ SSH, say), the URL is printed: open it on this computer.
 
 Tokens are stored in the user's config directory (mcpwire/auth, files
 readable only by you), or in $MCPWIRE_AUTH_DIR.`,
-		Flags: func(fs *flag.FlagSet) {
-			files.Register(fs)
-			fs.BoolVar(&noBrowser, "no-browser", false, "print the sign-in URL instead of opening a browser")
-			fs.BoolVar(&verbose, "verbose", false, "show each step of the sign-in")
-		},
-		Run: func(ctx context.Context, io *IOStreams, p Parsed) error {
-			target, err := resolveLoginTarget(io, &files, p)
-			if err != nil {
-				return err
-			}
-			a, err := signin.New(target.url, signin.Options{
-				Interactive: true, NoBrowser: noBrowser, Out: io.ErrOut, Verbose: verbose,
-				OAuth: target.oauth, AddSecret: io.AddSecret,
-			})
-			if err != nil {
-				return Usagef("%s: %s", target.name, err.Error())
-			}
-			err = a.Login(ctx)
-			if errors.Is(err, auth.ErrNotProtected) {
-				fmt.Fprintf(io.Out, "%s does not ask for authorization: nothing to sign in to\n", target.name)
-				return nil
-			}
-			if err != nil {
-				return fmt.Errorf("signing in to %s: %w", target.name, err)
-			}
-			st := a.Status(ctx)
-			fmt.Fprintf(io.Out, "Signed in to %s", target.name)
-			if st != nil && st.Issuer != "" {
-				fmt.Fprintf(io.Out, " (authorization server %s)", Sanitize(st.Issuer))
-			}
-			fmt.Fprintln(io.Out)
-			return nil
-		},
+		Options: func() Options { return &loginOptions{} },
 	}
+}
+
+// loginOptions are the command's flags.
+type loginOptions struct {
+	Config    ConfigFlags
+	NoBrowser bool
+	Verbose   bool
+}
+
+func (o *loginOptions) Flags(fs *flag.FlagSet) {
+	o.Config.Register(fs)
+	fs.BoolVar(&o.NoBrowser, "no-browser", false, "print the sign-in URL instead of opening a browser")
+	fs.BoolVar(&o.Verbose, "verbose", false, "show each step of the sign-in")
+}
+
+func (o *loginOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
+	target, err := resolveLoginTarget(io, &o.Config, p)
+	if err != nil {
+		return err
+	}
+	a, err := signin.New(target.url, signin.Options{
+		Interactive: true, NoBrowser: o.NoBrowser, Out: io.ErrOut, Verbose: o.Verbose,
+		OAuth: target.oauth, AddSecret: io.AddSecret,
+	})
+	if err != nil {
+		return Usagef("%s: %s", target.name, err.Error())
+	}
+	err = a.Login(ctx)
+	if errors.Is(err, auth.ErrNotProtected) {
+		fmt.Fprintf(io.Out, "%s does not ask for authorization: nothing to sign in to\n", target.name)
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("signing in to %s: %w", target.name, err)
+	}
+	st := a.Status(ctx)
+	fmt.Fprintf(io.Out, "Signed in to %s", target.name)
+	if st != nil && st.Issuer != "" {
+		fmt.Fprintf(io.Out, " (authorization server %s)", Sanitize(st.Issuer))
+	}
+	fmt.Fprintln(io.Out)
+	return nil
 }
 
 // newLogoutCommand builds "mcpwire logout".
 func newLogoutCommand() *Command {
-	var files ConfigFlags
 	return &Command{
 		Name:    "logout",
 		Summary: "forget the stored tokens of a server",
@@ -83,28 +84,38 @@ func newLogoutCommand() *Command {
 		Description: `Delete the tokens (and the client registration) mcpwire keeps for a
 server. The next command that needs them signs in again. The tokens are
 not revoked at the authorization server.`,
-		Flags: func(fs *flag.FlagSet) { files.Register(fs) },
-		Run: func(ctx context.Context, io *IOStreams, p Parsed) error {
-			target, err := resolveLoginTarget(io, &files, p)
-			if err != nil {
-				return err
-			}
-			a, err := signin.New(target.url, signin.Options{OAuth: target.oauth, AddSecret: io.AddSecret})
-			if err != nil {
-				return Usagef("%s: %s", target.name, err.Error())
-			}
-			had := a.Status(ctx) != nil
-			if err := a.Logout(ctx); err != nil {
-				return err
-			}
-			if had {
-				fmt.Fprintf(io.Out, "Signed out of %s: its stored tokens are deleted\n", target.name)
-			} else {
-				fmt.Fprintf(io.Out, "No stored tokens for %s\n", target.name)
-			}
-			return nil
-		},
+		Options: func() Options { return &logoutOptions{} },
 	}
+}
+
+// logoutOptions are the command's flags.
+type logoutOptions struct {
+	Config ConfigFlags
+}
+
+func (o *logoutOptions) Flags(fs *flag.FlagSet) {
+	o.Config.Register(fs)
+}
+
+func (o *logoutOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
+	target, err := resolveLoginTarget(io, &o.Config, p)
+	if err != nil {
+		return err
+	}
+	a, err := signin.New(target.url, signin.Options{OAuth: target.oauth, AddSecret: io.AddSecret})
+	if err != nil {
+		return Usagef("%s: %s", target.name, err.Error())
+	}
+	had := a.Status(ctx) != nil
+	if err := a.Logout(ctx); err != nil {
+		return err
+	}
+	if had {
+		fmt.Fprintf(io.Out, "Signed out of %s: its stored tokens are deleted\n", target.name)
+	} else {
+		fmt.Fprintf(io.Out, "No stored tokens for %s\n", target.name)
+	}
+	return nil
 }
 
 // loginTarget is the server a command is about.

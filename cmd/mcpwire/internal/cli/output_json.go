@@ -44,3 +44,17 @@ func NonNil[T any](s []T) []T {
 	}
 	return s
 }
+
+// writeJSONLines writes each item as one compact JSON line.
+func writeJSONLines[T any](w io.Writer, items []T) error {
+	for _, it := range items {
+		b, err := json.Marshal(it)
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(append(b, '\n')); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -7,8 +7,8 @@ import (
 	"unicode/utf8"
 )
 
-// Table writes rows as aligned columns separated by two spaces. The last
-// column is cut so every line fits in width (at least a few of its
+// Table writes rows as aligned columns separated by two spaces. With a
+// width above 0 the last column is cut so every line fits in width (at least a few of its
 // characters are always kept). header may be nil. Cells are server text:
 // they are sanitized and folded onto one line.
 func Table(w io.Writer, width int, header []string, rows [][]string) {
@@ -39,14 +39,20 @@ func Table(w io.Writer, width int, header []string, rows [][]string) {
 			widths[i] = max(widths[i], utf8.RuneCountInString(c))
 		}
 	}
+	capMiddle(widths, width)
 	for _, r := range all {
 		var b strings.Builder
 		for i, c := range r {
+			if i == len(r)-1 && width <= 0 {
+				b.WriteString(c)
+				break
+			}
 			if i == len(r)-1 {
 				room := max(width-utf8.RuneCountInString(b.String()), 10)
 				b.WriteString(Truncate(c, room))
 				break
 			}
+			c = Truncate(c, widths[i])
 			b.WriteString(c)
 			b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)+2))
 		}
@@ -89,4 +95,24 @@ func Describe(name, title, desc string) string {
 		return title
 	}
 	return title + " - " + d
+}
+
+// capMiddle narrows the columns between the first and the last when the
+// table would not leave the last column 10 characters of width: each is
+// cut to a share of what the first column leaves, at least 8.
+func capMiddle(widths []int, width int) {
+	if width <= 0 || len(widths) < 3 {
+		return
+	}
+	used := 0
+	for _, w := range widths {
+		used += w + 2
+	}
+	if used+10 <= width {
+		return
+	}
+	share := max(8, (width-widths[0]-2)/len(widths))
+	for i := 1; i < len(widths)-1; i++ {
+		widths[i] = min(widths[i], share)
+	}
 }

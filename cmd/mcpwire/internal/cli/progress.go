@@ -43,9 +43,11 @@ func (p *Progress) Update(n jsonrpc.Progress) {
 		return
 	}
 	line := p.label + " " + bar(n) + " " + progressText(n)
-	if w := p.io.TableWidth(); w > 1 {
-		line = Truncate(line, w-1)
+	w := p.io.TableWidth()
+	if w == 0 {
+		w = DefaultWidth // a live line must not wrap
 	}
+	line = Truncate(line, w-1)
 	// \r back to column 0, ESC[K clears what a longer line left behind.
 	fmt.Fprintf(p.io.ErrOut, "\r\x1b[K%s", line)
 	p.live = true

@@ -1,4 +1,3 @@
-// Package prompt is "mcpwire prompt": fetch one prompt with arguments.
 package cli
 
 import (
@@ -10,49 +9,54 @@ import (
 	"github.com/mcpwire/mcpwire/mcp"
 )
 
-// newPromptCommand builds the command.
 func newPromptCommand() *Command {
-	var (
-		opts  ServerOptions
-		pairs StringList
-	)
 	return &Command{
 		Name:    "prompt",
 		Summary: "get a prompt, filled in with arguments",
-		Usage:   "prompt NAME [--arg K=V ...] [flags] TARGET",
+		Usage:   "prompt NAME [--arg K=V ...] [flags] [TARGET]",
 		Description: `Get the prompt NAME with the given arguments and print its messages,
 each under a "role:" line. Prompt arguments are always strings, so
 --arg K=V passes V as it is. With --json, print the server's
-{"description": ..., "messages": [...]}.`,
-		Flags: func(fs *flag.FlagSet) {
-			fs.Var(&pairs, "arg", "prompt argument `K=V` (a string; repeatable)")
-			opts.Register(fs)
-		},
-		Run: func(ctx context.Context, io *IOStreams, p Parsed) error {
-			t, args, err := opts.ResolveArgs(io, p, 1, "NAME")
-			if err != nil {
-				return err
-			}
-			// A bad --arg is reported before the server starts.
-			promptArgs, err := StringArgs(pairs)
-			if err != nil {
-				return err
-			}
-			return WithClient(ctx, io, t, func(c *mcp.Client) error {
-				res, err := c.GetPrompt(ctx, args[0], promptArgs)
-				if err != nil {
-					return t.Explain(fmt.Sprintf("getting prompt %q", args[0]), err)
-				}
-				if opts.JSON {
-					out := *res
-					out.Messages = NonNil(out.Messages)
-					return WriteJSON(io.Out, out)
-				}
-				printPrompt(io.Out, res)
-				return nil
-			})
-		},
+{"description": ..., "messages": [...]}. Without TARGET, NAME is
+SERVER/NAME or --server SERVER names the configured server.`,
+		Options: func() Options { return newPromptOptions() },
 	}
+}
+
+// promptOptions are "mcpwire prompt"'s flags: a view's, and --arg.
+type promptOptions struct {
+	viewOptions
+	Args StringList
+}
+
+func newPromptOptions() *promptOptions {
+	return &promptOptions{viewOptions: viewOptions{formats: []string{"text", "json"}, minArgs: 1, maxArgs: 1, what: "NAME"}}
+}
+
+func (o *promptOptions) Flags(fs *flag.FlagSet) {
+	fs.Var(&o.Args, "arg", "prompt argument `K=V` (a string; repeatable)")
+	o.viewOptions.Flags(fs)
+}
+
+func (o *promptOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
+	promptArgs, err := StringArgs(o.Args)
+	if err != nil {
+		return err
+	}
+	o.show = func(ctx context.Context, io *IOStreams, v view) error {
+		res, err := v.Client.GetPrompt(ctx, v.Args[0], promptArgs)
+		if err != nil {
+			return v.Target.Explain(fmt.Sprintf("getting prompt %q", v.Args[0]), err)
+		}
+		if v.Format == "json" {
+			out := *res
+			out.Messages = NonNil(out.Messages)
+			return WriteJSON(io.Out, out)
+		}
+		printPrompt(io.Out, res)
+		return nil
+	}
+	return o.viewOptions.Run(ctx, io, p)
 }
 
 func printPrompt(w io.Writer, res *mcp.GetPromptResult) {

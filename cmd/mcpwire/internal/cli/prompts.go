@@ -1,4 +1,3 @@
-// Package prompts is "mcpwire prompts": list a server's prompts.
 package cli
 
 import (
@@ -10,38 +9,39 @@ import (
 	"github.com/mcpwire/mcpwire/mcp"
 )
 
-// newPromptsCommand builds the command.
 func newPromptsCommand() *Command {
-	var opts ServerOptions
 	return &Command{
 		Name:    "prompts",
 		Summary: "list the server's prompts",
-		Usage:   "prompts [flags] TARGET",
-		Description: `List the prompts the server offers: name, promptArguments (required ones
+		Usage:   "prompts [flags] [TARGET]",
+		Description: `List the prompts the server offers: name, arguments (required ones
 marked with *) and a one-line description. Fetch one with
-"mcpwire prompt NAME --arg K=V TARGET". With --json, print {"prompts": [...]}.`,
-		Flags: opts.Register,
-		Run: func(ctx context.Context, io *IOStreams, p Parsed) error {
-			return opts.WithServer(ctx, io, p, 0, "", func(c *mcp.Client, t *Target, _ []string) error {
-				var (
-					list []mcp.Prompt
-					err  error
-				)
-				if c.ServerCapabilities().Prompts != nil {
-					if list, err = c.ListPrompts(ctx); err != nil {
-						return t.Explain("listing prompts", err)
-					}
-				}
-				if opts.JSON {
-					return WriteJSON(io.Out, struct {
-						Prompts []mcp.Prompt `json:"prompts"`
-					}{NonNil(list)})
-				}
-				printPromptTable(io.Out, io.TableWidth(), list)
-				return nil
-			})
+"mcpwire prompt NAME --arg K=V TARGET". With --json, print {"prompts": [...]}.
+Without TARGET, list those of every configured server, or of one with
+--server NAME (or "mcpwire prompts NAME").`,
+		Options: func() Options {
+			return &viewOptions{formats: []string{"table", "json"}, show: showPrompts}
 		},
 	}
+}
+
+func showPrompts(ctx context.Context, io *IOStreams, v view) error {
+	var (
+		list []mcp.Prompt
+		err  error
+	)
+	if v.Client.ServerCapabilities().Prompts != nil {
+		if list, err = v.Client.ListPrompts(ctx); err != nil {
+			return v.Target.Explain("listing prompts", err)
+		}
+	}
+	if v.Format == "json" {
+		return WriteJSON(io.Out, struct {
+			Prompts []mcp.Prompt `json:"prompts"`
+		}{NonNil(list)})
+	}
+	printPromptTable(io.Out, v.Width, list)
+	return nil
 }
 
 func printPromptTable(w io.Writer, width int, list []mcp.Prompt) {

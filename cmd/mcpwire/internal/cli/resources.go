@@ -1,5 +1,3 @@
-// Package resources is "mcpwire resources": list a server's resources and
-// resource templates.
 package cli
 
 import (
@@ -10,45 +8,44 @@ import (
 	"github.com/mcpwire/mcpwire/mcp"
 )
 
-// newResourcesCommand builds the command.
 func newResourcesCommand() *Command {
-	var opts ServerOptions
 	return &Command{
 		Name:    "resources",
 		Summary: "list the server's resources and resource templates",
-		Usage:   "resources [flags] TARGET",
+		Usage:   "resources [flags] [TARGET]",
 		Description: `List the resources the server offers (URI, name, MIME type, description),
 then its resource templates. Read one with "mcpwire read URI TARGET".
-With --json, print {"resources": [...], "resourceTemplates": [...]}.`,
-		Flags: opts.Register,
-		Run: func(ctx context.Context, io *IOStreams, p Parsed) error {
-			return opts.WithServer(ctx, io, p, 0, "", func(c *mcp.Client, t *Target, _ []string) error {
-				var (
-					list      []mcp.Resource
-					templates []mcp.ResourceTemplate
-					err       error
-				)
-				// A server without the resources capability has nothing to
-				// list; asking would only earn a "method not found".
-				if c.ServerCapabilities().Resources != nil {
-					if list, err = c.ListResources(ctx); err != nil {
-						return t.Explain("listing resources", err)
-					}
-					if templates, err = c.ListResourceTemplates(ctx); err != nil {
-						return t.Explain("listing resource templates", err)
-					}
-				}
-				if opts.JSON {
-					return WriteJSON(io.Out, struct {
-						Resources         []mcp.Resource         `json:"resources"`
-						ResourceTemplates []mcp.ResourceTemplate `json:"resourceTemplates"`
-					}{NonNil(list), NonNil(templates)})
-				}
-				printResourceTables(io.Out, io.TableWidth(), list, templates)
-				return nil
-			})
+With --json, print {"resources": [...], "resourceTemplates": [...]}.
+Without TARGET, list those of every configured server, or of one with
+--server NAME (or "mcpwire resources NAME").`,
+		Options: func() Options {
+			return &viewOptions{formats: []string{"table", "json"}, show: showResources}
 		},
 	}
+}
+
+func showResources(ctx context.Context, io *IOStreams, v view) error {
+	var (
+		list      []mcp.Resource
+		templates []mcp.ResourceTemplate
+		err       error
+	)
+	if v.Client.ServerCapabilities().Resources != nil {
+		if list, err = v.Client.ListResources(ctx); err != nil {
+			return v.Target.Explain("listing resources", err)
+		}
+		if templates, err = v.Client.ListResourceTemplates(ctx); err != nil {
+			return v.Target.Explain("listing resource templates", err)
+		}
+	}
+	if v.Format == "json" {
+		return WriteJSON(io.Out, struct {
+			Resources         []mcp.Resource         `json:"resources"`
+			ResourceTemplates []mcp.ResourceTemplate `json:"resourceTemplates"`
+		}{NonNil(list), NonNil(templates)})
+	}
+	printResourceTables(io.Out, v.Width, list, templates)
+	return nil
 }
 
 func printResourceTables(w io.Writer, width int, list []mcp.Resource, templates []mcp.ResourceTemplate) {

@@ -1,6 +1,7 @@
-// Package root is mcpwire's entry point: it picks the subcommand, runs it
-// and turns its error into the exit code and the one line on stderr.
 package cli
+
+// root.go is mcpwire's entry point: it picks the subcommand, runs it
+// and turns its error into the exit code and the one line on stderr.
 
 import (
 	"context"
@@ -85,7 +86,13 @@ func runCommand(ctx context.Context, io *IOStreams, args []string) error {
 		if strings.HasPrefix(name, "-") {
 			return Usagef("flags go after the command: mcpwire COMMAND [flags] (%s is not a command)", name)
 		}
-		return Usagef("unknown command %q", name)
+		var names []string
+		for _, build := range commands {
+			if c := build(); !c.Hidden {
+				names = append(names, c.Name)
+			}
+		}
+		return Usagef("unknown command %q%s", name, didYouMean(name, names))
 	}
 	return cmd.Execute(ctx, io, rest)
 }
@@ -136,9 +143,11 @@ TARGET is the server: a URL (http:// or https://) as the last argument, or
   mcpwire tools https://example.com/mcp --bearer-token-env MCP_TOKEN
   mcpwire call echo --arg message=hi -- npx -y @modelcontextprotocol/server-everything
 
-Without TARGET, "tools" and "call" use the servers of the config files
-(.mcp.json, mcpwire.json, ...; "mcpwire servers" lists them):
+Without TARGET, commands use the servers of the config files (.mcp.json,
+mcpwire.json, ...; "mcpwire servers" lists them): all of them, or one
+named with --server NAME, as the first argument, or as NAME/...:
   mcpwire tools
+  mcpwire resources everything
   mcpwire call github/create_issue --arg title=Bug
 
 Commands:
@@ -150,6 +159,16 @@ Commands:
 		}
 	}
 	fmt.Fprint(w, `
+Exit status:
+  0    success
+  1    any other error
+  2    usage: a bad flag or argument, an unknown tool, a broken config file
+  3    cannot connect: the server did not start, answer or hand-shake
+  4    the tool ran and reported an error (isError)
+  5    protocol: the server answered with a JSON-RPC error (-32602, ...)
+  6    timeout: a request took longer than --timeout
+  130  interrupted (Ctrl-C, SIGTERM)
+
 Try "mcpwire demo" for a tour that needs no setup.
 Run "mcpwire help COMMAND" (or "mcpwire COMMAND -h") for a command's flags.
 `)

@@ -16,28 +16,35 @@ const Instructions = "The example server built into mcpwire (package mcptest).\n
 
 // newServeCommand builds the hidden command.
 func newServeCommand() *Command {
-	var faults string
 	return &Command{
 		Name:    ServeName,
 		Summary: "run the built-in example MCP server on stdin/stdout",
 		Usage:   ServeName + " [--faults LIST]",
 		Hidden:  true,
-		Flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&faults, "faults", "", "misbehave on purpose: a comma-separated `LIST` of mcptest faults, e.g. crash:echo")
-		},
-		Run: func(ctx context.Context, io *IOStreams, p Parsed) error {
-			if err := NoArgs(p); err != nil {
-				return err
-			}
-			opts := &mcptest.Options{Instructions: Instructions}
-			if faults != "" {
-				list, err := mcptest.ParseFaults(faults)
-				if err != nil {
-					return Usagef("--faults: %v", err)
-				}
-				opts.Faults = list
-			}
-			return mcptest.NewDefault(opts).ServeStdio(ctx)
-		},
+		Options: func() Options { return &serveOptions{} },
 	}
+}
+
+// serveOptions are the command's flags.
+type serveOptions struct {
+	Faults string
+}
+
+func (o *serveOptions) Flags(fs *flag.FlagSet) {
+	fs.StringVar(&o.Faults, "faults", "", "misbehave on purpose: a comma-separated `LIST` of mcptest faults, e.g. crash:echo")
+}
+
+func (o *serveOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
+	if err := NoArgs(p); err != nil {
+		return err
+	}
+	opts := &mcptest.Options{Instructions: Instructions}
+	if o.Faults != "" {
+		list, err := mcptest.ParseFaults(o.Faults)
+		if err != nil {
+			return Usagef("--o.Faults: %v", err)
+		}
+		opts.Faults = list
+	}
+	return mcptest.NewDefault(opts).ServeStdio(ctx)
 }

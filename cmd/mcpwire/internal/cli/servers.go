@@ -1,6 +1,7 @@
-// Package servers is "mcpwire servers": the configured servers, whether
-// they start, and where each is defined.
 package cli
+
+// "mcpwire servers": the configured servers, whether
+// they start, and where each is defined.
 
 import (
 	"context"
@@ -15,12 +16,6 @@ import (
 
 // newServersCommand builds the command.
 func newServersCommand() *Command {
-	var (
-		cfg     ConfigFlags
-		server  ServerFlags
-		sources bool
-		asJSON  bool
-	)
 	return &Command{
 		Name:    "servers",
 		Summary: "list the configured servers and whether they start",
@@ -41,30 +36,42 @@ then the user's mcpwire/mcpwire.json (in the config directory),
 one of the same name shadows.
 
 Exit status 3 means at least one enabled server failed to connect.`,
-		Flags: func(fs *flag.FlagSet) {
-			cfg.Register(fs)
-			fs.BoolVar(&sources, "sources", false, "also list the config files read and the shadowed definitions")
-			fs.DurationVar(&server.Timeout, "timeout", jsonrpc.DefaultTimeout, "how long each server may take to connect, and per request; 0 disables it")
-			fs.BoolVar(&server.Verbose, "verbose", false, "show the servers' stderr, log messages and failures live")
-			JSONFlag(fs, &asJSON)
-		},
-		Run: func(ctx context.Context, io *IOStreams, p Parsed) error {
-			if len(p.Args) > 0 || p.Dash {
-				return Usagef("servers takes no arguments: it lists the configured servers")
-			}
-			server.Transport = "auto"
-			return withAllConfigured(ctx, io, &cfg, &server, func(s *Session, snap *manager.Snapshot) error {
-				if asJSON {
-					if err := writeServersJSON(io, s.Set, snap, sources); err != nil {
-						return err
-					}
-				} else {
-					printServers(io, s.Set, snap, sources)
-				}
-				return failureError(failures(snap), len(snap.Servers))
-			})
-		},
+		Options: func() Options { return &serversOptions{} },
 	}
+}
+
+// serversOptions are the command's flags.
+type serversOptions struct {
+	Config  ConfigFlags
+	Server  ServerFlags
+	Sources bool
+	Output  OutputFlags
+}
+
+func (o *serversOptions) Flags(fs *flag.FlagSet) {
+	o.Config.Register(fs)
+	fs.BoolVar(&o.Sources, "sources", false, "also list the config files read and the shadowed definitions")
+	fs.Var((*durationFlag)(&o.Server.Timeout), "timeout", "how long each server may take to connect, and per request `DURATION` (5s, 1m; 0 disables it)")
+	o.Server.Timeout = jsonrpc.DefaultTimeout
+	fs.BoolVar(&o.Server.Verbose, "verbose", false, "show the servers' stderr, log messages and failures live")
+	o.Output.Register(fs, "table", "json")
+}
+
+func (o *serversOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
+	if len(p.Args) > 0 || p.Dash {
+		return Usagef("servers takes no arguments: it lists the configured servers")
+	}
+	o.Server.Transport = "auto"
+	return withAllConfigured(ctx, io, &o.Config, &o.Server, func(s *Session, snap *manager.Snapshot) error {
+		if o.Output.JSON {
+			if err := writeServersJSON(io, s.Set, snap, o.Sources); err != nil {
+				return err
+			}
+		} else {
+			printServers(io, s.Set, snap, o.Sources)
+		}
+		return failureError(failures(snap), len(snap.Servers))
+	})
 }
 
 func printServers(io *IOStreams, set *config.Set, snap *manager.Snapshot, sources bool) {

@@ -35,7 +35,8 @@ func (f *ServerFlags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.Transport, "transport", "auto", "`KIND` of transport for a URL server: auto (Streamable HTTP, falling back to legacy SSE), http or sse")
 	fs.Var(&f.Env, "env", "set `K=V` in a stdio server's environment (repeatable)")
 	fs.BoolVar(&f.InheritEnv, "inherit-env", false, "give a stdio server this process's whole environment, not just the safe basics")
-	fs.DurationVar(&f.Timeout, "timeout", jsonrpc.DefaultTimeout, "per-request timeout; 0 disables it")
+	f.Timeout = jsonrpc.DefaultTimeout
+	fs.Var((*durationFlag)(&f.Timeout), "timeout", "per-request `DURATION` (5s, 1m); 0 disables it")
 	fs.BoolVar(&f.Verbose, "verbose", false, "show the server's stderr and log messages live")
 	fs.BoolVar(&f.Verbose, "stderr", false, "same as --verbose")
 }

@@ -139,7 +139,6 @@ func TestResolveErrors(t *testing.T) {
 		{[]string{"--bearer-token-env", "MCPWIRE_TEST_UNSET_VAR", "http://h/"}, "MCPWIRE_TEST_UNSET_VAR is unset or empty"},
 		{[]string{"--bearer-token-env", "MCPWIRE_TEST_EMPTY", "http://h/"}, "MCPWIRE_TEST_EMPTY is unset or empty"},
 		{[]string{"--transport", "carrier-pigeon", "http://h/"}, "--transport must be auto, http or sse"},
-		{[]string{"--timeout", "-1s", "http://h/"}, "must not be negative"},
 		{[]string{"http://"}, "URL is not valid"},
 	}
 	for _, c := range cases {
