@@ -30,34 +30,19 @@ type argPair struct{ key, value string }
 // the --arg K=V pairs. A value "@FILE" is the file's content, "@-" stdin
 // (once), "@@..." a value starting with "@".
 func readToolArgs(in io.Reader, argsJSON string, pairs []string) (*toolArgs, error) {
-	a := &toolArgs{obj: map[string]json.RawMessage{}, given: argsJSON != "" || len(pairs) > 0}
-	stdinUsed := false
+	a := &toolArgs{given: argsJSON != "" || len(pairs) > 0}
+	obj, err := jsonObjectFlag(in, "--args-json", argsJSON)
+	if err != nil {
+		return nil, err
+	}
+	a.obj = obj
+	stdinUsed := argsJSON == "-"
 	readStdin := func(what string) ([]byte, error) {
 		if stdinUsed {
 			return nil, Usagef("%s: stdin is already read by another argument", what)
 		}
 		stdinUsed = true
-		b, err := io.ReadAll(io.LimitReader(in, maxArgsJSON+1))
-		if err != nil {
-			return nil, fmt.Errorf("reading %s from stdin: %w", what, err)
-		}
-		if len(b) > maxArgsJSON {
-			return nil, Usagef("%s from stdin is larger than %d MiB", what, maxArgsJSON>>20)
-		}
-		return b, nil
-	}
-	if argsJSON != "" {
-		raw := []byte(argsJSON)
-		if argsJSON == "-" {
-			b, err := readStdin("--args-json")
-			if err != nil {
-				return nil, err
-			}
-			raw = b
-		}
-		if err := decodeObject(raw, &a.obj); err != nil {
-			return nil, Usagef("--args-json: %s", err.Error())
-		}
+		return readStdinBounded(in, what)
 	}
 	for i, kv := range pairs {
 		k, v, err := splitPair(kv, i)
@@ -83,6 +68,40 @@ func readToolArgs(in io.Reader, argsJSON string, pairs []string) (*toolArgs, err
 		a.pairs = append(a.pairs, argPair{k, v})
 	}
 	return a, nil
+}
+
+// jsonObjectFlag reads the JSON object the flag name gave as v ("-": from
+// in); empty v is an empty object. Errors name the flag, never the
+// content.
+func jsonObjectFlag(in io.Reader, name, v string) (map[string]json.RawMessage, error) {
+	obj := map[string]json.RawMessage{}
+	if v == "" {
+		return obj, nil
+	}
+	raw := []byte(v)
+	if v == "-" {
+		b, err := readStdinBounded(in, name)
+		if err != nil {
+			return nil, err
+		}
+		raw = b
+	}
+	if err := decodeObject(raw, &obj); err != nil {
+		return nil, Usagef("%s: %s", name, err.Error())
+	}
+	return obj, nil
+}
+
+// readStdinBounded reads in for the flag what, at most maxArgsJSON bytes.
+func readStdinBounded(in io.Reader, what string) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(in, maxArgsJSON+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s from stdin: %w", what, err)
+	}
+	if len(b) > maxArgsJSON {
+		return nil, Usagef("%s from stdin is larger than %d MiB", what, maxArgsJSON>>20)
+	}
+	return b, nil
 }
 
 // readArgFile reads an @FILE value, bounded like --args-json.

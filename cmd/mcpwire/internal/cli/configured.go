@@ -69,6 +69,8 @@ type Session struct {
 	// disabled), as --timeout gave it.
 	Timeout time.Duration
 	Verbose bool
+	// LogLevel is --log-level, asked of each server as it is used.
+	LogLevel mcp.LoggingLevel
 
 	io *IOStreams
 }
@@ -88,6 +90,10 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 		return nil, Usagef("--transport is for a URL target; configured servers take their type from their config")
 	case sf.Timeout < 0:
 		return nil, Usagef("--timeout must not be negative (0 disables it)")
+	}
+	level, err := sf.logLevel()
+	if err != nil {
+		return nil, err
 	}
 	set, err := config.Load(config.LoadOptions{Files: f.Files})
 	if err != nil {
@@ -113,7 +119,7 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 	if timeout == 0 {
 		timeout, wait = jsonrpc.NoTimeout, 24*time.Hour
 	}
-	s := &Session{Set: set, Timeout: timeout, Verbose: sf.Verbose, io: streams}
+	s := &Session{Set: set, Timeout: timeout, Verbose: sf.Verbose, LogLevel: level, io: streams}
 	opts := &manager.Options{
 		ConnectTimeout: wait,
 		ReconnectWait:  wait,
@@ -129,7 +135,7 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 	// Remote servers use the tokens "mcpwire login SERVER" stored.
 	opts.Dial = signin.Dial(manager.DialWith(opts.Dir, opts.Stderr), signin.Options{Out: streams.ErrOut, Verbose: sf.Verbose, AddSecret: streams.AddSecret})
 	s.M = manager.New(set, opts)
-	if sf.Verbose {
+	if sf.Verbose || sf.LogLevel != "" {
 		s.M.Subscribe(s.showEvent)
 	}
 	return s, nil

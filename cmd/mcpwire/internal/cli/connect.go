@@ -22,10 +22,12 @@ func Connect(ctx context.Context, io *IOStreams, t *Target) (*mcp.Client, error)
 		ClientInfo: mcp.Implementation{Name: ClientName, Version: Version()},
 		Timeout:    t.Timeout,
 	}
-	if t.Verbose {
+	if t.Verbose || t.LogLevel != "" {
 		opts.OnLog = func(m mcp.LoggingMessage) {
 			fmt.Fprintln(io.ErrOut, Sanitize(LogLine(m)))
 		}
+	}
+	if t.Verbose {
 		opts.ErrorHook = func(err error) {
 			fmt.Fprintf(io.ErrOut, "mcpwire: warning: %s\n", oneLine(io.Redact(err.Error())))
 		}
@@ -41,12 +43,11 @@ func Connect(ctx context.Context, io *IOStreams, t *Target) (*mcp.Client, error)
 	if err != nil {
 		return nil, &ConnectError{Target: t.Desc, Err: err, StderrTail: t.stderr.String()}
 	}
-	if t.Verbose && c.ServerCapabilities().Logging != nil {
-		// Ask for everything: --verbose is for finding out what happens.
-		if err := c.SetLogLevel(ctx, mcp.LevelDebug); err != nil {
-			fmt.Fprintf(io.ErrOut, "mcpwire: warning: asking the server for debug logs: %s\n", oneLine(io.Redact(err.Error())))
-		}
+	level := t.LogLevel
+	if level == "" && t.Verbose {
+		level = mcp.LevelDebug // --verbose is for finding out what happens
 	}
+	askLogLevel(ctx, io, c, level)
 	return c, nil
 }
 
@@ -72,4 +73,19 @@ func (t *Target) Explain(op string, err error) error {
 		return fmt.Errorf("%s: %w (raise --timeout, or set it to 0 to wait forever)", op, err)
 	}
 	return fmt.Errorf("%s: %w", op, err)
+}
+
+// askLogLevel asks the server for log messages of level and up, when a
+// level is set and the server offers logging; a refusal is a warning.
+func askLogLevel(ctx context.Context, io *IOStreams, c *mcp.Client, level mcp.LoggingLevel) {
+	if level == "" {
+		return
+	}
+	if c.ServerCapabilities().Logging == nil {
+		fmt.Fprintf(io.ErrOut, "mcpwire: warning: the server does not offer logging; --log-level %s has no effect\n", level)
+		return
+	}
+	if err := c.SetLogLevel(ctx, level); err != nil {
+		fmt.Fprintf(io.ErrOut, "mcpwire: warning: asking the server for %s logs: %s\n", level, oneLine(io.Redact(err.Error())))
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpwire/mcpwire/auth"
 	"github.com/mcpwire/mcpwire/cmd/mcpwire/internal/signin"
 	"github.com/mcpwire/mcpwire/jsonrpc"
+	"github.com/mcpwire/mcpwire/mcp"
 	"github.com/mcpwire/mcpwire/transport"
 )
 
@@ -26,6 +27,9 @@ type ServerFlags struct {
 	InheritEnv     bool
 	Timeout        time.Duration
 	Verbose        bool
+	// LogLevel asks the server for log messages of this level and up
+	// (logging/setLevel), printed on stderr; empty leaves it alone.
+	LogLevel string
 }
 
 // Register adds the flags to fs.
@@ -39,6 +43,7 @@ func (f *ServerFlags) Register(fs *flag.FlagSet) {
 	fs.Var((*durationFlag)(&f.Timeout), "timeout", "per-request `DURATION` (5s, 1m); 0 disables it")
 	fs.BoolVar(&f.Verbose, "verbose", false, "show the server's stderr and log messages live")
 	fs.BoolVar(&f.Verbose, "stderr", false, "same as --verbose")
+	fs.StringVar(&f.LogLevel, "log-level", "", "ask the server for log messages of `LEVEL` and up (debug, info, notice, warning, error, critical, alert, emergency), shown on stderr")
 }
 
 // Target is a resolved server: how to reach it and how to name it.
@@ -52,6 +57,8 @@ type Target struct {
 	Timeout time.Duration
 	// Verbose asks for the server's stderr and logs on io.ErrOut.
 	Verbose bool
+	// LogLevel is --log-level: the level to ask for, "" for none.
+	LogLevel mcp.LoggingLevel
 	// Auth authorizes a URL target that was given no Authorization
 	// header: stored tokens, and a browser sign-in on a terminal.
 	Auth *auth.Authorizer
@@ -72,12 +79,16 @@ func (f *ServerFlags) Resolve(io *IOStreams, p Parsed) (*Target, []string, error
 	if timeout == 0 {
 		timeout = jsonrpc.NoTimeout
 	}
+	level, err := f.logLevel()
+	if err != nil {
+		return nil, nil, err
+	}
 	if p.Dash {
 		t, err := f.stdio(io, p.Command)
 		if err != nil {
 			return nil, nil, err
 		}
-		t.Timeout = timeout
+		t.Timeout, t.LogLevel = timeout, level
 		return t, p.Args, nil
 	}
 	if len(p.Args) == 0 {
@@ -92,7 +103,7 @@ func (f *ServerFlags) Resolve(io *IOStreams, p Parsed) (*Target, []string, error
 	if err != nil {
 		return nil, nil, err
 	}
-	t.Timeout = timeout
+	t.Timeout, t.LogLevel = timeout, level
 	return t, p.Args[:len(p.Args)-1], nil
 }
 
@@ -205,4 +216,13 @@ func validHeaderName(s string) bool {
 		}
 	}
 	return true
+}
+
+// logLevel checks --log-level.
+func (f *ServerFlags) logLevel() (mcp.LoggingLevel, error) {
+	level := mcp.LoggingLevel(strings.ToLower(f.LogLevel))
+	if f.LogLevel != "" && level.Severity() < 0 {
+		return "", Usagef("--log-level must be one of debug, info, notice, warning, error, critical, alert, emergency, not %q", f.LogLevel)
+	}
+	return level, nil
 }

@@ -210,5 +210,6 @@ func (s *Session) connect(ctx context.Context, name string) (Conn, error) {
 	if err != nil {
 		return Conn{}, connectError(t, err)
 	}
+	askLogLevel(ctx, s.io, c, s.LogLevel)
 	return Conn{Name: name, Client: c, Target: t}, nil
 }
