@@ -72,6 +72,10 @@ type Session struct {
 	// LogLevel is --log-level, asked of each server as it is used.
 	LogLevel mcp.LoggingLevel
 
+	noticeMu   sync.Mutex
+	noticeDone bool // StartAll returned: no more notice
+	noticeLive bool // a live notice line is on the terminal
+
 	io *IOStreams
 }
 
@@ -161,7 +165,9 @@ func (s *Session) showEvent(e manager.Event) {
 
 // StartAll connects every enabled server, lazy ones too (a command that
 // lists everything is their first use), and waits until each has
-// connected or failed.
+// connected or failed. When that takes longer than waitNotice, it says
+// on stderr which servers it is waiting for: a live line on a terminal
+// (cleared when done), one line in scripts.
 func (s *Session) StartAll(ctx context.Context) (*manager.Snapshot, error) {
 	if _, err := s.M.Start(ctx); err != nil {
 		return nil, err
@@ -176,8 +182,49 @@ func (s *Session) StartAll(ctx context.Context) (*manager.Snapshot, error) {
 			}()
 		}
 	}
+	notice := time.AfterFunc(waitNotice, s.noticeWaiting)
 	wg.Wait()
-	return s.M.WaitSettled(ctx)
+	snap, err := s.M.WaitSettled(ctx)
+	notice.Stop()
+	s.noticeMu.Lock()
+	if s.noticeLive {
+		fmt.Fprint(s.io.ErrOut, "\r\x1b[K")
+	}
+	s.noticeDone, s.noticeLive = true, false
+	s.noticeMu.Unlock()
+	return snap, err
+}
+
+// waitNotice is how long StartAll waits in silence.
+const waitNotice = 2 * time.Second
+
+// noticeWaiting names the servers StartAll is still waiting for.
+func (s *Session) noticeWaiting() {
+	var waiting []string
+	for _, st := range s.M.Servers() {
+		switch st.State {
+		case manager.StateConnecting, manager.StateReconnecting, manager.StateIdle:
+			waiting = append(waiting, st.Name)
+		}
+	}
+	if len(waiting) == 0 {
+		return
+	}
+	line := fmt.Sprintf("mcpwire: waiting for %s", strings.Join(waiting, ", "))
+	if s.Timeout > 0 && s.Timeout < 24*time.Hour {
+		line += fmt.Sprintf(" (up to %s)", s.Timeout)
+	}
+	s.noticeMu.Lock()
+	defer s.noticeMu.Unlock()
+	if s.noticeDone {
+		return
+	}
+	if s.io.IsTerminal {
+		fmt.Fprint(s.io.ErrOut, "\r\x1b[K"+Truncate(Sanitize(line), DefaultWidth-1))
+		s.noticeLive = true
+		return
+	}
+	fmt.Fprintln(s.io.ErrOut, Sanitize(line))
 }
 
 // withAllConfigured is the life of a command about every configured server: open
@@ -232,11 +279,12 @@ func failureError(failed []manager.ServerStatus, total int) error {
 // Warn prints one line per failed server.
 func (s *Session) Warn(failed []manager.ServerStatus) {
 	for _, st := range failed {
-		msg := string(st.State)
+		msg, tail := string(st.State), ""
 		if st.Err != nil {
-			msg = st.Err.Error()
+			msg, tail = splitStderrTail(deadlineAsTimeout(st.Err, s.Timeout))
 		}
 		fmt.Fprintf(s.io.ErrOut, "mcpwire: warning: server %q (%s): %s\n", st.Name, st.Source, fold(s.io.Redact(msg)))
+		printStderrTail(s.io, tail)
 	}
 }
 

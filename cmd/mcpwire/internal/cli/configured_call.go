@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/mcpwire/mcpwire/manager"
 	"github.com/mcpwire/mcpwire/mcp"
@@ -91,5 +92,28 @@ func connectError(t *Target, err error) error {
 	if errors.As(err, &me) {
 		err = me.Err
 	}
-	return &ConnectError{Target: t.Desc, Err: err}
+	_, tail := splitStderrTail(err)
+	return &ConnectError{Target: t.Desc, Err: deadlineAsTimeout(err, t.Timeout), StderrTail: tail}
 }
+
+// deadlineAsTimeout words a handshake cut off by the manager's connect
+// deadline as the -- COMMAND form words its own: "timed out after 30s".
+// The manager's deadline is the --timeout, so that is what was hit.
+func deadlineAsTimeout(err error, timeout time.Duration) error {
+	if err == nil || !errors.Is(err, context.DeadlineExceeded) || timeout <= 0 {
+		return err
+	}
+	return &connectTimeout{timeout: timeout, err: err}
+}
+
+// connectTimeout is a connect that ran out of --timeout.
+type connectTimeout struct {
+	timeout time.Duration
+	err     error
+}
+
+func (e *connectTimeout) Error() string {
+	return fmt.Sprintf("the handshake timed out after %s (raise --timeout, or set it to 0 to wait forever)", e.timeout)
+}
+
+func (e *connectTimeout) Unwrap() error { return e.err }

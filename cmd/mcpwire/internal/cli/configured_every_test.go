@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -75,5 +77,30 @@ func TestConfigProblemsExitCodes(t *testing.T) {
 	r = run(t, "tools", "alpha", "--strict").wantCode(t, ExitUsage)
 	if !strings.Contains(r.err, "mcpwire.json") {
 		t.Errorf("--strict: %q", r.err)
+	}
+}
+
+// A configured server that hangs or dies reads as the -- COMMAND form
+// does: "timed out after", and the stderr tail as lines.
+func TestConfiguredServerFailuresReadLikeAdHoc(t *testing.T) {
+	dir := project(t)
+	cfg := filepath.Join(dir, "failing.json")
+	hung, _ := json.Marshal(map[string]any{"command": os.Args[0], "args": []string{ServeName, "--faults", "never-answer:initialize"}})
+	write(t, cfg, `{"mcpServers": {
+  "hung": `+string(hung)+`,
+  "dies": {"command": "sh", "args": ["-c", "read line; echo 'line one' >&2; echo 'line two' >&2; exit 3"]}
+}}`)
+	r := run(t, "tools", "hung", "--config", cfg, "--timeout", "300ms").wantCode(t, ExitConnect)
+	if !strings.Contains(r.err, `cannot connect to server "hung": the handshake timed out after 300ms`) {
+		t.Errorf("hung: %q", r.err)
+	}
+	r = run(t, "tools", "dies", "--config", cfg).wantCode(t, ExitConnect)
+	if !strings.Contains(r.err, "server stderr (last lines):\n  | line one\n  | line two\n") || strings.Contains(r.err, "\u23ce") {
+		t.Errorf("dies: %q", r.err)
+	}
+	r = run(t, "tools", "--config", cfg, "--timeout", "300ms").wantCode(t, ExitConnect)
+	if !strings.Contains(r.err, `warning: server "hung" (`) || !strings.Contains(r.err, "the handshake timed out after 300ms") ||
+		!strings.Contains(r.err, "  | line one\n  | line two\n") {
+		t.Errorf("all servers: %q", r.err)
 	}
 }

@@ -24,13 +24,20 @@ func Report(ctx context.Context, io *IOStreams, err error) int {
 	msg, tail := splitStderrTail(err)
 	fmt.Fprintf(io.ErrOut, "mcpwire: %s\n", oneLine(io.Redact(msg)))
 	// With --verbose the server's stderr was on screen already.
-	if tail != "" && !io.stderrLive {
-		fmt.Fprintln(io.ErrOut, "server stderr (last lines):")
-		for _, line := range strings.Split(strings.TrimRight(io.Redact(tail), "\n"), "\n") {
-			fmt.Fprintf(io.ErrOut, "  | %s\n", Sanitize(line))
-		}
-	}
+	printStderrTail(io, tail)
 	return code
+}
+
+// printStderrTail shows the end of a server's stderr as its lines, unless
+// --verbose already copied it live.
+func printStderrTail(io *IOStreams, tail string) {
+	if tail == "" || io.stderrLive {
+		return
+	}
+	fmt.Fprintln(io.ErrOut, "server stderr (last lines):")
+	for _, line := range strings.Split(strings.TrimRight(io.Redact(tail), "\n"), "\n") {
+		fmt.Fprintf(io.ErrOut, "  | %s\n", Sanitize(line))
+	}
 }
 
 // splitStderrTail separates the message of err from the end of the
