@@ -93,7 +93,7 @@ func connectError(t *Target, err error) error {
 		err = me.Err
 	}
 	_, tail := splitStderrTail(err)
-	return &ConnectError{Target: t.Desc, Err: deadlineAsTimeout(err, t.Timeout), StderrTail: tail}
+	return &ConnectError{Target: t.Desc, Err: deadlineAsTimeout(err, t.Timeout), StderrTail: tail, Hint: t.hintFor(err)}
 }
 
 // deadlineAsTimeout words a handshake cut off by the manager's connect
@@ -117,3 +117,11 @@ func (e *connectTimeout) Error() string {
 }
 
 func (e *connectTimeout) Unwrap() error { return e.err }
+
+// hintFor is t's connect hint, or "" when it has none.
+func (t *Target) hintFor(err error) string {
+	if t.hint == nil {
+		return ""
+	}
+	return t.hint(err)
+}

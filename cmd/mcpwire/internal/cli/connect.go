@@ -41,7 +41,7 @@ func Connect(ctx context.Context, io *IOStreams, t *Target) (*mcp.Client, error)
 	}
 	c, err := mcp.Connect(ctx, t.Transport, opts)
 	if err != nil {
-		return nil, &ConnectError{Target: t.Desc, Err: err, StderrTail: t.stderr.String()}
+		return nil, &ConnectError{Target: t.Desc, Err: err, StderrTail: t.stderr.String(), Hint: t.hintFor(err)}
 	}
 	level := t.LogLevel
 	if level == "" && t.Verbose {

@@ -38,6 +38,8 @@ type ConnectError struct {
 	// StderrTail is the last few lines the server wrote to stderr, shown
 	// under the error line; empty when none were kept.
 	StderrTail string
+	// Hint is advice for the user (connectHint), printed after the tail.
+	Hint string
 }
 
 func (e *ConnectError) Error() string {

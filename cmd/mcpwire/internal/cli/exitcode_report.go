@@ -25,6 +25,10 @@ func Report(ctx context.Context, io *IOStreams, err error) int {
 	fmt.Fprintf(io.ErrOut, "mcpwire: %s\n", oneLine(io.Redact(msg)))
 	// With --verbose the server's stderr was on screen already.
 	printStderrTail(io, tail)
+	var conn *ConnectError
+	if errors.As(err, &conn) && conn.Hint != "" {
+		fmt.Fprintf(io.ErrOut, "mcpwire: hint: %s\n", io.Redact(conn.Hint))
+	}
 	return code
 }
 

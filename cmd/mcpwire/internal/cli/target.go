@@ -4,9 +4,11 @@ import (
 	"flag"
 	"fmt"
 	"github.com/mcpwire/mcpwire/config"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -64,6 +66,8 @@ type Target struct {
 	Auth *auth.Authorizer
 
 	stderr *tail
+	// hint gives advice for a failed connect (connectHint).
+	hint func(error) string
 }
 
 // Resolve picks the server out of the command line. A server is either the
@@ -136,6 +140,8 @@ func (f *ServerFlags) stdio(io *IOStreams, argv []string) (*Target, error) {
 		opts.Stderr = multiWriter(t.stderr, io.ErrOut)
 		io.stderrLive = true
 	}
+	given := slices.Collect(maps.Keys(def.Env))
+	t.hint = func(err error) string { return connectHint(err, t.stderr.String(), "", true, def.InheritEnv, given, fixFlags) }
 	tr, err := transport.FromServer(def, opts)
 	if err != nil {
 		return nil, Usagef("%s", err.Error())
@@ -184,6 +190,7 @@ func (f *ServerFlags) remote(io *IOStreams, raw string) (*Target, error) {
 		def.Headers["Authorization"] = "Bearer " + tok
 	}
 	t := &Target{Desc: desc, Verbose: f.Verbose}
+	t.hint = func(err error) string { return connectHint(err, "", raw, false, false, nil, "") }
 	if def.Headers["Authorization"] == "" {
 		// OAuth as MCP specifies it, unless the user brought a token.
 		t.Auth, err = signin.New(raw, signin.Options{Interactive: io.IsTerminal, Out: io.ErrOut, Verbose: f.Verbose, AddSecret: io.AddSecret})

@@ -4,6 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/manager"
@@ -203,6 +205,11 @@ func (s *Session) unknownServer(name string) error {
 // connect connects the configured server name and returns its client.
 func (s *Session) connect(ctx context.Context, name string) (Conn, error) {
 	t := &Target{Desc: fmt.Sprintf("server %q", name), Timeout: s.Timeout, Verbose: s.Verbose}
+	if def := s.Set.Lookup(name); def != nil {
+		given := slices.Collect(maps.Keys(def.Env))
+		stdio := def.Command != ""
+		t.hint = func(err error) string { return connectHint(err, "", def.URL, stdio, def.InheritEnv, given, fixConfig) }
+	}
 	if err := s.M.Connect(ctx, name); err != nil {
 		return Conn{}, connectError(t, err)
 	}
