@@ -33,6 +33,8 @@ type ConfigFlags struct {
 	// Strict makes a problem in a discovered file an error, as one in a
 	// file named with --config always is.
 	Strict bool
+	// Inputs are VS Code ${input:ID} values, --input ID=VALUE.
+	Inputs StringList
 }
 
 // Register adds --config, --server and --strict to fs.
@@ -40,6 +42,7 @@ func (f *ConfigFlags) Register(fs *flag.FlagSet) {
 	fs.Var(&f.Files, "config", "read servers only from config `FILE` (repeatable); without it the project's and the user's config files are used")
 	fs.StringVar(&f.Server, "server", "", "work on the configured server `NAME` only")
 	fs.BoolVar(&f.Strict, "strict", false, "fail on a problem in a discovered config file instead of warning")
+	fs.Var(&f.Inputs, "input", "the value of a VS Code ${input:ID} in the config, `ID=VALUE` (repeatable; or set MCPWIRE_INPUT_<ID>)")
 }
 
 // configuredWanted reports whether the command line names no ad-hoc server (no
@@ -99,7 +102,14 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 	if err != nil {
 		return nil, err
 	}
-	set, err := config.Load(config.LoadOptions{Files: f.Files})
+	inputs, err := StringArgs(f.Inputs)
+	if err != nil {
+		return nil, Usagef("--input: %s", strings.TrimPrefix(err.(*UsageError).Msg, "--arg "))
+	}
+	for _, v := range inputs {
+		streams.AddSecret(v)
+	}
+	set, err := config.Load(config.LoadOptions{Files: f.Files, Inputs: inputs})
 	if err != nil {
 		return nil, Usagef("%s", err.Error())
 	}
@@ -283,7 +293,7 @@ func (s *Session) Warn(failed []manager.ServerStatus) {
 		if st.Err != nil {
 			msg, tail = splitStderrTail(deadlineAsTimeout(st.Err, s.Timeout))
 		}
-		fmt.Fprintf(s.io.ErrOut, "mcpwire: warning: server %q (%s): %s\n", st.Name, st.Source, fold(s.io.Redact(msg)))
+		fmt.Fprintf(s.io.ErrOut, "mcpwire: warning: server %q (%s): %s\n", st.Name, st.Source, fold(s.io.Redact(cliWording(msg))))
 		printStderrTail(s.io, tail)
 	}
 }

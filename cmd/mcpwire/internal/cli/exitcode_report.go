@@ -22,6 +22,7 @@ func Report(ctx context.Context, io *IOStreams, err error) int {
 		return code
 	}
 	msg, tail := splitStderrTail(err)
+	msg = cliWording(msg)
 	fmt.Fprintf(io.ErrOut, "mcpwire: %s\n", oneLine(io.Redact(msg)))
 	// With --verbose the server's stderr was on screen already.
 	printStderrTail(io, tail)
@@ -71,4 +72,10 @@ func oneLine(s string) string {
 	s = strings.TrimSpace(s)
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " \u23ce ")), " ")
+}
+
+// cliWording replaces the library's advice where the CLI offers its own
+// way: an unset VS Code input is given with --input.
+func cliWording(msg string) string {
+	return strings.ReplaceAll(msg, "or pass it in LoadOptions.Inputs", "or give --input ID=VALUE")
 }

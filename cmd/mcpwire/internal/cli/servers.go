@@ -96,7 +96,7 @@ func printServers(io *IOStreams, set *config.Set, snap *manager.Snapshot, source
 		}
 		for _, st := range snap.Servers {
 			if st.Err != nil && st.State != manager.StateConnected {
-				fmt.Fprintf(w, "%s: %s\n", st.Name, Sanitize(fold(io.Redact(st.Err.Error()))))
+				fmt.Fprintf(w, "%s: %s\n", st.Name, Sanitize(fold(io.Redact(cliWording(st.Err.Error())))))
 			}
 		}
 	}
@@ -172,7 +172,7 @@ func writeServersJSON(io *IOStreams, set *config.Set, snap *manager.Snapshot, so
 			j.Tools = &n
 		}
 		if st.Err != nil && st.State != manager.StateConnected {
-			j.Error = io.Redact(st.Err.Error())
+			j.Error = io.Redact(cliWording(st.Err.Error()))
 		}
 		out.Servers = append(out.Servers, j)
 	}

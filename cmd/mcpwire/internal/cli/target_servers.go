@@ -70,7 +70,7 @@ func (f *TargetFlags) Each(ctx context.Context, io *IOStreams, p Parsed, minArgs
 		return err
 	}
 	defer s.Close()
-	if len(s.Set.Servers) == 0 && f.Config.Server == "" {
+	if len(s.M.Servers()) == 0 && f.Config.Server == "" {
 		return Usagef("no server given: add a server URL, or -- COMMAND [ARGS...] to start one over stdio (no configured servers either: see \"mcpwire help servers\")")
 	}
 	name, args, err := s.pickServer(f.Config.Server, p.Args, minArgs, maxArgs, what)
