@@ -141,7 +141,9 @@ func (f *ServerFlags) stdio(io *IOStreams, argv []string) (*Target, error) {
 		io.stderrLive = true
 	}
 	given := slices.Collect(maps.Keys(def.Env))
-	t.hint = func(err error) string { return connectHint(err, t.stderr.String(), "", true, def.InheritEnv, given, fixFlags) }
+	t.hint = func(err error) string {
+		return connectHint(err, t.stderr.String(), "", true, def.InheritEnv, given, fixFlags)
+	}
 	tr, err := transport.FromServer(def, opts)
 	if err != nil {
 		return nil, Usagef("%s", err.Error())
