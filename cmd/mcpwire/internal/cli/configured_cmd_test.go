@@ -155,6 +155,9 @@ func TestToolsAcrossConfiguredServers(t *testing.T) {
 	if row := lines(r.out, "mcp__beta__echo "); len(row) == 1 && !strings.Contains(row[0], " beta ") {
 		t.Errorf("row does not name the server: %q", row[0])
 	}
+	if row := lines(r.out, "mcp__beta__add "); len(row) == 1 && !strings.Contains(row[0], " (a: number, b: number) ") {
+		t.Errorf("row has no signature: %q", row[0])
+	}
 	if !strings.Contains(r.err, `warning: server "broken"`) {
 		t.Errorf("the failed server is not reported: %q", r.err)
 	}

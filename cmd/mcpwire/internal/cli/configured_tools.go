@@ -67,7 +67,7 @@ func printTools(w io.Writer, width int, snap *manager.Snapshot) {
 			// Listed from the cache: the server is not connected.
 			server += " (cached)"
 		}
-		rows = append(rows, []string{e.Name, server, Describe(e.Tool.Name, e.Tool.DisplayName(), e.Tool.Description)})
+		rows = append(rows, []string{e.Name, server, shortSignature(e.Tool), toolSummary(e.Tool)})
 	}
-	Table(w, width, []string{"NAME", "SERVER", "DESCRIPTION"}, rows)
+	Table(w, width, []string{"NAME", "SERVER", "SIGNATURE", "DESCRIPTION"}, rows)
 }
