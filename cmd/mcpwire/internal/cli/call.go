@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/mcpwire/mcpwire/mcp"
 )
@@ -21,9 +22,9 @@ func newCallCommand() *Command {
 		Description: `Call the tool TOOL and print what it returned: text as it is, images
 and audio as a one-line summary, resource links and embedded resources
 with their URI. Structured content is printed too when it says more than
-the text (or always with --structured). --output FILE writes a result of
-one text or binary content (an image, audio, a resource) to FILE as raw
-bytes. With --json the whole result is printed as JSON.
+the text (or always with --structured). --output FILE writes the result's
+one content block, or its one image, audio or resource among text, to
+FILE as raw bytes (the rest is printed). With --json the whole result is printed as JSON.
 
 The tool list is read first: an unknown TOOL is a usage error (exit 2)
 with the nearest names, and --arg values are converted by the tool's
@@ -138,9 +139,11 @@ func callTool(ctx context.Context, io *IOStreams, t *Target, c *mcp.Client, name
 	}
 	switch {
 	case ro.File != "":
-		if werr := writeRaw(ro.File, res); werr != nil {
+		rest, werr := writeRaw(ro.File, res)
+		if werr != nil {
 			return werr
 		}
+		WriteContent(io.Out, rest)
 	case ro.JSON:
 		if werr := WriteJSON(io.Out, res); werr != nil {
 			return werr
@@ -186,13 +189,29 @@ func textRepeats(res *mcp.CallToolResult) bool {
 	return false
 }
 
-// writeRaw writes a result of one content block to file as raw bytes:
-// text as it is, image and audio data and resource blobs decoded.
-func writeRaw(file string, res *mcp.CallToolResult) error {
-	if len(res.Content) != 1 {
-		return fmt.Errorf("--output: the result has %d content blocks; it takes exactly one (use --json for the whole result)", len(res.Content))
+// writeRaw writes one content block of res to file as raw bytes: the
+// only block, or the only binary one (image, audio, resource) among text
+// blocks. Text is written as it is; image and audio data and resource
+// blobs are decoded. It returns the blocks it did not write.
+func writeRaw(file string, res *mcp.CallToolResult) ([]mcp.Content, error) {
+	pick := -1
+	if len(res.Content) == 1 {
+		pick = 0
+	} else {
+		for i, c := range res.Content {
+			if c.Type != "text" {
+				if pick >= 0 {
+					pick = -2
+					break
+				}
+				pick = i
+			}
+		}
 	}
-	c := res.Content[0]
+	if pick < 0 {
+		return nil, fmt.Errorf("--output: the result has %d content blocks; it takes one, or one image, audio or resource among text (use --json for the whole result)", len(res.Content))
+	}
+	c := res.Content[pick]
 	var data []byte
 	var err error
 	switch {
@@ -205,13 +224,13 @@ func writeRaw(file string, res *mcp.CallToolResult) error {
 	case c.Resource != nil:
 		data, err = c.Resource.DecodeBlob()
 	default:
-		return fmt.Errorf("--output: a %s content block has no bytes to write", c.Type)
+		return nil, fmt.Errorf("--output: a %s content block has no bytes to write", c.Type)
 	}
 	if err != nil {
-		return fmt.Errorf("--output: the server's base64 data does not decode: %w", err)
+		return nil, fmt.Errorf("--output: the server's base64 data does not decode: %w", err)
 	}
 	if err := os.WriteFile(file, data, 0o644); err != nil {
-		return fmt.Errorf("--output: %w", err)
+		return nil, fmt.Errorf("--output: %w", err)
 	}
-	return nil
+	return append(slices.Clone(res.Content[:pick]), res.Content[pick+1:]...), nil
 }
