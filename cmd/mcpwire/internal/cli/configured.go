@@ -195,18 +195,33 @@ func (s *Session) StartAll(ctx context.Context) (*manager.Snapshot, error) {
 	notice := time.AfterFunc(waitNotice, s.noticeWaiting)
 	wg.Wait()
 	snap, err := s.M.WaitSettled(ctx)
-	notice.Stop()
-	s.noticeMu.Lock()
-	if s.noticeLive {
-		fmt.Fprint(s.io.ErrOut, "\r\x1b[K")
-	}
-	s.noticeDone, s.noticeLive = true, false
-	s.noticeMu.Unlock()
+	s.endNotice(notice)
 	return snap, err
 }
 
 // waitNotice is how long StartAll waits in silence.
 const waitNotice = 2 * time.Second
+
+// endNotice stops the waiting notice and clears its live line, so that
+// what follows starts on a clean line; no notice comes after it.
+func (s *Session) endNotice(notice *time.Timer) {
+	notice.Stop()
+	s.clearNotice()
+	s.noticeMu.Lock()
+	s.noticeDone = true
+	s.noticeMu.Unlock()
+}
+
+// clearNotice clears a live notice line before output; a notice may still
+// come later for the servers that remain.
+func (s *Session) clearNotice() {
+	s.noticeMu.Lock()
+	defer s.noticeMu.Unlock()
+	if s.noticeLive {
+		fmt.Fprint(s.io.ErrOut, "\r\x1b[K")
+		s.noticeLive = false
+	}
+}
 
 // noticeWaiting names the servers StartAll is still waiting for.
 func (s *Session) noticeWaiting() {

@@ -117,3 +117,19 @@ func TestVSCodeInput(t *testing.T) {
 	}
 	run(t, "tools", "s", "--config", cfg, "--input", "api-key=v4lue-s3cret").wantCode(t, 0)
 }
+
+// A hung server does not hold back the others' results: they are printed
+// as each server comes up, before the hung one's failure.
+func TestOthersPrintedWhileOneHangs(t *testing.T) {
+	dir := project(t)
+	cfg := filepath.Join(dir, "hang.json")
+	good, _ := json.Marshal(map[string]any{"command": os.Args[0], "args": []string{ServeName}})
+	hung, _ := json.Marshal(map[string]any{"command": os.Args[0], "args": []string{ServeName, "--faults", "never-answer:initialize"}})
+	write(t, cfg, `{"mcpServers": {"hung": `+string(hung)+`, "good": `+string(good)+`}}`)
+	both := &syncBuffer{} // stdout and stderr in the order written
+	r := runIO(t, t.Context(), &IOStreams{Out: both, ErrOut: both}, "resources", "--config", cfg, "--timeout", "1s")
+	result, warning := strings.Index(both.String(), "== good\n"), strings.Index(both.String(), `warning: server "hung"`)
+	if r.code != ExitConnect || result < 0 || warning < 0 || result > warning {
+		t.Errorf("exit %d; want good's result before hung's failure:\n%s", r.code, both.String())
+	}
+}

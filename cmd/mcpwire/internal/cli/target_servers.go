@@ -2,11 +2,13 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mcpwire/mcpwire/manager"
 	"github.com/mcpwire/mcpwire/mcp"
@@ -84,34 +86,73 @@ func (f *TargetFlags) Each(ctx context.Context, io *IOStreams, p Parsed, minArgs
 		}
 		return fn(c, args)
 	}
-	snap, err := s.StartAll(ctx)
-	if err != nil {
+	return s.eachServer(ctx, io, func(c Conn) error { return fn(c, args) })
+}
+
+// eachServer connects every enabled server at once and runs fn with each
+// as soon as it is up, in the order they come up, each under a "== NAME"
+// line; one that fails is warned about at once. The others' results are
+// not held back by a slow or dead one. It returns the exit-3 error when
+// any failed.
+func (s *Session) eachServer(ctx context.Context, io *IOStreams, fn func(c Conn) error) error {
+	if _, err := s.M.Start(ctx); err != nil {
 		return err
 	}
-	failed := failures(snap)
-	s.Warn(failed)
+	type outcome struct {
+		st  manager.ServerStatus
+		err error
+	}
+	var servers []manager.ServerStatus
+	for _, st := range s.M.Servers() {
+		if st.State != manager.StateDisabled {
+			servers = append(servers, st)
+		}
+	}
+	done := make(chan outcome, len(servers)) // buffered: no sender waits after an early return
+	for _, st := range servers {
+		go func() { done <- outcome{st, s.M.Connect(ctx, st.Name)} }()
+	}
+	notice := time.AfterFunc(waitNotice, s.noticeWaiting)
+	defer s.endNotice(notice)
+	var failed []manager.ServerStatus
 	first := true
-	for _, st := range snap.Servers {
-		if st.State != manager.StateConnected {
+	for range servers {
+		o := <-done
+		if o.err != nil {
+			o.st.State, o.st.Err = manager.StateFailed, unwrapManager(o.err)
+			failed = append(failed, o.st)
+			s.clearNotice()
+			s.Warn([]manager.ServerStatus{o.st})
 			continue
 		}
-		c, err := s.connect(ctx, st.Name)
+		c, err := s.connect(ctx, o.st.Name)
 		if err != nil {
 			return err
 		}
+		s.clearNotice()
 		if !first {
 			fmt.Fprintln(io.Out)
 		}
 		first = false
-		fmt.Fprintf(io.Out, "== %s\n", Sanitize(st.Name))
-		if err := fn(c, args); err != nil {
+		fmt.Fprintf(io.Out, "== %s\n", Sanitize(o.st.Name))
+		if err := fn(c); err != nil {
 			return err
 		}
 	}
-	if first && len(failed) == 0 {
+	if len(servers) == 0 {
 		fmt.Fprintln(io.Out, "(no servers configured: see \"mcpwire help servers\" for the files mcpwire reads)")
 	}
-	return failureError(failed, len(snap.Servers))
+	return failureError(failed, len(servers))
+}
+
+// unwrapManager drops the manager's wrapping (which names the server, as
+// the warning already does).
+func unwrapManager(err error) error {
+	var me *manager.Error
+	if errors.As(err, &me) {
+		return me.Err
+	}
+	return err
 }
 
 // pickServer decides which configured server the command line names (""
