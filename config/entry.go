@@ -496,23 +496,6 @@ func (b *serverBuilder) oauth(f *member) json.RawMessage {
 	return json.RawMessage(buf.Bytes())
 }
 
-// normalizeType maps every spelling hosts use to a Type constant; "" if
-// the spelling is unknown.
-func normalizeType(t string) string {
-	k := strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(t))
-	switch k {
-	case "stdio":
-		return TypeStdio
-	case "http", "streamablehttp":
-		return TypeHTTP
-	case "sse":
-		return TypeSSE
-	case "auto":
-		return TypeAuto
-	}
-	return ""
-}
-
 // transportType decides the server's Type from "type" or, without it,
 // from which of command and url is present; "" when it cannot.
 func (b *serverBuilder) transportType(f *decoded) string {
@@ -523,8 +506,9 @@ func (b *serverBuilder) transportType(f *decoded) string {
 	hasURL, hasCmd := len(urls) > 0, f.command != nil
 	typ := ""
 	if f.typ != nil && jsonKind(f.typ.Value) == "string" {
-		if typ = normalizeType(f.typeStr); typ == "" {
-			b.fail(f.typ.ValOff, "type", fmt.Sprintf("unknown type %s: want \"stdio\", \"http\" (also \"streamable-http\") or \"sse\"", quoteName(f.typeStr)))
+		var err error
+		if typ, err = ParseType(f.typeStr); err != nil {
+			b.fail(f.typ.ValOff, "type", strings.TrimPrefix(err.Error(), "config: "))
 			return ""
 		}
 	}

@@ -104,7 +104,7 @@ type Options struct {
 	Client *mcp.ClientOptions
 
 	// Dial turns a server definition into a transport. Nil means
-	// DefaultDial with Dir and Stderr below. Tests use it to reach
+	// DialWith(Dir, Stderr): transport.FromServer with Dir and Stderr below. Tests use it to reach
 	// in-process servers.
 	Dial func(ctx context.Context, s *config.Server) (transport.Transport, error)
 	// Dir is the working directory of stdio servers whose config gives no

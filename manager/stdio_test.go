@@ -30,7 +30,7 @@ func mixedDial(f *fleet) func(context.Context, *config.Server) (transport.Transp
 		if inProcess {
 			return f.dial(ctx, s)
 		}
-		return DefaultDial(s, "", nil)
+		return DialWith("", nil)(ctx, s)
 	}
 }
 

@@ -1,123 +1,101 @@
 package transport
 
 import (
-	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
+
+	"github.com/mcpwire/mcpwire/config"
 )
 
-// Config describes how to reach one server, as written in a configuration
-// file: a command for stdio, or a URL for HTTP.
-type Config struct {
-	// Type selects the transport: "" or "stdio"; "http",
-	// "streamable-http", "streamableHttp" or "streamable_http" for
-	// Streamable HTTP; "sse" for the legacy HTTP+SSE transport. Case is
-	// ignored. Empty with a URL (and no Command) means Auto: Streamable
-	// HTTP with a fallback to legacy SSE.
-	Type string
-	// Command, Args, Env and Dir configure a stdio server (see Command).
-	Command string
-	Args    []string
-	Env     map[string]string
-	Dir     string
-	// URL is the endpoint of an HTTP server.
-	URL string
-	// Headers are sent on every HTTP request, typically Authorization.
-	Headers map[string]string
+// ServerOptions are what a config.Server leaves to the program that runs
+// it.
+type ServerOptions struct {
+	// Dir is a stdio server's working directory when its config gives no
+	// cwd (normally the project directory); empty means this process's.
+	Dir string
+	// Stderr receives a copy of a stdio server's stderr; nil for nowhere
+	// (the transport keeps a tail for error messages either way).
+	Stderr io.Writer
 }
 
-// FromConfig returns the transport c describes. It validates what can be
-// checked without I/O and says what is wrong, naming fields but never
-// header or env values:
-//   - type "" or "stdio": a *Command; the command is required;
-//   - "http" and its spellings: a *StreamableHTTP; the URL is required;
-//   - "sse": an *SSE; the URL is required;
-//   - no type, no command and a URL: an *Auto;
-//   - a command together with a URL is ambiguous and refused, as is an
-//     unknown type.
-func FromConfig(c Config) (Transport, error) {
-	kind, err := parseKind(c.Type)
-	if err != nil {
-		return nil, err
-	}
-	if kind == kindUnset {
-		switch {
-		case c.Command != "" && c.URL != "":
-			return nil, errors.New("transport config: both command and url are set; set type to \"stdio\", \"http\" or \"sse\" to say which to use")
-		case c.Command != "":
-			kind = kindStdio
-		case c.URL != "":
-			kind = kindAuto
-		default:
-			return nil, errors.New("transport config: neither command (for stdio) nor url (for HTTP) is set")
+// FromServer is the one mapping from a server definition to a transport;
+// the manager's default Dial and the mcpwire command (which turns a URL or
+// "-- CMD" given on its command line into a config.Server) both use it.
+// It lives here, not in config, because it builds transport values and
+// checks fields by transport's rules, while config stays a description
+// that imports nothing of the project; transport may import config, never
+// the other way round.
+//
+// s.Type is read with config.ParseType, so every spelling a host's config
+// uses is accepted; empty means stdio with a command and auto with a URL.
+//   - stdio: a *Command (Command, Args, Env, InheritEnv, Cwd else o.Dir,
+//     o.Stderr); the command is required;
+//   - http: a *StreamableHTTP; sse: an *SSE; auto: an *Auto (Streamable
+//     HTTP falling back to legacy SSE); the URL is required.
+//
+// A command together with a URL is refused, as are fields that belong to
+// the other kind. Errors name fields, never header or env values. It
+// opens nothing; the caller connects the transport.
+func FromServer(s *config.Server, o ServerOptions) (Transport, error) {
+	typ := ""
+	if s.Type != "" {
+		var err error
+		if typ, err = config.ParseType(s.Type); err != nil {
+			return nil, fmt.Errorf("transport: server %s: %w", quoteServer(s.Name), err)
 		}
 	}
-	if kind == kindStdio {
-		return stdioFromConfig(c)
+	if typ == "" {
+		switch {
+		case s.Command != "" && s.URL != "":
+			return nil, fmt.Errorf("transport: server %s: both command and url are set; set type to \"stdio\", \"http\" or \"sse\" to say which to use", quoteServer(s.Name))
+		case s.Command != "":
+			typ = config.TypeStdio
+		case s.URL != "":
+			typ = config.TypeAuto
+		default:
+			return nil, fmt.Errorf("transport: server %s: neither command (for stdio) nor url (for HTTP) is set", quoteServer(s.Name))
+		}
 	}
-	return httpFromConfig(c, kind)
+	if typ == config.TypeStdio {
+		return stdioFromServer(s, o)
+	}
+	return httpFromServer(s, typ)
 }
 
-type configKind int
-
-const (
-	kindUnset configKind = iota
-	kindStdio
-	kindStreamable
-	kindLegacy
-	kindAuto
-)
-
-func (k configKind) String() string {
-	switch k {
-	case kindStdio:
-		return "stdio"
-	case kindStreamable:
-		return "streamable HTTP"
-	case kindLegacy:
-		return "legacy SSE"
-	default:
-		return "HTTP"
-	}
+func quoteServer(name string) string {
+	return fmt.Sprintf("%q", clipRunes(name, 60))
 }
 
-func parseKind(t string) (configKind, error) {
-	switch strings.ToLower(strings.TrimSpace(t)) {
-	case "":
-		return kindUnset, nil
-	case "stdio":
-		return kindStdio, nil
-	case "http", "streamable-http", "streamablehttp", "streamable_http":
-		return kindStreamable, nil
-	case "sse":
-		return kindLegacy, nil
-	}
-	return kindUnset, fmt.Errorf("transport config: unknown type %q; use \"stdio\", \"http\" (Streamable HTTP) or \"sse\" (legacy HTTP+SSE)", clipRunes(t, 60))
-}
-
-func stdioFromConfig(c Config) (Transport, error) {
+func stdioFromServer(s *config.Server, o ServerOptions) (Transport, error) {
 	switch {
-	case c.Command == "":
-		return nil, errors.New("transport config: type \"stdio\" needs a command")
-	case c.URL != "":
-		return nil, errors.New("transport config: type \"stdio\" does not take a url")
-	case len(c.Headers) > 0:
-		return nil, errors.New("transport config: type \"stdio\" does not take headers (use env for credentials)")
+	case s.Command == "":
+		return nil, fmt.Errorf("transport: server %s: type \"stdio\" needs a command", quoteServer(s.Name))
+	case s.URL != "":
+		return nil, fmt.Errorf("transport: server %s: type \"stdio\" does not take a url", quoteServer(s.Name))
+	case len(s.Headers) > 0:
+		return nil, fmt.Errorf("transport: server %s: type \"stdio\" does not take headers (use env for credentials)", quoteServer(s.Name))
+	}
+	dir := s.Cwd
+	if dir == "" {
+		dir = o.Dir
 	}
 	cmd := &Command{
-		Command: c.Command,
-		Args:    append([]string(nil), c.Args...),
-		Dir:     c.Dir,
+		Command:    s.Command,
+		Args:       append([]string(nil), s.Args...),
+		InheritEnv: s.InheritEnv,
+		Dir:        dir,
+		Stderr:     o.Stderr,
 	}
-	if len(c.Env) > 0 {
-		cmd.Env = make(map[string]string, len(c.Env))
-		for k, v := range c.Env {
+	if len(s.Env) > 0 {
+		cmd.Env = make(map[string]string, len(s.Env))
+		for k, v := range s.Env {
 			if k == "" || strings.ContainsAny(k, "=\x00") {
-				return nil, fmt.Errorf("transport config: env name %q is not a valid variable name", k)
+				return nil, fmt.Errorf("transport: server %s: env name %q is not a valid variable name", quoteServer(s.Name), clipRunes(k, 60))
 			}
 			if strings.ContainsRune(v, 0) {
-				return nil, fmt.Errorf("transport config: env %q has a value containing NUL", k)
+				return nil, fmt.Errorf("transport: server %s: env %q has a value containing NUL", quoteServer(s.Name), k)
 			}
 			cmd.Env[k] = v
 		}
@@ -125,35 +103,36 @@ func stdioFromConfig(c Config) (Transport, error) {
 	return cmd, nil
 }
 
-func httpFromConfig(c Config, kind configKind) (Transport, error) {
+func httpFromServer(s *config.Server, typ string) (Transport, error) {
+	kind := map[string]string{config.TypeHTTP: "Streamable HTTP", config.TypeSSE: "legacy SSE", config.TypeAuto: "HTTP"}[typ]
 	switch {
-	case c.URL == "":
-		return nil, fmt.Errorf("transport config: type %q (%s) needs a url", c.Type, kind)
-	case c.Command != "" || len(c.Args) > 0 || c.Dir != "":
-		return nil, fmt.Errorf("transport config: %s takes a url, not command, args or dir", kind)
-	case len(c.Env) > 0:
-		return nil, fmt.Errorf("transport config: %s does not take env (use headers for credentials)", kind)
+	case s.URL == "":
+		return nil, fmt.Errorf("transport: server %s: type %q (%s) needs a url", quoteServer(s.Name), typ, kind)
+	case s.Command != "" || len(s.Args) > 0 || s.Cwd != "":
+		return nil, fmt.Errorf("transport: server %s: %s takes a url, not command, args or cwd", quoteServer(s.Name), kind)
+	case len(s.Env) > 0 || s.InheritEnv:
+		return nil, fmt.Errorf("transport: server %s: %s does not take env (use headers for credentials)", quoteServer(s.Name), kind)
 	}
-	u, err := parseHTTPURL(kind.String(), c.URL)
+	u, err := parseHTTPURL(kind, s.URL)
 	if err != nil {
 		return nil, err
 	}
 	var h http.Header
-	if len(c.Headers) > 0 {
-		h = make(http.Header, len(c.Headers))
-		for k, v := range c.Headers {
+	if len(s.Headers) > 0 {
+		h = make(http.Header, len(s.Headers))
+		for k, v := range s.Headers {
 			h.Set(k, v)
 		}
 		if err := checkHeaderValues(h, u); err != nil {
 			return nil, err
 		}
 	}
-	switch kind {
-	case kindStreamable:
-		return &StreamableHTTP{URL: c.URL, Headers: h}, nil
-	case kindLegacy:
-		return &SSE{URL: c.URL, Headers: h}, nil
+	switch typ {
+	case config.TypeHTTP:
+		return &StreamableHTTP{URL: s.URL, Headers: h}, nil
+	case config.TypeSSE:
+		return &SSE{URL: s.URL, Headers: h}, nil
 	default:
-		return &Auto{URL: c.URL, Headers: h}, nil
+		return &Auto{URL: s.URL, Headers: h}, nil
 	}
 }

@@ -3,18 +3,19 @@ package transport_test
 import (
 	"fmt"
 
+	"github.com/mcpwire/mcpwire/config"
 	"github.com/mcpwire/mcpwire/transport"
 )
 
-func ExampleFromConfig() {
-	for _, c := range []transport.Config{
+func ExampleFromServer() {
+	for _, c := range []*config.Server{
 		{Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-everything"}},
 		{Type: "streamableHttp", URL: "https://mcp.example.com/mcp"},
 		{Type: "sse", URL: "https://mcp.example.com/sse"},
 		{URL: "https://mcp.example.com/mcp"},
 		{Type: "websocket", URL: "wss://mcp.example.com"},
 	} {
-		tr, err := transport.FromConfig(c)
+		tr, err := transport.FromServer(c, transport.ServerOptions{})
 		if err != nil {
 			fmt.Println("error:", err)
 			continue
@@ -26,5 +27,5 @@ func ExampleFromConfig() {
 	// *transport.StreamableHTTP
 	// *transport.SSE
 	// *transport.Auto
-	// error: transport config: unknown type "websocket"; use "stdio", "http" (Streamable HTTP) or "sse" (legacy HTTP+SSE)
+	// error: transport: server "": config: unknown type "websocket": want "stdio", "http" (also "streamable-http", "streamableHttp"), "sse" or "auto"
 }

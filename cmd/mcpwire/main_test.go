@@ -73,7 +73,7 @@ func TestDemoEndToEnd(t *testing.T) {
 	for _, want := range []string{
 		"Server:        mcptest 1.0.0",
 		"== Its tools",
-		"slow        Waits delay_ms per step",
+		"slow        (steps?: integer, delay_ms?: integer)  Waits delay_ms per step",
 		"Hello from mcpwire!\n",
 		"done after 5 steps\n",
 		"structured content:\n{\n  \"sum\": 5\n}\n",

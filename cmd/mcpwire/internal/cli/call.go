@@ -1,0 +1,236 @@
+package cli
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+
+	"github.com/mcpwire/mcpwire/mcp"
+)
+
+func newCallCommand() *Command {
+	return &Command{
+		Name:    "call",
+		Summary: "call a tool and print its result",
+		Usage:   "call TOOL [--arg K=V ...] [--args-json '{...}'] [flags] [TARGET]",
+		Description: `Call the tool TOOL and print what it returned: text as it is, images
+and audio as a one-line summary, resource links and embedded resources
+with their URI. Structured content is printed too when it says more than
+the text (or always with --structured). --output FILE writes the result's
+one content block, or its one image, audio or resource among text, to
+FILE as raw bytes (the rest is printed). With --json the whole result is printed as JSON.
+
+The tool list is read first: an unknown TOOL is a usage error (exit 2)
+with the nearest names, and --arg values are converted by the tool's
+inputSchema: a string parameter takes V as it is; number, integer,
+boolean, array and object parameters parse V (--arg n=3, --arg on=true,
+--arg 'tags=["a","b"]'); an enum is checked. A value that does not fit is
+a usage error naming the argument and the type, before any call. Without
+a schema for the argument, V is used as JSON when it is valid JSON, else
+as a string. --arg K=@FILE reads V from FILE, --arg K=@- from stdin
+(@@ starts a value with "@"). --args-json takes a whole JSON object ("-"
+reads it from stdin); --arg pairs override its keys.
+
+Progress notifications from the server are shown on stderr: a live line
+on a terminal, one line per update otherwise.
+
+Exit status 4 means the tool reported an error (isError); its content is
+still printed. Exit status 5 means the server refused the call (a
+JSON-RPC error such as -32602, invalid params).
+
+Without TARGET, TOOL names a tool of a configured server (see "mcpwire
+help servers"; --config FILE picks the files): SERVER/TOOL (or --server
+SERVER TOOL) starts only that server, and a model-facing name
+(mcp__SERVER__TOOL, as "mcpwire tools" lists them) starts them all to
+find it.`,
+		Options: func() Options { return &callOptions{} },
+	}
+}
+
+// callOptions are "mcpwire call"'s flags.
+type callOptions struct {
+	Target     TargetFlags
+	Output     OutputFlags
+	Args       StringList
+	ArgsJSON   string
+	Structured bool
+	OutputFile string
+}
+
+func (o *callOptions) Flags(fs *flag.FlagSet) {
+	fs.Var(&o.Args, "arg", "tool argument `K=V`, converted by the tool's schema; V may be @FILE or @- (repeatable)")
+	fs.StringVar(&o.ArgsJSON, "args-json", "", "all tool arguments as one `JSON` object; - reads it from stdin")
+	fs.BoolVar(&o.Structured, "structured", false, "always print the structured content, even when the text says the same")
+	fs.StringVar(&o.OutputFile, "output", "", "write a result of one text or binary content to `FILE` as raw bytes")
+	o.Target.Register(fs)
+	o.Output.Register(fs, "text", "json")
+}
+
+func (o *callOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
+	format, err := o.Output.Resolve()
+	if err != nil {
+		return err
+	}
+	// Bad arguments are reported before the server starts.
+	args, err := readToolArgs(io.In, o.ArgsJSON, o.Args)
+	if err != nil {
+		return err
+	}
+	call := func(c Conn, name string) error {
+		// Listing first finds the tool's schema (and lets the client check
+		// the result against its outputSchema).
+		list, err := c.Client.ListTools(ctx)
+		if err != nil {
+			return c.Target.Explain("listing tools", err)
+		}
+		tool, err := findTool(list, name)
+		if err != nil {
+			return err
+		}
+		v, err := args.build(tool.InputSchema)
+		if err != nil {
+			return err
+		}
+		return callTool(ctx, io, c.Target, c.Client, name, v, o.result(format))
+	}
+	if configuredWanted(p) && o.Target.Config.Server == "" {
+		if err := argCount(p.Args, 1, 1, "TOOL"); err != nil {
+			return err
+		}
+		return withConfiguredTool(ctx, io, &o.Target.Config, &o.Target.ServerFlags, p.Args[0], func(t *Target, c *mcp.Client, tool string) error {
+			return call(Conn{Client: c, Target: t}, tool)
+		})
+	}
+	return o.Target.Each(ctx, io, p, 1, 1, "TOOL", func(c Conn, a []string) error {
+		return call(c, a[0])
+	})
+}
+
+// resultOptions say how callTool prints a result.
+type resultOptions struct {
+	JSON       bool
+	Structured bool
+	File       string
+}
+
+func (o *callOptions) result(format string) resultOptions {
+	return resultOptions{JSON: format == "json", Structured: o.Structured, File: o.OutputFile}
+}
+
+// callTool calls the tool, showing progress on io.ErrOut, and prints the
+// result to io.Out (or ro.File). It returns a *ToolError when the result
+// has isError, and the client's error otherwise (an
+// *mcp.OutputSchemaError comes after the result was printed).
+func callTool(ctx context.Context, io *IOStreams, t *Target, c *mcp.Client, name string, args any, ro resultOptions) error {
+	progress := NewProgress(io, name)
+	res, err := c.CallTool(ctx, name, args, &mcp.CallOptions{OnProgress: progress.Update})
+	progress.Done()
+	if res == nil {
+		if err == nil {
+			err = errors.New("no result")
+		}
+		return t.Explain(fmt.Sprintf("calling tool %q", name), err)
+	}
+	switch {
+	case ro.File != "":
+		rest, werr := writeRaw(ro.File, res)
+		if werr != nil {
+			return werr
+		}
+		WriteContent(io.Out, rest)
+	case ro.JSON:
+		if werr := WriteJSON(io.Out, res); werr != nil {
+			return werr
+		}
+	default:
+		printCallResult(io.Out, res, ro.Structured)
+	}
+	if err != nil {
+		return t.Explain(fmt.Sprintf("tool %q", name), err)
+	}
+	if res.IsError {
+		return &ToolError{Tool: name}
+	}
+	return nil
+}
+
+// printCallResult writes a tool result for people: the content blocks
+// once, then the structured content as indented JSON when it adds
+// something (no text block holds the same JSON) or always is set.
+func printCallResult(w io.Writer, res *mcp.CallToolResult, always bool) {
+	WriteContent(w, res.Content)
+	structured := len(res.StructuredContent) > 0 && (always || !textRepeats(res))
+	if structured {
+		if len(res.Content) > 0 {
+			fmt.Fprintln(w, "structured content:")
+		}
+		fmt.Fprintln(w, Sanitize(PrettyJSON(res.StructuredContent)))
+	}
+	if len(res.Content) == 0 && len(res.StructuredContent) == 0 {
+		fmt.Fprintln(w, "(no content)")
+	}
+}
+
+// textRepeats reports whether a text block of res is the structured
+// content serialized, as the spec asks servers to send it for clients
+// that predate structured content.
+func textRepeats(res *mcp.CallToolResult) bool {
+	for _, c := range res.Content {
+		if c.Type == "text" && json.Valid([]byte(c.Text)) && jsonEqual(json.RawMessage(c.Text), res.StructuredContent) {
+			return true
+		}
+	}
+	return false
+}
+
+// writeRaw writes one content block of res to file as raw bytes: the
+// only block, or the only binary one (image, audio, resource) among text
+// blocks. Text is written as it is; image and audio data and resource
+// blobs are decoded. It returns the blocks it did not write.
+func writeRaw(file string, res *mcp.CallToolResult) ([]mcp.Content, error) {
+	pick := -1
+	if len(res.Content) == 1 {
+		pick = 0
+	} else {
+		for i, c := range res.Content {
+			if c.Type != "text" {
+				if pick >= 0 {
+					pick = -2
+					break
+				}
+				pick = i
+			}
+		}
+	}
+	if pick < 0 {
+		return nil, fmt.Errorf("--output: the result has %d content blocks; it takes one, or one image, audio or resource among text (use --json for the whole result)", len(res.Content))
+	}
+	c := res.Content[pick]
+	var data []byte
+	var err error
+	switch {
+	case c.Type == "text":
+		data = []byte(c.Text)
+	case c.Data != "":
+		data, err = base64.StdEncoding.DecodeString(c.Data)
+	case c.Resource != nil && c.Resource.IsText():
+		data = []byte(*c.Resource.Text)
+	case c.Resource != nil:
+		data, err = c.Resource.DecodeBlob()
+	default:
+		return nil, fmt.Errorf("--output: a %s content block has no bytes to write", c.Type)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("--output: the server's base64 data does not decode: %w", err)
+	}
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		return nil, fmt.Errorf("--output: %w", err)
+	}
+	return append(slices.Clone(res.Content[:pick]), res.Content[pick+1:]...), nil
+}

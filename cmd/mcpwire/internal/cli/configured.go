@@ -1,0 +1,365 @@
+package cli
+
+// The configured side lets mcpwire's commands work on the servers of the
+// config files (mcpwire.json, .mcp.json, .vscode/mcp.json, …, or the
+// files given with --config) instead of one ad-hoc target: it loads them,
+// runs them under a manager, and resolves SERVER/TOOL and model-facing
+// tool names.
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpwire/mcpwire/cmd/mcpwire/internal/signin"
+	"github.com/mcpwire/mcpwire/config"
+	"github.com/mcpwire/mcpwire/jsonrpc"
+	"github.com/mcpwire/mcpwire/manager"
+	"github.com/mcpwire/mcpwire/mcp"
+)
+
+// ConfigFlags select the config files and the configured server.
+type ConfigFlags struct {
+	Files StringList
+	// Server names one configured server (--server NAME).
+	Server string
+	// Strict makes a problem in a discovered file an error, as one in a
+	// file named with --config always is.
+	Strict bool
+	// Inputs are VS Code ${input:ID} values, --input ID=VALUE.
+	Inputs StringList
+}
+
+// Register adds --config, --server and --strict to fs.
+func (f *ConfigFlags) Register(fs *flag.FlagSet) {
+	fs.Var(&f.Files, "config", "read servers only from config `FILE` (repeatable); without it the project's and the user's config files are used")
+	fs.StringVar(&f.Server, "server", "", "work on the configured server `NAME` only")
+	fs.BoolVar(&f.Strict, "strict", false, "fail on a problem in a discovered config file instead of warning")
+	fs.Var(&f.Inputs, "input", "the value of a VS Code ${input:ID} in the config, `ID=VALUE` (repeatable; or set MCPWIRE_INPUT_<ID>)")
+}
+
+// configuredWanted reports whether the command line names no ad-hoc server (no
+// "--" command, no URL as the last argument), so that the configured
+// servers are meant.
+func configuredWanted(p Parsed) bool {
+	if p.Dash {
+		return false
+	}
+	n := len(p.Args)
+	return n == 0 || !IsURL(p.Args[n-1])
+}
+
+// CheckAdHoc rejects --config and --server beside an ad-hoc target.
+func (f *ConfigFlags) CheckAdHoc() error {
+	if len(f.Files) > 0 || f.Server != "" {
+		return Usagef("--config and --server select configured servers; they cannot be combined with a URL or a -- COMMAND target")
+	}
+	return nil
+}
+
+// Session is the loaded configuration and the manager running it.
+type Session struct {
+	Set *config.Set
+	M   *manager.Manager
+	// Timeout is the per-request timeout (jsonrpc.NoTimeout when
+	// disabled), as --timeout gave it.
+	Timeout time.Duration
+	Verbose bool
+	// LogLevel is --log-level, asked of each server as it is used.
+	LogLevel mcp.LoggingLevel
+
+	noticeMu   sync.Mutex
+	noticeDone bool // StartAll returned: no more notice
+	noticeLive bool // a live notice line is on the terminal
+
+	io *IOStreams
+}
+
+// openConfigured loads the config files and builds a manager for their servers
+// (nothing is started yet). Of the server flags only --timeout and
+// --verbose apply; the others describe an ad-hoc target and are refused.
+// Every secret of the loaded definitions is registered with io, so no
+// error message can show one. The caller closes the session.
+func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Session, error) {
+	switch {
+	case len(sf.Headers) > 0 || sf.BearerTokenEnv != "":
+		return nil, Usagef("--header and --bearer-token-env are for a URL target; configured servers take their headers from their config")
+	case len(sf.Env) > 0 || sf.InheritEnv:
+		return nil, Usagef("--env and --inherit-env are for a -- COMMAND target; configured servers take their environment from their config")
+	case sf.Transport != "" && sf.Transport != "auto":
+		return nil, Usagef("--transport is for a URL target; configured servers take their type from their config")
+	case sf.Timeout < 0:
+		return nil, Usagef("--timeout must not be negative (0 disables it)")
+	}
+	level, err := sf.logLevel()
+	if err != nil {
+		return nil, err
+	}
+	inputs, err := StringArgs(f.Inputs)
+	if err != nil {
+		return nil, Usagef("--input: %s", strings.TrimPrefix(err.(*UsageError).Msg, "--arg "))
+	}
+	for _, v := range inputs {
+		streams.AddSecret(v)
+	}
+	set, err := config.Load(config.LoadOptions{Files: f.Files, Inputs: inputs})
+	if err != nil {
+		return nil, Usagef("%s", err.Error())
+	}
+	for _, s := range append(append([]*config.Server(nil), set.Servers...), set.Shadowed...) {
+		addSecrets(streams, s)
+	}
+	for _, p := range set.Problems {
+		// A server's own problems show as its failure; the rest (a file
+		// that does not parse) would otherwise go unnoticed. In a file the
+		// user named, or with --strict, such a problem is an error: a CI
+		// health check must not pass on a broken config.
+		if p.Server != "" || (p.Warning && !sf.Verbose) {
+			continue
+		}
+		if !p.Warning && (len(f.Files) > 0 || f.Strict) {
+			return nil, Usagef("%s", fold(streams.Redact(p.Error())))
+		}
+		fmt.Fprintf(streams.ErrOut, "mcpwire: warning: %s\n", fold(streams.Redact(p.Error())))
+	}
+	timeout, wait := sf.Timeout, sf.Timeout
+	if timeout == 0 {
+		timeout, wait = jsonrpc.NoTimeout, 24*time.Hour
+	}
+	s := &Session{Set: set, Timeout: timeout, Verbose: sf.Verbose, LogLevel: level, io: streams}
+	opts := &manager.Options{
+		ConnectTimeout: wait,
+		ReconnectWait:  wait,
+		StartupGate:    -1,
+		Client: &mcp.ClientOptions{
+			ClientInfo: mcp.Implementation{Name: ClientName, Version: Version()},
+			Timeout:    timeout,
+		},
+	}
+	if sf.Verbose {
+		opts.Stderr = func(server string) io.Writer { return &prefixWriter{w: streams.ErrOut, prefix: "[" + server + "] "} }
+	}
+	// Remote servers use the tokens "mcpwire login SERVER" stored.
+	opts.Dial = signin.Dial(manager.DialWith(opts.Dir, opts.Stderr), signin.Options{Out: streams.ErrOut, Verbose: sf.Verbose, AddSecret: streams.AddSecret})
+	s.M = manager.New(set, opts)
+	if sf.Verbose || sf.LogLevel != "" {
+		s.M.Subscribe(s.showEvent)
+	}
+	return s, nil
+}
+
+// Close stops every server.
+func (s *Session) Close() {
+	s.M.Close()
+}
+
+// showEvent prints, with --verbose, what a user debugging a setup wants
+// to see: failures, warnings and the servers' log messages.
+func (s *Session) showEvent(e manager.Event) {
+	switch e.Kind {
+	case manager.Failed, manager.Warning:
+		fmt.Fprintf(s.io.ErrOut, "mcpwire: %s: server %q: %s\n", e.Kind, e.Server, fold(s.io.Redact(e.Err.Error())))
+	case manager.Notification:
+		if e.Notification.Method == mcp.NotificationMessage {
+			fmt.Fprintf(s.io.ErrOut, "[%s] %s\n", e.Server, Sanitize(fold(s.io.Redact(string(e.Notification.Params)))))
+		}
+	}
+}
+
+// StartAll connects every enabled server, lazy ones too (a command that
+// lists everything is their first use), and waits until each has
+// connected or failed. When that takes longer than waitNotice, it says
+// on stderr which servers it is waiting for: a live line on a terminal
+// (cleared when done), one line in scripts.
+func (s *Session) StartAll(ctx context.Context) (*manager.Snapshot, error) {
+	if _, err := s.M.Start(ctx); err != nil {
+		return nil, err
+	}
+	var wg sync.WaitGroup
+	for _, st := range s.M.Servers() {
+		if st.State == manager.StateLazy {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_ = s.M.Connect(ctx, st.Name) // the outcome shows in the status
+			}()
+		}
+	}
+	notice := time.AfterFunc(waitNotice, s.noticeWaiting)
+	wg.Wait()
+	snap, err := s.M.WaitSettled(ctx)
+	s.endNotice(notice)
+	return snap, err
+}
+
+// waitNotice is how long StartAll waits in silence.
+const waitNotice = 2 * time.Second
+
+// endNotice stops the waiting notice and clears its live line, so that
+// what follows starts on a clean line; no notice comes after it.
+func (s *Session) endNotice(notice *time.Timer) {
+	notice.Stop()
+	s.clearNotice()
+	s.noticeMu.Lock()
+	s.noticeDone = true
+	s.noticeMu.Unlock()
+}
+
+// clearNotice clears a live notice line before output; a notice may still
+// come later for the servers that remain.
+func (s *Session) clearNotice() {
+	s.noticeMu.Lock()
+	defer s.noticeMu.Unlock()
+	if s.noticeLive {
+		fmt.Fprint(s.io.ErrOut, "\r\x1b[K")
+		s.noticeLive = false
+	}
+}
+
+// noticeWaiting names the servers StartAll is still waiting for.
+func (s *Session) noticeWaiting() {
+	var waiting []string
+	for _, st := range s.M.Servers() {
+		switch st.State {
+		case manager.StateConnecting, manager.StateReconnecting, manager.StateIdle:
+			waiting = append(waiting, st.Name)
+		}
+	}
+	if len(waiting) == 0 {
+		return
+	}
+	line := fmt.Sprintf("mcpwire: waiting for %s", strings.Join(waiting, ", "))
+	if s.Timeout > 0 && s.Timeout < 24*time.Hour {
+		line += fmt.Sprintf(" (up to %s)", s.Timeout)
+	}
+	s.noticeMu.Lock()
+	defer s.noticeMu.Unlock()
+	if s.noticeDone {
+		return
+	}
+	if s.io.IsTerminal {
+		fmt.Fprint(s.io.ErrOut, "\r\x1b[K"+Truncate(Sanitize(line), DefaultWidth-1))
+		s.noticeLive = true
+		return
+	}
+	fmt.Fprintln(s.io.ErrOut, Sanitize(line))
+}
+
+// withAllConfigured is the life of a command about every configured server: open
+// the configuration (openConfigured), start every server and wait for each
+// (StartAll), run fn with the session and what StartAll saw, and stop the
+// servers when fn returns.
+func withAllConfigured(ctx context.Context, streams *IOStreams, f *ConfigFlags, sf *ServerFlags,
+	fn func(s *Session, snap *manager.Snapshot) error) error {
+	s, err := openConfigured(streams, f, sf)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	snap, err := s.StartAll(ctx)
+	if err != nil {
+		return err
+	}
+	return fn(s, snap)
+}
+
+// failures returns the servers that should be up and are not, after
+// StartAll.
+func failures(snap *manager.Snapshot) []manager.ServerStatus {
+	var out []manager.ServerStatus
+	for _, st := range snap.Servers {
+		switch st.State {
+		case manager.StateConnected, manager.StateDisabled:
+		default:
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// failureError is the error a command returns after listing what it could
+// while some servers failed, each failure already shown: exit status 3.
+func failureError(failed []manager.ServerStatus, total int) error {
+	if len(failed) == 0 {
+		return nil
+	}
+	what := fmt.Sprintf("server %q", failed[0].Name)
+	if len(failed) > 1 {
+		names := make([]string, len(failed))
+		for i, st := range failed {
+			names[i] = strconv.Quote(st.Name)
+		}
+		what = fmt.Sprintf("%d of %d configured servers (%s)", len(failed), total, strings.Join(names, ", "))
+	}
+	return &ConnectError{Target: what, Err: errors.New("see above")}
+}
+
+// Warn prints one line per failed server.
+func (s *Session) Warn(failed []manager.ServerStatus) {
+	for _, st := range failed {
+		msg, tail := string(st.State), ""
+		if st.Err != nil {
+			msg, tail = splitStderrTail(deadlineAsTimeout(st.Err, s.Timeout))
+		}
+		fmt.Fprintf(s.io.ErrOut, "mcpwire: warning: server %q (%s): %s\n", st.Name, st.Source, fold(s.io.Redact(cliWording(msg))))
+		printStderrTail(s.io, tail)
+	}
+}
+
+// addSecrets registers the values of a definition that may be secret: env
+// values, header values, the URL's password and query values.
+func addSecrets(io *IOStreams, s *config.Server) {
+	for _, v := range s.Env {
+		io.AddSecret(v)
+	}
+	for _, v := range s.Headers {
+		io.AddSecret(v)
+		// "Bearer <token>": the token alone may show up too.
+		if _, tok, ok := strings.Cut(v, " "); ok {
+			io.AddSecret(tok)
+		}
+	}
+	if u, err := url.Parse(s.URL); err == nil {
+		io.AddURLSecrets(u)
+	}
+}
+
+// fold puts a multi-line message on one line.
+func fold(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " \u23ce ")), " ")
+}
+
+// prefixWriter copies a server's stderr to the terminal line by line,
+// each line prefixed with the server's name.
+type prefixWriter struct {
+	w      io.Writer
+	prefix string
+	mu     sync.Mutex
+	buf    []byte
+}
+
+func (p *prefixWriter) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.buf = append(p.buf, b...)
+	for {
+		i := strings.IndexByte(string(p.buf), '\n')
+		if i < 0 {
+			break
+		}
+		fmt.Fprintf(p.w, "%s%s\n", p.prefix, Sanitize(string(p.buf[:i])))
+		p.buf = p.buf[i+1:]
+	}
+	if len(p.buf) > 4096 { // a very long line without a newline
+		fmt.Fprintf(p.w, "%s%s\n", p.prefix, Sanitize(string(p.buf)))
+		p.buf = p.buf[:0]
+	}
+	return len(b), nil
+}

@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mcpwire/mcpwire/manager"
+	"github.com/mcpwire/mcpwire/mcp"
+)
+
+// withConfiguredTool is "mcpwire call" without a target: ref is SERVER/TOOL (the
+// server's own tool name; only that server is started) or a model-facing
+// name such as mcp__github__create_issue (every server is started, since
+// names depend on all their tools). It connects what it needs and runs fn
+// with the server's live client and the tool's own name.
+func withConfiguredTool(ctx context.Context, io *IOStreams, f *ConfigFlags, sf *ServerFlags, ref string,
+	fn func(t *Target, c *mcp.Client, tool string) error) error {
+	s, err := openConfigured(io, f, sf)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	server, tool, err := s.resolve(ctx, ref)
+	if err != nil {
+		return err
+	}
+	t := &Target{Desc: fmt.Sprintf("server %q", server), Timeout: s.Timeout, Verbose: s.Verbose}
+	if err := s.M.Connect(ctx, server); err != nil {
+		return connectError(t, err)
+	}
+	c, err := s.M.Client(ctx, server)
+	if err != nil {
+		return connectError(t, err)
+	}
+	return fn(t, c, tool)
+}
+
+// resolve turns ref into a server and its own tool name.
+func (s *Session) resolve(ctx context.Context, ref string) (server, tool string, err error) {
+	if strings.Contains(ref, "/") {
+		// Model-facing names never hold "/"; server names might, so every
+		// split is tried, the shortest server name first.
+		for i := range len(ref) {
+			if ref[i] != '/' {
+				continue
+			}
+			server, tool = ref[:i], ref[i+1:]
+			if def := s.Set.Lookup(server); def != nil {
+				if tool == "" {
+					return "", "", Usagef("%q names no tool after the server", ref)
+				}
+				if !def.ToolAllowed(tool) {
+					return "", "", Usagef("tool %q of server %q is excluded by its enabledTools/disabledTools", tool, server)
+				}
+				return server, tool, nil
+			}
+			if _, ok := s.M.Server(server); ok {
+				// Known only as an invalid definition: Connect says why.
+				return server, tool, nil
+			}
+		}
+		return "", "", Usagef("no configured server is named %q (\"mcpwire servers\" lists them)", ref[:strings.IndexByte(ref, '/')])
+	}
+	snap, err := s.StartAll(ctx)
+	if err != nil {
+		return "", "", err
+	}
+	e, ok := s.M.Tool(ref)
+	if !ok {
+		failed := failures(snap)
+		s.Warn(failed)
+		if len(failed) > 0 {
+			return "", "", failureError(failed, len(snap.Servers))
+		}
+		return "", "", Usagef("no configured server offers a tool named %q (\"mcpwire tools\" lists them; SERVER/TOOL names a server's tool directly)", ref)
+	}
+	return e.Server, e.Tool.Name, nil
+}
+
+// connectError makes a manager failure to reach a server exit with status
+// 3, unless it is the user's mistake.
+func connectError(t *Target, err error) error {
+	switch {
+	case errors.Is(err, manager.ErrUnknownServer), errors.Is(err, manager.ErrDisabled):
+		return Usagef("%s", err.Error())
+	}
+	// The target already names the server.
+	var me *manager.Error
+	if errors.As(err, &me) {
+		err = me.Err
+	}
+	_, tail := splitStderrTail(err)
+	return &ConnectError{Target: t.Desc, Err: deadlineAsTimeout(err, t.Timeout), StderrTail: tail, Hint: t.hintFor(err)}
+}
+
+// deadlineAsTimeout words a handshake cut off by the manager's connect
+// deadline as the -- COMMAND form words its own: "timed out after 30s".
+// The manager's deadline is the --timeout, so that is what was hit.
+func deadlineAsTimeout(err error, timeout time.Duration) error {
+	if err == nil || !errors.Is(err, context.DeadlineExceeded) || timeout <= 0 {
+		return err
+	}
+	return &connectTimeout{timeout: timeout, err: err}
+}
+
+// connectTimeout is a connect that ran out of --timeout.
+type connectTimeout struct {
+	timeout time.Duration
+	err     error
+}
+
+func (e *connectTimeout) Error() string {
+	return fmt.Sprintf("the handshake timed out after %s (raise --timeout, or set it to 0 to wait forever)", e.timeout)
+}
+
+func (e *connectTimeout) Unwrap() error { return e.err }
+
+// hintFor is t's connect hint, or "" when it has none.
+func (t *Target) hintFor(err error) string {
+	if t.hint == nil {
+		return ""
+	}
+	return t.hint(err)
+}

@@ -1,0 +1,135 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Every command takes a configured server: by --server NAME, as its
+// first argument, or as NAME/... where it names a tool, prompt or
+// resource; without a name, the listing commands go over them all.
+func TestEveryCommandOnConfiguredServers(t *testing.T) {
+	project(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{a("tools", "alpha"), "echo        (message: string)"},
+		{a("tools", "--server", "beta"), "add         (a: number, b: number)"},
+		{a("tools", "alpha/add"), "add(a: number, b: number) -> {sum}"},
+		{a("resources", "alpha"), "mcptest://static/hello.txt"},
+		{a("prompts", "--server", "alpha"), "summarize  topic*,style"},
+		{a("info", "beta"), "Server:        mcptest 1.0.0"},
+		{a("read", "alpha/mcptest://static/hello.txt"), "Hello"},
+		{a("read", "--server", "alpha", "mcptest://static/hello.txt"), "Hello"},
+		{a("prompt", "alpha/greeting"), "user:"},
+		{a("ping", "alpha"), "ok: mcptest 1.0.0"},
+		{a("call", "--server", "beta", "echo", "--arg", "message=hi"), "hi\n"},
+	} {
+		r := run(t, c.args...)
+		if r.code != 0 || !strings.Contains(r.out, c.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want %q", c.args, r.code, r.out, r.err, c.want)
+		}
+	}
+	// Without a name: every enabled server, each under its name; the one
+	// that fails is reported and makes the exit status 3.
+	r := run(t, "resources").wantCode(t, ExitConnect)
+	if !strings.Contains(r.out, "== alpha\n") || !strings.Contains(r.out, "== beta\n") || strings.Count(r.out, "mcptest://static/hello.txt") != 2 {
+		t.Errorf("resources over all servers: %q", r.out)
+	}
+	if !strings.Contains(r.err, `server "broken"`) {
+		t.Errorf("the failed server is not named: %q", r.err)
+	}
+	// A name that is no server gets suggestions, not a word about URLs.
+	for _, args := range [][]string{a("tools", "alpah"), a("resources", "alpah"), a("info", "--server", "alpah")} {
+		r := run(t, args...).wantCode(t, ExitUsage)
+		if !strings.Contains(r.err, `no configured server is named "alpah"; did you mean "alpha"?`) {
+			t.Errorf("%q: stderr %q", args, r.err)
+		}
+	}
+	// A command that needs one server, with several configured.
+	r = run(t, "read", "mcptest://static/hello.txt").wantCode(t, ExitUsage)
+	if !strings.Contains(r.err, "which server? name one with --server NAME or as NAME/URI") {
+		t.Errorf("read without a server: %q", r.err)
+	}
+}
+
+// A file named with --config that is broken or missing is exit 2; a
+// discovered one only warns, unless --strict.
+func TestConfigProblemsExitCodes(t *testing.T) {
+	dir := project(t)
+	bad := filepath.Join(dir, "bad.json")
+	write(t, bad, `{"mcpServers": {"a": {"command": "x",}`)
+	r := run(t, "servers", "--config", bad).wantCode(t, ExitUsage)
+	if !strings.Contains(r.err, "bad.json") {
+		t.Errorf("syntax error: %q", r.err)
+	}
+	run(t, "servers", "--config", filepath.Join(dir, "missing.json")).wantCode(t, ExitUsage)
+
+	write(t, filepath.Join(dir, "mcpwire.json"), `{"servers": {`)
+	r = run(t, "tools", "alpha").wantCode(t, 0)
+	if !strings.Contains(r.err, "warning: ") || !strings.Contains(r.err, "mcpwire.json") {
+		t.Errorf("discovered broken file: no warning in %q", r.err)
+	}
+	r = run(t, "tools", "alpha", "--strict").wantCode(t, ExitUsage)
+	if !strings.Contains(r.err, "mcpwire.json") {
+		t.Errorf("--strict: %q", r.err)
+	}
+}
+
+// A configured server that hangs or dies reads as the -- COMMAND form
+// does: "timed out after", and the stderr tail as lines.
+func TestConfiguredServerFailuresReadLikeAdHoc(t *testing.T) {
+	dir := project(t)
+	cfg := filepath.Join(dir, "failing.json")
+	hung, _ := json.Marshal(map[string]any{"command": os.Args[0], "args": []string{ServeName, "--faults", "never-answer:initialize"}})
+	write(t, cfg, `{"mcpServers": {
+  "hung": `+string(hung)+`,
+  "dies": {"command": "sh", "args": ["-c", "read line; echo 'line one' >&2; echo 'line two' >&2; exit 3"]}
+}}`)
+	r := run(t, "tools", "hung", "--config", cfg, "--timeout", "300ms").wantCode(t, ExitConnect)
+	if !strings.Contains(r.err, `cannot connect to server "hung": the handshake timed out after 300ms`) {
+		t.Errorf("hung: %q", r.err)
+	}
+	r = run(t, "tools", "dies", "--config", cfg).wantCode(t, ExitConnect)
+	if !strings.Contains(r.err, "server stderr (last lines):\n  | line one\n  | line two\n") || strings.Contains(r.err, "\u23ce") {
+		t.Errorf("dies: %q", r.err)
+	}
+	r = run(t, "tools", "--config", cfg, "--timeout", "300ms").wantCode(t, ExitConnect)
+	if !strings.Contains(r.err, `warning: server "hung" (`) || !strings.Contains(r.err, "the handshake timed out after 300ms") ||
+		!strings.Contains(r.err, "  | line one\n  | line two\n") {
+		t.Errorf("all servers: %q", r.err)
+	}
+}
+
+// An unset VS Code input names the CLI's ways to give it.
+func TestVSCodeInput(t *testing.T) {
+	dir := project(t)
+	cfg := filepath.Join(dir, ".vscode", "mcp.json")
+	srv, _ := json.Marshal(map[string]any{"command": os.Args[0], "args": []string{ServeName}, "env": map[string]string{"KEY": "${input:api-key}"}})
+	write(t, cfg, `{"inputs": [{"id": "api-key", "type": "promptString", "password": true}], "servers": {"s": `+string(srv)+`}}`)
+	r := run(t, "tools", "s", "--config", cfg).wantCode(t, ExitConnect)
+	if !strings.Contains(r.err, "MCPWIRE_INPUT_API_KEY or give --input ID=VALUE") || strings.Contains(r.err, "LoadOptions") {
+		t.Errorf("stderr %q", r.err)
+	}
+	run(t, "tools", "s", "--config", cfg, "--input", "api-key=v4lue-s3cret").wantCode(t, 0)
+}
+
+// A hung server does not hold back the others' results: they are printed
+// as each server comes up, before the hung one's failure.
+func TestOthersPrintedWhileOneHangs(t *testing.T) {
+	dir := project(t)
+	cfg := filepath.Join(dir, "hang.json")
+	good, _ := json.Marshal(map[string]any{"command": os.Args[0], "args": []string{ServeName}})
+	hung, _ := json.Marshal(map[string]any{"command": os.Args[0], "args": []string{ServeName, "--faults", "never-answer:initialize"}})
+	write(t, cfg, `{"mcpServers": {"hung": `+string(hung)+`, "good": `+string(good)+`}}`)
+	both := &syncBuffer{} // stdout and stderr in the order written
+	r := runIO(t, t.Context(), &IOStreams{Out: both, ErrOut: both}, "resources", "--config", cfg, "--timeout", "1s")
+	result, warning := strings.Index(both.String(), "== good\n"), strings.Index(both.String(), `warning: server "hung"`)
+	if r.code != ExitConnect || result < 0 || warning < 0 || result > warning {
+		t.Errorf("exit %d; want good's result before hung's failure:\n%s", r.code, both.String())
+	}
+}

@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/mcpwire/mcpwire/config"
+	"github.com/mcpwire/mcpwire/manager"
+)
+
+func TestWanted(t *testing.T) {
+	for _, c := range []struct {
+		p    Parsed
+		want bool
+	}{
+		{Parsed{}, true},
+		{Parsed{Args: []string{"srv/tool"}}, true},
+		{Parsed{Args: []string{"echo"}, Dash: true, Command: []string{"srv"}}, false},
+		{Parsed{Args: []string{"echo", "HTTPS://example.com/mcp"}}, false},
+	} {
+		if got := configuredWanted(c.p); got != c.want {
+			t.Errorf("configuredWanted(%+v) = %v", c.p, got)
+		}
+	}
+}
+
+// SERVER/TOOL: the server may have "/" in its name, the tool too.
+func TestResolveServerSlashTool(t *testing.T) {
+	def := func(name string, disabled ...string) *config.Server {
+		return &config.Server{Name: name, Type: config.TypeStdio, Command: "x", Enabled: true, DisabledTools: disabled}
+	}
+	set := &config.Set{Servers: []*config.Server{def("org/srv"), def("plain", "secret*")}}
+	s := &Session{Set: set, M: manager.New(set, &manager.Options{DisableCache: true})}
+	defer s.Close()
+	for ref, want := range map[string][2]string{
+		"org/srv/run":  {"org/srv", "run"},
+		"plain/a/b":    {"plain", "a/b"},
+		"plain/public": {"plain", "public"},
+	} {
+		server, tool, err := s.resolve(t.Context(), ref)
+		if err != nil || server != want[0] || tool != want[1] {
+			t.Errorf("resolve(%q) = %q, %q, %v", ref, server, tool, err)
+		}
+	}
+	for _, ref := range []string{"nobody/x", "plain/", "plain/secret-stuff"} {
+		if _, _, err := s.resolve(t.Context(), ref); err == nil {
+			t.Errorf("resolve(%q) succeeded", ref)
+		} else if code := ExitCode(t.Context(), err); code != ExitUsage {
+			t.Errorf("resolve(%q): exit %d (%v)", ref, code, err)
+		}
+	}
+}
+
+func TestSecretsOfDefinitionsAreRedacted(t *testing.T) {
+	io := &IOStreams{}
+	addSecrets(io, &config.Server{
+		Env:     map[string]string{"TOKEN": "env-sekrit-1"},
+		Headers: map[string]string{"Authorization": "Bearer hdr-sekrit-2"},
+		URL:     "https://user:pw-sekrit-3@example.com/mcp?key=q-sekrit-4",
+	})
+	got := io.Redact("env-sekrit-1 hdr-sekrit-2 pw-sekrit-3 q-sekrit-4")
+	if got != "*** *** *** ***" {
+		t.Errorf("Redact: %q", got)
+	}
+}
+
+func TestPrefixWriter(t *testing.T) {
+	var b bytes.Buffer
+	w := &prefixWriter{w: &b, prefix: "[s] "}
+	w.Write([]byte("one\ntw"))
+	w.Write([]byte("o\n\x1b[31mred\n"))
+	if got := b.String(); got != "[s] one\n[s] two\n[s] "+Sanitize("\x1b[31mred")+"\n" {
+		t.Errorf("got %q", got)
+	}
+}

@@ -1,0 +1,49 @@
+package cli
+
+import (
+	"fmt"
+)
+
+// UsageError is a mistake on the command line: an unknown flag, a missing
+// argument, a malformed value. It maps to ExitUsage.
+type UsageError struct {
+	Msg string
+}
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// Usagef returns a *UsageError. Never format a flag's value into it: the
+// value may be a secret.
+func Usagef(format string, args ...any) error {
+	return &UsageError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// ToolError reports a tool call whose result had isError set. The result
+// has already been printed; this only carries the exit status.
+type ToolError struct {
+	Tool string
+}
+
+func (e *ToolError) Error() string {
+	return fmt.Sprintf("tool %q reported an error (isError)", e.Tool)
+}
+
+// ConnectError is a failure to reach or start the server: the spawn failed,
+// the child died, the HTTP endpoint was unreachable or refused, or the
+// handshake failed. Whatever the cause's kind, it maps to ExitConnect.
+type ConnectError struct {
+	// Target describes the server without secrets (see Target.String).
+	Target string
+	Err    error
+	// StderrTail is the last few lines the server wrote to stderr, shown
+	// under the error line; empty when none were kept.
+	StderrTail string
+	// Hint is advice for the user (connectHint), printed after the tail.
+	Hint string
+}
+
+func (e *ConnectError) Error() string {
+	return fmt.Sprintf("cannot connect to %s: %v", e.Target, e.Err)
+}
+
+func (e *ConnectError) Unwrap() error { return e.Err }

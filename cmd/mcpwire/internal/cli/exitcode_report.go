@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/transport"
+)
+
+// Report prints err to io.ErrOut as one "mcpwire: ..." line (plus, for a
+// connection failure, the server's last stderr lines) and returns the exit
+// code for it. Registered secrets are masked. A nil err prints nothing.
+func Report(ctx context.Context, io *IOStreams, err error) int {
+	code := ExitCode(ctx, err)
+	switch code {
+	case ExitOK:
+		return code
+	case ExitInterrupted:
+		fmt.Fprintln(io.ErrOut, "mcpwire: interrupted")
+		return code
+	}
+	msg, tail := splitStderrTail(err)
+	msg = cliWording(msg)
+	fmt.Fprintf(io.ErrOut, "mcpwire: %s\n", oneLine(io.Redact(msg)))
+	// With --verbose the server's stderr was on screen already.
+	printStderrTail(io, tail)
+	var conn *ConnectError
+	if errors.As(err, &conn) && conn.Hint != "" {
+		fmt.Fprintf(io.ErrOut, "mcpwire: hint: %s\n", io.Redact(conn.Hint))
+	}
+	return code
+}
+
+// printStderrTail shows the end of a server's stderr as its lines, unless
+// --verbose already copied it live.
+func printStderrTail(io *IOStreams, tail string) {
+	if tail == "" || io.stderrLive {
+		return
+	}
+	fmt.Fprintln(io.ErrOut, "server stderr (last lines):")
+	for _, line := range strings.Split(strings.TrimRight(io.Redact(tail), "\n"), "\n") {
+		fmt.Fprintf(io.ErrOut, "  | %s\n", Sanitize(line))
+	}
+}
+
+// splitStderrTail separates the message of err from the end of the
+// server's stderr that explains it, so that the message stays one line and
+// the tail is shown as the lines it is. A dead child's *transport.ExitError
+// carries the tail inside its message; a ConnectError keeps what the
+// server wrote before a failure that was not its exit.
+func splitStderrTail(err error) (msg, tail string) {
+	msg = err.Error()
+	var exit *transport.ExitError
+	if errors.As(err, &exit) && exit.StderrTail != "" {
+		if cut := "; stderr:\n" + exit.StderrTail; strings.Contains(msg, cut) {
+			msg = strings.Replace(msg, cut, "", 1)
+		}
+		return msg, exit.StderrTail
+	}
+	var conn *ConnectError
+	if errors.As(err, &conn) {
+		return msg, conn.StderrTail
+	}
+	return msg, ""
+}
+
+// oneLine folds a multi-line message (a server's error text may have
+// several) into one line.
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " \u23ce ")), " ")
+}
+
+// cliWording replaces the library's advice where the CLI offers its own
+// way: an unset VS Code input is given with --input.
+func cliWording(msg string) string {
+	return strings.ReplaceAll(msg, "or pass it in LoadOptions.Inputs", "or give --input ID=VALUE")
+}

@@ -1,0 +1,110 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/mcpwire/mcpwire/jsonrpc"
+	"github.com/mcpwire/mcpwire/mcp"
+	"github.com/mcpwire/mcpwire/transport"
+)
+
+func TestExitCode(t *testing.T) {
+	rpc := &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "unknown tool"}
+	cases := []struct {
+		name string
+		err  error
+		want int
+	}{
+		{"nil", nil, ExitOK},
+		{"other", errors.New("disk full"), ExitError},
+		{"usage", Usagef("bad"), ExitUsage},
+		{"wrapped usage", fmt.Errorf("x: %w", Usagef("bad")), ExitUsage},
+		{"tool", &ToolError{Tool: "fail"}, ExitToolError},
+		{"connect", &ConnectError{Target: "t", Err: errors.New("refused")}, ExitConnect},
+		{"connect beats timeout", &ConnectError{Target: "t", Err: jsonrpc.ErrTimeout}, ExitConnect},
+		{"connect beats rpc error", &ConnectError{Target: "t", Err: rpc}, ExitConnect},
+		{"rpc error", fmt.Errorf("mcp: tools/call: %w", rpc), ExitProtocol},
+		{"output schema", fmt.Errorf("tool: %w", &mcp.OutputSchemaError{}), ExitProtocol},
+		{"timeout", fmt.Errorf("mcp: tools/call: %w", jsonrpc.ErrTimeout), ExitTimeout},
+		{"deadline", context.DeadlineExceeded, ExitTimeout},
+		{"closed mid-call", fmt.Errorf("mcp: %w", jsonrpc.ErrClosed), ExitConnect},
+		{"http mid-call", &transport.HTTPError{StatusCode: 502}, ExitConnect},
+		{"cancelled", fmt.Errorf("x: %w", context.Canceled), ExitInterrupted},
+	}
+	for _, c := range cases {
+		if got := ExitCode(context.Background(), c.err); got != c.want {
+			t.Errorf("%s: ExitCode = %d, want %d", c.name, got, c.want)
+		}
+	}
+}
+
+func TestExitCodeInterruptedWinsOnceCtxIsDone(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	// Whatever the interruption caused on its way out (the child died of
+	// the same SIGINT, the connection closed), it counts as interrupted.
+	for _, err := range []error{jsonrpc.ErrClosed, &ConnectError{Target: "t", Err: errors.New("x")}, errors.New("x")} {
+		if got := ExitCode(ctx, err); got != ExitInterrupted {
+			t.Errorf("ExitCode(%v) = %d, want %d", err, got, ExitInterrupted)
+		}
+	}
+	if got := ExitCode(ctx, nil); got != ExitOK {
+		t.Errorf("a run that finished before the interrupt: %d", got)
+	}
+}
+
+func TestReport(t *testing.T) {
+	var b bytes.Buffer
+	io := &IOStreams{ErrOut: &b}
+	io.AddSecret("tok-1234567")
+	io.AddSecret("abc") // too short to mask: would garble messages
+	err := &ConnectError{
+		Target:     `stdio server "srv"`,
+		Err:        errors.New("server said tok-1234567 is bad\nsecond line abc"),
+		StderrTail: "line 1\nusing tok-1234567\n",
+	}
+	if code := Report(context.Background(), io, err); code != ExitConnect {
+		t.Errorf("code = %d", code)
+	}
+	want := "mcpwire: cannot connect to stdio server \"srv\": server said *** is bad \u23ce second line abc\n" +
+		"server stderr (last lines):\n  | line 1\n  | using ***\n"
+	if b.String() != want {
+		t.Errorf("got\n%q\nwant\n%q", b.String(), want)
+	}
+}
+
+func TestReportInterruptedAndNil(t *testing.T) {
+	var b bytes.Buffer
+	io := &IOStreams{ErrOut: &b}
+	if code := Report(context.Background(), io, nil); code != 0 || b.Len() != 0 {
+		t.Errorf("nil: code %d, output %q", code, b.String())
+	}
+	if code := Report(context.Background(), io, context.Canceled); code != ExitInterrupted || b.String() != "mcpwire: interrupted\n" {
+		t.Errorf("cancelled: code %d, output %q", code, b.String())
+	}
+}
+
+func TestTail(t *testing.T) {
+	tl := newTail()
+	for i := range 30 {
+		fmt.Fprintf(tl, "line %d\r\n\n", i)
+	}
+	got := tl.String()
+	if !strings.HasPrefix(got, "line 20\n") || !strings.HasSuffix(got, "line 29") || strings.Count(got, "\n") != tailLines-1 {
+		t.Errorf("tail = %q", got)
+	}
+	big := strings.Repeat("x", 3*tailBytes)
+	tl.Write([]byte(big))
+	if n := len(tl.String()); n != tailBytes {
+		t.Errorf("kept %d bytes, want %d", n, tailBytes)
+	}
+	var nilTail *tail
+	if nilTail.String() != "" {
+		t.Error("nil tail not empty")
+	}
+}

@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/mcpwire/mcpwire/transport"
+)
+
+func TestHeldBackEnv(t *testing.T) {
+	got := heldBackEnv([]string{"PATH=/bin", "LC_ALL=C", "AWS_SECRET=s3cret", "GITHUB_TOKEN=x", "GIVEN=1", "B=2"}, []string{"GIVEN"})
+	if fmt.Sprint(got) != "[AWS_SECRET B GITHUB_TOKEN]" {
+		t.Errorf("held back: %v", got)
+	}
+}
+
+func TestConnectHintNamesHeldBackVariablesNeverValues(t *testing.T) {
+	t.Setenv("MCPWIRE_TEST_HELD", "s3cret-value")
+	err := fmt.Errorf("connect: %w", &transport.ExitError{Command: "srv", ExitCode: 1, StderrTail: "fatal: MCPWIRE_TEST_HELD is not set\n"})
+	hint := connectHint(err, "", "", true, false, nil, fixFlags)
+	if !strings.Contains(hint, "without MCPWIRE_TEST_HELD from yours") || !strings.Contains(hint, "--inherit-env") || strings.Contains(hint, "s3cret") {
+		t.Errorf("hint %q", hint)
+	}
+	if h := connectHint(err, "", "", true, true, nil, fixFlags); h != "" {
+		t.Errorf("with --inherit-env nothing is held back: %q", h)
+	}
+	if h := connectHint(err, "", "", true, false, []string{"MCPWIRE_TEST_HELD"}, fixFlags); strings.Contains(h, "MCPWIRE_TEST_HELD") {
+		t.Errorf("a variable given with --env is not held back: %q", h)
+	}
+}
+
+// An HTML page where MCP was expected is one line and a hint, not the
+// page.
+func TestHTMLAnswerHint(t *testing.T) {
+	t.Parallel()
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, "<!DOCTYPE html><html><body>\n<p>Please sign in</p>\n</body></html>")
+	}))
+	defer page.Close()
+	r := run(t, "tools", "--transport", "http", page.URL+"/login").wantCode(t, ExitConnect)
+	if !strings.Contains(r.err, "mcpwire: hint: the URL answers with a web page") || !strings.Contains(r.err, page.URL+"/mcp") {
+		t.Errorf("stderr %q", r.err)
+	}
+	if strings.Contains(r.err, "Please sign in") {
+		t.Errorf("the page is shown: %q", r.err)
+	}
+}
+
+// A -- COMMAND server that exits at once names the variable it wanted.
+func TestStdioHeldBackHint(t *testing.T) {
+	t.Setenv("MCPWIRE_TEST_WANTED", "v")
+	r := run(t, "tools", "--", "sh", "-c", "echo 'MCPWIRE_TEST_WANTED is not set' >&2; exit 1").wantCode(t, ExitConnect)
+	if !strings.Contains(r.err, "mcpwire: hint: the server runs with a reduced environment, without MCPWIRE_TEST_WANTED from yours") {
+		t.Errorf("stderr %q", r.err)
+	}
+	r = run(t, "tools", "--inherit-env", "--", "sh", "-c", "echo 'MCPWIRE_TEST_WANTED is not set' >&2; exit 1").wantCode(t, ExitConnect)
+	if strings.Contains(r.err, "hint:") {
+		t.Errorf("--inherit-env still hinted: %q", r.err)
+	}
+}

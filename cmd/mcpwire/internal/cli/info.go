@@ -1,0 +1,99 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/mcp"
+)
+
+func newInfoCommand() *Command {
+	return &Command{
+		Name:    "info",
+		Summary: "show the server's name, version, protocol, capabilities and instructions",
+		Usage:   "info [flags] [TARGET]",
+		Description: `Connect, and show what the server said about itself in the handshake:
+name and version, the negotiated protocol version, its capabilities and
+its instructions. With --json, print the initialize result as received:
+{"protocolVersion", "capabilities", "serverInfo", "instructions"}.
+Without TARGET, show every configured server, or one with --server NAME.`,
+		Options: func() Options {
+			return &viewOptions{formats: []string{"text", "json"}, show: showInfo}
+		},
+	}
+}
+
+func showInfo(ctx context.Context, io *IOStreams, v view) error {
+	if v.Format == "json" {
+		return WriteJSON(io.Out, v.Client.InitializeResult())
+	}
+	printInfo(io.Out, v.Client)
+	return nil
+}
+
+// printInfo writes the server's self-description for people.
+func printInfo(w io.Writer, c *mcp.Client) {
+	si := c.ServerInfo()
+	name := si.Name
+	if si.Title != "" && si.Title != si.Name {
+		name += " (" + si.Title + ")"
+	}
+	fmt.Fprintf(w, "Server:        %s %s\n", Sanitize(name), Sanitize(si.Version))
+	fmt.Fprintf(w, "Protocol:      %s\n", Sanitize(c.ProtocolVersion()))
+	fmt.Fprintf(w, "Capabilities:  %s\n", capabilities(c.ServerCapabilities()))
+	if ins := strings.TrimSpace(c.Instructions()); ins != "" {
+		fmt.Fprintln(w, "Instructions:")
+		for _, line := range strings.Split(Sanitize(ins), "\n") {
+			fmt.Fprintf(w, "  %s\n", strings.TrimRight(line, " \t"))
+		}
+	}
+}
+
+// capabilities lists the declared capabilities in one line, sub-flags in
+// parentheses: "tools (listChanged), resources (subscribe), logging".
+func capabilities(caps mcp.ServerCapabilities) string {
+	var parts []string
+	add := func(name string, present bool, flags ...string) {
+		if !present {
+			return
+		}
+		var on []string
+		for i := 0; i+1 < len(flags); i += 2 {
+			if flags[i+1] == "y" {
+				on = append(on, flags[i])
+			}
+		}
+		if len(on) > 0 {
+			name += " (" + strings.Join(on, ", ") + ")"
+		}
+		parts = append(parts, name)
+	}
+	if p := caps.Tools; p != nil {
+		add("tools", true, "listChanged", yes(p.ListChanged))
+	}
+	if p := caps.Resources; p != nil {
+		add("resources", true, "subscribe", yes(p.Subscribe), "listChanged", yes(p.ListChanged))
+	}
+	if p := caps.Prompts; p != nil {
+		add("prompts", true, "listChanged", yes(p.ListChanged))
+	}
+	add("logging", caps.Logging != nil)
+	add("completions", caps.Completions != nil)
+	add("tasks", caps.Tasks != nil)
+	for name := range caps.Experimental {
+		parts = append(parts, "experimental:"+Sanitize(name))
+	}
+	if len(parts) == 0 {
+		return "(none)"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func yes(b bool) string {
+	if b {
+		return "y"
+	}
+	return "n"
+}

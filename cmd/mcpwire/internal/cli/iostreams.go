@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"io"
+	"os"
+)
+
+// IOStreams are the streams a command reads and writes. Commands never touch
+// os.Stdin, os.Stdout or os.Stderr directly, so tests run them in-process
+// with buffers.
+type IOStreams struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+	// IsTerminal reports that ErrOut is an interactive terminal. Progress is
+	// then drawn as one live line rewritten with "\r"; otherwise each update
+	// is a plain line, which is what logs and pipes want.
+	IsTerminal bool
+	// Width is the number of columns tables may use: the terminal's when
+	// stdout is one, else $COLUMNS when set. Zero means no limit, so that
+	// a pipe gets every character.
+	Width int
+
+	// secrets are masked by Redact; see AddSecret.
+	secrets []string
+	// stderrLive is set once a server's stderr is copied to ErrOut
+	// (--verbose), so Report does not repeat it.
+	stderrLive bool
+}
+
+// DefaultWidth is the width of a terminal whose size cannot be read.
+const DefaultWidth = 80
+
+// System returns the process's own streams, with IsTerminal and Width
+// detected from the real file descriptors.
+func System() *IOStreams {
+	s := &IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}
+	s.IsTerminal = isTerminal(os.Stderr)
+	if isTerminal(os.Stdout) {
+		if s.Width = terminalWidth(os.Stdout); s.Width == 0 {
+			s.Width = DefaultWidth
+		}
+	} else {
+		s.Width = columnsEnv()
+	}
+	return s
+}
+
+// TableWidth is the width tables are cut to; 0 means never cut.
+func (s *IOStreams) TableWidth() int {
+	return max(s.Width, 0)
+}
+
+// isTerminal reports whether f is a character device, the stdlib-only test
+// for "this is a terminal" (a tty is a character device; pipes and regular
+// files are not). /dev/null is one too, which only costs a few "\r".
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	return fi.Mode()&os.ModeCharDevice != 0
+}

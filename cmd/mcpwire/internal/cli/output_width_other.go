@@ -1,0 +1,17 @@
+//go:build !(linux || darwin || freebsd || netbsd || openbsd)
+
+package cli
+
+import (
+	"os"
+	"strconv"
+)
+
+// terminalWidth uses $COLUMNS where the terminal cannot be asked.
+func terminalWidth(*os.File) int {
+	n, err := strconv.Atoi(os.Getenv("COLUMNS"))
+	if err != nil || n <= 0 {
+		return 0
+	}
+	return n
+}

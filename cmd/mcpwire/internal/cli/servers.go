@@ -1,0 +1,189 @@
+package cli
+
+// "mcpwire servers": the configured servers, whether
+// they start, and where each is defined.
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"strconv"
+
+	"github.com/mcpwire/mcpwire/config"
+	"github.com/mcpwire/mcpwire/jsonrpc"
+	"github.com/mcpwire/mcpwire/manager"
+)
+
+// newServersCommand builds the command.
+func newServersCommand() *Command {
+	return &Command{
+		Name:    "servers",
+		Summary: "list the configured servers and whether they start",
+		Usage:   "servers [--sources] [--config FILE]... [flags]",
+		Description: `Start every server of the config files, as a coding agent would, and list
+them: name, transport, status, tool count and where it is defined. Lazy
+servers are started too; disabled ones are only listed. A server whose
+definition has errors (an unset ${VAR}, a bad field) is listed as failed
+with the problem.
+
+The files, first definition of a name winning: in the current directory
+mcpwire.json, .mcp.json, mcp.json, .vscode/mcp.json and .cursor/mcp.json;
+then the user's mcpwire/mcpwire.json (in the config directory),
+~/.cursor/mcp.json, ~/.codeium/windsurf/mcp_config.json and ~/.claude.json.
+--config FILE (repeatable) reads only the files given.
+
+--sources also lists the files read and the definitions that an earlier
+one of the same name shadows.
+
+Exit status 3 means at least one enabled server failed to connect.`,
+		Options: func() Options { return &serversOptions{} },
+	}
+}
+
+// serversOptions are the command's flags.
+type serversOptions struct {
+	Config  ConfigFlags
+	Server  ServerFlags
+	Sources bool
+	Output  OutputFlags
+}
+
+func (o *serversOptions) Flags(fs *flag.FlagSet) {
+	o.Config.Register(fs)
+	fs.BoolVar(&o.Sources, "sources", false, "also list the config files read and the shadowed definitions")
+	fs.Var((*durationFlag)(&o.Server.Timeout), "timeout", "how long each server may take to connect, and per request `DURATION` (5s, 1m; 0 disables it)")
+	o.Server.Timeout = jsonrpc.DefaultTimeout
+	fs.BoolVar(&o.Server.Verbose, "verbose", false, "show the servers' stderr, log messages and failures live")
+	o.Output.Register(fs, "table", "json")
+}
+
+func (o *serversOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
+	if len(p.Args) > 0 || p.Dash {
+		return Usagef("servers takes no arguments: it lists the configured servers")
+	}
+	o.Server.Transport = "auto"
+	return withAllConfigured(ctx, io, &o.Config, &o.Server, func(s *Session, snap *manager.Snapshot) error {
+		if o.Output.JSON {
+			if err := writeServersJSON(io, s.Set, snap, o.Sources); err != nil {
+				return err
+			}
+		} else {
+			printServers(io, s.Set, snap, o.Sources)
+		}
+		return failureError(failures(snap), len(snap.Servers))
+	})
+}
+
+func printServers(io *IOStreams, set *config.Set, snap *manager.Snapshot, sources bool) {
+	w := io.Out
+	if len(snap.Servers) == 0 {
+		fmt.Fprintln(w, "(no servers configured)")
+	} else {
+		rows := make([][]string, 0, len(snap.Servers))
+		for _, st := range snap.Servers {
+			tools := strconv.Itoa(st.ToolCount)
+			if st.ToolsCached {
+				tools += " (cached)"
+			}
+			if st.State == manager.StateDisabled {
+				tools = "-"
+			}
+			rows = append(rows, []string{st.Name, transportName(st.Transport), string(st.State), tools, st.Source.String()})
+		}
+		Table(w, io.TableWidth(), []string{"NAME", "TRANSPORT", "STATUS", "TOOLS", "SOURCE"}, rows)
+		if hasErrors(snap) {
+			fmt.Fprintln(w)
+		}
+		for _, st := range snap.Servers {
+			if st.Err != nil && st.State != manager.StateConnected {
+				fmt.Fprintf(w, "%s: %s\n", st.Name, Sanitize(fold(io.Redact(cliWording(st.Err.Error())))))
+			}
+		}
+	}
+	if !sources {
+		return
+	}
+	fmt.Fprintln(w, "\nConfig files read:")
+	if len(set.Files) == 0 {
+		fmt.Fprintln(w, "  (none)")
+	}
+	for _, f := range set.Files {
+		fmt.Fprintf(w, "  %s\n", f)
+	}
+	fmt.Fprintln(w, "\nShadowed definitions (an earlier one of the same name wins):")
+	if len(set.Shadowed) == 0 {
+		fmt.Fprintln(w, "  (none)")
+		return
+	}
+	rows := make([][]string, 0, len(set.Shadowed))
+	for _, d := range set.Shadowed {
+		rows = append(rows, []string{d.Name, transportName(d.Type), d.Source.String()})
+	}
+	Table(w, io.TableWidth(), []string{"NAME", "TRANSPORT", "SOURCE"}, rows)
+}
+
+func hasErrors(snap *manager.Snapshot) bool {
+	for _, st := range snap.Servers {
+		if st.Err != nil && st.State != manager.StateConnected {
+			return true
+		}
+	}
+	return false
+}
+
+// transportName shows an undetermined transport as "-".
+func transportName(t string) string {
+	if t == "" {
+		return "-"
+	}
+	return t
+}
+
+type jsonSource struct {
+	File  string `json:"file"`
+	Line  int    `json:"line,omitempty"`
+	Scope string `json:"scope,omitempty"`
+}
+
+type jsonServer struct {
+	Name        string     `json:"name"`
+	Transport   string     `json:"transport,omitempty"`
+	State       string     `json:"state,omitempty"`
+	Tools       *int       `json:"tools,omitempty"`
+	ToolsCached bool       `json:"toolsCached,omitempty"`
+	Error       string     `json:"error,omitempty"`
+	Source      jsonSource `json:"source"`
+}
+
+func writeServersJSON(io *IOStreams, set *config.Set, snap *manager.Snapshot, sources bool) error {
+	out := struct {
+		Servers []jsonServer `json:"servers"`
+		// Only with --sources; then always present, [] when empty.
+		Files    *[]string     `json:"files,omitempty"`
+		Shadowed *[]jsonServer `json:"shadowed,omitempty"`
+	}{Servers: []jsonServer{}}
+	for _, st := range snap.Servers {
+		j := jsonServer{
+			Name: st.Name, Transport: st.Transport, State: string(st.State), ToolsCached: st.ToolsCached,
+			Source: jsonSource{st.Source.File, st.Source.Line, st.Source.Scope},
+		}
+		if st.State != manager.StateDisabled {
+			n := st.ToolCount
+			j.Tools = &n
+		}
+		if st.Err != nil && st.State != manager.StateConnected {
+			j.Error = io.Redact(cliWording(st.Err.Error()))
+		}
+		out.Servers = append(out.Servers, j)
+	}
+	if sources {
+		files := NonNil(set.Files)
+		shadowed := []jsonServer{}
+		for _, d := range set.Shadowed {
+			shadowed = append(shadowed, jsonServer{Name: d.Name, Transport: d.Type,
+				Source: jsonSource{d.Source.File, d.Source.Line, d.Source.Scope}})
+		}
+		out.Files, out.Shadowed = &files, &shadowed
+	}
+	return WriteJSON(io.Out, out)
+}

@@ -1,0 +1,237 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"github.com/mcpwire/mcpwire/config"
+	"maps"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcpwire/mcpwire/auth"
+	"github.com/mcpwire/mcpwire/cmd/mcpwire/internal/signin"
+	"github.com/mcpwire/mcpwire/jsonrpc"
+	"github.com/mcpwire/mcpwire/mcp"
+	"github.com/mcpwire/mcpwire/transport"
+)
+
+// ServerFlags are the flags that say which server to talk to and how. Every
+// command that connects to a server registers them.
+type ServerFlags struct {
+	Headers        StringList
+	BearerTokenEnv string
+	Transport      string
+	Env            StringList
+	InheritEnv     bool
+	Timeout        time.Duration
+	Verbose        bool
+	// LogLevel asks the server for log messages of this level and up
+	// (logging/setLevel), printed on stderr; empty leaves it alone.
+	LogLevel string
+}
+
+// Register adds the flags to fs.
+func (f *ServerFlags) Register(fs *flag.FlagSet) {
+	fs.Var(&f.Headers, "header", "HTTP header `'Name: value'` for a URL server (repeatable)")
+	fs.StringVar(&f.BearerTokenEnv, "bearer-token-env", "", "send `VAR`'s value as 'Authorization: Bearer ...' to a URL server")
+	fs.StringVar(&f.Transport, "transport", "auto", "`KIND` of transport for a URL server: auto (Streamable HTTP, falling back to legacy SSE), http or sse")
+	fs.Var(&f.Env, "env", "set `K=V` in a stdio server's environment (repeatable)")
+	fs.BoolVar(&f.InheritEnv, "inherit-env", false, "give a stdio server this process's whole environment, not just the safe basics")
+	f.Timeout = jsonrpc.DefaultTimeout
+	fs.Var((*durationFlag)(&f.Timeout), "timeout", "per-request `DURATION` (5s, 1m); 0 disables it")
+	fs.BoolVar(&f.Verbose, "verbose", false, "show the server's stderr and log messages live")
+	fs.BoolVar(&f.Verbose, "stderr", false, "same as --verbose")
+	fs.StringVar(&f.LogLevel, "log-level", "", "ask the server for log messages of `LEVEL` and up (debug, info, notice, warning, error, critical, alert, emergency), shown on stderr")
+}
+
+// Target is a resolved server: how to reach it and how to name it.
+type Target struct {
+	Transport transport.Transport
+	// Desc names the server without secrets: the stdio command's name,
+	// or the URL without user info and query.
+	Desc string
+	// Timeout is the request timeout for mcp.ClientOptions (NoTimeout
+	// when disabled).
+	Timeout time.Duration
+	// Verbose asks for the server's stderr and logs on io.ErrOut.
+	Verbose bool
+	// LogLevel is --log-level: the level to ask for, "" for none.
+	LogLevel mcp.LoggingLevel
+	// Auth authorizes a URL target that was given no Authorization
+	// header: stored tokens, and a browser sign-in on a terminal.
+	Auth *auth.Authorizer
+
+	stderr *tail
+	// hint gives advice for a failed connect (connectHint).
+	hint func(error) string
+}
+
+// Resolve picks the server out of the command line. A server is either the
+// command after "--" (stdio) or, without "--", the last positional argument,
+// which must then be an http:// or https:// URL. Resolve returns the target
+// and the positional arguments that remain for the command itself. Secrets
+// (token, header values, env values) are registered with io.AddSecret.
+func (f *ServerFlags) Resolve(io *IOStreams, p Parsed) (*Target, []string, error) {
+	if f.Timeout < 0 {
+		return nil, nil, Usagef("--timeout must not be negative (0 disables it)")
+	}
+	timeout := f.Timeout
+	if timeout == 0 {
+		timeout = jsonrpc.NoTimeout
+	}
+	level, err := f.logLevel()
+	if err != nil {
+		return nil, nil, err
+	}
+	if p.Dash {
+		t, err := f.stdio(io, p.Command)
+		if err != nil {
+			return nil, nil, err
+		}
+		t.Timeout, t.LogLevel = timeout, level
+		return t, p.Args, nil
+	}
+	if len(p.Args) == 0 {
+		return nil, nil, Usagef("no server given: add a server URL, or -- COMMAND [ARGS...] to start one over stdio")
+	}
+	last := p.Args[len(p.Args)-1]
+	if !IsURL(last) {
+		// The argument is not quoted: it may be a stray secret.
+		return nil, nil, Usagef("no server given: the last argument is not an http:// or https:// URL (use -- COMMAND [ARGS...] for a stdio server)")
+	}
+	t, err := f.remote(io, last)
+	if err != nil {
+		return nil, nil, err
+	}
+	t.Timeout, t.LogLevel = timeout, level
+	return t, p.Args[:len(p.Args)-1], nil
+}
+
+func (f *ServerFlags) stdio(io *IOStreams, argv []string) (*Target, error) {
+	if len(argv) == 0 || argv[0] == "" {
+		return nil, Usagef("nothing after --: give the command that starts the server")
+	}
+	if len(f.Headers) > 0 || f.BearerTokenEnv != "" {
+		return nil, Usagef("--header and --bearer-token-env are for URL servers, not stdio commands (use --env)")
+	}
+	if f.Transport != "auto" && f.Transport != "stdio" {
+		return nil, Usagef("--transport %s is for URL servers; a command after -- always runs over stdio", f.Transport)
+	}
+	def := &config.Server{Type: config.TypeStdio, Command: argv[0], Args: argv[1:], Env: map[string]string{}, InheritEnv: f.InheritEnv}
+	for i, kv := range f.Env {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" || strings.ContainsAny(k, "\x00") {
+			return nil, Usagef("--env #%d is not in K=V form", i+1)
+		}
+		io.AddSecret(v)
+		def.Env[k] = v
+	}
+	t := &Target{
+		Desc:    fmt.Sprintf("stdio server %q", filepath.Base(argv[0])),
+		Verbose: f.Verbose,
+		stderr:  newTail(),
+	}
+	opts := transport.ServerOptions{Stderr: t.stderr}
+	if f.Verbose {
+		opts.Stderr = multiWriter(t.stderr, io.ErrOut)
+		io.stderrLive = true
+	}
+	given := slices.Collect(maps.Keys(def.Env))
+	t.hint = func(err error) string {
+		return connectHint(err, t.stderr.String(), "", true, def.InheritEnv, given, fixFlags)
+	}
+	tr, err := transport.FromServer(def, opts)
+	if err != nil {
+		return nil, Usagef("%s", err.Error())
+	}
+	t.Transport = tr
+	return t, nil
+}
+
+func (f *ServerFlags) remote(io *IOStreams, raw string) (*Target, error) {
+	if len(f.Env) > 0 || f.InheritEnv {
+		return nil, Usagef("--env and --inherit-env are for stdio commands, not URL servers (use --header)")
+	}
+	desc, err := ParseServerURL(io, raw)
+	if err != nil {
+		return nil, err
+	}
+	typ, err := config.ParseType(f.Transport)
+	if err != nil || typ == config.TypeStdio {
+		return nil, Usagef("--transport must be auto, http or sse, not %q", f.Transport)
+	}
+	def := &config.Server{Type: typ, URL: raw, Headers: map[string]string{}}
+	for i, h := range f.Headers {
+		name, value, ok := strings.Cut(h, ":")
+		name = strings.TrimSpace(name)
+		if !ok || !validHeaderName(name) {
+			return nil, Usagef("--header #%d is not in 'Name: value' form", i+1)
+		}
+		value = strings.TrimSpace(value)
+		io.AddSecret(value)
+		name = http.CanonicalHeaderKey(name)
+		if prev, ok := def.Headers[name]; ok {
+			value = prev + ", " + value // repeated header: one field, as HTTP allows
+		}
+		def.Headers[name] = value
+	}
+	if f.BearerTokenEnv != "" {
+		if def.Headers["Authorization"] != "" {
+			return nil, Usagef("both --bearer-token-env and an Authorization --header given; use one")
+		}
+		tok, ok := os.LookupEnv(f.BearerTokenEnv)
+		tok = strings.TrimSpace(tok)
+		if !ok || tok == "" {
+			return nil, Usagef("--bearer-token-env: environment variable %s is unset or empty", f.BearerTokenEnv)
+		}
+		io.AddSecret(tok)
+		def.Headers["Authorization"] = "Bearer " + tok
+	}
+	t := &Target{Desc: desc, Verbose: f.Verbose}
+	t.hint = func(err error) string { return connectHint(err, "", raw, false, false, nil, "") }
+	if def.Headers["Authorization"] == "" {
+		// OAuth as MCP specifies it, unless the user brought a token.
+		t.Auth, err = signin.New(raw, signin.Options{Interactive: io.IsTerminal, Out: io.ErrOut, Verbose: f.Verbose, AddSecret: io.AddSecret})
+		if err != nil {
+			return nil, Usagef("%s", err.Error())
+		}
+	}
+	if t.Transport, err = transport.FromServer(def, transport.ServerOptions{}); err != nil {
+		return nil, Usagef("%s", io.Redact(err.Error()))
+	}
+	if auto, ok := t.Transport.(*transport.Auto); ok && f.Verbose {
+		auto.OnFallback = func(err error) {
+			fmt.Fprintf(io.ErrOut, "mcpwire: no Streamable HTTP at %s (%s); trying the legacy HTTP+SSE transport\n", desc, oneLine(io.Redact(err.Error())))
+		}
+	}
+	if t.Auth != nil {
+		signin.Attach(t.Transport, t.Auth)
+	}
+	return t, nil
+}
+
+// validHeaderName reports whether s is an HTTP token (RFC 9110).
+func validHeaderName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r > 0x7e || r <= ' ' || strings.ContainsRune("\"(),/:;<=>?@[\\]{}", r) {
+			return false
+		}
+	}
+	return true
+}
+
+// logLevel checks --log-level.
+func (f *ServerFlags) logLevel() (mcp.LoggingLevel, error) {
+	level := mcp.LoggingLevel(strings.ToLower(f.LogLevel))
+	if f.LogLevel != "" && level.Severity() < 0 {
+		return "", Usagef("--log-level must be one of debug, info, notice, warning, error, critical, alert, emergency, not %q", f.LogLevel)
+	}
+	return level, nil
+}

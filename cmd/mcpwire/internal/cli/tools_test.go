@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestToolsTable(t *testing.T) {
+	t.Parallel()
+	r := run(t, args(a("tools"), server())...).wantCode(t, 0)
+	golden(t, "tools.golden", r.out)
+	if r.err != "" {
+		t.Errorf("stderr not empty: %q", r.err)
+	}
+}
+
+func TestToolsTableFitsTheTerminal(t *testing.T) {
+	t.Parallel()
+	r := runIO(t, t.Context(), &IOStreams{Width: 40}, args(a("tools"), server())...).wantCode(t, 0)
+	for _, line := range strings.Split(strings.TrimSuffix(r.out, "\n"), "\n") {
+		if n := utf8.RuneCountInString(line); n > 40 {
+			t.Errorf("line is %d columns wide on a 40-column terminal: %q", n, line)
+		}
+	}
+	if !strings.Contains(r.out, "…") {
+		t.Errorf("nothing was cut at 40 columns:\n%s", r.out)
+	}
+}
+
+func TestToolsJSON(t *testing.T) {
+	t.Parallel()
+	r := run(t, args(a("tools", "--json"), server())...).wantCode(t, 0)
+	golden(t, "tools.json.golden", r.out)
+	var v struct {
+		Tools []struct {
+			Name        string          `json:"name"`
+			InputSchema json.RawMessage `json:"inputSchema"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal([]byte(r.out), &v); err != nil {
+		t.Fatalf("--json output is not JSON: %v", err)
+	}
+	if len(v.Tools) == 0 || v.Tools[0].Name != "echo" || len(v.Tools[0].InputSchema) == 0 {
+		t.Errorf("tools = %+v", v.Tools)
+	}
+}
+
+// Flags may come before or after the command's arguments.
+func TestFlagsAnywhere(t *testing.T) {
+	t.Parallel()
+	r1 := run(t, args(a("call", "echo", "--arg", "message=x", "--json"), server())...).wantCode(t, 0)
+	r2 := run(t, args(a("call", "--json", "--arg", "message=x", "echo"), server())...).wantCode(t, 0)
+	if r1.out != r2.out {
+		t.Errorf("flag order changed the output:\n%s\n%s", r1.out, r2.out)
+	}
+}
