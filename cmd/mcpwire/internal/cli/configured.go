@@ -110,7 +110,9 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 		streams.AddSecret(v)
 	}
 	set, err := config.Load(config.LoadOptions{Files: f.Files, Inputs: inputs})
-	if err != nil {
+	// An invalid named file comes back with its whole Set (config.ErrInvalid):
+	// the problems are sorted below, a server's own as that server's failure.
+	if err != nil && (set == nil || !errors.Is(err, config.ErrInvalid)) {
 		return nil, Usagef("%s", err.Error())
 	}
 	for _, s := range append(append([]*config.Server(nil), set.Servers...), set.Shadowed...) {

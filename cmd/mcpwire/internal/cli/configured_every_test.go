@@ -112,7 +112,7 @@ func TestVSCodeInput(t *testing.T) {
 	srv, _ := json.Marshal(map[string]any{"command": os.Args[0], "args": []string{ServeName}, "env": map[string]string{"KEY": "${input:api-key}"}})
 	write(t, cfg, `{"inputs": [{"id": "api-key", "type": "promptString", "password": true}], "servers": {"s": `+string(srv)+`}}`)
 	r := run(t, "tools", "s", "--config", cfg).wantCode(t, ExitConnect)
-	if !strings.Contains(r.err, "MCPWIRE_INPUT_API_KEY or give --input ID=VALUE") || strings.Contains(r.err, "LoadOptions") {
+	if !strings.Contains(r.err, `input "api-key" has no value; set MCPWIRE_INPUT_API_KEY or give --input api-key=VALUE`) || strings.Contains(r.err, "LoadOptions") {
 		t.Errorf("stderr %q", r.err)
 	}
 	run(t, "tools", "s", "--config", cfg, "--input", "api-key=v4lue-s3cret").wantCode(t, 0)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/transport"
@@ -74,8 +75,12 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " \u23ce ")), " ")
 }
 
-// cliWording replaces the library's advice where the CLI offers its own
-// way: an unset VS Code input is given with --input.
+// cliWording adds the CLI's own way where the library names only the
+// environment: an unset VS Code input can also be given with --input.
 func cliWording(msg string) string {
-	return strings.ReplaceAll(msg, "or pass it in LoadOptions.Inputs", "or give --input ID=VALUE")
+	return missingInput.ReplaceAllString(msg, "${1} has no value; set ${3} or give --input ${2}=VALUE")
 }
+
+// missingInput matches config.MissingInputError's text: the input and its
+// description, the id, and the environment variable.
+var missingInput = regexp.MustCompile(`(input "([^"]*)"[^;]*?) has no value; the environment variable (\S+) supplies one`)
