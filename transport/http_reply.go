@@ -198,6 +198,20 @@ func (s *httpStream) reconnectDelay(st *sseState, n int) time.Duration {
 	return s.policy.backoff(n, s.jitter())
 }
 
+// maxEventSize is the SSE event limit: the configured one, else the body
+// limit, so that no stream is unbounded unless the user asked for it; 0 is
+// unlimited.
+func (s *httpStream) maxEventSize() int {
+	limit := int64(s.cfg.MaxEventSize)
+	if limit == 0 {
+		limit = s.maxBody
+	}
+	if limit < 0 {
+		return 0
+	}
+	return int(min(limit, int64(maxInt)))
+}
+
 // consumeSSE reads events from body until it ends, fails, ctx ends, or
 // onMsg asks to stop (returning stopped). Every message of a "message"
 // event (or an event without a type) goes to onMsg; bad data is queued as
@@ -205,8 +219,8 @@ func (s *httpStream) reconnectDelay(st *sseState, n int) time.Duration {
 // event, priming events included: any event is progress.
 func (s *httpStream) consumeSSE(ctx context.Context, body io.Reader, st *sseState, onMsg func(jsonrpc.Message) bool) (events int, stopped bool, err error) {
 	r := sse.NewReader(body)
-	if s.cfg.MaxEventSize > 0 {
-		r.SetMaxEventSize(s.cfg.MaxEventSize)
+	if limit := s.maxEventSize(); limit > 0 {
+		r.SetMaxEventSize(limit)
 	}
 	for {
 		ev, err := r.Next()
