@@ -30,6 +30,10 @@ type sseState struct {
 type replyWatch struct {
 	call     *postCall
 	answered bool
+	// sent is the request whose reply this is: the credentials it carried
+	// are scrubbed from error responses, the one place where a server's
+	// text becomes the error a caller sees. Success costs nothing.
+	sent *http.Request
 }
 
 // see inspects one message before delivery. An error response without an
@@ -41,8 +45,11 @@ func (w *replyWatch) see(m jsonrpc.Message) {
 	if !ok {
 		return
 	}
-	if !r.ID.IsValid() && r.Error != nil && !w.answered {
-		r.ID = w.call.id
+	if r.Error != nil {
+		scrubRPCError(r.Error, sentSecrets(w.sent))
+		if !r.ID.IsValid() && !w.answered {
+			r.ID = w.call.id
+		}
 	}
 	if r.ID == w.call.id {
 		w.answered = true
@@ -72,7 +79,7 @@ func (s *httpStream) readJSONReply(call *postCall, resp *http.Response) (settled
 	if len(msgs) == 0 {
 		return s.failCall(call, jsonrpc.CodeParseError, fmt.Sprintf("transport: the JSON reply to %s (id %s) from %s is not a valid JSON-RPC message: %s", call.method, call.id, s.redacted(), decodeReason(derr)))
 	}
-	w := replyWatch{call: call}
+	w := replyWatch{call: call, sent: resp.Request}
 	for _, m := range msgs {
 		w.see(m)
 		if !s.deliver(call.ctx, inboundItem{msg: m}) {
@@ -109,7 +116,7 @@ func giveReplyBuf(b *[]byte) {
 // server that does not would cost a connection per call.
 func (s *httpStream) readPOSTStream(call *postCall, resp *http.Response) {
 	st := &sseState{}
-	w := replyWatch{call: call}
+	w := replyWatch{call: call, sent: resp.Request}
 	onMsg := func(m jsonrpc.Message) bool {
 		w.see(m)
 		s.deliver(call.ctx, inboundItem{msg: m})
