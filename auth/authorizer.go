@@ -100,6 +100,18 @@ type Options struct {
 	// Logf receives notes on what the Authorizer does (never a secret).
 	// Nil discards them.
 	Logf func(format string, args ...any)
+	// AllowInsecureHTTP lets tokens, codes and client credentials travel
+	// over plain http to hosts other than loopback: the MCP server, the
+	// authorization server's issuer and endpoints, and where metadata is
+	// fetched. Off by default, as OAuth 2.1 requires TLS; anyone on the
+	// network path can then read and replace them. For a lab setup only.
+	AllowInsecureHTTP bool
+	// ClientSecretIssuer is the issuer of the authorization server that
+	// ClientID and ClientSecret were registered with. The secret is sent
+	// to that issuer only. Empty binds it to the first issuer it is used
+	// with (kept in the Store), so that a server whose metadata later
+	// names another authorization server cannot collect it.
+	ClientSecretIssuer string
 
 	// now is replaced by tests that need to move time.
 	now func() time.Time
@@ -115,6 +127,9 @@ type Options struct {
 type Authorizer struct {
 	opts     Options
 	server   *url.URL // the server URL as configured
+	// cleartext: the server is plain http outside loopback, so no token
+	// is sent to it (unless AllowInsecureHTTP).
+	cleartext bool
 	key      string   // its canonical form: the store key and default resource
 	redacted string
 	grant    Grant
@@ -200,6 +215,7 @@ func New(serverURL string, opts *Options) (*Authorizer, error) {
 		store:    o.Store,
 		now:      o.now,
 	}
+	a.cleartext = !o.AllowInsecureHTTP && !secureEnough(u)
 	if a.grant == "" {
 		a.grant = GrantAuthorizationCode
 	}
@@ -242,6 +258,9 @@ func New(serverURL string, opts *Options) (*Authorizer, error) {
 		if !isHTTPURL(e.TokenEndpoint) {
 			return nil, fmt.Errorf("auth: identity provider token endpoint %s is not an http(s) URL", redactURL(e.TokenEndpoint))
 		}
+		if err := a.requireTLS("identity provider token endpoint", e.TokenEndpoint); err != nil {
+			return nil, err
+		}
 	default:
 		return nil, fmt.Errorf("auth: unknown grant %q", clean(string(a.grant), 40))
 	}
@@ -258,6 +277,9 @@ func (a *Authorizer) ServerURL() string { return a.key }
 // authorization (started by a concurrent challenge) that failed: that
 // outcome is shared rather than tried again at once.
 func (a *Authorizer) Authorize(ctx context.Context, req *http.Request) error {
+	if a.cleartext {
+		return nil // never a token in clear text; Challenge says why
+	}
 	tok, err := a.token(ctx)
 	if err != nil {
 		return err
@@ -343,6 +365,9 @@ func (a *Authorizer) Challenge(ctx context.Context, resp *http.Response) (bool, 
 		stepUp = true
 	default:
 		return false, nil
+	}
+	if a.cleartext {
+		return false, fmt.Errorf("%w: the server %s asks for authorization, and a token sent to it would travel in clear text; %s", ErrInsecureHTTP, a.redacted, insecureHint)
 	}
 	sent := bearerToken(resp.Request)
 	for {

@@ -3,7 +3,6 @@ package auth
 import (
 	"errors"
 	"net/http"
-	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -129,25 +128,39 @@ func TestResourceMismatchIsRefused(t *testing.T) {
 	}
 }
 
-func TestResourceCoversOnlyParentsOnTheSameOrigin(t *testing.T) {
+// RFC 9728 section 3.3: the resource must be the one whose well-known URL
+// the metadata came from. A tenant's metadata naming the whole host (or a
+// parent path) would widen the token's audience to other tenants.
+func TestResourceMustMatchWhereTheMetadataCameFrom(t *testing.T) {
+	const pathBased = "https://h/.well-known/oauth-protected-resource/tenantA/mcp"
+	const root = "https://h/.well-known/oauth-protected-resource"
+	a, err := New("https://h/tenantA/mcp", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
-		resource, server string
-		ok               bool
+		resource, from string
+		ok             bool
 	}{
-		{"https://h/mcp", "https://h/mcp", true},
-		{"https://h/mcp/", "https://h/mcp", true},
-		{"https://h", "https://h/mcp", true},
-		{"https://H:443/", "https://h/mcp", true},
-		{"https://h/m", "https://h/mcp", false},
-		{"https://h/mcp/x", "https://h/mcp", false},
-		{"http://h/mcp", "https://h/mcp", false},
-		{"https://h:8443/mcp", "https://h/mcp", false},
-		{"https://other/mcp", "https://h/mcp", false},
+		{"https://h/tenantA/mcp", pathBased, true},
+		{"https://h/tenantA/mcp/", pathBased, true},
+		{"https://H:443/tenantA/mcp", pathBased, true},
+		{"https://h/tenantA/mcp", root, true},
+		{"https://h", root, true},
+		{"https://h/", root, true},
+		{"https://h", pathBased, false}, // the tenant widening to the host
+		{"https://h/tenantA", pathBased, false},
+		{"https://h/tenantA", root, false},
+		{"https://h/tenantA/mcp/x", pathBased, false},
+		{"https://h/tenantA/mcp?x=1", pathBased, false},
+		{"http://h/tenantA/mcp", pathBased, false},
+		{"https://h:8443/tenantA/mcp", pathBased, false},
+		{"https://other/tenantA/mcp", pathBased, false},
+		{"", pathBased, false},
 	} {
-		r, _ := url.Parse(tc.resource)
-		s, _ := url.Parse(tc.server)
-		if got := resourceCovers(r, s); got != tc.ok {
-			t.Errorf("resourceCovers(%s, %s) = %v, want %v", tc.resource, tc.server, got, tc.ok)
+		m := &ProtectedResourceMetadata{Resource: tc.resource, AuthorizationServers: []string{"https://as"}}
+		if err := a.checkResource(m, tc.from); (err == nil) != tc.ok {
+			t.Errorf("checkResource(%q from %s) = %v, want ok %v", tc.resource, tc.from, err, tc.ok)
 		}
 	}
 }

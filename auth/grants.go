@@ -62,18 +62,21 @@ func (a *Authorizer) authorizationCode(ctx context.Context, d *discovery, scopes
 		}
 		return nil, nil, fmt.Errorf("auth: signing in to %s: %w", a.redacted, err)
 	}
+	// The state comes first: a response that is not the answer to this
+	// request says nothing, its error included (a forged access_denied
+	// must not cancel the sign-in).
+	if subtle.ConstantTimeCompare([]byte(vals.Get("state")), []byte(state)) != 1 {
+		return nil, nil, errors.New("auth: the authorization response carries the wrong state; it was not an answer to this request (possible forgery), so it was ignored")
+	}
+	if err := checkIss(vals, as); err != nil {
+		return nil, nil, err
+	}
 	if e := vals.Get("error"); e != "" {
 		oe := &OAuthError{Endpoint: "authorization", URL: redactURL(as.AuthorizationEndpoint), Code: clean(e, 60), Description: clean(vals.Get("error_description"), 200)}
 		if e == "access_denied" {
 			return nil, nil, fmt.Errorf("%w: %w", ErrCancelled, oe)
 		}
 		return nil, nil, oe
-	}
-	if subtle.ConstantTimeCompare([]byte(vals.Get("state")), []byte(state)) != 1 {
-		return nil, nil, errors.New("auth: the authorization response carries the wrong state; it was not an answer to this request (possible forgery), so it was ignored")
-	}
-	if iss := vals.Get("iss"); iss != "" && strings.TrimSuffix(iss, "/") != strings.TrimSuffix(as.Issuer, "/") {
-		return nil, nil, fmt.Errorf("auth: the authorization response comes from issuer %s, not %s (RFC 9207); ignored", redactURL(iss), as.Issuer)
 	}
 	code := vals.Get("code")
 	if code == "" {
@@ -91,6 +94,22 @@ func (a *Authorizer) authorizationCode(ctx context.Context, d *discovery, scopes
 		return nil, nil, err
 	}
 	return tok, c, nil
+}
+
+// checkIss applies RFC 9207: an authorization response's iss must be the
+// issuer the request went to, compared exactly (a trailing slash is
+// another issuer), and is required when the server advertises
+// authorization_response_iss_parameter_supported. It tells apart the
+// answers of two authorization servers (a mix-up attack).
+func checkIss(vals url.Values, as *ServerMetadata) error {
+	iss, has := vals["iss"]
+	switch {
+	case !has && as.AuthorizationResponseIssParameterSupported:
+		return fmt.Errorf("auth: the authorization response has no iss, which %s promises (RFC 9207); ignored", redactURL(as.Issuer))
+	case has && (len(iss) != 1 || iss[0] != as.Issuer):
+		return fmt.Errorf("auth: the authorization response comes from issuer %s, not %s (RFC 9207); ignored", redactURL(vals.Get("iss")), redactURL(as.Issuer))
+	}
+	return nil
 }
 
 // clientCredentials gets a token for the client itself.
