@@ -7,6 +7,7 @@ package auth
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -125,5 +126,143 @@ func TestHostileBasicCredentialsEchoedByTokenEndpoint(t *testing.T) {
 	basic := base64.StdEncoding.EncodeToString([]byte("my-app:cs-SECRET-42"))
 	if strings.Contains(err.Error(), basic) || strings.Contains(err.Error(), "cs-SECRET") {
 		t.Fatalf("the Basic credentials leak: %v", err)
+	}
+}
+
+// TestHostileSignInAgainstLyingAS: the authorization server's metadata
+// sends the token request (code, verifier, client secret) over plain http
+// to a host that is not loopback. Nothing is posted there.
+func TestHostileSignInAgainstLyingAS(t *testing.T) {
+	for _, endpoint := range []string{"token_endpoint", "registration_endpoint", "authorization_endpoint"} {
+		t.Run(endpoint, func(t *testing.T) {
+			w := newWorld(t)
+			w.metaExtra = map[string]any{endpoint: "http://collector.example/" + endpoint}
+			a := newAuth(t, w, &Options{ClientID: "my-app", ClientSecret: "cs-SECRET-42"})
+			err := call(t, w, a, "ping")
+			if !isAuthErr(err, ErrInsecureHTTP) || !strings.Contains(err.Error(), "AllowInsecureHTTP") {
+				t.Fatalf("call = %v, want ErrInsecureHTTP naming the override", err)
+			}
+			if len(w.tokenRequests()) != 0 || w.authorizeCount() != 0 {
+				t.Fatal("the sign-in went ahead")
+			}
+		})
+	}
+}
+
+// TestHostileInsecureIssuer: resource metadata naming a plain-http
+// authorization server outside loopback is refused before it is asked.
+func TestHostileInsecureIssuer(t *testing.T) {
+	a, err := New("https://mcp.example/mcp", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = a.discoverServer(context.Background(), "http://as.example", true)
+	if !errors.Is(err, ErrInsecureHTTP) {
+		t.Fatalf("discoverServer = %v, want ErrInsecureHTTP", err)
+	}
+	lab, _ := New("https://mcp.example/mcp", &Options{AllowInsecureHTTP: true})
+	if err := lab.requireTLS("issuer", "http://as.example"); err != nil {
+		t.Fatalf("AllowInsecureHTTP still refuses: %v", err)
+	}
+}
+
+// TestHostileTokenNeverSentToCleartextServer: a token is never attached to
+// a request to a plain-http MCP server outside loopback, and its challenge
+// gets an error that says why and how to override.
+func TestHostileTokenNeverSentToCleartextServer(t *testing.T) {
+	store := &MemoryStore{}
+	store.Save(context.Background(), &Record{ServerURL: "http://mcp.example/mcp", Token: &Token{AccessToken: storedToken}})
+	a, err := New("http://mcp.example/mcp", &Options{Store: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest(http.MethodPost, "http://mcp.example/mcp", nil)
+	if err := a.Authorize(context.Background(), req); err != nil || req.Header.Get("Authorization") != "" {
+		t.Fatalf("Authorize = %v, header %q: want no token on clear text", err, req.Header.Get("Authorization"))
+	}
+	_, err = a.Challenge(context.Background(), fakeResponse(http.StatusUnauthorized, "Bearer", ""))
+	if !errors.Is(err, ErrInsecureHTTP) || !strings.Contains(err.Error(), "allowInsecureHttp") {
+		t.Fatalf("Challenge = %v, want ErrInsecureHTTP with the override", err)
+	}
+	lab, _ := New("http://mcp.example/mcp", &Options{Store: store, AllowInsecureHTTP: true})
+	if err := lab.Authorize(context.Background(), req); err != nil || req.Header.Get("Authorization") != "Bearer "+storedToken {
+		t.Fatalf("with AllowInsecureHTTP: Authorize = %v, header %q", err, req.Header.Get("Authorization"))
+	}
+}
+
+// TestHostileLegacyMixUp: a server without resource metadata publishes AS
+// metadata claiming an honest authorization server's issuer (another
+// origin) while its own token endpoint would collect the code.
+func TestHostileLegacyMixUp(t *testing.T) {
+	w := newWorld(t)
+	w.prmPath, w.prmInHeader = "", false
+	w.combined = true
+	w.metaIssuer = "https://honest-as.example"
+	a := newAuth(t, w, nil)
+	err := call(t, w, a, "ping")
+	if err == nil || !strings.Contains(err.Error(), "not on the server's origin") {
+		t.Fatalf("call = %v, want the claimed issuer refused", err)
+	}
+	if w.authorizeCount() != 0 || len(w.tokenRequests()) != 0 {
+		t.Fatal("the sign-in went ahead with the claimed issuer")
+	}
+}
+
+// TestHostileIssMissingOrAltered: RFC 9207. An AS that advertises the iss
+// parameter must send it, and it must be its issuer exactly.
+func TestHostileIssMissingOrAltered(t *testing.T) {
+	for name, hook := range map[string]func(url.Values, string) url.Values{
+		"missing":        func(q url.Values, _ string) url.Values { q.Del("iss"); return q },
+		"trailing slash": func(q url.Values, iss string) url.Values { q.Set("iss", iss+"/"); return q },
+		"other issuer":   func(q url.Values, _ string) url.Values { q.Set("iss", "https://attacker.example"); return q },
+	} {
+		t.Run(name, func(t *testing.T) {
+			w := newWorld(t)
+			w.metaExtra = map[string]any{"authorization_response_iss_parameter_supported": true}
+			w.authzHook = func(q url.Values) url.Values { return hook(q, w.issuer()) }
+			a := newAuth(t, w, nil)
+			err := call(t, w, a, "ping")
+			if err == nil || !strings.Contains(err.Error(), "RFC 9207") {
+				t.Fatalf("call = %v, want the response refused by RFC 9207", err)
+			}
+			if len(w.tokenRequests()) != 0 {
+				t.Fatal("the code went to the token endpoint")
+			}
+		})
+	}
+	w := newWorld(t)
+	w.metaExtra = map[string]any{"authorization_response_iss_parameter_supported": true}
+	w.authzHook = func(q url.Values) url.Values { q.Set("iss", w.issuer()); return q }
+	mustCall(t, w, newAuth(t, w, nil), "ping")
+}
+
+// TestHostileForgedErrorWithWrongState: an authorization response with a
+// wrong state is not an answer to this request; its access_denied must not
+// become a lasting cancellation.
+func TestHostileForgedErrorWithWrongState(t *testing.T) {
+	w := newWorld(t)
+	w.authzHook = func(url.Values) url.Values {
+		return url.Values{"error": {"access_denied"}, "error_description": {"attacker text"}, "state": {"forged"}}
+	}
+	a := newAuth(t, w, nil)
+	err := call(t, w, a, "ping")
+	if err == nil || !strings.Contains(err.Error(), "wrong state") || errors.Is(err, ErrCancelled) || strings.Contains(err.Error(), "attacker text") {
+		t.Fatalf("call = %v, want the wrong state refused, not a cancellation", err)
+	}
+}
+
+// TestHostileTenantWidensAudience: the metadata of a server at
+// /tenantA/mcp names the whole host as its resource.
+func TestHostileTenantWidensAudience(t *testing.T) {
+	w := newWorld(t)
+	w.mcpPath = "/tenantA/mcp"
+	w.prmPath = "/.well-known/oauth-protected-resource/tenantA/mcp"
+	w.prmResource = w.rs.URL
+	err := call(t, w, newAuth(t, w, nil), "ping")
+	if !isAuthErr(err, ErrResourceMismatch) {
+		t.Fatalf("call = %v, want ErrResourceMismatch", err)
+	}
+	if w.authorizeCount() != 0 {
+		t.Fatal("the sign-in went ahead for the whole host")
 	}
 }
