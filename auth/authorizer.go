@@ -133,7 +133,9 @@ type Authorizer struct {
 	key      string   // its canonical form: the store key and default resource
 	redacted string
 	grant    Grant
-	http     *http.Client
+	http     *http.Client // probes of the MCP server
+	meta     *http.Client // metadata: redirects within the origin only
+	post     *http.Client // token and registration: no redirects
 	store    Store
 	signer   *signingKey
 	now      func() time.Time
@@ -222,6 +224,7 @@ func New(serverURL string, opts *Options) (*Authorizer, error) {
 	if a.http == nil {
 		a.http = &http.Client{Timeout: 30 * time.Second}
 	}
+	a.meta, a.post = metadataClient(a.http), postClient(a.http)
 	if a.store == nil {
 		a.store = &MemoryStore{}
 	}

@@ -14,6 +14,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -264,5 +265,109 @@ func TestHostileTenantWidensAudience(t *testing.T) {
 	}
 	if w.authorizeCount() != 0 {
 		t.Fatal("the sign-in went ahead for the whole host")
+	}
+}
+
+// TestHostileForgedRedirectFirst: before the browser comes back, something
+// on this machine sends the loopback listener a forged answer (a wrong
+// state with access_denied, then a wrong state with a code). The listener
+// refuses both with 400 and keeps waiting; the real redirect signs in.
+func TestHostileForgedRedirectFirst(t *testing.T) {
+	w := newWorld(t)
+	br := &browser{}
+	var forged []int
+	open := func(ctx context.Context, authURL string) error {
+		u, _ := url.Parse(authURL)
+		redirect := u.Query().Get("redirect_uri")
+		for _, q := range []string{"error=access_denied&error_description=gotcha&state=forged", "code=attacker-code&state=forged", "code=attacker-code"} {
+			resp, err := http.Get(redirect + "?" + q)
+			if err != nil {
+				return err
+			}
+			resp.Body.Close()
+			forged = append(forged, resp.StatusCode)
+		}
+		return br.open(ctx, authURL)
+	}
+	a := newAuth(t, w, &Options{UserAgent: &Loopback{OpenURL: open, Out: io.Discard}})
+	mustCall(t, w, a, "ping")
+	if fmt.Sprint(forged) != "[400 400 400]" {
+		t.Errorf("forged redirects got %v, want 400 each", forged)
+	}
+	for _, f := range w.tokenRequests() {
+		if f.Get("code") == "attacker-code" {
+			t.Fatal("the forged code was redeemed")
+		}
+	}
+}
+
+// TestHostileRedirectingTokenEndpoint: the token endpoint answers 307 to
+// another address, which would get the code, the verifier and the
+// client's Basic credentials re-posted. No redirect is followed.
+func TestHostileRedirectingTokenEndpoint(t *testing.T) {
+	var collected []string
+	var mu sync.Mutex
+	collector := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		collected = append(collected, string(body)+" "+r.Header.Get("Authorization"))
+		mu.Unlock()
+		http.Error(rw, "nope", http.StatusBadRequest)
+	}))
+	defer collector.Close()
+	redirector := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		http.Redirect(rw, r, collector.URL+r.URL.Path, http.StatusTemporaryRedirect)
+	}))
+	defer redirector.Close()
+	for _, endpoint := range []string{"token_endpoint", "registration_endpoint"} {
+		t.Run(endpoint, func(t *testing.T) {
+			w := newWorld(t)
+			w.metaExtra = map[string]any{endpoint: redirector.URL + "/" + endpoint}
+			var opts *Options
+			if endpoint == "token_endpoint" {
+				opts = &Options{ClientID: "my-app", ClientSecret: "cs-SECRET-42"}
+			}
+			err := call(t, w, newAuth(t, w, opts), "ping")
+			if err == nil || !strings.Contains(err.Error(), "redirect") {
+				t.Fatalf("call = %v, want the redirect refused", err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(collected) != 0 {
+				t.Fatalf("the redirect target received %q", collected)
+			}
+		})
+	}
+}
+
+// TestHostileMetadataRedirects: metadata that redirects to another origin
+// (or from https to http) is refused; a redirect within the origin is
+// followed.
+func TestHostileMetadataRedirects(t *testing.T) {
+	other := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		writeJSON(rw, http.StatusOK, map[string]any{"issuer": "x"})
+	}))
+	defer other.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/away":
+			http.Redirect(rw, r, other.URL+"/meta", http.StatusFound)
+		case "/here":
+			http.Redirect(rw, r, "/meta", http.StatusFound)
+		default:
+			writeJSON(rw, http.StatusOK, map[string]any{"issuer": "y"})
+		}
+	}))
+	defer srv.Close()
+	a, err := New(srv.URL+"/mcp", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m ServerMetadata
+	if err := a.getJSON(context.Background(), "metadata", srv.URL+"/away", &m); err == nil || !strings.Contains(err.Error(), "another origin") {
+		t.Fatalf("cross-origin redirect: %v, want it refused", err)
+	}
+	if err := a.getJSON(context.Background(), "metadata", srv.URL+"/here", &m); err != nil || m.Issuer != "y" {
+		t.Fatalf("same-origin redirect: %v %q, want it followed", err, m.Issuer)
 	}
 }

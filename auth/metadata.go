@@ -61,7 +61,7 @@ func (a *Authorizer) getJSON(ctx context.Context, what, rawURL string, v any) er
 	// The 2025-03-26 spec asks clients to say which MCP version they speak
 	// when they fetch metadata, so servers can answer accordingly.
 	req.Header.Set("MCP-Protocol-Version", protocolVersion)
-	resp, err := a.http.Do(req)
+	resp, err := a.meta.Do(req)
 	if err != nil {
 		return fmt.Errorf("%s at %s: %w", what, redactURL(rawURL), unwrapURLError(err))
 	}

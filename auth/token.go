@@ -259,7 +259,7 @@ func (a *Authorizer) postOAuth(ctx context.Context, what, endpoint string, body 
 	}
 	req.Header = h
 	req.Header.Set("Accept", "application/json")
-	resp, err := a.http.Do(req)
+	resp, err := a.post.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
 			return 0, nil, ctx.Err()
@@ -267,6 +267,9 @@ func (a *Authorizer) postOAuth(ctx context.Context, what, endpoint string, body 
 		return 0, nil, &OAuthError{Endpoint: what, URL: redactURL(endpoint), Problem: scrub(unwrapURLError(err).Error(), secrets)}
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		return 0, nil, &OAuthError{Endpoint: what, URL: redactURL(endpoint), StatusCode: resp.StatusCode, Problem: errRedirected}
+	}
 	raw, err = readLimited(resp.Body, maxMetadataSize)
 	if err != nil {
 		return 0, nil, &OAuthError{Endpoint: what, URL: redactURL(endpoint), StatusCode: resp.StatusCode, Problem: "reading the reply: " + scrub(err.Error(), secrets)}
