@@ -125,20 +125,20 @@ type Options struct {
 // challenge at the same time share one refresh or authorization (one
 // "flight"): the others wait for it and are sent again with its token.
 type Authorizer struct {
-	opts     Options
-	server   *url.URL // the server URL as configured
+	opts   Options
+	server *url.URL // the server URL as configured
 	// cleartext: the server is plain http outside loopback, so no token
 	// is sent to it (unless AllowInsecureHTTP).
 	cleartext bool
-	key      string   // its canonical form: the store key and default resource
-	redacted string
-	grant    Grant
-	http     *http.Client // probes of the MCP server
-	meta     *http.Client // metadata: redirects within the origin only
-	post     *http.Client // token and registration: no redirects
-	store    Store
-	signer   *signingKey
-	now      func() time.Time
+	key       string // its canonical form: the store key and default resource
+	redacted  string
+	grant     Grant
+	http      *http.Client // probes of the MCP server
+	meta      *http.Client // metadata: redirects within the origin only
+	post      *http.Client // token and registration: no redirects
+	store     Store
+	signer    *signingKey
+	now       func() time.Time
 
 	mu        sync.Mutex
 	loaded    bool
