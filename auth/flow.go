@@ -182,6 +182,17 @@ func union(a, b []string) []string {
 // token the server rejects (invalid_grant and the like) is dropped so it
 // is not tried again.
 func (a *Authorizer) refresh(ctx context.Context) error {
+	// Hold the record's lock (a FileStore's is shared with other
+	// processes) around the refresh and its save, so that a parallel
+	// mcpwire waits for this result instead of spending the same rotating
+	// refresh token.
+	if l, ok := a.store.(RecordLocker); ok {
+		unlock, err := l.LockRecord(ctx, a.key)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	}
 	a.mu.Lock()
 	rec := a.rec.clone()
 	a.mu.Unlock()
@@ -190,11 +201,7 @@ func (a *Authorizer) refresh(ctx context.Context) error {
 	}
 	// Another process (a second mcpwire) may have refreshed already and
 	// rotated the refresh token: take its result instead.
-	if stored, err := a.store.Load(ctx, a.key); err == nil && stored != nil && stored.Token.Valid(a.now()) &&
-		stored.Issuer == rec.Issuer && stored.Token.AccessToken != rec.Token.AccessToken {
-		a.mu.Lock()
-		a.rec = *stored
-		a.mu.Unlock()
+	if a.adoptStored(ctx, rec) {
 		return nil
 	}
 	c, err := a.refreshClient(rec)
@@ -210,6 +217,12 @@ func (a *Authorizer) refresh(ctx context.Context) error {
 	if err != nil {
 		var oe *OAuthError
 		if errors.As(err, &oe) && (oe.Code == "invalid_grant" || oe.Code == "invalid_client" || oe.Code == "unauthorized_client") {
+			// A store without a lock, or a process that does not take
+			// it, may have rotated the token meanwhile: its result is as
+			// good as ours would have been.
+			if oe.Code == "invalid_grant" && a.adoptStored(ctx, rec) {
+				return nil
+			}
 			a.dropToken(ctx)
 		}
 		return err
@@ -222,6 +235,25 @@ func (a *Authorizer) refresh(ctx context.Context) error {
 		r.Updated = a.now()
 	})
 	return nil
+}
+
+// adoptStored takes the stored record when another process has replaced
+// the token of rec (from the same issuer) by one that is valid, or by a
+// new refresh token, and reports whether it did.
+func (a *Authorizer) adoptStored(ctx context.Context, rec *Record) bool {
+	stored, err := a.store.Load(ctx, a.key)
+	if err != nil || stored == nil || stored.Token == nil || stored.Issuer != rec.Issuer {
+		return false
+	}
+	newer := stored.Token.Valid(a.now()) && stored.Token.AccessToken != rec.Token.AccessToken ||
+		stored.Token.RefreshToken != "" && stored.Token.RefreshToken != rec.Token.RefreshToken
+	if !newer {
+		return false
+	}
+	a.mu.Lock()
+	a.rec = *stored
+	a.mu.Unlock()
+	return true
 }
 
 // refreshClient rebuilds the client that the stored token was issued to.

@@ -371,3 +371,85 @@ func TestHostileMetadataRedirects(t *testing.T) {
 		t.Fatalf("same-origin redirect: %v %q, want it followed", err, m.Issuer)
 	}
 }
+
+// TestHostileConcurrentRefreshRotation: two processes (two Authorizers on
+// one FileStore) refresh the same expired token at once, and the
+// authorization server rotates refresh tokens. The second waits for the
+// first one's result instead of spending the old refresh token, so both
+// end up with a token and the store keeps one.
+func TestHostileConcurrentRefreshRotation(t *testing.T) {
+	w := newWorld(t)
+	w.issueRefresh, w.expiresIn = true, 60
+	clk := newClock()
+	store := &FileStore{Dir: t.TempDir()}
+	p1 := newAuth(t, w, &Options{now: clk.now, Store: store})
+	mustCall(t, w, p1, "ping")
+	clk.advance(2 * time.Minute)
+	p2 := newAuth(t, w, &Options{now: clk.now, Store: store})
+
+	entered, contended := make(chan struct{}, 2), make(chan struct{}, 1)
+	w.mu.Lock()
+	w.tokenGate, w.tokenEntered = make(chan struct{}), entered
+	w.mu.Unlock()
+	lockContendedHook = func() { contended <- struct{}{} }
+	t.Cleanup(func() { lockContendedHook = nil })
+
+	headers := make(chan string, 2)
+	authorize := func(a *Authorizer) {
+		req, _ := http.NewRequest(http.MethodPost, w.serverURL(), nil)
+		if err := a.Authorize(context.Background(), req); err != nil {
+			t.Error(err)
+		}
+		headers <- req.Header.Get("Authorization")
+	}
+	go authorize(p1)
+	<-entered // p1 is refreshing, holding the record's lock
+	go authorize(p2)
+	select {
+	case <-entered: // p2 spends the same refresh token
+	case <-contended: // p2 waits for p1's result
+	}
+	close(w.tokenGate)
+	for range 2 {
+		if h := <-headers; !strings.HasPrefix(h, "Bearer at-") {
+			t.Errorf("a process ended without a token (header %q)", h)
+		}
+	}
+	rec, err := store.Load(context.Background(), p1.ServerURL())
+	if err != nil || rec == nil || rec.Token == nil {
+		t.Fatalf("the store lost the token: %v %v", rec, err)
+	}
+	w.mu.Lock()
+	_, live := w.refreshes[rec.Token.RefreshToken]
+	w.mu.Unlock()
+	if !live {
+		t.Errorf("the stored refresh token %q was spent", rec.Token.RefreshToken)
+	}
+}
+
+// TestRefreshRereadsTheStoreOnInvalidGrant: with a store that has no
+// lock, another process rotates the refresh token while this one's
+// refresh is on its way; invalid_grant then takes the other's result
+// rather than signing the user out.
+func TestRefreshRereadsTheStoreOnInvalidGrant(t *testing.T) {
+	w := newWorld(t)
+	w.issueRefresh, w.expiresIn = true, 60
+	clk := newClock()
+	store := &MemoryStore{}
+	a := newAuth(t, w, &Options{now: clk.now, Store: store})
+	mustCall(t, w, a, "ping")
+	clk.advance(2 * time.Minute)
+	w.tokenHook = func(form url.Values, _ *http.Request) (int, string, bool) {
+		if form.Get("grant_type") != "refresh_token" {
+			return 0, "", false
+		}
+		rec, _ := store.Load(context.Background(), a.ServerURL())
+		rec.Token = &Token{AccessToken: "at-other", RefreshToken: "rt-other", Expiry: clk.now().Add(time.Hour)}
+		store.Save(context.Background(), rec)
+		return http.StatusBadRequest, `{"error":"invalid_grant"}`, true
+	}
+	req, _ := http.NewRequest(http.MethodPost, w.serverURL(), nil)
+	if err := a.Authorize(context.Background(), req); err != nil || req.Header.Get("Authorization") != "Bearer at-other" {
+		t.Fatalf("Authorize = %v, header %q: want the other process's token", err, req.Header.Get("Authorization"))
+	}
+}
