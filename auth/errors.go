@@ -29,7 +29,10 @@ var (
 	// ErrNoClientID: there is no way to identify the client: nothing is
 	// configured, and the server offers neither client ID metadata
 	// documents nor dynamic registration.
-	ErrNoClientID = errors.New("no client ID: the authorization server offers no dynamic registration; configure a pre-registered clientId")
+	// ErrSecretIssuer: the configured client secret is bound to another
+	// authorization server than the one the server's metadata names.
+	ErrSecretIssuer = errors.New("auth: the configured client secret is for another authorization server")
+	ErrNoClientID   = errors.New("no client ID: the authorization server offers no dynamic registration; configure a pre-registered clientId")
 )
 
 // OAuthError is an error reply of an authorization server endpoint (token,

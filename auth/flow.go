@@ -132,7 +132,7 @@ func (a *Authorizer) discover(ctx context.Context, prmURL string) (*discovery, e
 		// Never send a token from one authorization server to a resource
 		// that now trusts another.
 		a.logf("auth: %s now uses authorization server %s instead of %s; dropping the old tokens", a.redacted, as.Issuer, a.rec.Issuer)
-		a.rec = Record{ServerURL: a.key}
+		a.rec = Record{ServerURL: a.key, SecretIssuer: a.rec.SecretIssuer}
 	}
 	rec := a.rec.clone()
 	a.mu.Unlock()
@@ -265,6 +265,13 @@ func (a *Authorizer) refreshClient(rec *Record) (*client, error) {
 	case rec.Registration != nil && rec.Registration.ClientID == rec.ClientID:
 		c.secret = rec.Registration.ClientSecret
 	case rec.ClientID == a.opts.ClientID:
+		bound := a.opts.ClientSecretIssuer
+		if bound == "" {
+			bound = rec.SecretIssuer
+		}
+		if a.opts.ClientSecret != "" && bound != "" && strings.TrimSuffix(bound, "/") != strings.TrimSuffix(rec.Issuer, "/") {
+			return nil, fmt.Errorf("%w: it belongs to %s, not to %s, which issued the stored token", ErrSecretIssuer, redactURL(bound), redactURL(rec.Issuer))
+		}
 		c.secret = a.opts.ClientSecret
 	case rec.ClientID == a.opts.ClientMetadataURL:
 	default:

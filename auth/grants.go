@@ -114,7 +114,10 @@ func checkIss(vals url.Values, as *ServerMetadata) error {
 
 // clientCredentials gets a token for the client itself.
 func (a *Authorizer) clientCredentials(ctx context.Context, d *discovery, scopes []string) (*Token, *client, error) {
-	c := a.configuredClient(d.as)
+	c, err := a.configuredClient(ctx, d.as)
+	if err != nil {
+		return nil, nil, err
+	}
 	form := formValues("grant_type", grantClientCredentials, "resource", d.resource)
 	if len(scopes) > 0 {
 		form.Set("scope", strings.Join(scopes, " "))
@@ -162,7 +165,10 @@ func (a *Authorizer) enterprise(ctx context.Context, d *discovery, scopes []stri
 			Problem: fmt.Sprintf("the issued token is a %q, not an identity assertion grant (%s)", clean(r.IssuedTokenType, 80), tokenTypeIDJAG)}
 	}
 	grant := r.AccessToken
-	c := a.configuredClient(d.as)
+	c, err := a.configuredClient(ctx, d.as)
+	if err != nil {
+		return nil, nil, err
+	}
 	form := formValues("grant_type", grantJWTBearer, "assertion", grant, "resource", d.resource)
 	if len(scopes) > 0 {
 		form.Set("scope", strings.Join(scopes, " "))
@@ -175,15 +181,44 @@ func (a *Authorizer) enterprise(ctx context.Context, d *discovery, scopes []stri
 }
 
 // configuredClient is the pre-registered client, authenticating the way
-// the server supports.
-func (a *Authorizer) configuredClient(as *ServerMetadata) *client {
+// the server supports. A configured secret goes only to the issuer it is
+// bound to.
+func (a *Authorizer) configuredClient(ctx context.Context, as *ServerMetadata) (*client, error) {
+	if err := a.bindSecret(ctx, as.Issuer); err != nil {
+		return nil, err
+	}
 	return &client{
 		id:       a.opts.ClientID,
 		secret:   a.opts.ClientSecret,
 		method:   chooseAuthMethod(as.TokenEndpointAuthMethodsSupported, a.opts.ClientSecret != "", a.signer != nil),
 		key:      a.signer,
 		audience: as.Issuer,
+	}, nil
+}
+
+// bindSecret checks that the configured client secret may go to issuer:
+// the one configured for it (ClientSecretIssuer), else the first one it
+// was used with, which is recorded now if there is none yet. A server
+// whose metadata names another authorization server cannot collect it.
+func (a *Authorizer) bindSecret(ctx context.Context, issuer string) error {
+	if a.opts.ClientSecret == "" {
+		return nil
 	}
+	bound := a.opts.ClientSecretIssuer
+	if bound == "" {
+		a.mu.Lock()
+		bound = a.rec.SecretIssuer
+		a.mu.Unlock()
+	}
+	if bound == "" {
+		a.commit(ctx, func(r *Record) { r.SecretIssuer = issuer })
+		return nil
+	}
+	if strings.TrimSuffix(bound, "/") != strings.TrimSuffix(issuer, "/") {
+		return fmt.Errorf("%w: it belongs to %s, and the server now names %s; refusing to send it (set the oauth block's \"issuer\" if the new one is right, or run mcpwire logout)",
+			ErrSecretIssuer, redactURL(bound), redactURL(issuer))
+	}
+	return nil
 }
 
 // clientFor identifies the client for the authorization code flow, in the
@@ -193,7 +228,7 @@ func (a *Authorizer) configuredClient(as *ServerMetadata) *client {
 func (a *Authorizer) clientFor(ctx context.Context, d *discovery, redirect string) (*client, error) {
 	as := d.as
 	if a.opts.ClientID != "" {
-		return a.configuredClient(as), nil
+		return a.configuredClient(ctx, as)
 	}
 	a.mu.Lock()
 	reg := a.rec.clone().Registration

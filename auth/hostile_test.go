@@ -453,3 +453,48 @@ func TestRefreshRereadsTheStoreOnInvalidGrant(t *testing.T) {
 		t.Fatalf("Authorize = %v, header %q: want the other process's token", err, req.Header.Get("Authorization"))
 	}
 }
+
+// TestHostileClientSecretToAnotherIssuer: a server's metadata names an
+// authorization server other than the one the configured client secret
+// belongs to (configured, or the first one it was used with).
+func TestHostileClientSecretToAnotherIssuer(t *testing.T) {
+	t.Run("configured issuer", func(t *testing.T) {
+		w := newWorld(t)
+		a := newAuth(t, w, &Options{ClientID: "my-app", ClientSecret: "cs-SECRET-42", ClientSecretIssuer: "https://corp-as.example"})
+		err := call(t, w, a, "ping")
+		if !isAuthErr(err, ErrSecretIssuer) {
+			t.Fatalf("call = %v, want ErrSecretIssuer", err)
+		}
+		if len(w.tokenRequests()) != 0 || w.authorizeCount() != 0 {
+			t.Fatal("the sign-in went ahead")
+		}
+	})
+	t.Run("first issuer, stored", func(t *testing.T) {
+		w := newWorld(t)
+		store := &MemoryStore{}
+		opts := func() *Options {
+			return &Options{ClientID: "my-app", ClientSecret: "cs-SECRET-42", Grant: GrantClientCredentials, Store: store}
+		}
+		mustCall(t, w, newAuth(t, w, opts()), "ping")
+		// The server now trusts another authorization server (the
+		// attacker's, here on another loopback port).
+		evil := newWorld(t)
+		w.mu.Lock()
+		w.issuerPath = ""
+		w.as = evil.as
+		w.tokens = map[string][]string{}
+		w.mu.Unlock()
+		err := call(t, w, newAuth(t, w, opts()), "ping")
+		if !isAuthErr(err, ErrSecretIssuer) {
+			t.Fatalf("call = %v, want ErrSecretIssuer", err)
+		}
+		for _, a := range evil.tokenAuthz {
+			if a != "" {
+				t.Fatalf("the other authorization server got client credentials %q", a)
+			}
+		}
+		if len(evil.tokenRequests()) != 0 {
+			t.Fatal("the other authorization server got a token request")
+		}
+	})
+}
