@@ -95,7 +95,9 @@ type Options struct {
 	// in memory only.
 	Store Store
 	// HTTPClient sends metadata, registration and token requests. Nil
-	// means a private client with a 30 s timeout.
+	// means a private client with a 30 s timeout that refuses to connect
+	// to link-local addresses (cloud metadata endpoints); a given client
+	// should do the same.
 	HTTPClient *http.Client
 	// Logf receives notes on what the Authorizer does (never a secret).
 	// Nil discards them.
@@ -222,7 +224,7 @@ func New(serverURL string, opts *Options) (*Authorizer, error) {
 		a.grant = GrantAuthorizationCode
 	}
 	if a.http == nil {
-		a.http = &http.Client{Timeout: 30 * time.Second}
+		a.http = defaultHTTPClient()
 	}
 	a.meta, a.post = metadataClient(a.http), postClient(a.http)
 	if a.store == nil {

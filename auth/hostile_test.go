@@ -498,3 +498,35 @@ func TestHostileClientSecretToAnotherIssuer(t *testing.T) {
 		}
 	})
 }
+
+// TestHostileDiscoveryToCloudMetadata: a challenge or metadata names a
+// link-local address (the cloud metadata service) for discovery or
+// tokens. Nothing is sent there, not even with AllowInsecureHTTP.
+func TestHostileDiscoveryToCloudMetadata(t *testing.T) {
+	a, err := New("https://mcp.example/mcp", &Options{AllowInsecureHTTP: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := a.discoverResource(context.Background(), "http://169.254.169.254/latest/meta-data/"); !errors.Is(err, ErrLinkLocal) {
+		t.Errorf("resource metadata at 169.254.169.254: %v, want ErrLinkLocal", err)
+	}
+	if _, err := a.discoverServer(context.Background(), "http://[fe80::1%25eth0]", true); !errors.Is(err, ErrLinkLocal) {
+		t.Errorf("issuer at fe80::1: %v, want ErrLinkLocal", err)
+	}
+	w := newWorld(t)
+	w.metaExtra = map[string]any{"token_endpoint": "http://169.254.169.254/token"}
+	if err := call(t, w, newAuth(t, w, nil), "ping"); !isAuthErr(err, ErrLinkLocal) {
+		t.Errorf("token endpoint at 169.254.169.254: %v, want ErrLinkLocal", err)
+	}
+	// A name that resolves to one is refused when connecting.
+	for _, addr := range []string{"169.254.169.254:80", "[::ffff:169.254.169.254]:80", "[fd00:ec2::254]:80"} {
+		if err := refuseLinkLocalConn("tcp", addr, nil); !errors.Is(err, ErrLinkLocal) {
+			t.Errorf("connecting to %s: %v, want ErrLinkLocal", addr, err)
+		}
+	}
+	for _, addr := range []string{"127.0.0.1:80", "10.0.0.5:443", "[::1]:80"} {
+		if err := refuseLinkLocalConn("tcp", addr, nil); err != nil {
+			t.Errorf("connecting to %s: %v, want it allowed", addr, err)
+		}
+	}
+}

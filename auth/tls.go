@@ -36,8 +36,11 @@ func secureEnough(u *url.URL) bool {
 }
 
 // requireTLS refuses a plain-http URL outside loopback unless the options
-// allow it. what names the URL's role ("token_endpoint", "issuer", ...).
+// allow it, and a link-local target always (see ErrLinkLocal). what names the URL's role ("token_endpoint", "issuer", ...).
 func (a *Authorizer) requireTLS(what, raw string) error {
+	if err := refuseLinkLocal(what, raw); err != nil {
+		return err
+	}
 	if a.opts.AllowInsecureHTTP {
 		return nil
 	}
