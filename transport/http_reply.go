@@ -318,7 +318,9 @@ func readLimitedInto(data []byte, r io.Reader, size, limit int64) ([]byte, error
 	}
 	for int64(len(data)) <= limit {
 		if len(data) == cap(data) {
-			data = slices.Grow(data, cap(data))
+			// Double, but never past the limit (+1 to see a longer
+			// body): a body that reaches the limit costs it once.
+			data = slices.Grow(data, int(min(int64(cap(data)), limit+1-int64(len(data)))))
 		}
 		room := data[len(data):cap(data)]
 		if int64(len(data))+int64(len(room)) > limit+1 {
