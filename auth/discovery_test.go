@@ -120,8 +120,8 @@ func TestResourceMismatchIsRefused(t *testing.T) {
 	w.prmResource = "https://evil.example.com/mcp"
 	a := newAuth(t, w, nil)
 	err := call(t, w, a, "ping")
-	if !isAuthErr(err, ErrResourceMismatch) {
-		t.Fatalf("err = %v, want ErrResourceMismatch", err)
+	if !isAuthErr(err, errResourceMismatch) {
+		t.Fatalf("err = %v, want errResourceMismatch", err)
 	}
 	if w.authorizeCount() != 0 || len(w.hitsOf("AS")) != 0 {
 		t.Errorf("the client went on to the authorization server: %q", w.hitsOf("AS"))
@@ -172,8 +172,8 @@ func TestNoPKCESupportIsRefused(t *testing.T) {
 			w.pkce = methods
 			a := newAuth(t, w, nil)
 			err := call(t, w, a, "ping")
-			if !isAuthErr(err, ErrNoPKCE) {
-				t.Fatalf("err = %v, want ErrNoPKCE", err)
+			if !isAuthErr(err, errNoPKCE) {
+				t.Fatalf("err = %v, want errNoPKCE", err)
 			}
 			if w.authorizeCount() != 0 {
 				t.Error("an authorization request was made anyway")
@@ -222,8 +222,8 @@ func TestDiscoveryErrorsAreSentinels(t *testing.T) {
 	w := newWorld(t)
 	w.prmResource = "https://elsewhere.example/mcp"
 	err := call(t, w, newAuth(t, w, nil), "ping")
-	if !errors.Is(err, ErrResourceMismatch) {
-		t.Fatalf("errors.Is(err, ErrResourceMismatch) = false for %v", err)
+	if !errors.Is(err, errResourceMismatch) {
+		t.Fatalf("errors.Is(err, errResourceMismatch) = false for %v", err)
 	}
 }
 

@@ -34,7 +34,7 @@ func (a *Authorizer) satisfy(ctx context.Context, ch Challenge, stepUp bool) err
 		a.logf("auth: refreshing the token for %s failed (%v); authorizing again", a.redacted, err)
 	}
 	if attempts >= maxAttempts {
-		return fmt.Errorf("auth: %s: %w", a.redacted, ErrTooManyAttempts)
+		return fmt.Errorf("%w: %s", errTooManyAttempts, a.redacted)
 	}
 	d, err := a.discover(ctx, ch.Param("resource_metadata"))
 	if err != nil {
@@ -270,7 +270,7 @@ func (a *Authorizer) refreshClient(rec *Record) (*client, error) {
 			bound = rec.SecretIssuer
 		}
 		if a.opts.ClientSecret != "" && bound != "" && strings.TrimSuffix(bound, "/") != strings.TrimSuffix(rec.Issuer, "/") {
-			return nil, fmt.Errorf("%w: it belongs to %s, not to %s, which issued the stored token", ErrSecretIssuer, redactURL(bound), redactURL(rec.Issuer))
+			return nil, fmt.Errorf("%w: it belongs to %s, not to %s, which issued the stored token", errSecretIssuer, redactURL(bound), redactURL(rec.Issuer))
 		}
 		c.secret = a.opts.ClientSecret
 	case rec.ClientID == a.opts.ClientMetadataURL:

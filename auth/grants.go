@@ -14,17 +14,17 @@ import (
 func (a *Authorizer) authorizationCode(ctx context.Context, d *discovery, scopes []string) (*Token, *client, error) {
 	as := d.as
 	if !as.supportsPKCE() {
-		return nil, nil, fmt.Errorf("auth: %w: %s lists code_challenge_methods_supported %q; refusing to authorize without it",
-			ErrNoPKCE, as.Issuer, as.CodeChallengeMethodsSupported)
+		return nil, nil, fmt.Errorf("%w: %s lists code_challenge_methods_supported %q; refusing to authorize without it",
+			errNoPKCE, as.Issuer, as.CodeChallengeMethodsSupported)
 	}
 	if as.AuthorizationEndpoint == "" {
 		return nil, nil, fmt.Errorf("auth: authorization server %s has no authorization_endpoint for signing in", as.Issuer)
 	}
 	if a.opts.UserAgent == nil {
 		if hint := a.opts.SignInHint; hint != "" {
-			return nil, nil, fmt.Errorf("auth: %s: %w; %s", a.redacted, ErrInteractionRequired, hint)
+			return nil, nil, fmt.Errorf("%w: %s; %s", ErrInteractionRequired, a.redacted, hint)
 		}
-		return nil, nil, fmt.Errorf("auth: %s: %w", a.redacted, ErrInteractionRequired)
+		return nil, nil, fmt.Errorf("%w: %s", ErrInteractionRequired, a.redacted)
 	}
 	cb, err := a.opts.UserAgent.Open(ctx)
 	if err != nil {
@@ -216,7 +216,7 @@ func (a *Authorizer) bindSecret(ctx context.Context, issuer string) error {
 	}
 	if strings.TrimSuffix(bound, "/") != strings.TrimSuffix(issuer, "/") {
 		return fmt.Errorf("%w: it belongs to %s, and the server now names %s; refusing to send it (set the oauth block's \"issuer\" if the new one is right, or run mcpwire logout)",
-			ErrSecretIssuer, redactURL(bound), redactURL(issuer))
+			errSecretIssuer, redactURL(bound), redactURL(issuer))
 	}
 	return nil
 }
@@ -243,7 +243,7 @@ func (a *Authorizer) clientFor(ctx context.Context, d *discovery, redirect strin
 	if as.RegistrationEndpoint != "" {
 		return a.register(ctx, as, redirect)
 	}
-	return nil, fmt.Errorf("auth: %s (authorization server %s): %w", a.redacted, as.Issuer, ErrNoClientID)
+	return nil, fmt.Errorf("%w for %s: authorization server %s offers no dynamic registration; configure a pre-registered clientId", errNoClientID, a.redacted, as.Issuer)
 }
 
 func formValues(kv ...string) url.Values {

@@ -260,8 +260,8 @@ func TestHostileTenantWidensAudience(t *testing.T) {
 	w.prmPath = "/.well-known/oauth-protected-resource/tenantA/mcp"
 	w.prmResource = w.rs.URL
 	err := call(t, w, newAuth(t, w, nil), "ping")
-	if !isAuthErr(err, ErrResourceMismatch) {
-		t.Fatalf("call = %v, want ErrResourceMismatch", err)
+	if !isAuthErr(err, errResourceMismatch) {
+		t.Fatalf("call = %v, want errResourceMismatch", err)
 	}
 	if w.authorizeCount() != 0 {
 		t.Fatal("the sign-in went ahead for the whole host")
@@ -462,8 +462,8 @@ func TestHostileClientSecretToAnotherIssuer(t *testing.T) {
 		w := newWorld(t)
 		a := newAuth(t, w, &Options{ClientID: "my-app", ClientSecret: "cs-SECRET-42", ClientSecretIssuer: "https://corp-as.example"})
 		err := call(t, w, a, "ping")
-		if !isAuthErr(err, ErrSecretIssuer) {
-			t.Fatalf("call = %v, want ErrSecretIssuer", err)
+		if !isAuthErr(err, errSecretIssuer) {
+			t.Fatalf("call = %v, want errSecretIssuer", err)
 		}
 		if len(w.tokenRequests()) != 0 || w.authorizeCount() != 0 {
 			t.Fatal("the sign-in went ahead")
@@ -485,8 +485,8 @@ func TestHostileClientSecretToAnotherIssuer(t *testing.T) {
 		w.tokens = map[string][]string{}
 		w.mu.Unlock()
 		err := call(t, w, newAuth(t, w, opts()), "ping")
-		if !isAuthErr(err, ErrSecretIssuer) {
-			t.Fatalf("call = %v, want ErrSecretIssuer", err)
+		if !isAuthErr(err, errSecretIssuer) {
+			t.Fatalf("call = %v, want errSecretIssuer", err)
 		}
 		for _, a := range evil.tokenAuthz {
 			if a != "" {
@@ -507,21 +507,21 @@ func TestHostileDiscoveryToCloudMetadata(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := a.discoverResource(context.Background(), "http://169.254.169.254/latest/meta-data/"); !errors.Is(err, ErrLinkLocal) {
-		t.Errorf("resource metadata at 169.254.169.254: %v, want ErrLinkLocal", err)
+	if _, _, err := a.discoverResource(context.Background(), "http://169.254.169.254/latest/meta-data/"); !errors.Is(err, errLinkLocal) {
+		t.Errorf("resource metadata at 169.254.169.254: %v, want errLinkLocal", err)
 	}
-	if _, err := a.discoverServer(context.Background(), "http://[fe80::1%25eth0]", true); !errors.Is(err, ErrLinkLocal) {
-		t.Errorf("issuer at fe80::1: %v, want ErrLinkLocal", err)
+	if _, err := a.discoverServer(context.Background(), "http://[fe80::1%25eth0]", true); !errors.Is(err, errLinkLocal) {
+		t.Errorf("issuer at fe80::1: %v, want errLinkLocal", err)
 	}
 	w := newWorld(t)
 	w.metaExtra = map[string]any{"token_endpoint": "http://169.254.169.254/token"}
-	if err := call(t, w, newAuth(t, w, nil), "ping"); !isAuthErr(err, ErrLinkLocal) {
-		t.Errorf("token endpoint at 169.254.169.254: %v, want ErrLinkLocal", err)
+	if err := call(t, w, newAuth(t, w, nil), "ping"); !isAuthErr(err, errLinkLocal) {
+		t.Errorf("token endpoint at 169.254.169.254: %v, want errLinkLocal", err)
 	}
 	// A name that resolves to one is refused when connecting.
 	for _, addr := range []string{"169.254.169.254:80", "[::ffff:169.254.169.254]:80", "[fd00:ec2::254]:80"} {
-		if err := refuseLinkLocalConn("tcp", addr, nil); !errors.Is(err, ErrLinkLocal) {
-			t.Errorf("connecting to %s: %v, want ErrLinkLocal", addr, err)
+		if err := refuseLinkLocalConn("tcp", addr, nil); !errors.Is(err, errLinkLocal) {
+			t.Errorf("connecting to %s: %v, want errLinkLocal", addr, err)
 		}
 	}
 	for _, addr := range []string{"127.0.0.1:80", "10.0.0.5:443", "[::1]:80"} {

@@ -144,12 +144,12 @@ func (a *Authorizer) discoverResource(ctx context.Context, fromChallenge string)
 // one authorization server.
 func (a *Authorizer) checkResource(m *ProtectedResourceMetadata, from string) error {
 	if m.Resource == "" {
-		return fmt.Errorf("auth: %w: the metadata at %s names no resource (RFC 9728 section 3.3 requires it); refusing to authorize",
-			ErrResourceMismatch, redactURL(from))
+		return fmt.Errorf("%w: the metadata at %s names no resource (RFC 9728 section 3.3 requires it); refusing to authorize",
+			errResourceMismatch, redactURL(from))
 	}
 	if !a.resourceMatches(m.Resource, from) {
-		return fmt.Errorf("auth: %w: the metadata at %s is for %s, not for %s; refusing to authorize",
-			ErrResourceMismatch, redactURL(from), redactURL(m.Resource), a.redacted)
+		return fmt.Errorf("%w: the metadata at %s is for %s, not for %s; refusing to authorize",
+			errResourceMismatch, redactURL(from), redactURL(m.Resource), a.redacted)
 	}
 	if len(m.AuthorizationServers) == 0 {
 		return fmt.Errorf("auth: the protected resource metadata at %s names no authorization server", redactURL(from))

@@ -11,13 +11,13 @@ import (
 	"time"
 )
 
-// ErrLinkLocal: a URL that a server's challenge or metadata named for
+// errLinkLocal: a URL that a server's challenge or metadata named for
 // discovery, registration or tokens points at a link-local address, where
 // cloud metadata endpoints (169.254.169.254, fd00:ec2::254's link-local
 // kin) hand out the machine's own credentials. Such a request is never
 // sent. Private ranges (10/8, 172.16/12, 192.168/16, fc00::/7) are allowed:
 // company authorization servers live there. See docs/security.md.
-var ErrLinkLocal = errors.New("auth: a link-local address")
+var errLinkLocal = errors.New("auth: link-local address")
 
 // linkLocal reports whether ip is link-local (169.254.0.0/16, fe80::/10,
 // also as an IPv4-mapped IPv6 address) or the EC2 IPv6 metadata address.
@@ -40,7 +40,7 @@ func refuseLinkLocal(what, raw string) error {
 		return nil // unparsable URLs are refused where they are used
 	}
 	if ip, err := netip.ParseAddr(u.Hostname()); err == nil && linkLocal(ip) {
-		return fmt.Errorf("%w: the %s %s points at a link-local address, where cloud metadata services live; refusing to send it anything", ErrLinkLocal, what, redactURL(raw))
+		return fmt.Errorf("%w: the %s %s points at a link-local address, where cloud metadata services live; refusing to send it anything", errLinkLocal, what, redactURL(raw))
 	}
 	return nil
 }
@@ -63,7 +63,7 @@ func refuseLinkLocalConn(network, address string, _ syscall.RawConn) error {
 		return nil
 	}
 	if ip, err := netip.ParseAddr(host); err == nil && linkLocal(ip) {
-		return fmt.Errorf("%w: refusing to connect to %s", ErrLinkLocal, host)
+		return fmt.Errorf("%w: refusing to connect to %s", errLinkLocal, host)
 	}
 	return nil
 }
