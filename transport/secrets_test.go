@@ -75,3 +75,23 @@ func TestHTTPEchoedCredentialsAreScrubbed(t *testing.T) {
 		})
 	}
 }
+
+// The legacy SSE transport: an error response on the GET stream that
+// echoes the stream's credentials reaches Read scrubbed.
+func TestLegacySSEEchoedCredentialsAreScrubbed(t *testing.T) {
+	const bearer = "tok-LEGACY-0123456789"
+	ls := newLegacyServer(t, "/messages")
+	s := connectLegacy(t, &SSE{URL: ls.url(), Headers: http.Header{"Authorization": {"Bearer " + bearer}}})
+	h := <-ls.gets
+	ls.events <- message(fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"you sent %s","data":{"auth":%q}}}`,
+		h.Get("Authorization"), h.Get("Authorization")))
+	m, err := s.Read(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := httpErrorResponse(t, m, 1)
+	text := e.Message + " " + string(e.Data)
+	if strings.Contains(text, bearer) || !strings.Contains(text, redactedMark) {
+		t.Fatalf("error response %q: want the token scrubbed", text)
+	}
+}
