@@ -372,7 +372,7 @@ func (a *Authorizer) Challenge(ctx context.Context, resp *http.Response) (bool, 
 		return false, nil
 	}
 	if a.cleartext {
-		return false, fmt.Errorf("%w: the server %s asks for authorization, and a token sent to it would travel in clear text; %s", ErrInsecureHTTP, a.redacted, insecureHint)
+		return false, a.cleartextErr()
 	}
 	sent := bearerToken(resp.Request)
 	for {

@@ -92,6 +92,11 @@ func (a *Authorizer) install(ctx context.Context, d *discovery, c *client, tok *
 // metadata, reusing what an earlier challenge found unless this one names
 // other resource metadata.
 func (a *Authorizer) discover(ctx context.Context, prmURL string) (*discovery, error) {
+	if a.cleartext {
+		// Signing in would get a token that is never sent (Authorize);
+		// say so before the user is asked.
+		return nil, a.cleartextErr()
+	}
 	a.mu.Lock()
 	d := a.disc
 	a.mu.Unlock()

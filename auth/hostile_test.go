@@ -530,3 +530,21 @@ func TestHostileDiscoveryToCloudMetadata(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileNoSignInForCleartextServer: signing in to a plain-http
+// server on another host is refused at discovery (where Login, Prepare
+// and challenges all go) before anyone is asked, since its token would
+// never be sent.
+func TestHostileNoSignInForCleartextServer(t *testing.T) {
+	ua := &refusingAgent{err: errors.New("the user was asked")}
+	a, err := New("http://mcp.example/mcp", &Options{UserAgent: ua})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.discover(context.Background(), ""); !errors.Is(err, ErrInsecureHTTP) {
+		t.Fatalf("discover = %v, want ErrInsecureHTTP", err)
+	}
+	if ua.count() != 0 {
+		t.Fatal("the user was asked to sign in")
+	}
+}

@@ -50,3 +50,9 @@ func (a *Authorizer) requireTLS(what, raw string) error {
 	}
 	return fmt.Errorf("%w: the %s %s would carry credentials in clear text; %s", ErrInsecureHTTP, what, redactURL(raw), insecureHint)
 }
+
+// cleartextErr is the error for a sign-in to a plain-http server outside
+// loopback: the token would never be sent, so none is obtained.
+func (a *Authorizer) cleartextErr() error {
+	return fmt.Errorf("%w: the server %s asks for authorization, and a token sent to it would travel in clear text; %s", ErrInsecureHTTP, a.redacted, insecureHint)
+}
