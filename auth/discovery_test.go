@@ -157,6 +157,8 @@ func TestResourceMustMatchWhereTheMetadataCameFrom(t *testing.T) {
 		{"https://h:8443/tenantA/mcp", pathBased, false},
 		{"https://other/tenantA/mcp", pathBased, false},
 		{"", pathBased, false},
+		{"tenantA/mcp", pathBased, false}, // relative: names nothing
+		{"/tenantA/mcp", pathBased, false},
 	} {
 		m := &ProtectedResourceMetadata{Resource: tc.resource, AuthorizationServers: []string{"https://as"}}
 		if err := a.checkResource(m, tc.from); (err == nil) != tc.ok {

@@ -50,8 +50,8 @@ func canonicalURL(u *url.URL) string {
 // well-known URL (which speaks for the whole origin). Any other value,
 // a parent path included, is another resource.
 func (a *Authorizer) resourceMatches(resource, from string) bool {
-	ru, err := a.server.Parse(resource)
-	if err != nil || !ru.IsAbs() || ru.User != nil || ru.Fragment != "" || ru.RawQuery != "" || !origin.Same(ru, a.server) {
+	ru, err := url.Parse(resource) // absolute: a relative one names nothing
+	if err != nil || !ru.IsAbs() || ru.Host == "" || ru.User != nil || ru.Fragment != "" || ru.RawQuery != "" || !origin.Same(ru, a.server) {
 		return false
 	}
 	if canonicalURL(ru) == a.key {
