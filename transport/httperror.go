@@ -24,7 +24,10 @@ const httpErrorBodySlack = 4096
 // HTTPError is a reply with a non-2xx status (or another status the
 // transport cannot use). It names the method, the redacted URL and the
 // status, keeps an excerpt of the body and the authorization hints a client
-// needs to react to 401 and 403. It never includes request header values.
+// needs to react to 401 and 403. It never includes request header values:
+// a server that echoes the credentials it received (the Authorization
+// header, configured headers, the URL's password) in its body, its
+// JSON-RPC error or its headers finds them replaced by "[redacted]".
 //
 // Test for it with errors.As.
 type HTTPError struct {

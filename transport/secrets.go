@@ -23,6 +23,8 @@ const minSecretLen = 4
 var publicHeaders = map[string]bool{
 	"Accept":               true,
 	"Accept-Encoding":      true,
+	"Cache-Control":        true,
+	"Connection":           true,
 	"Content-Type":         true,
 	"Content-Length":       true,
 	"User-Agent":           true,
