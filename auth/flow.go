@@ -205,9 +205,15 @@ func (a *Authorizer) refresh(ctx context.Context) error {
 		return errors.New("no refresh token")
 	}
 	// Another process (a second mcpwire) may have refreshed already and
-	// rotated the refresh token: take its result instead.
+	// rotated the refresh token: take its result instead, and refresh
+	// with its refresh token only if its access token is no longer good.
 	if a.adoptStored(ctx, rec) {
-		return nil
+		a.mu.Lock()
+		rec = a.rec.clone()
+		a.mu.Unlock()
+		if rec.Token.Valid(a.now()) || rec.Token.RefreshToken == "" {
+			return nil
+		}
 	}
 	c, err := a.refreshClient(rec)
 	if err != nil {

@@ -548,3 +548,28 @@ func TestHostileNoSignInForCleartextServer(t *testing.T) {
 		t.Fatal("the user was asked to sign in")
 	}
 }
+
+// TestRefreshUsesAnotherProcesssRotatedToken: another process refreshed
+// (rotating the refresh token) and its access token has expired since:
+// this one refreshes with the stored refresh token, not its spent one.
+func TestRefreshUsesAnotherProcesssRotatedToken(t *testing.T) {
+	w := newWorld(t)
+	w.issueRefresh, w.expiresIn = true, 60
+	clk := newClock()
+	store := &MemoryStore{}
+	p1 := newAuth(t, w, &Options{now: clk.now, Store: store})
+	mustCall(t, w, p1, "ping")
+	clk.advance(2 * time.Minute)
+	p2 := newAuth(t, w, &Options{now: clk.now, Store: store})
+	mustCall(t, w, p2, "ping") // p2 refreshes: rt-1 is spent
+	clk.advance(2 * time.Minute)
+	req, _ := http.NewRequest(http.MethodPost, w.serverURL(), nil)
+	if err := p1.Authorize(context.Background(), req); err != nil || !strings.HasPrefix(req.Header.Get("Authorization"), "Bearer at-") {
+		t.Fatalf("Authorize = %v, header %q: want a refreshed token", err, req.Header.Get("Authorization"))
+	}
+	for _, f := range w.tokenRequests()[2:] {
+		if f.Get("refresh_token") == "rt-1" {
+			t.Fatal("the spent refresh token was sent again")
+		}
+	}
+}
