@@ -372,19 +372,27 @@ func TestHostileMetadataRedirects(t *testing.T) {
 	}
 }
 
+// expiredSignIn signs in to a world that hands out refresh tokens (which
+// it rotates) with a token store, then lets the access token expire.
+func expiredSignIn(t *testing.T, store Store) (*world, *clock, *Authorizer) {
+	t.Helper()
+	w := newWorld(t)
+	w.issueRefresh, w.expiresIn = true, 60
+	clk := newClock()
+	a := newAuth(t, w, &Options{now: clk.now, Store: store})
+	mustCall(t, w, a, "ping")
+	clk.advance(2 * time.Minute)
+	return w, clk, a
+}
+
 // TestHostileConcurrentRefreshRotation: two processes (two Authorizers on
 // one FileStore) refresh the same expired token at once, and the
 // authorization server rotates refresh tokens. The second waits for the
 // first one's result instead of spending the old refresh token, so both
 // end up with a token and the store keeps one.
 func TestHostileConcurrentRefreshRotation(t *testing.T) {
-	w := newWorld(t)
-	w.issueRefresh, w.expiresIn = true, 60
-	clk := newClock()
 	store := &FileStore{Dir: t.TempDir()}
-	p1 := newAuth(t, w, &Options{now: clk.now, Store: store})
-	mustCall(t, w, p1, "ping")
-	clk.advance(2 * time.Minute)
+	w, clk, p1 := expiredSignIn(t, store)
 	p2 := newAuth(t, w, &Options{now: clk.now, Store: store})
 
 	entered, contended := make(chan struct{}, 2), make(chan struct{}, 1)
@@ -432,13 +440,8 @@ func TestHostileConcurrentRefreshRotation(t *testing.T) {
 // refresh is on its way; invalid_grant then takes the other's result
 // rather than signing the user out.
 func TestRefreshRereadsTheStoreOnInvalidGrant(t *testing.T) {
-	w := newWorld(t)
-	w.issueRefresh, w.expiresIn = true, 60
-	clk := newClock()
 	store := &MemoryStore{}
-	a := newAuth(t, w, &Options{now: clk.now, Store: store})
-	mustCall(t, w, a, "ping")
-	clk.advance(2 * time.Minute)
+	w, clk, a := expiredSignIn(t, store)
 	w.tokenHook = func(form url.Values, _ *http.Request) (int, string, bool) {
 		if form.Get("grant_type") != "refresh_token" {
 			return 0, "", false
@@ -553,13 +556,8 @@ func TestHostileNoSignInForCleartextServer(t *testing.T) {
 // (rotating the refresh token) and its access token has expired since:
 // this one refreshes with the stored refresh token, not its spent one.
 func TestRefreshUsesAnotherProcesssRotatedToken(t *testing.T) {
-	w := newWorld(t)
-	w.issueRefresh, w.expiresIn = true, 60
-	clk := newClock()
 	store := &MemoryStore{}
-	p1 := newAuth(t, w, &Options{now: clk.now, Store: store})
-	mustCall(t, w, p1, "ping")
-	clk.advance(2 * time.Minute)
+	w, clk, p1 := expiredSignIn(t, store)
 	p2 := newAuth(t, w, &Options{now: clk.now, Store: store})
 	mustCall(t, w, p2, "ping") // p2 refreshes: rt-1 is spent
 	clk.advance(2 * time.Minute)
