@@ -95,11 +95,25 @@ type Options struct {
 	// in memory only.
 	Store Store
 	// HTTPClient sends metadata, registration and token requests. Nil
-	// means a private client with a 30 s timeout.
+	// means a private client with a 30 s timeout that refuses to connect
+	// to link-local addresses (cloud metadata endpoints); a given client
+	// should do the same.
 	HTTPClient *http.Client
 	// Logf receives notes on what the Authorizer does (never a secret).
 	// Nil discards them.
 	Logf func(format string, args ...any)
+	// AllowInsecureHTTP lets tokens, codes and client credentials travel
+	// over plain http to hosts other than loopback: the MCP server, the
+	// authorization server's issuer and endpoints, and where metadata is
+	// fetched. Off by default, as OAuth 2.1 requires TLS; anyone on the
+	// network path can then read and replace them. For a lab setup only.
+	AllowInsecureHTTP bool
+	// ClientSecretIssuer is the issuer of the authorization server that
+	// ClientID and ClientSecret were registered with. The secret is sent
+	// to that issuer only. Empty binds it to the first issuer it is used
+	// with (kept in the Store), so that a server whose metadata later
+	// names another authorization server cannot collect it.
+	ClientSecretIssuer string
 
 	// now is replaced by tests that need to move time.
 	now func() time.Time
@@ -113,15 +127,20 @@ type Options struct {
 // challenge at the same time share one refresh or authorization (one
 // "flight"): the others wait for it and are sent again with its token.
 type Authorizer struct {
-	opts     Options
-	server   *url.URL // the server URL as configured
-	key      string   // its canonical form: the store key and default resource
-	redacted string
-	grant    Grant
-	http     *http.Client
-	store    Store
-	signer   *signingKey
-	now      func() time.Time
+	opts   Options
+	server *url.URL // the server URL as configured
+	// cleartext: the server is plain http outside loopback, so no token
+	// is sent to it (unless AllowInsecureHTTP).
+	cleartext bool
+	key       string // its canonical form: the store key and default resource
+	redacted  string
+	grant     Grant
+	http      *http.Client // probes of the MCP server
+	meta      *http.Client // metadata: redirects within the origin only
+	post      *http.Client // token and registration: no redirects
+	store     Store
+	signer    *signingKey
+	now       func() time.Time
 
 	mu        sync.Mutex
 	loaded    bool
@@ -200,12 +219,14 @@ func New(serverURL string, opts *Options) (*Authorizer, error) {
 		store:    o.Store,
 		now:      o.now,
 	}
+	a.cleartext = !o.AllowInsecureHTTP && !secureEnough(u)
 	if a.grant == "" {
 		a.grant = GrantAuthorizationCode
 	}
 	if a.http == nil {
-		a.http = &http.Client{Timeout: 30 * time.Second}
+		a.http = defaultHTTPClient()
 	}
+	a.meta, a.post = metadataClient(a.http), postClient(a.http)
 	if a.store == nil {
 		a.store = &MemoryStore{}
 	}
@@ -242,6 +263,9 @@ func New(serverURL string, opts *Options) (*Authorizer, error) {
 		if !isHTTPURL(e.TokenEndpoint) {
 			return nil, fmt.Errorf("auth: identity provider token endpoint %s is not an http(s) URL", redactURL(e.TokenEndpoint))
 		}
+		if err := a.requireTLS("identity provider token endpoint", e.TokenEndpoint); err != nil {
+			return nil, err
+		}
 	default:
 		return nil, fmt.Errorf("auth: unknown grant %q", clean(string(a.grant), 40))
 	}
@@ -258,6 +282,9 @@ func (a *Authorizer) ServerURL() string { return a.key }
 // authorization (started by a concurrent challenge) that failed: that
 // outcome is shared rather than tried again at once.
 func (a *Authorizer) Authorize(ctx context.Context, req *http.Request) error {
+	if a.cleartext {
+		return nil // never a token in clear text; Challenge says why
+	}
 	tok, err := a.token(ctx)
 	if err != nil {
 		return err
@@ -343,6 +370,9 @@ func (a *Authorizer) Challenge(ctx context.Context, resp *http.Response) (bool, 
 		stepUp = true
 	default:
 		return false, nil
+	}
+	if a.cleartext {
+		return false, a.cleartextErr()
 	}
 	sent := bearerToken(resp.Request)
 	for {

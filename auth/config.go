@@ -18,9 +18,14 @@ import (
 //	  "clientSecret": "${MY_APP_SECRET}",
 //	  "scopes": ["read", "write"],
 //	  "callbackPort": 8976,
-//	  "clientMetadataUrl": "https://example.com/mcpwire-client.json"
+//	  "clientMetadataUrl": "https://example.com/mcpwire-client.json",
+//	  "issuer": "https://auth.example.com",
+//	  "allowInsecureHttp": false
 //	}
 //
+// "issuer" binds the client secret to that authorization server (see
+// Options.ClientSecretIssuer); "allowInsecureHttp" is
+// Options.AllowInsecureHTTP, for a lab setup only (see docs/security.md).
 // Every field is optional. The config package keeps the block as written;
 // ParseConfig expands ${VAR} references in the strings.
 type Config struct {
@@ -29,6 +34,8 @@ type Config struct {
 	Scopes            []string
 	CallbackPort      int
 	ClientMetadataURL string
+	Issuer            string
+	AllowInsecureHTTP bool
 }
 
 // String describes the block without the secret.
@@ -37,7 +44,14 @@ func (c Config) String() string {
 	if c.ClientSecret != "" {
 		s += ", clientSecret [redacted]"
 	}
-	return s + fmt.Sprintf(", scopes %q, callbackPort %d, clientMetadataUrl %q}", c.Scopes, c.CallbackPort, c.ClientMetadataURL)
+	s += fmt.Sprintf(", scopes %q, callbackPort %d, clientMetadataUrl %q", c.Scopes, c.CallbackPort, c.ClientMetadataURL)
+	if c.Issuer != "" {
+		s += fmt.Sprintf(", issuer %q", c.Issuer)
+	}
+	if c.AllowInsecureHTTP {
+		s += ", allowInsecureHttp"
+	}
+	return s + "}"
 }
 
 // GoString keeps %#v from printing the secret.
@@ -58,6 +72,8 @@ func ParseConfig(raw json.RawMessage, opts config.LoadOptions) (*Config, error) 
 		Scopes            json.RawMessage `json:"scopes"`
 		CallbackPort      json.RawMessage `json:"callbackPort"`
 		ClientMetadataURL *string         `json:"clientMetadataUrl"`
+		Issuer            *string         `json:"issuer"`
+		AllowInsecureHTTP *bool           `json:"allowInsecureHttp"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if err := dec.Decode(&doc); err != nil {
@@ -84,6 +100,13 @@ func ParseConfig(raw json.RawMessage, opts config.LoadOptions) (*Config, error) 
 	if c.ClientMetadataURL, err = expand("clientMetadataUrl", doc.ClientMetadataURL); err != nil {
 		return nil, err
 	}
+	if c.Issuer, err = expand("issuer", doc.Issuer); err != nil {
+		return nil, err
+	}
+	if c.Issuer != "" && !isHTTPURL(c.Issuer) {
+		return nil, fmt.Errorf("oauth.issuer: want the authorization server's issuer, an http(s) URL")
+	}
+	c.AllowInsecureHTTP = doc.AllowInsecureHTTP != nil && *doc.AllowInsecureHTTP
 	if c.ClientSecret != "" && c.ClientID == "" {
 		return nil, fmt.Errorf("oauth.clientSecret is set without oauth.clientId")
 	}
@@ -115,8 +138,9 @@ func ParseConfig(raw json.RawMessage, opts config.LoadOptions) (*Config, error) 
 	return &c, nil
 }
 
-// Apply copies the block's settings into o: the pre-registered client,
-// the scopes and the client metadata URL. CallbackPort is for the
+// Apply copies the block's settings into o: the pre-registered client and
+// the issuer it belongs to, the scopes, the client metadata URL and the
+// insecure-http override. CallbackPort is for the
 // Loopback user agent.
 func (c *Config) Apply(o *Options) {
 	if c.ClientID != "" {
@@ -127,6 +151,12 @@ func (c *Config) Apply(o *Options) {
 	}
 	if c.ClientMetadataURL != "" {
 		o.ClientMetadataURL = c.ClientMetadataURL
+	}
+	if c.Issuer != "" {
+		o.ClientSecretIssuer = c.Issuer
+	}
+	if c.AllowInsecureHTTP {
+		o.AllowInsecureHTTP = true
 	}
 }
 

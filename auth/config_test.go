@@ -60,3 +60,30 @@ func TestParseConfig(t *testing.T) {
 		}
 	}
 }
+
+// The security keys: "issuer" binds the client secret, "allowInsecureHttp"
+// is the lab override; both reach the Options.
+func TestParseConfigSecurityKeys(t *testing.T) {
+	c, err := ParseConfig(json.RawMessage(`{"clientId": "app", "clientSecret": "s3cret-value", "issuer": "https://as.example", "allowInsecureHttp": true}`), config.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o Options
+	c.Apply(&o)
+	if o.ClientSecretIssuer != "https://as.example" || !o.AllowInsecureHTTP {
+		t.Errorf("Apply = issuer %q, insecure %v", o.ClientSecretIssuer, o.AllowInsecureHTTP)
+	}
+	if s := c.String(); strings.Contains(s, "s3cret") || !strings.Contains(s, "allowInsecureHttp") {
+		t.Errorf("String = %s", s)
+	}
+	for _, bad := range []string{`{"issuer": "not a url"}`, `{"allowInsecureHttp": "yes"}`} {
+		if _, err := ParseConfig(json.RawMessage(bad), config.LoadOptions{}); err == nil {
+			t.Errorf("ParseConfig(%s) accepted it", bad)
+		}
+	}
+	var def Options
+	(&Config{}).Apply(&def)
+	if def.AllowInsecureHTTP {
+		t.Error("insecure http is on by default")
+	}
+}

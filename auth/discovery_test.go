@@ -3,7 +3,6 @@ package auth
 import (
 	"errors"
 	"net/http"
-	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -121,33 +120,49 @@ func TestResourceMismatchIsRefused(t *testing.T) {
 	w.prmResource = "https://evil.example.com/mcp"
 	a := newAuth(t, w, nil)
 	err := call(t, w, a, "ping")
-	if !isAuthErr(err, ErrResourceMismatch) {
-		t.Fatalf("err = %v, want ErrResourceMismatch", err)
+	if !isAuthErr(err, errResourceMismatch) {
+		t.Fatalf("err = %v, want errResourceMismatch", err)
 	}
 	if w.authorizeCount() != 0 || len(w.hitsOf("AS")) != 0 {
 		t.Errorf("the client went on to the authorization server: %q", w.hitsOf("AS"))
 	}
 }
 
-func TestResourceCoversOnlyParentsOnTheSameOrigin(t *testing.T) {
+// RFC 9728 section 3.3: the resource must be the one whose well-known URL
+// the metadata came from. A tenant's metadata naming the whole host (or a
+// parent path) would widen the token's audience to other tenants.
+func TestResourceMustMatchWhereTheMetadataCameFrom(t *testing.T) {
+	const pathBased = "https://h/.well-known/oauth-protected-resource/tenantA/mcp"
+	const root = "https://h/.well-known/oauth-protected-resource"
+	a, err := New("https://h/tenantA/mcp", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
-		resource, server string
-		ok               bool
+		resource, from string
+		ok             bool
 	}{
-		{"https://h/mcp", "https://h/mcp", true},
-		{"https://h/mcp/", "https://h/mcp", true},
-		{"https://h", "https://h/mcp", true},
-		{"https://H:443/", "https://h/mcp", true},
-		{"https://h/m", "https://h/mcp", false},
-		{"https://h/mcp/x", "https://h/mcp", false},
-		{"http://h/mcp", "https://h/mcp", false},
-		{"https://h:8443/mcp", "https://h/mcp", false},
-		{"https://other/mcp", "https://h/mcp", false},
+		{"https://h/tenantA/mcp", pathBased, true},
+		{"https://h/tenantA/mcp/", pathBased, true},
+		{"https://H:443/tenantA/mcp", pathBased, true},
+		{"https://h/tenantA/mcp", root, true},
+		{"https://h", root, true},
+		{"https://h/", root, true},
+		{"https://h", pathBased, false}, // the tenant widening to the host
+		{"https://h/tenantA", pathBased, false},
+		{"https://h/tenantA", root, false},
+		{"https://h/tenantA/mcp/x", pathBased, false},
+		{"https://h/tenantA/mcp?x=1", pathBased, false},
+		{"http://h/tenantA/mcp", pathBased, false},
+		{"https://h:8443/tenantA/mcp", pathBased, false},
+		{"https://other/tenantA/mcp", pathBased, false},
+		{"", pathBased, false},
+		{"tenantA/mcp", pathBased, false}, // relative: names nothing
+		{"/tenantA/mcp", pathBased, false},
 	} {
-		r, _ := url.Parse(tc.resource)
-		s, _ := url.Parse(tc.server)
-		if got := resourceCovers(r, s); got != tc.ok {
-			t.Errorf("resourceCovers(%s, %s) = %v, want %v", tc.resource, tc.server, got, tc.ok)
+		m := &ProtectedResourceMetadata{Resource: tc.resource, AuthorizationServers: []string{"https://as"}}
+		if err := a.checkResource(m, tc.from); (err == nil) != tc.ok {
+			t.Errorf("checkResource(%q from %s) = %v, want ok %v", tc.resource, tc.from, err, tc.ok)
 		}
 	}
 }
@@ -159,8 +174,8 @@ func TestNoPKCESupportIsRefused(t *testing.T) {
 			w.pkce = methods
 			a := newAuth(t, w, nil)
 			err := call(t, w, a, "ping")
-			if !isAuthErr(err, ErrNoPKCE) {
-				t.Fatalf("err = %v, want ErrNoPKCE", err)
+			if !isAuthErr(err, errNoPKCE) {
+				t.Fatalf("err = %v, want errNoPKCE", err)
 			}
 			if w.authorizeCount() != 0 {
 				t.Error("an authorization request was made anyway")
@@ -209,8 +224,8 @@ func TestDiscoveryErrorsAreSentinels(t *testing.T) {
 	w := newWorld(t)
 	w.prmResource = "https://elsewhere.example/mcp"
 	err := call(t, w, newAuth(t, w, nil), "ping")
-	if !errors.Is(err, ErrResourceMismatch) {
-		t.Fatalf("errors.Is(err, ErrResourceMismatch) = false for %v", err)
+	if !errors.Is(err, errResourceMismatch) {
+		t.Fatalf("errors.Is(err, errResourceMismatch) = false for %v", err)
 	}
 }
 

@@ -8,28 +8,38 @@ import (
 	"strings"
 )
 
+// The errors a caller may branch on. Each reads "auth: short fact"; the
+// error that wraps it says where and what to do.
 var (
 	// ErrInteractionRequired: getting a token needs the user (a browser
 	// sign-in), but the Authorizer has no UserAgent (headless mode) and
 	// stored credentials ran out. Options.SignInHint says what to do.
-	ErrInteractionRequired = errors.New("authorization needs the user to sign in, and this client is running without a browser (headless)")
+	ErrInteractionRequired = errors.New("auth: sign-in needs the user, and the client is headless")
 	// ErrCancelled: the user (or the UserAgent on their behalf) cancelled
 	// the sign-in, or the authorization server reported access_denied.
 	// The Authorizer does not ask again until Reset.
-	ErrCancelled = errors.New("authorization was cancelled")
-	// ErrTooManyAttempts: three authorizations in a row did not satisfy
+	ErrCancelled = errors.New("auth: sign-in cancelled")
+)
+
+// Causes the package tells apart in its own tests; callers read them in
+// the message.
+var (
+	// errTooManyAttempts: three authorizations in a row did not satisfy
 	// the server, so the client stopped instead of asking forever.
-	ErrTooManyAttempts = errors.New("the server still refuses after 3 authorization attempts")
-	// ErrResourceMismatch: the protected resource metadata describes
+	errTooManyAttempts = errors.New("auth: still refused after 3 authorizations")
+	// errResourceMismatch: the protected resource metadata describes
 	// another server than the one being connected to.
-	ErrResourceMismatch = errors.New("the protected resource metadata is for another server")
-	// ErrNoPKCE: the authorization server does not offer PKCE with S256,
+	errResourceMismatch = errors.New("auth: resource metadata for another server")
+	// errNoPKCE: the authorization server does not offer PKCE with S256,
 	// which MCP requires.
-	ErrNoPKCE = errors.New("the authorization server does not support PKCE with S256")
-	// ErrNoClientID: there is no way to identify the client: nothing is
+	errNoPKCE = errors.New("auth: no PKCE with S256")
+	// errNoClientID: there is no way to identify the client: nothing is
 	// configured, and the server offers neither client ID metadata
 	// documents nor dynamic registration.
-	ErrNoClientID = errors.New("no client ID: the authorization server offers no dynamic registration; configure a pre-registered clientId")
+	errNoClientID = errors.New("auth: no client ID")
+	// errSecretIssuer: the configured client secret is bound to another
+	// authorization server than the one the server's metadata names.
+	errSecretIssuer = errors.New("auth: client secret bound to another issuer")
 )
 
 // OAuthError is an error reply of an authorization server endpoint (token,

@@ -34,7 +34,7 @@ func (a *Authorizer) satisfy(ctx context.Context, ch Challenge, stepUp bool) err
 		a.logf("auth: refreshing the token for %s failed (%v); authorizing again", a.redacted, err)
 	}
 	if attempts >= maxAttempts {
-		return fmt.Errorf("auth: %s: %w", a.redacted, ErrTooManyAttempts)
+		return fmt.Errorf("%w: %s", errTooManyAttempts, a.redacted)
 	}
 	d, err := a.discover(ctx, ch.Param("resource_metadata"))
 	if err != nil {
@@ -92,6 +92,11 @@ func (a *Authorizer) install(ctx context.Context, d *discovery, c *client, tok *
 // metadata, reusing what an earlier challenge found unless this one names
 // other resource metadata.
 func (a *Authorizer) discover(ctx context.Context, prmURL string) (*discovery, error) {
+	if a.cleartext {
+		// Signing in would get a token that is never sent (Authorize);
+		// say so before the user is asked.
+		return nil, a.cleartextErr()
+	}
 	a.mu.Lock()
 	d := a.disc
 	a.mu.Unlock()
@@ -132,7 +137,7 @@ func (a *Authorizer) discover(ctx context.Context, prmURL string) (*discovery, e
 		// Never send a token from one authorization server to a resource
 		// that now trusts another.
 		a.logf("auth: %s now uses authorization server %s instead of %s; dropping the old tokens", a.redacted, as.Issuer, a.rec.Issuer)
-		a.rec = Record{ServerURL: a.key}
+		a.rec = Record{ServerURL: a.key, SecretIssuer: a.rec.SecretIssuer}
 	}
 	rec := a.rec.clone()
 	a.mu.Unlock()
@@ -182,6 +187,17 @@ func union(a, b []string) []string {
 // token the server rejects (invalid_grant and the like) is dropped so it
 // is not tried again.
 func (a *Authorizer) refresh(ctx context.Context) error {
+	// Hold the record's lock (a FileStore's is shared with other
+	// processes) around the refresh and its save, so that a parallel
+	// mcpwire waits for this result instead of spending the same rotating
+	// refresh token.
+	if l, ok := a.store.(RecordLocker); ok {
+		unlock, err := l.LockRecord(ctx, a.key)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	}
 	a.mu.Lock()
 	rec := a.rec.clone()
 	a.mu.Unlock()
@@ -189,13 +205,15 @@ func (a *Authorizer) refresh(ctx context.Context) error {
 		return errors.New("no refresh token")
 	}
 	// Another process (a second mcpwire) may have refreshed already and
-	// rotated the refresh token: take its result instead.
-	if stored, err := a.store.Load(ctx, a.key); err == nil && stored != nil && stored.Token.Valid(a.now()) &&
-		stored.Issuer == rec.Issuer && stored.Token.AccessToken != rec.Token.AccessToken {
+	// rotated the refresh token: take its result instead, and refresh
+	// with its refresh token only if its access token is no longer good.
+	if a.adoptStored(ctx, rec) {
 		a.mu.Lock()
-		a.rec = *stored
+		rec = a.rec.clone()
 		a.mu.Unlock()
-		return nil
+		if rec.Token.Valid(a.now()) || rec.Token.RefreshToken == "" {
+			return nil
+		}
 	}
 	c, err := a.refreshClient(rec)
 	if err != nil {
@@ -210,6 +228,12 @@ func (a *Authorizer) refresh(ctx context.Context) error {
 	if err != nil {
 		var oe *OAuthError
 		if errors.As(err, &oe) && (oe.Code == "invalid_grant" || oe.Code == "invalid_client" || oe.Code == "unauthorized_client") {
+			// A store without a lock, or a process that does not take
+			// it, may have rotated the token meanwhile: its result is as
+			// good as ours would have been.
+			if oe.Code == "invalid_grant" && a.adoptStored(ctx, rec) {
+				return nil
+			}
 			a.dropToken(ctx)
 		}
 		return err
@@ -224,6 +248,25 @@ func (a *Authorizer) refresh(ctx context.Context) error {
 	return nil
 }
 
+// adoptStored takes the stored record when another process has replaced
+// the token of rec (from the same issuer) by one that is valid, or by a
+// new refresh token, and reports whether it did.
+func (a *Authorizer) adoptStored(ctx context.Context, rec *Record) bool {
+	stored, err := a.store.Load(ctx, a.key)
+	if err != nil || stored == nil || stored.Token == nil || stored.Issuer != rec.Issuer {
+		return false
+	}
+	newer := stored.Token.Valid(a.now()) && stored.Token.AccessToken != rec.Token.AccessToken ||
+		stored.Token.RefreshToken != "" && stored.Token.RefreshToken != rec.Token.RefreshToken
+	if !newer {
+		return false
+	}
+	a.mu.Lock()
+	a.rec = *stored
+	a.mu.Unlock()
+	return true
+}
+
 // refreshClient rebuilds the client that the stored token was issued to.
 func (a *Authorizer) refreshClient(rec *Record) (*client, error) {
 	c := &client{id: rec.ClientID, method: rec.AuthMethod, audience: rec.Issuer, key: a.signer}
@@ -233,6 +276,13 @@ func (a *Authorizer) refreshClient(rec *Record) (*client, error) {
 	case rec.Registration != nil && rec.Registration.ClientID == rec.ClientID:
 		c.secret = rec.Registration.ClientSecret
 	case rec.ClientID == a.opts.ClientID:
+		bound := a.opts.ClientSecretIssuer
+		if bound == "" {
+			bound = rec.SecretIssuer
+		}
+		if a.opts.ClientSecret != "" && bound != "" && strings.TrimSuffix(bound, "/") != strings.TrimSuffix(rec.Issuer, "/") {
+			return nil, fmt.Errorf("%w: it belongs to %s, not to %s, which issued the stored token", errSecretIssuer, redactURL(bound), redactURL(rec.Issuer))
+		}
 		c.secret = a.opts.ClientSecret
 	case rec.ClientID == a.opts.ClientMetadataURL:
 	default:

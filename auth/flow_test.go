@@ -107,8 +107,8 @@ func TestClientIdentityOrder(t *testing.T) {
 		w := newWorld(t)
 		w.noRegister = true
 		err := call(t, w, newAuth(t, w, nil), "ping")
-		if !isAuthErr(err, ErrNoClientID) {
-			t.Fatalf("err = %v, want ErrNoClientID", err)
+		if !isAuthErr(err, errNoClientID) {
+			t.Fatalf("err = %v, want errNoClientID", err)
 		}
 	})
 	t.Run("registration reused across authorizers", func(t *testing.T) {
@@ -210,14 +210,14 @@ func TestRetryLimit(t *testing.T) {
 	w.rejectAll = true // every token gets 403 insufficient_scope
 	a := newAuth(t, w, nil)
 	err := call(t, w, a, "tools/list")
-	if !isAuthErr(err, ErrTooManyAttempts) {
-		t.Fatalf("err = %v, want ErrTooManyAttempts", err)
+	if !isAuthErr(err, errTooManyAttempts) {
+		t.Fatalf("err = %v, want errTooManyAttempts", err)
 	}
 	if n := w.authorizeCount(); n != maxAttempts {
 		t.Errorf("authorizations = %d, want %d", n, maxAttempts)
 	}
 	// The budget is not refilled by failing again.
-	if err := call(t, w, a, "tools/list"); !isAuthErr(err, ErrTooManyAttempts) || w.authorizeCount() != maxAttempts {
+	if err := call(t, w, a, "tools/list"); !isAuthErr(err, errTooManyAttempts) || w.authorizeCount() != maxAttempts {
 		t.Errorf("second call: err = %v, authorizations %d", err, w.authorizeCount())
 	}
 	// Reset (the user asked to try again) refills it.

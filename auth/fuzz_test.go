@@ -105,7 +105,7 @@ func FuzzResourceMetadataCheck(f *testing.F) {
 			if len(m.AuthorizationServers) == 0 {
 				t.Fatalf("accepted metadata without authorization servers: %q", raw)
 			}
-			if m.Resource != "" && !strings.HasPrefix(strings.ToLower(m.Resource), "http://127.0.0.1:1") {
+			if m.Resource == "" || !strings.HasPrefix(strings.ToLower(m.Resource), "http://127.0.0.1:1") {
 				t.Fatalf("accepted a resource of another origin: %q", m.Resource)
 			}
 		}

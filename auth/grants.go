@@ -14,17 +14,17 @@ import (
 func (a *Authorizer) authorizationCode(ctx context.Context, d *discovery, scopes []string) (*Token, *client, error) {
 	as := d.as
 	if !as.supportsPKCE() {
-		return nil, nil, fmt.Errorf("auth: %w: %s lists code_challenge_methods_supported %q; refusing to authorize without it",
-			ErrNoPKCE, as.Issuer, as.CodeChallengeMethodsSupported)
+		return nil, nil, fmt.Errorf("%w: %s lists code_challenge_methods_supported %q; refusing to authorize without it",
+			errNoPKCE, as.Issuer, as.CodeChallengeMethodsSupported)
 	}
 	if as.AuthorizationEndpoint == "" {
 		return nil, nil, fmt.Errorf("auth: authorization server %s has no authorization_endpoint for signing in", as.Issuer)
 	}
 	if a.opts.UserAgent == nil {
 		if hint := a.opts.SignInHint; hint != "" {
-			return nil, nil, fmt.Errorf("auth: %s: %w; %s", a.redacted, ErrInteractionRequired, hint)
+			return nil, nil, fmt.Errorf("%w: %s; %s", ErrInteractionRequired, a.redacted, hint)
 		}
-		return nil, nil, fmt.Errorf("auth: %s: %w", a.redacted, ErrInteractionRequired)
+		return nil, nil, fmt.Errorf("%w: %s", ErrInteractionRequired, a.redacted)
 	}
 	cb, err := a.opts.UserAgent.Open(ctx)
 	if err != nil {
@@ -62,18 +62,21 @@ func (a *Authorizer) authorizationCode(ctx context.Context, d *discovery, scopes
 		}
 		return nil, nil, fmt.Errorf("auth: signing in to %s: %w", a.redacted, err)
 	}
+	// The state comes first: a response that is not the answer to this
+	// request says nothing, its error included (a forged access_denied
+	// must not cancel the sign-in).
+	if subtle.ConstantTimeCompare([]byte(vals.Get("state")), []byte(state)) != 1 {
+		return nil, nil, errors.New("auth: the authorization response carries the wrong state; it was not an answer to this request (possible forgery), so it was ignored")
+	}
+	if err := checkIss(vals, as); err != nil {
+		return nil, nil, err
+	}
 	if e := vals.Get("error"); e != "" {
 		oe := &OAuthError{Endpoint: "authorization", URL: redactURL(as.AuthorizationEndpoint), Code: clean(e, 60), Description: clean(vals.Get("error_description"), 200)}
 		if e == "access_denied" {
 			return nil, nil, fmt.Errorf("%w: %w", ErrCancelled, oe)
 		}
 		return nil, nil, oe
-	}
-	if subtle.ConstantTimeCompare([]byte(vals.Get("state")), []byte(state)) != 1 {
-		return nil, nil, errors.New("auth: the authorization response carries the wrong state; it was not an answer to this request (possible forgery), so it was ignored")
-	}
-	if iss := vals.Get("iss"); iss != "" && strings.TrimSuffix(iss, "/") != strings.TrimSuffix(as.Issuer, "/") {
-		return nil, nil, fmt.Errorf("auth: the authorization response comes from issuer %s, not %s (RFC 9207); ignored", redactURL(iss), as.Issuer)
 	}
 	code := vals.Get("code")
 	if code == "" {
@@ -93,9 +96,28 @@ func (a *Authorizer) authorizationCode(ctx context.Context, d *discovery, scopes
 	return tok, c, nil
 }
 
+// checkIss applies RFC 9207: an authorization response's iss must be the
+// issuer the request went to, compared exactly (a trailing slash is
+// another issuer), and is required when the server advertises
+// authorization_response_iss_parameter_supported. It tells apart the
+// answers of two authorization servers (a mix-up attack).
+func checkIss(vals url.Values, as *ServerMetadata) error {
+	iss, has := vals["iss"]
+	switch {
+	case !has && as.AuthorizationResponseIssParameterSupported:
+		return fmt.Errorf("auth: the authorization response has no iss, which %s promises (RFC 9207); ignored", redactURL(as.Issuer))
+	case has && (len(iss) != 1 || iss[0] != as.Issuer):
+		return fmt.Errorf("auth: the authorization response comes from issuer %s, not %s (RFC 9207); ignored", redactURL(vals.Get("iss")), redactURL(as.Issuer))
+	}
+	return nil
+}
+
 // clientCredentials gets a token for the client itself.
 func (a *Authorizer) clientCredentials(ctx context.Context, d *discovery, scopes []string) (*Token, *client, error) {
-	c := a.configuredClient(d.as)
+	c, err := a.configuredClient(ctx, d.as)
+	if err != nil {
+		return nil, nil, err
+	}
 	form := formValues("grant_type", grantClientCredentials, "resource", d.resource)
 	if len(scopes) > 0 {
 		form.Set("scope", strings.Join(scopes, " "))
@@ -143,7 +165,10 @@ func (a *Authorizer) enterprise(ctx context.Context, d *discovery, scopes []stri
 			Problem: fmt.Sprintf("the issued token is a %q, not an identity assertion grant (%s)", clean(r.IssuedTokenType, 80), tokenTypeIDJAG)}
 	}
 	grant := r.AccessToken
-	c := a.configuredClient(d.as)
+	c, err := a.configuredClient(ctx, d.as)
+	if err != nil {
+		return nil, nil, err
+	}
 	form := formValues("grant_type", grantJWTBearer, "assertion", grant, "resource", d.resource)
 	if len(scopes) > 0 {
 		form.Set("scope", strings.Join(scopes, " "))
@@ -156,15 +181,44 @@ func (a *Authorizer) enterprise(ctx context.Context, d *discovery, scopes []stri
 }
 
 // configuredClient is the pre-registered client, authenticating the way
-// the server supports.
-func (a *Authorizer) configuredClient(as *ServerMetadata) *client {
+// the server supports. A configured secret goes only to the issuer it is
+// bound to.
+func (a *Authorizer) configuredClient(ctx context.Context, as *ServerMetadata) (*client, error) {
+	if err := a.bindSecret(ctx, as.Issuer); err != nil {
+		return nil, err
+	}
 	return &client{
 		id:       a.opts.ClientID,
 		secret:   a.opts.ClientSecret,
 		method:   chooseAuthMethod(as.TokenEndpointAuthMethodsSupported, a.opts.ClientSecret != "", a.signer != nil),
 		key:      a.signer,
 		audience: as.Issuer,
+	}, nil
+}
+
+// bindSecret checks that the configured client secret may go to issuer:
+// the one configured for it (ClientSecretIssuer), else the first one it
+// was used with, which is recorded now if there is none yet. A server
+// whose metadata names another authorization server cannot collect it.
+func (a *Authorizer) bindSecret(ctx context.Context, issuer string) error {
+	if a.opts.ClientSecret == "" {
+		return nil
 	}
+	bound := a.opts.ClientSecretIssuer
+	if bound == "" {
+		a.mu.Lock()
+		bound = a.rec.SecretIssuer
+		a.mu.Unlock()
+	}
+	if bound == "" {
+		a.commit(ctx, func(r *Record) { r.SecretIssuer = issuer })
+		return nil
+	}
+	if strings.TrimSuffix(bound, "/") != strings.TrimSuffix(issuer, "/") {
+		return fmt.Errorf("%w: it belongs to %s, and the server now names %s; refusing to send it (set the oauth block's \"issuer\" if the new one is right, or run mcpwire logout)",
+			errSecretIssuer, redactURL(bound), redactURL(issuer))
+	}
+	return nil
 }
 
 // clientFor identifies the client for the authorization code flow, in the
@@ -174,7 +228,7 @@ func (a *Authorizer) configuredClient(as *ServerMetadata) *client {
 func (a *Authorizer) clientFor(ctx context.Context, d *discovery, redirect string) (*client, error) {
 	as := d.as
 	if a.opts.ClientID != "" {
-		return a.configuredClient(as), nil
+		return a.configuredClient(ctx, as)
 	}
 	a.mu.Lock()
 	reg := a.rec.clone().Registration
@@ -189,7 +243,7 @@ func (a *Authorizer) clientFor(ctx context.Context, d *discovery, redirect strin
 	if as.RegistrationEndpoint != "" {
 		return a.register(ctx, as, redirect)
 	}
-	return nil, fmt.Errorf("auth: %s (authorization server %s): %w", a.redacted, as.Issuer, ErrNoClientID)
+	return nil, fmt.Errorf("%w for %s: authorization server %s offers no dynamic registration; configure a pre-registered clientId", errNoClientID, a.redacted, as.Issuer)
 }
 
 func formValues(kv ...string) url.Values {

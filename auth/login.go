@@ -12,7 +12,7 @@ import (
 // ErrNotProtected: the server neither challenges an unauthenticated
 // request nor publishes protected resource metadata, so there is nothing
 // to sign in to.
-var ErrNotProtected = errors.New("the server does not ask for authorization")
+var ErrNotProtected = errors.New("auth: the server asks for no authorization")
 
 // probeBody is what Login and Prepare post to find out whether the
 // server wants authorization: a ping, which creates no session.
@@ -106,7 +106,7 @@ func (a *Authorizer) discoverForLogin(ctx context.Context, ch Challenge, challen
 		return nil, err
 	}
 	if prm == nil {
-		return nil, fmt.Errorf("auth: %s: %w (it answered without a challenge and publishes no protected resource metadata)", a.redacted, ErrNotProtected)
+		return nil, fmt.Errorf("%w: %s answered without a challenge and publishes no protected resource metadata", ErrNotProtected, a.redacted)
 	}
 	return a.discover(ctx, "")
 }

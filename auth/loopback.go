@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"html"
@@ -72,7 +73,10 @@ type loopbackCallback struct {
 	redirect string
 	result   chan url.Values
 
-	mu      sync.Mutex
+	mu sync.Mutex
+	// state is the state parameter of the authorization URL being
+	// awaited: only a redirect that carries it is the answer.
+	state   string
 	srv     *http.Server
 	served  chan struct{} // closed when Serve returned
 	closed  bool
@@ -88,6 +92,9 @@ func (c *loopbackCallback) Await(ctx context.Context, authURL string) (url.Value
 	if c.closed {
 		c.mu.Unlock()
 		return nil, errors.New("auth: the callback is closed")
+	}
+	if u, err := url.Parse(authURL); err == nil {
+		c.state = u.Query().Get("state")
 	}
 	c.srv = &http.Server{Handler: http.HandlerFunc(c.serve), ReadHeaderTimeout: 10 * time.Second}
 	c.served = make(chan struct{})
@@ -129,6 +136,17 @@ func (c *loopbackCallback) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
+	// Anyone who can reach 127.0.0.1 (a web page in the browser, another
+	// local user) can send a request here. One without this flow's state
+	// is not the answer: it is refused and the real redirect is still
+	// awaited, until the flow's deadline. Its code or error is never read.
+	c.mu.Lock()
+	state := c.state
+	c.mu.Unlock()
+	if state != "" && subtle.ConstantTimeCompare([]byte(q.Get("state")), []byte(state)) != 1 {
+		http.Error(w, "This request does not carry the state of the sign-in in progress, so it was ignored.", http.StatusBadRequest)
+		return
+	}
 	if q.Get("code") == "" && q.Get("error") == "" {
 		http.Error(w, "This address receives OAuth authorization responses; this request has neither a code nor an error.", http.StatusBadRequest)
 		return

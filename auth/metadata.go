@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/mcpwire/mcpwire/internal/origin"
 )
 
 // ProtectedResourceMetadata is what an MCP server says about itself as an
@@ -59,7 +61,7 @@ func (a *Authorizer) getJSON(ctx context.Context, what, rawURL string, v any) er
 	// The 2025-03-26 spec asks clients to say which MCP version they speak
 	// when they fetch metadata, so servers can answer accordingly.
 	req.Header.Set("MCP-Protocol-Version", protocolVersion)
-	resp, err := a.http.Do(req)
+	resp, err := a.meta.Do(req)
 	if err != nil {
 		return fmt.Errorf("%s at %s: %w", what, redactURL(rawURL), unwrapURLError(err))
 	}
@@ -101,6 +103,9 @@ func (a *Authorizer) discoverResource(ctx context.Context, fromChallenge string)
 		if perr != nil || (u.Scheme != "https" && u.Scheme != "http") {
 			return nil, "", fmt.Errorf("auth: the server's challenge names resource metadata at %s, which is not an http(s) URL", redactURL(fromChallenge))
 		}
+		if err := a.requireTLS("resource metadata URL", u.String()); err != nil {
+			return nil, "", err
+		}
 		candidates = append(candidates, u.String())
 	}
 	if strings.TrimSuffix(a.server.EscapedPath(), "/") != "" {
@@ -131,16 +136,20 @@ func (a *Authorizer) discoverResource(ctx context.Context, fromChallenge string)
 	return nil, "", nil
 }
 
-// checkResource validates resource metadata: it must name this server
-// (or a parent path of it on the same origin) and at least one
-// authorization server.
+// checkResource validates resource metadata (RFC 9728 section 3.3): it
+// must name a resource, and that resource must be the one whose
+// well-known URL it came from: this server, or its origin for the
+// metadata at the origin's root. So one tenant of a shared host cannot
+// widen a token's audience to the whole host. It must also name at least
+// one authorization server.
 func (a *Authorizer) checkResource(m *ProtectedResourceMetadata, from string) error {
-	if m.Resource != "" {
-		ru, err := a.server.Parse(m.Resource)
-		if err != nil || !ru.IsAbs() || !resourceCovers(ru, a.server) {
-			return fmt.Errorf("auth: %w: the metadata at %s is for %s, not for %s; refusing to authorize",
-				ErrResourceMismatch, redactURL(from), redactURL(m.Resource), a.redacted)
-		}
+	if m.Resource == "" {
+		return fmt.Errorf("%w: the metadata at %s names no resource (RFC 9728 section 3.3 requires it); refusing to authorize",
+			errResourceMismatch, redactURL(from))
+	}
+	if !a.resourceMatches(m.Resource, from) {
+		return fmt.Errorf("%w: the metadata at %s is for %s, not for %s; refusing to authorize",
+			errResourceMismatch, redactURL(from), redactURL(m.Resource), a.redacted)
 	}
 	if len(m.AuthorizationServers) == 0 {
 		return fmt.Errorf("auth: the protected resource metadata at %s names no authorization server", redactURL(from))
@@ -162,6 +171,9 @@ func (a *Authorizer) discoverServer(ctx context.Context, issuer string, checkIss
 	}
 	if iu.RawQuery != "" || iu.Fragment != "" {
 		return nil, fmt.Errorf("auth: authorization server %s has a query or fragment, which an issuer may not", redactURL(issuer))
+	}
+	if err := a.requireTLS("authorization server issuer", issuer); err != nil {
+		return nil, err
 	}
 	var candidates []string
 	if p := strings.TrimSuffix(iu.EscapedPath(), "/"); p != "" {
@@ -185,7 +197,7 @@ func (a *Authorizer) discoverServer(ctx context.Context, issuer string, checkIss
 				return nil, fmt.Errorf("auth: the authorization server metadata at %s names issuer %s, not %s; refusing it (RFC 8414 section 3.3)",
 					redactURL(c), redactURL(m.Issuer), redactURL(issuer))
 			}
-			if err := checkEndpoints(&m, c); err != nil {
+			if err := a.checkEndpoints(&m, c); err != nil {
 				return nil, err
 			}
 			return &m, nil
@@ -202,8 +214,8 @@ func (a *Authorizer) discoverServer(ctx context.Context, issuer string, checkIss
 }
 
 // checkEndpoints makes sure the endpoints a client will use are absolute
-// http(s) URLs.
-func checkEndpoints(m *ServerMetadata, from string) error {
+// http(s) URLs, with TLS outside loopback.
+func (a *Authorizer) checkEndpoints(m *ServerMetadata, from string) error {
 	for _, e := range []struct{ name, value string }{
 		{"authorization_endpoint", m.AuthorizationEndpoint},
 		{"token_endpoint", m.TokenEndpoint},
@@ -215,6 +227,9 @@ func checkEndpoints(m *ServerMetadata, from string) error {
 		if !isHTTPURL(e.value) {
 			return fmt.Errorf("auth: the authorization server metadata at %s has a %s that is not an absolute http(s) URL", redactURL(from), e.name)
 		}
+		if err := a.requireTLS(e.name, e.value); err != nil {
+			return err
+		}
 	}
 	if m.TokenEndpoint == "" {
 		return fmt.Errorf("auth: the authorization server metadata at %s has no token_endpoint", redactURL(from))
@@ -224,13 +239,21 @@ func checkEndpoints(m *ServerMetadata, from string) error {
 
 // legacyServer is the 2025-03-26 authorization server of a server without
 // resource metadata: the server's origin, with its RFC 8414 metadata if it
-// has some (the issuer is not checked: those servers put their endpoints
-// under other paths than the metadata), else the default endpoints
+// has some (whose issuer must be on that origin), else the default endpoints
 // /authorize, /token and /register.
 func (a *Authorizer) legacyServer(ctx context.Context) (*ServerMetadata, error) {
 	base := originOf(a.server).String()
 	m, err := a.discoverServer(ctx, base, false)
 	if err == nil {
+		// The issuer is the server's origin (those servers may put it
+		// under a path, such as /oauth): metadata that claims an issuer
+		// elsewhere is refused, or a server could name an honest
+		// authorization server as issuer while its own token endpoint
+		// collects the code, a mix-up the iss check would then not catch.
+		if iu, perr := url.Parse(m.Issuer); perr != nil || !origin.Same(iu, a.server) {
+			return nil, fmt.Errorf("auth: the authorization server metadata at %s names issuer %s, which is not on the server's origin %s; refusing it (a server without resource metadata is its own authorization server)",
+				redactURL(base), redactURL(m.Issuer), base)
+		}
 		return m, nil
 	}
 	if !errors.Is(err, errNotFound) {

@@ -44,18 +44,21 @@ func canonicalURL(u *url.URL) string {
 	return c.String()
 }
 
-// resourceCovers reports whether the protected resource identifier
-// resource (from the server's metadata) names the server at server: the
-// same origin, and a path that is the server's path or a parent of it
-// at a segment boundary ("https://h" covers "https://h/mcp"; "https://h/m"
-// does not cover "https://h/mcp").
-func resourceCovers(resource, server *url.URL) bool {
-	if !origin.Same(resource, server) || resource.User != nil || resource.Fragment != "" {
+// resourceMatches reports whether the resource identifier of metadata
+// fetched from "from" names this server: the server's canonical URL, or
+// its bare origin when the metadata came from the origin's root
+// well-known URL (which speaks for the whole origin). Any other value,
+// a parent path included, is another resource.
+func (a *Authorizer) resourceMatches(resource, from string) bool {
+	ru, err := url.Parse(resource) // absolute: a relative one names nothing
+	if err != nil || !ru.IsAbs() || ru.Host == "" || ru.User != nil || ru.Fragment != "" || ru.RawQuery != "" || !origin.Same(ru, a.server) {
 		return false
 	}
-	rp := strings.TrimSuffix(resource.EscapedPath(), "/")
-	sp := strings.TrimSuffix(server.EscapedPath(), "/")
-	return rp == "" || rp == sp || strings.HasPrefix(sp, rp+"/")
+	if canonicalURL(ru) == a.key {
+		return true
+	}
+	root := originOf(a.server).String() + "/.well-known/oauth-protected-resource"
+	return from == root && strings.TrimSuffix(ru.EscapedPath(), "/") == ""
 }
 
 // originOf returns scheme://host[:port] of u.

@@ -35,6 +35,10 @@ type Record struct {
 	// Registration is the client this program registered dynamically, if
 	// it did. Configured credentials are never stored.
 	Registration *Registration `json:"registration,omitempty"`
+	// SecretIssuer is the issuer the configured client secret was first
+	// sent to; it is sent to no other (see Options.ClientSecretIssuer).
+	// It survives a change of authorization server, which drops the rest.
+	SecretIssuer string `json:"client_secret_issuer,omitempty"`
 
 	Token   *Token    `json:"token,omitempty"`
 	Updated time.Time `json:"updated,omitzero"`

@@ -229,6 +229,11 @@ func (a *Authorizer) tokenRequest(ctx context.Context, what, endpoint string, fo
 			return nil, &OAuthError{Endpoint: what, URL: redactURL(endpoint), Problem: err.Error()}
 		}
 		secrets = append(secrets, c.secret, form.Get("client_assertion"))
+		if basic := h.Get("Authorization"); basic != "" {
+			// client_secret_basic: the header value and the base64 in it
+			// are the secret in another form.
+			secrets = append(secrets, basic, strings.TrimSpace(strings.TrimPrefix(basic, "Basic ")))
+		}
 	}
 	h.Set("Content-Type", "application/x-www-form-urlencoded")
 	status, raw, err := a.postOAuth(ctx, what, endpoint, strings.NewReader(form.Encode()), h, secrets, http.StatusOK)
@@ -247,13 +252,14 @@ func (a *Authorizer) tokenRequest(ctx context.Context, what, endpoint string, fo
 // one of ok. Every error is an *OAuthError for what (or ctx's error) with
 // secrets scrubbed from it.
 func (a *Authorizer) postOAuth(ctx context.Context, what, endpoint string, body io.Reader, h http.Header, secrets []string, ok ...int) (status int, raw []byte, err error) {
+	secrets = append(secrets, a.heldSecrets()...)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, body)
 	if err != nil {
 		return 0, nil, &OAuthError{Endpoint: what, URL: redactURL(endpoint), Problem: "invalid endpoint URL"}
 	}
 	req.Header = h
 	req.Header.Set("Accept", "application/json")
-	resp, err := a.http.Do(req)
+	resp, err := a.post.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
 			return 0, nil, ctx.Err()
@@ -261,6 +267,9 @@ func (a *Authorizer) postOAuth(ctx context.Context, what, endpoint string, body 
 		return 0, nil, &OAuthError{Endpoint: what, URL: redactURL(endpoint), Problem: scrub(unwrapURLError(err).Error(), secrets)}
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		return 0, nil, &OAuthError{Endpoint: what, URL: redactURL(endpoint), StatusCode: resp.StatusCode, Problem: errRedirected}
+	}
 	raw, err = readLimited(resp.Body, maxMetadataSize)
 	if err != nil {
 		return 0, nil, &OAuthError{Endpoint: what, URL: redactURL(endpoint), StatusCode: resp.StatusCode, Problem: "reading the reply: " + scrub(err.Error(), secrets)}
@@ -287,6 +296,26 @@ func replyError(what, endpoint string, status int, body []byte, secrets []string
 		e.Problem = "the reply is not an OAuth error response"
 	}
 	return e
+}
+
+// heldSecrets lists every credential the Authorizer holds: the configured
+// client secret, a registered client's secret, and the current access and
+// refresh tokens (from the store or just obtained). Errors built from a
+// server's text are scrubbed of them.
+func (a *Authorizer) heldSecrets() []string {
+	out := []string{a.opts.ClientSecret}
+	if e := a.opts.Enterprise; e != nil {
+		out = append(out, e.ClientSecret)
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if reg := a.rec.Registration; reg != nil {
+		out = append(out, reg.ClientSecret)
+	}
+	if t := a.rec.Token; t != nil {
+		out = append(out, t.AccessToken, t.RefreshToken)
+	}
+	return out
 }
 
 // scrub replaces every occurrence of a secret in s, in case a server

@@ -44,20 +44,21 @@ type world struct {
 	htmlPaths      map[string]bool     // answered 200 with a web page
 
 	// Authorization server knobs.
-	combined     bool     // the resource server is its own AS (2025-03-26)
-	issuerPath   string   // path of the issuer, e.g. "/tenant1"
-	metaPath     string   // where the AS metadata lives; default RFC 8414 for the issuer
-	metaIssuer   string   // overrides the metadata's issuer
-	noMeta       bool     // no AS metadata at all
-	pkce         []string // code_challenge_methods_supported; nil omits it
-	authMethods  []string // token_endpoint_auth_methods_supported
-	asScopes     []string // scopes_supported
-	cimd         bool     // client_id_metadata_document_supported
-	noRegister   bool     // no registration endpoint
-	regMethod    string   // token_endpoint_auth_method the registration answers with
-	regSecret    string   // client_secret the registration hands out
-	issueRefresh bool     // hand out refresh tokens
-	expiresIn    int      // expires_in of tokens; 0 omits it
+	combined     bool           // the resource server is its own AS (2025-03-26)
+	issuerPath   string         // path of the issuer, e.g. "/tenant1"
+	metaPath     string         // where the AS metadata lives; default RFC 8414 for the issuer
+	metaIssuer   string         // overrides the metadata's issuer
+	metaExtra    map[string]any // set in (or override) the AS metadata
+	noMeta       bool           // no AS metadata at all
+	pkce         []string       // code_challenge_methods_supported; nil omits it
+	authMethods  []string       // token_endpoint_auth_methods_supported
+	asScopes     []string       // scopes_supported
+	cimd         bool           // client_id_metadata_document_supported
+	noRegister   bool           // no registration endpoint
+	regMethod    string         // token_endpoint_auth_method the registration answers with
+	regSecret    string         // client_secret the registration hands out
+	issueRefresh bool           // hand out refresh tokens
+	expiresIn    int            // expires_in of tokens; 0 omits it
 	tokenHook    func(form url.Values, r *http.Request) (status int, body string, handled bool)
 	tokenGate    chan struct{}                 // when set, the token endpoint waits for it to close
 	tokenEntered chan struct{}                 // when set, receives once per token request entering
@@ -257,6 +258,9 @@ func (w *world) serveAS(rw http.ResponseWriter, r *http.Request) {
 		}
 		if w.cimd {
 			m["client_id_metadata_document_supported"] = true
+		}
+		for k, v := range w.metaExtra {
+			m[k] = v
 		}
 		writeJSON(rw, http.StatusOK, m)
 	case r.URL.Path == w.issuerPath+"/authorize" && r.Method == http.MethodGet:

@@ -13,11 +13,13 @@ import (
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
-// DefaultMaxBodySize bounds a JSON reply body when StreamableHTTP.MaxBodySize
-// is zero. It is generous on purpose: a tools/call result may carry images
-// or a whole file, and stdio has no limit at all by default; the bound only
-// stops a server that never ends its body from exhausting memory.
-const DefaultMaxBodySize int64 = 1 << 30
+// DefaultMaxBodySize bounds a JSON reply body (after gzip decoding) and
+// one SSE event when a transport's limit is zero: 32 MiB. It leaves room
+// for a tools/call result that carries images or a file, while a hostile
+// server (an endless body, a gzip bomb, an endless SSE line) costs at most
+// this much memory per reply. Raise it per server for larger results; see
+// docs/security.md.
+const DefaultMaxBodySize int64 = 32 << 20
 
 // CodeTransportError is the JSON-RPC error code of the error responses the
 // Streamable HTTP transport synthesizes to fail one call in-band: an SSE
@@ -110,11 +112,13 @@ type StreamableHTTP struct {
 	// its own CheckRedirect, called after that check). A client Timeout
 	// would cut long SSE streams, so leave it zero.
 	HTTPClient *http.Client
-	// MaxBodySize bounds a JSON reply body in bytes. Zero means
-	// DefaultMaxBodySize; negative means unlimited.
+	// MaxBodySize bounds a JSON reply body in bytes, counted after gzip
+	// decoding. Zero means DefaultMaxBodySize; negative means unlimited.
 	MaxBodySize int64
-	// MaxEventSize bounds one SSE event in bytes; zero means unlimited. A
-	// larger event breaks its stream like a network error would.
+	// MaxEventSize bounds one SSE event (and any one line of the stream)
+	// in bytes. Zero means the body limit (MaxBodySize or its default);
+	// negative means unlimited. A larger event breaks its stream like a
+	// network error would. Memory grows linearly with the event's size.
 	MaxEventSize int
 	// DisableListener stops the transport from opening the GET stream
 	// after notifications/initialized.

@@ -348,6 +348,7 @@ func (s *httpStream) requestFailed(ctx context.Context, call *postCall, resp *ht
 	buf := readErrorBody(resp)
 	if !endpointStatus(resp.StatusCode) {
 		if r := errorResponseFor(buf, call.id); r != nil {
+			scrubRPCError(r.Error, sentSecrets(resp.Request))
 			if !s.deliver(ctx, inboundItem{msg: r}) {
 				if err := s.openErr(); err != nil {
 					return err

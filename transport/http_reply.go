@@ -30,6 +30,10 @@ type sseState struct {
 type replyWatch struct {
 	call     *postCall
 	answered bool
+	// sent is the request whose reply this is: the credentials it carried
+	// are scrubbed from error responses, the one place where a server's
+	// text becomes the error a caller sees. Success costs nothing.
+	sent *http.Request
 }
 
 // see inspects one message before delivery. An error response without an
@@ -41,8 +45,11 @@ func (w *replyWatch) see(m jsonrpc.Message) {
 	if !ok {
 		return
 	}
-	if !r.ID.IsValid() && r.Error != nil && !w.answered {
-		r.ID = w.call.id
+	if r.Error != nil {
+		scrubRPCError(r.Error, sentSecrets(w.sent))
+		if !r.ID.IsValid() && !w.answered {
+			r.ID = w.call.id
+		}
 	}
 	if r.ID == w.call.id {
 		w.answered = true
@@ -72,7 +79,7 @@ func (s *httpStream) readJSONReply(call *postCall, resp *http.Response) (settled
 	if len(msgs) == 0 {
 		return s.failCall(call, jsonrpc.CodeParseError, fmt.Sprintf("transport: the JSON reply to %s (id %s) from %s is not a valid JSON-RPC message: %s", call.method, call.id, s.redacted(), decodeReason(derr)))
 	}
-	w := replyWatch{call: call}
+	w := replyWatch{call: call, sent: resp.Request}
 	for _, m := range msgs {
 		w.see(m)
 		if !s.deliver(call.ctx, inboundItem{msg: m}) {
@@ -109,7 +116,7 @@ func giveReplyBuf(b *[]byte) {
 // server that does not would cost a connection per call.
 func (s *httpStream) readPOSTStream(call *postCall, resp *http.Response) {
 	st := &sseState{}
-	w := replyWatch{call: call}
+	w := replyWatch{call: call, sent: resp.Request}
 	onMsg := func(m jsonrpc.Message) bool {
 		w.see(m)
 		s.deliver(call.ctx, inboundItem{msg: m})
@@ -198,6 +205,20 @@ func (s *httpStream) reconnectDelay(st *sseState, n int) time.Duration {
 	return s.policy.backoff(n, s.jitter())
 }
 
+// maxEventSize is the SSE event limit: the configured one, else the body
+// limit, so that no stream is unbounded unless the user asked for it; 0 is
+// unlimited.
+func (s *httpStream) maxEventSize() int {
+	limit := int64(s.cfg.MaxEventSize)
+	if limit == 0 {
+		limit = s.maxBody
+	}
+	if limit < 0 {
+		return 0
+	}
+	return int(min(limit, int64(maxInt)))
+}
+
 // consumeSSE reads events from body until it ends, fails, ctx ends, or
 // onMsg asks to stop (returning stopped). Every message of a "message"
 // event (or an event without a type) goes to onMsg; bad data is queued as
@@ -205,8 +226,8 @@ func (s *httpStream) reconnectDelay(st *sseState, n int) time.Duration {
 // event, priming events included: any event is progress.
 func (s *httpStream) consumeSSE(ctx context.Context, body io.Reader, st *sseState, onMsg func(jsonrpc.Message) bool) (events int, stopped bool, err error) {
 	r := sse.NewReader(body)
-	if s.cfg.MaxEventSize > 0 {
-		r.SetMaxEventSize(s.cfg.MaxEventSize)
+	if limit := s.maxEventSize(); limit > 0 {
+		r.SetMaxEventSize(limit)
 	}
 	for {
 		ev, err := r.Next()
@@ -297,7 +318,9 @@ func readLimitedInto(data []byte, r io.Reader, size, limit int64) ([]byte, error
 	}
 	for int64(len(data)) <= limit {
 		if len(data) == cap(data) {
-			data = slices.Grow(data, cap(data))
+			// Double, but never past the limit (+1 to see a longer
+			// body): a body that reaches the limit costs it once.
+			data = slices.Grow(data, int(min(int64(cap(data)), limit+1-int64(len(data)))))
 		}
 		room := data[len(data):cap(data)]
 		if int64(len(data))+int64(len(room)) > limit+1 {

@@ -17,10 +17,17 @@ import (
 // httpErrorBodyLimit bounds the body excerpt an *HTTPError keeps.
 const httpErrorBodyLimit = 1024
 
+// httpErrorBodySlack is read beyond the excerpt, so that a credential
+// echoed across its end is scrubbed rather than kept in part.
+const httpErrorBodySlack = 4096
+
 // HTTPError is a reply with a non-2xx status (or another status the
 // transport cannot use). It names the method, the redacted URL and the
 // status, keeps an excerpt of the body and the authorization hints a client
-// needs to react to 401 and 403. It never includes request header values.
+// needs to react to 401 and 403. It never includes request header values:
+// a server that echoes the credentials it received (the Authorization
+// header, configured headers, the URL's password) in its body, its
+// JSON-RPC error or its headers finds them replaced by "[redacted]".
 //
 // Test for it with errors.As.
 type HTTPError struct {
@@ -90,14 +97,25 @@ func newHTTPError(resp *http.Response, method string) *HTTPError {
 	if resp.Request != nil && resp.Request.URL != nil {
 		e.URL = redactParsedURL(resp.Request.URL)
 	}
+	// A hostile server may echo the credentials it received (a 500 page
+	// that prints the request headers): they never reach the error.
+	secrets := sentSecrets(resp.Request)
+	e.WWWAuthenticate = scrubSecrets(e.WWWAuthenticate, secrets)
+	e.AuthServer = scrubSecrets(e.AuthServer, secrets)
 	if resp.Body != nil {
-		raw, _ := io.ReadAll(io.LimitReader(resp.Body, httpErrorBodyLimit))
+		// Read past the excerpt's end so that a secret cut by it is still
+		// recognised and scrubbed whole.
+		raw, _ := io.ReadAll(io.LimitReader(resp.Body, httpErrorBodyLimit+httpErrorBodySlack))
 		resp.Body.Close()
 		raw = bytes.TrimSpace(raw)
-		e.Body = strings.ToValidUTF8(string(raw), "\uFFFD")
-		if m, err := jsonrpc.DecodeMessage(raw); err == nil {
-			if r, ok := m.(*jsonrpc.Response); ok && r.Error != nil {
-				e.RPCError = r.Error
+		body := scrubSecrets(strings.ToValidUTF8(string(raw), "\uFFFD"), secrets)
+		e.Body = clipRunes(body, httpErrorBodyLimit)
+		if len(raw) <= httpErrorBodyLimit {
+			if m, err := jsonrpc.DecodeMessage(raw); err == nil {
+				if r, ok := m.(*jsonrpc.Response); ok && r.Error != nil {
+					scrubRPCError(r.Error, secrets)
+					e.RPCError = r.Error
+				}
 			}
 		}
 	}

@@ -108,7 +108,7 @@ func (s *sseStream) open() (*sseBody, []inboundLegacy, error) {
 		resp.Body.Close()
 		return nil, nil, fmt.Errorf("transport: GET %s answered %s with Content-Type %q, not text/event-stream: not a legacy SSE endpoint", s.redacted, resp.Status, clipRunes(mt, 80))
 	}
-	body := &sseBody{rc: resp.Body, r: sse.NewReader(resp.Body)}
+	body := &sseBody{rc: resp.Body, r: sse.NewReader(resp.Body), req: resp.Request}
 	body.r.SetMaxEventSize(s.maxEvent)
 	var early []inboundLegacy
 	for {

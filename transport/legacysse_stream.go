@@ -54,6 +54,9 @@ type inboundLegacy struct {
 type sseBody struct {
 	rc io.ReadCloser
 	r  *sse.Reader
+	// req is the GET that opened the stream: the credentials it carried
+	// are scrubbed from the server's error responses.
+	req *http.Request
 }
 
 func (b *sseBody) Close() { b.rc.Close() }
@@ -89,6 +92,7 @@ func (s *sseStream) readLoop(body *sseBody, early []inboundLegacy) {
 	defer close(s.ended)
 	defer body.Close()
 	for _, it := range early {
+		scrubLegacyError(it, body.req)
 		if !s.deliver(it) {
 			s.termErr = s.closedErr()
 			return
@@ -104,6 +108,7 @@ func (s *sseStream) readLoop(body *sseBody, early []inboundLegacy) {
 			continue // a repeated endpoint event or an extension: not for Read
 		}
 		for _, it := range decodeEvent(ev.Data) {
+			scrubLegacyError(it, body.req)
 			if !s.deliver(it) {
 				s.termErr = s.closedErr()
 				return
@@ -214,3 +219,11 @@ func (s *sseStream) releaseClient() { s.sender.close() }
 // Endpoint returns the redacted URL messages are posted to, for
 // diagnostics.
 func (s *sseStream) Endpoint() string { return redactParsedURL(s.endpoint) }
+
+// scrubLegacyError takes the credentials the GET carried out of an error
+// response's message and data before the caller can see them.
+func scrubLegacyError(it inboundLegacy, req *http.Request) {
+	if r, ok := it.msg.(*jsonrpc.Response); ok && r.Error != nil {
+		scrubRPCError(r.Error, sentSecrets(req))
+	}
+}

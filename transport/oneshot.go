@@ -118,6 +118,9 @@ func CallHTTP(ctx context.Context, url string, req *jsonrpc.Request, opts *OneSh
 		// A read cut short by the deadline says more by naming it.
 		return nil, c.errorf("reading the reply: %w", context.Cause(ctx))
 	}
+	if r != nil && r.Error != nil {
+		scrubRPCError(r.Error, sentSecrets(resp.Request))
+	}
 	return r, err
 }
 

@@ -28,6 +28,14 @@ type Reader struct {
 
 	buf        []byte
 	start, end int // unread input is buf[start:end]
+	// scanned counts the bytes at buf[start:] already searched for a line
+	// end, so that a line arriving in many reads is scanned once, not from
+	// its start after every read (which made one endless line cost
+	// quadratic time).
+	scanned int
+	// searched counts the bytes searched for a line end in lines that
+	// spanned reads; tests use it to see that the scan is linear.
+	searched int64
 
 	maxSize   int
 	bomDone   bool  // the leading byte-order mark was handled
@@ -233,7 +241,9 @@ func (r *Reader) readLine() ([]byte, error) {
 				}
 			}
 			chunk := r.buf[r.start:r.end]
-			if i := indexLineEnd(chunk); i >= 0 {
+			if i := indexLineEnd(chunk[r.scanned:]); i >= 0 {
+				i += r.scanned
+				r.scanned = 0
 				if chunk[i] == '\r' {
 					r.skipLF = true
 				}
@@ -241,9 +251,12 @@ func (r *Reader) readLine() ([]byte, error) {
 				r.lineNo++
 				return r.checkLine(chunk[:i])
 			}
+			r.searched += int64(len(chunk) - r.scanned)
+			r.scanned = len(chunk)
 			if r.err != nil {
 				// Unterminated last line.
 				r.start = r.end
+				r.scanned = 0
 				r.lineNo++
 				return r.checkLine(chunk)
 			}

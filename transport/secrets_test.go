@@ -1,0 +1,97 @@
+package transport
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// A hostile server that echoes the credentials it received, in each of the
+// places where its text becomes an error the caller sees: an error page,
+// a JSON-RPC error on a 4xx, in a JSON reply and in an SSE reply.
+func TestHTTPEchoedCredentialsAreScrubbed(t *testing.T) {
+	const bearer = "tok-ECHOED-0123456789"
+	const password = "pw-ECHOED-42"
+	echo := func(r *http.Request) string {
+		return fmt.Sprintf("auth=%s key=%s", r.Header.Get("Authorization"), r.Header.Get("X-Api-Key"))
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rpcErr := fmt.Sprintf(`{"jsonrpc":"2.0","id":%%s,"error":{"code":-32000,"message":%q,"data":%q}}`, echo(r), echo(r))
+		switch r.URL.Query().Get("mode") {
+		case "500":
+			http.Error(w, "boom: "+echo(r), http.StatusInternalServerError)
+		case "400":
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprintf(w, rpcErr, "null")
+		case "sse":
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprintf(w, "event: message\ndata: "+rpcErr+"\n\n", "1")
+		default:
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, rpcErr, "1")
+		}
+	}))
+	defer srv.Close()
+	secrets := []string{bearer, password, "key-ECHOED-7",
+		base64.StdEncoding.EncodeToString([]byte("user:" + password))}
+	for _, tc := range []struct {
+		mode string
+		auth string
+	}{
+		{"500", "Bearer " + bearer},
+		{"400", "Bearer " + bearer},
+		{"json", "Bearer " + bearer},
+		{"sse", "Bearer " + bearer},
+		{"500", ""}, // Basic credentials from the URL's userinfo
+		{"json", ""},
+	} {
+		t.Run(tc.mode+tc.auth, func(t *testing.T) {
+			u := strings.Replace(srv.URL, "http://", "http://user:"+password+"@", 1) + "/mcp?mode=" + tc.mode
+			h := http.Header{"X-Api-Key": {"key-ECHOED-7"}}
+			if tc.auth != "" {
+				h.Set("Authorization", tc.auth)
+			}
+			s := httpConnect(t, &StreamableHTTP{URL: u, Headers: h, DisableListener: true})
+			var text string
+			if err := s.Write(context.Background(), httpRequest(t, 1, "tools/list", nil)); err != nil {
+				text = err.Error()
+			} else {
+				e := httpErrorResponse(t, httpRead(t, s), 1)
+				text = e.Message + " " + string(e.Data)
+			}
+			if !strings.Contains(text, redactedMark) {
+				t.Fatalf("error %q: want the echo with its secrets scrubbed", text)
+			}
+			for _, sec := range secrets {
+				if strings.Contains(text, sec) {
+					t.Fatalf("error leaks %s: %s", sec, text)
+				}
+			}
+		})
+	}
+}
+
+// The legacy SSE transport: an error response on the GET stream that
+// echoes the stream's credentials reaches Read scrubbed.
+func TestLegacySSEEchoedCredentialsAreScrubbed(t *testing.T) {
+	const bearer = "tok-LEGACY-0123456789"
+	ls := newLegacyServer(t, "/messages")
+	s := connectLegacy(t, &SSE{URL: ls.url(), Headers: http.Header{"Authorization": {"Bearer " + bearer}}})
+	h := <-ls.gets
+	ls.events <- message(fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"you sent %s","data":{"auth":%q}}}`,
+		h.Get("Authorization"), h.Get("Authorization")))
+	m, err := s.Read(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := httpErrorResponse(t, m, 1)
+	text := e.Message + " " + string(e.Data)
+	if strings.Contains(text, bearer) || !strings.Contains(text, redactedMark) {
+		t.Fatalf("error response %q: want the token scrubbed", text)
+	}
+}
