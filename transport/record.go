@@ -143,6 +143,11 @@ func transportSecrets(t Transport) ([]string, string) {
 		headers(c.Headers)
 		urlPassword(c.URL)
 		return out, "sse"
+	case *Auto:
+		headers(c.Headers)
+		urlPassword(c.URL)
+		urlPassword(c.LegacyURL)
+		return out, "http"
 	}
 	return nil, strings.TrimPrefix(fmt.Sprintf("%T", t), "*")
 }
