@@ -12,8 +12,13 @@
 //   - over Streamable HTTP (Server.StreamableHTTPHandler) and the legacy
 //     HTTP+SSE transport (Server.LegacySSEHandler), both mounted on a
 //     loopback httptest server by NewHTTPServer, with scripted failures
-//     (HTTPHandler.FailNext, CutNextStream, ExpireSession) and a log of
-//     every request.
+//     (HTTPHandler.FailNext, CutNextStream, ExpireSession), hostile
+//     answers (HTTPHandler.MisbehaveNext: silent or keep-alive-only event
+//     streams, a huge event, an HTML login page, a slow-loris body, a
+//     malformed WWW-Authenticate, a redirect) and a log of every request.
+//
+// A wire recording written by transport.Recorder replays as a scripted
+// server (ReadRecording, NewReplay), which turns a bug report into a test.
 //
 // NewDefault returns a server with a standard set of tools (echo, add,
 // slow, fail, bad-output, large, sample, elicit, roots, log, touch,

@@ -73,12 +73,15 @@ type HTTPHandler struct {
 	failures []HTTPFailure
 	cuts     []string // targets of CutNextStream, in order
 	closed   bool
+
+	misbehaviours []HTTPMisbehaviour // armed by MisbehaveNext, in order
+	closing       chan struct{}      // closed by Close: ends misbehaviours that wait
 }
 
 // StreamableHTTPHandler returns an http.Handler serving s over Streamable
 // HTTP; opts may be nil.
 func (s *Server) StreamableHTTPHandler(opts *HTTPOptions) *HTTPHandler {
-	h := &HTTPHandler{srv: s, sessions: map[string]*httpOut{}}
+	h := &HTTPHandler{srv: s, sessions: map[string]*httpOut{}, closing: make(chan struct{})}
 	if opts != nil {
 		h.opts = *opts
 	}
@@ -158,6 +161,9 @@ func (h *HTTPHandler) SessionIDs() []string {
 // httptest.Server can close. Later requests get 503.
 func (h *HTTPHandler) Close() {
 	h.mu.Lock()
+	if !h.closed {
+		close(h.closing)
+	}
 	h.closed = true
 	h.mu.Unlock()
 	h.ExpireAllSessions()
@@ -386,6 +392,10 @@ func (h *HTTPHandler) servePost(w http.ResponseWriter, r *http.Request) {
 		}
 		_ = json.Unmarshal(req.Params, &p)
 		tool = p.Name
+	}
+	if m, ok := h.takeMisbehaviour(req.Method, tool); ok {
+		h.misbehave(w, r, req, m)
+		return
 	}
 	cut := !h.opts.JSONResponse && h.takeCut(req.Method, tool)
 	st := o.openReply(req.ID, h.opts.JSONResponse, cut)

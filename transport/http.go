@@ -145,6 +145,10 @@ type StreamableHTTP struct {
 	// delays without waiting for them.
 	sleep  func(ctx context.Context, d time.Duration) error
 	jitter func() float64
+	// listenerWait replaces listenerReadyWait when positive: a test that
+	// asserts the order of the GET and what follows waits for the event,
+	// not for a bound that a loaded machine may exceed.
+	listenerWait time.Duration
 }
 
 // ReconnectPolicy says how a broken SSE stream (the GET listener, or a

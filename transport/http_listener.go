@@ -59,18 +59,23 @@ func (s *httpStream) startListener(restart bool) <-chan struct{} {
 // listenerOff stands in for the cancel func of a listener that turned off.
 func listenerOff() {}
 
-// awaitListener waits, within ctx and listenerReadyWait, until a listener
+// awaitListener waits, within ctx and listenerReadyWait (or the config's
+// listenerWait), until a listener
 // just started is established. Servers send what they have to say on
 // their own (an elicitation during a tool call, a resumed response) on
 // the GET stream if there is one when they have it, and may drop it
 // otherwise, so requests that follow notifications/initialized must not
 // overtake the GET. A server slow to answer the GET only delays
 // initialized by the bound; the listener goes on connecting regardless.
-func awaitListener(ctx context.Context, ready <-chan struct{}) {
+func (s *httpStream) awaitListener(ctx context.Context, ready <-chan struct{}) {
 	if ready == nil {
 		return
 	}
-	t := time.NewTimer(listenerReadyWait)
+	wait := listenerReadyWait
+	if s.cfg.listenerWait > 0 {
+		wait = s.cfg.listenerWait
+	}
+	t := time.NewTimer(wait)
 	defer t.Stop()
 	select {
 	case <-ready:

@@ -33,6 +33,7 @@ func afterStep(st *httpStep, match func(*httpSeenReq) bool) func(*httpSeenReq) b
 func TestHTTPListenerStartsAfterInitialized(t *testing.T) {
 	srv := newHTTPScript(t)
 	cfg, _, _ := listenerConfig(srv)
+	cfg.listenerWait = time.Hour // the order is asserted, not the bound
 	s := httpConnect(t, cfg)
 	srv.on("initialize", httpIsPOST("initialize"), httpReplyJSON(200, httpInitResult, "Mcp-Session-Id", "sess-1"))
 	inited := srv.on("initialized", httpIsPOST("notifications/initialized"), httpReplyStatus(http.StatusAccepted))

@@ -25,7 +25,7 @@ func (s *httpStream) writeNotification(ctx context.Context, m *jsonrpc.Notificat
 		s.mu.Lock()
 		s.listenerWanted = true
 		s.mu.Unlock()
-		awaitListener(ctx, s.startListener(false))
+		s.awaitListener(ctx, s.startListener(false))
 		return nil
 	}
 	return err

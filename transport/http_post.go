@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
@@ -150,7 +151,7 @@ func (s *httpStream) writeRequest(ctx context.Context, m *jsonrpc.Request, body 
 			s.finishCall(c)
 		}
 	}()
-	renewed := false
+	renewed, waited := false, false
 	for {
 		out, err := s.exchange(ctx, c)
 		if out.kept {
@@ -170,6 +171,16 @@ func (s *httpStream) writeRequest(ctx context.Context, m *jsonrpc.Request, body 
 			if !s.replayable(m.Method) {
 				return fmt.Errorf("transport: %s to %s: %w; the session was renewed but the request was not replayed because it may have side effects (set ReplayToolCalls to allow tools/call)", m.Method, s.redacted(), ErrSessionExpired)
 			}
+			continue
+		}
+		// A safe request told to come back soon (429, 503 with
+		// Retry-After) is sent once more; anything else fails the call.
+		if d, ok := retryAfter(resp, time.Now()); ok && !waited && s.replayable(m.Method) {
+			resp.Body.Close()
+			if err := s.waitRetryAfter(ctx, m.Method, d); err != nil {
+				return err
+			}
+			waited = true
 			continue
 		}
 		return s.requestFailed(ctx, c, resp)
@@ -313,7 +324,7 @@ func (s *httpStream) acceptReply(c *postCall, resp *http.Response) (sse bool, er
 	case isMediaType(ct, "text/event-stream"):
 		sse = true
 	default:
-		return false, fmt.Errorf("transport: POST %s (%s): the server answered %s with Content-Type %q; a request needs application/json or text/event-stream", s.redacted(), c.method, resp.Status, clip(mediaType(ct), 80))
+		return false, s.notEndpointError(c, resp)
 	}
 	if c.initial {
 		if err := s.captureSession(resp, c.params); err != nil {

@@ -166,7 +166,7 @@ func (s *httpStream) reinitialize(ctx context.Context) error {
 		readErrorBody(nresp)
 		return newHTTPError(nresp, http.MethodPost)
 	}
-	awaitListener(ctx, s.startListener(true))
+	s.awaitListener(ctx, s.startListener(true))
 	return nil
 }
 

@@ -29,8 +29,14 @@ const stderrKeep = 64 << 10
 // The child gets a safe subset of this process's environment (see
 // AllowedEnv) plus Env, unless InheritEnv passes all of it. It runs in its
 // own process group, so that signals sent on Close reach the processes it
-// started. It is never tied to Connect's ctx: only the stream's Close (or
-// the child's own exit) ends it.
+// started, including those still running after the server itself exited.
+// It is never tied to Connect's ctx: only the stream's Close (or the
+// child's own exit) ends it. On Linux the child also gets SIGKILL when
+// this process dies (a parent-death signal), so that a client killed
+// without a Close leaves no server behind; processes the server started
+// are not covered by that, and see the end of the stdin they share with
+// it. The stdio transport runs only on unix systems: elsewhere (Windows)
+// Connect fails with errors.ErrUnsupported.
 //
 // Its stderr is always read, so a server that logs a lot never stalls; the
 // last 64 KiB are kept, and when the server exits unexpectedly Read

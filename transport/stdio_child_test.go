@@ -52,6 +52,10 @@ const (
 	// reports the grandchild's pid in a "spawned" notification, then hangs
 	// ignoring stdin EOF.
 	childSpawn = "spawn"
+	// childClient is an mcpwire client, not a server: it connects to
+	// forkingServer(childIgnoreTerm), prints the server's pid, and then
+	// waits to be killed.
+	childClient = "client"
 )
 
 const (
@@ -178,6 +182,8 @@ func runChild(mode string) int {
 		notify("spawned", map[string]int{"pid": gc.Process.Pid})
 		drainStdin()
 		sleepForever()
+	case childClient:
+		return runClient()
 	}
 	fmt.Fprintf(os.Stderr, "child: unknown mode %q\n", mode)
 	return 64

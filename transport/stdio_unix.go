@@ -3,6 +3,7 @@
 package transport
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
 // stderrGrace bounds how long, after the child exited, the exit error waits
@@ -40,6 +43,7 @@ type process struct {
 	closeTimeout time.Duration
 	killTimeout  time.Duration
 	proc         *os.Process
+	released     func() // tells the starter the child was reaped (stdio_start_*.go)
 	stdin        *os.File
 	stdout       *os.File
 	stderr       *os.File
@@ -80,8 +84,10 @@ func startProcess(c *Command, path string, env []string) (*stdioStream, error) {
 	cmd.Env = env
 	cmd.Dir = c.Dir
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdinR, stdoutW, stderrW
+	// A group of its own, so that Close's signals reach whatever it starts.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	startErr := cmd.Start()
+	setParentDeathSignal(cmd.SysProcAttr)
+	release, startErr := startChild(cmd)
 	// The child has its own copies of its ends (or failed to start).
 	closeAll(stdinR, stdoutW, stderrW)
 	if startErr != nil {
@@ -96,6 +102,7 @@ func startProcess(c *Command, path string, env []string) (*stdioStream, error) {
 		closeTimeout: c.closeTimeout(),
 		killTimeout:  c.killTimeout(),
 		proc:         cmd.Process,
+		released:     release,
 		stdin:        stdinW,
 		stdout:       stdoutR,
 		stderr:       stderrR,
@@ -148,6 +155,7 @@ func (p *process) startReaper() {
 func (p *process) wait() {
 	awaitExit(p.proc)
 	p.state, _ = p.proc.Wait() // nil on error: exitError copes
+	p.released()
 	close(p.exited)
 }
 
@@ -164,15 +172,46 @@ func (p *process) hasExited() bool {
 // goroutine, or a caller in its turn) when stdout ended while the stream
 // was open, and explains why: the exit status and stderr tail.
 func (p *process) endedError(readErr error) error {
+	e, err := p.awaitExitError()
+	if err != nil {
+		return err
+	}
+	if e.Running {
+		return e
+	}
+	if readErr != nil && !errors.Is(readErr, io.EOF) {
+		return fmt.Errorf("transport: reading the output of %q: %v; %w", p.name, readErr, e)
+	}
+	return e
+}
+
+// writeError explains a write that failed because the child's stdin has
+// no reader: the child exited (or closed its stdin), and the caller learns
+// its exit status and stderr tail rather than a bare "broken pipe".
+func (p *process) writeError(writeErr error) error {
+	e, err := p.awaitExitError()
+	if err != nil {
+		return err
+	}
+	if e.Running {
+		return fmt.Errorf("transport: server %q closed its stdin but is still running: %w", p.name, writeErr)
+	}
+	return fmt.Errorf("transport: writing to %q: %w; %w", p.name, syscall.EPIPE, e)
+}
+
+// awaitExitError waits up to CloseTimeout for the child to be reaped and
+// describes its end (Running if it did not end in time), or returns
+// errStreamClosed if Close began meanwhile.
+func (p *process) awaitExitError() (*ExitError, error) {
 	p.startReaper()
 	timer := time.NewTimer(p.closeTimeout)
 	defer timer.Stop()
 	select {
 	case <-p.exited:
 	case <-timer.C:
-		return &ExitError{Command: p.name, ExitCode: -1, Running: true, StderrTail: stderrTail(p.log.bytes())}
+		return &ExitError{Command: p.name, ExitCode: -1, Running: true, StderrTail: stderrTail(p.log.bytes())}, nil
 	case <-p.closing:
-		return errStreamClosed
+		return nil, errStreamClosed
 	}
 	grace := time.NewTimer(stderrGrace)
 	defer grace.Stop()
@@ -181,11 +220,7 @@ func (p *process) endedError(readErr error) error {
 	case <-grace.C:
 	case <-p.closing:
 	}
-	e := p.exitError()
-	if readErr != nil && !errors.Is(readErr, io.EOF) {
-		return fmt.Errorf("transport: reading the output of %q: %v; %w", p.name, readErr, e)
-	}
-	return e
+	return p.exitError(), nil
 }
 
 // exitError describes the exited child. Its state is nil only if waiting
@@ -202,9 +237,12 @@ func (p *process) exitError() *ExitError {
 }
 
 // shutdown is the stream's close: stdin closed, CloseTimeout, SIGTERM to
-// the group, KillTimeout, SIGKILL, then at least reapTimeout. It returns once the child
-// is reaped and the stderr goroutine ended, or with an error if even
-// SIGKILL did not end the child in time.
+// the group, KillTimeout, SIGKILL to the group, then at least reapTimeout.
+// A child that exits on its own but leaves processes of its group running
+// skips the rest of the first wait: they get SIGTERM at once, and SIGKILL
+// after KillTimeout. It returns once the child is reaped, no process of
+// its group runs (or was sent SIGKILL) and the stderr goroutine ended, or
+// with an error if even SIGKILL did not end the child in time.
 func (p *process) shutdown() error {
 	close(p.closing)
 	p.startReaper()
@@ -212,9 +250,9 @@ func (p *process) shutdown() error {
 	// blocked on a full pipe.
 	p.stdin.Close()
 	var err error
-	if !p.waitExit(p.closeTimeout) {
+	if !p.waitExit(p.closeTimeout) || groupRunning(p.proc.Pid) {
 		p.signalGroup(syscall.SIGTERM)
-		if !p.waitExit(p.killTimeout) {
+		if !p.waitGroup(p.killTimeout) {
 			p.signalGroup(syscall.SIGKILL)
 			if !p.waitExit(max(p.killTimeout, reapTimeout)) {
 				err = fmt.Errorf("transport: server %q (pid %d) did not exit after SIGKILL", p.name, p.proc.Pid)
@@ -254,13 +292,52 @@ func (p *process) waitExit(d time.Duration) bool {
 	}
 }
 
-// signalGroup signals the child's process group, but only while the child
-// has not been reaped: after that its pid (and group id) may be reused.
+// waitGroup waits up to d for the child to be reaped and then for no
+// other process of its group to run. The kernel tells when the child
+// exits; the rest of the group it does not, so that is polled, at most
+// every 50 ms.
+func (p *process) waitGroup(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.exited:
+	case <-t.C:
+		return false
+	}
+	poll := time.NewTimer(0)
+	defer poll.Stop()
+	for delay := time.Millisecond; groupRunning(p.proc.Pid); delay = min(2*delay, 50*time.Millisecond) {
+		poll.Reset(delay)
+		select {
+		case <-poll.C:
+		case <-t.C:
+			return false
+		}
+	}
+	return true
+}
+
+// signalGroup signals the child's process group (its id is the child's
+// pid). Once the child has been reaped its pid may be reused, but not as
+// a group id while the group lives (POSIX keeps a process group id from
+// reuse until the group's last process leaves it), so the group is
+// signalled then only while a process of it runs.
 func (p *process) signalGroup(sig syscall.Signal) {
-	if p.hasExited() {
+	if p.hasExited() && !groupRunning(p.proc.Pid) {
 		return
 	}
 	_ = syscall.Kill(-p.proc.Pid, sig)
+}
+
+// Write sends msg (see lineStream.Write). A write into a pipe nobody reads
+// means the child exited or closed its stdin: the error then names the
+// exit status and stderr tail, like Read's.
+func (s *stdioStream) Write(ctx context.Context, msg jsonrpc.Message) error {
+	err := s.lineStream.Write(ctx, msg)
+	if err != nil && errors.Is(err, syscall.EPIPE) {
+		return s.proc.writeError(err)
+	}
+	return err
 }
 
 func closeAll(files ...*os.File) {
