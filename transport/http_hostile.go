@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -59,12 +58,12 @@ func (s *httpStream) waitRetryAfter(ctx context.Context, method string, d time.D
 // notEndpointError explains a 2xx reply to a request that is neither JSON
 // nor an event stream: most often an HTML login page of a single sign-on
 // proxy, or a proxy's own page, so the URL is not (or not only) an MCP
-// endpoint. It quotes the start of the body, with the configured header
-// values and bearer tokens taken out, since such pages may echo the request.
+// endpoint. It quotes the start of the body, with the credentials the
+// request carried taken out, since such pages may echo the request.
 func (s *httpStream) notEndpointError(c *postCall, resp *http.Response) error {
 	head, _ := io.ReadAll(io.LimitReader(resp.Body, notEndpointExcerpt))
 	excerpt := strings.ToValidUTF8(strings.TrimSpace(string(head)), "\uFFFD")
-	excerpt = scrubSecrets(excerpt, s.cfg.Headers)
+	excerpt = scrubSecrets(excerpt, sentSecrets(resp.Request))
 	return fmt.Errorf("transport: POST %s (%s): %w: the server answered %s with Content-Type %q (a login page or a proxy's page?); the body begins %q",
 		s.redacted(), c.method, ErrNotMCPEndpoint, resp.Status, clip(mediaType(resp.Header.Get("Content-Type")), 80), excerpt)
 }
@@ -73,19 +72,3 @@ func (s *httpStream) notEndpointError(c *postCall, resp *http.Response) error {
 // neither JSON nor an event stream: the URL does not lead to an MCP server
 // (an HTML login page or a proxy's error page answered instead).
 var ErrNotMCPEndpoint = errors.New("not an MCP endpoint")
-
-// bearerToken matches the credentials of an Authorization value.
-var bearerToken = regexp.MustCompile(`(?i)(bearer|basic)\s+[A-Za-z0-9\-._~+/=]+`)
-
-// scrubSecrets replaces in s every value of headers (which may be secrets:
-// API keys, tokens) and every bearer or basic credential.
-func scrubSecrets(s string, headers http.Header) string {
-	for _, vs := range headers {
-		for _, v := range vs {
-			if len(v) >= 4 {
-				s = strings.ReplaceAll(s, v, "[redacted]")
-			}
-		}
-	}
-	return bearerToken.ReplaceAllString(s, "$1 [redacted]")
-}
