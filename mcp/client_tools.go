@@ -12,13 +12,18 @@ import (
 
 // CallOptions adjust one CallTool. A nil *CallOptions means the defaults.
 type CallOptions struct {
-	// Timeout overrides the client's Timeout for this call; zero means
-	// the client's, jsonrpc.NoTimeout disables it.
+	// Timeout overrides the client's ToolTimeout (the idle deadline that
+	// progress pushes forward) for this call; zero means the client's,
+	// NoTimeout disables it.
 	Timeout time.Duration
-	// OnProgress, when set, asks the server for progress notifications
-	// and receives them in order; each also extends the call's deadline
-	// (up to the client's MaxTimeout).
-	OnProgress func(jsonrpc.Progress)
+	// MaxTimeout overrides the client's ToolMaxTimeout (the cap from the
+	// call's start) for this call; zero means the client's, NoTimeout
+	// disables it.
+	MaxTimeout time.Duration
+	// OnProgress receives the call's progress notifications in order, on
+	// the caller's goroutine. Progress is asked for whether or not it is
+	// set, and each notification pushes the idle deadline forward.
+	OnProgress func(Progress)
 	// Meta is sent as params._meta.
 	Meta map[string]any
 }
@@ -86,13 +91,12 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts *Call
 		}
 		p.Arguments = raw
 	}
-	var copts *jsonrpc.CallOptions
+	copts := c.toolCallOptions(ctx, opts)
 	if opts != nil {
 		p.Meta = opts.Meta
-		copts = &jsonrpc.CallOptions{Timeout: opts.Timeout, OnProgress: opts.OnProgress}
 	}
 	var res CallToolResult
-	if err := c.call(ctx, MethodToolsCall, p, copts, &res); err != nil {
+	if err := c.call(ctx, MethodToolsCall, p, &copts, &res); err != nil {
 		return nil, err
 	}
 	if err := c.schemas.check(name, &res); err != nil {
@@ -100,6 +104,35 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts *Call
 	}
 	return &res, nil
 }
+
+// toolCallOptions applies the tool-call policy: the call's own timeouts,
+// else WithRequestTimeout's, else the client's tool policy; and always a
+// progress callback, so that the server may report progress and keep the
+// call alive.
+func (c *Client) toolCallOptions(ctx context.Context, opts *CallOptions) jsonrpc.CallOptions {
+	o := jsonrpc.CallOptions{Timeout: c.opts.toolTimeout, MaxTimeout: c.opts.toolMax, OnProgress: ignoreProgress}
+	if ro := requestOptions(ctx); ro != nil {
+		o.Timeout = ro.Timeout
+	}
+	if opts != nil {
+		if opts.Timeout != 0 {
+			o.Timeout = opts.Timeout
+		}
+		if opts.MaxTimeout != 0 {
+			o.MaxTimeout = opts.MaxTimeout
+		}
+		if opts.OnProgress != nil {
+			o.OnProgress = opts.OnProgress
+		}
+	}
+	if o.Timeout < 0 && o.MaxTimeout > 0 {
+		// No idle deadline; the cap still holds.
+		o.Timeout, o.MaxTimeout = o.MaxTimeout, NoTimeout
+	}
+	return o
+}
+
+func ignoreProgress(Progress) {}
 
 // encodeArguments encodes args, which must come out as a JSON object (or
 // null, meaning none).

@@ -68,6 +68,9 @@ type httpStream struct {
 	haveInit       bool
 	reinitSeq      int
 	renewal        *renewal
+	// restore, set by the client above (internal/renewhook), runs inside
+	// each renewal before other Writes are let through.
+	restore func(ctx context.Context)
 	running        *postCall          // the calls in flight, linked; see track
 	listenerWanted bool               // notifications/initialized went through
 	listenerCancel context.CancelFunc // nil until one started; see startListener
