@@ -36,10 +36,13 @@ type server struct {
 	// coalesce into one refresh.
 	refresh [numLists]chan struct{}
 
-	mu          sync.Mutex
-	state       State
-	err         error
-	client      *mcp.Client // set while connected
+	mu     sync.Mutex
+	state  State
+	err    error
+	client *mcp.Client // set while connected
+	// restore is what the last connection set up on the server
+	// (subscriptions, log level), for the next one to set up again.
+	restore     *mcp.SessionState
 	info        mcp.Implementation
 	tools       []mcp.Tool   // filtered
 	names       *serverNames // of tools, for the tool table
