@@ -36,13 +36,10 @@ type server struct {
 	// coalesce into one refresh.
 	refresh [numLists]chan struct{}
 
-	mu     sync.Mutex
-	state  State
-	err    error
-	client *mcp.Client // set while connected
-	// restore is what the last connection set up on the server
-	// (subscriptions, log level), for the next one to set up again.
-	restore     *mcp.SessionState
+	mu          sync.Mutex
+	state       State
+	err         error
+	client      *mcp.Client // set while connected
 	info        mcp.Implementation
 	tools       []mcp.Tool   // filtered
 	names       *serverNames // of tools, for the tool table
@@ -64,6 +61,11 @@ type server struct {
 	// the attempt it waits for from earlier ones.
 	connects, failures int
 	everConnected      bool
+
+	// restore is what the last connection set up on the server
+	// (subscriptions, log level), for the next one to set up again.
+	// Guarded by mu.
+	restore *mcp.SessionState
 }
 
 func newServer(m *Manager, name string) *server {
