@@ -140,6 +140,7 @@ type Client struct {
 	roots   []Root
 
 	state sessionState
+	tasks taskWatchers
 
 	schemas schemaCache
 }
@@ -216,6 +217,9 @@ func NewClient(ctx context.Context, s jsonrpc.Stream, opts *ClientOptions) (*Cli
 	if err := c.handshake(ctx, o.ClientInfo); err != nil {
 		_ = c.conn.Close()
 		return nil, err
+	}
+	if c.init.Capabilities.Tasks != nil {
+		c.conn.Subscribe(NotificationTasksStatus, c.statusArrived)
 	}
 	if o.Restore != nil {
 		c.restore(ctx, o.Restore)

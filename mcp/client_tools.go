@@ -64,11 +64,19 @@ func (c *Client) ListToolsPage(ctx context.Context, cursor string) (*ListToolsRe
 	}
 	res.Tools = kept
 	c.schemas.learn(res.Tools)
+	c.tasks.learnTaskSupport(res.Tools)
 	return &res, nil
 }
 
 // CallTool calls the named tool. args is encoded as the arguments object
 // (a map, a struct, or a json.RawMessage; nil sends none).
+//
+// A tool that must run as a task (2025-11-25: listed with taskSupport
+// "required", or answering a plain call -32601 on a server that declared
+// task-augmented tools/call) is run as one: CallTool starts the task,
+// waits for it (see WaitTask) under the call's MaxTimeout, and returns its
+// result; when ctx ends or the cap passes first, it cancels the task.
+// Use StartToolTask to hold the task yourself.
 //
 // A tool that ran and failed is not a Go error: the result has IsError set.
 // A JSON-RPC error (unknown tool, bad arguments) is returned as an error
@@ -82,6 +90,9 @@ func (c *Client) ListToolsPage(ctx context.Context, cursor string) (*ListToolsRe
 func (c *Client) CallTool(ctx context.Context, name string, args any, opts *CallOptions) (*CallToolResult, error) {
 	if name == "" {
 		return nil, errors.New("mcp: tools/call: the tool name is empty")
+	}
+	if c.supportsToolTasks() && c.tasks.requiresTask(name) {
+		return c.callToolAsTask(ctx, name, args, opts)
 	}
 	p := callToolParams{Name: name}
 	if args != nil {
@@ -97,12 +108,22 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts *Call
 	}
 	var res CallToolResult
 	if err := c.call(ctx, MethodToolsCall, p, &copts, &res); err != nil {
+		if c.supportsToolTasks() && isMethodNotFound(err) {
+			// A tool that must run as a task answers a plain call
+			// -32601; this client had not seen it listed.
+			return c.callToolAsTask(ctx, name, args, opts)
+		}
 		return nil, err
 	}
 	if err := c.schemas.check(name, &res); err != nil {
 		return &res, err
 	}
 	return &res, nil
+}
+
+func isMethodNotFound(err error) bool {
+	var rpcErr *jsonrpc.Error
+	return errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc.CodeMethodNotFound
 }
 
 // toolCallOptions applies the tool-call policy: the call's own timeouts,
