@@ -255,6 +255,7 @@ type taskWatchers struct {
 	mu       sync.Mutex
 	byID     map[string]chan struct{}
 	required map[string]bool // tools listed with taskSupport "required"
+	listed   bool            // a tools/list page was seen
 }
 
 func (w *taskWatchers) watch(id string) chan struct{} {
@@ -297,6 +298,7 @@ func (c *Client) statusArrived(n *jsonrpc.Notification) {
 func (w *taskWatchers) learnTaskSupport(tools []Tool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.listed = true
 	for i := range tools {
 		req := tools[i].Execution != nil && tools[i].Execution.TaskSupport == TaskSupportRequired
 		if req {
@@ -314,4 +316,23 @@ func (w *taskWatchers) requiresTask(name string) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.required[name]
+}
+
+// mustRunAsTask reports whether the named tool requires a task. On a
+// server with task-augmented tools/call whose tools this client never
+// listed, it lists them first: servers answer a plain call of such a
+// tool in different ways (a -32601 error, or a result with isError).
+func (c *Client) mustRunAsTask(ctx context.Context, name string) bool {
+	if !c.supportsToolTasks() {
+		return false
+	}
+	c.tasks.mu.Lock()
+	listed := c.tasks.listed
+	c.tasks.mu.Unlock()
+	if !listed {
+		if _, err := c.ListTools(ctx); err != nil {
+			c.report(fmt.Errorf("mcp: listing tools to learn whether %q runs as a task: %w", clip(name), err))
+		}
+	}
+	return c.tasks.requiresTask(name)
 }

@@ -72,8 +72,9 @@ func (c *Client) ListToolsPage(ctx context.Context, cursor string) (*ListToolsRe
 // (a map, a struct, or a json.RawMessage; nil sends none).
 //
 // A tool that must run as a task (2025-11-25: listed with taskSupport
-// "required", or answering a plain call -32601 on a server that declared
-// task-augmented tools/call) is run as one: CallTool starts the task,
+// "required", or answering a plain call -32601, on a server that declared
+// task-augmented tools/call; on such a server the first CallTool lists the
+// tools if the client has not) is run as one: CallTool starts the task,
 // waits for it (see WaitTask) under the call's MaxTimeout, and returns its
 // result; when ctx ends or the cap passes first, it cancels the task.
 // Use StartToolTask to hold the task yourself.
@@ -91,7 +92,7 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts *Call
 	if name == "" {
 		return nil, errors.New("mcp: tools/call: the tool name is empty")
 	}
-	if c.supportsToolTasks() && c.tasks.requiresTask(name) {
+	if c.mustRunAsTask(ctx, name) {
 		return c.callToolAsTask(ctx, name, args, opts)
 	}
 	p := callToolParams{Name: name}
