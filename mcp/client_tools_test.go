@@ -324,7 +324,7 @@ func TestCallToolValidatesListedOutputSchema(t *testing.T) {
 	for _, tc := range []struct{ tool, which, wantErr string }{
 		{"weather", "ok", ""},
 		{"weather", "bad", "at '/temperature': got string, want number"},
-		{"weather", "missing", "the result has no structuredContent"},
+		{"weather", "missing", "mcp: no structuredContent in the result"},
 		{"weather", "failed", ""},
 		{"draft7", "ok", ""},
 		{"draft7", "bad", "at '/n'"},
