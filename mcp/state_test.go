@@ -16,10 +16,19 @@ import (
 // anything else reaches it; an update of the subscribed resource then
 // arrives.
 func TestStateSurvivesSessionRenewal(t *testing.T) {
+	t.Run("streamable", func(t *testing.T) {
+		testStateSurvivesRenewal(t, func(url string) transport.Transport { return &transport.StreamableHTTP{URL: url} })
+	})
+	t.Run("auto", func(t *testing.T) {
+		testStateSurvivesRenewal(t, func(url string) transport.Transport { return &transport.Auto{URL: url} })
+	})
+}
+
+func testStateSurvivesRenewal(t *testing.T, dial func(url string) transport.Transport) {
 	hs := mcptest.NewHTTPServer(t, mcptest.NewDefault(), nil)
 	updated := make(chan string, 4)
 	ctx := t.Context()
-	c, err := Connect(ctx, &transport.StreamableHTTP{URL: hs.URL}, &ClientOptions{
+	c, err := Connect(ctx, dial(hs.URL), &ClientOptions{
 		OnResourceUpdated: func(_ context.Context, u ResourceUpdated) { updated <- u.URI },
 	})
 	if err != nil {
