@@ -19,6 +19,19 @@ import (
 // stops a server that never ends its body from exhausting memory.
 const DefaultMaxBodySize int64 = 1 << 30
 
+// maxEventSize resolves a MaxEventSize option, the same way on every HTTP
+// transport: zero means DefaultMaxBodySize, negative means unlimited (0,
+// the SSE reader's "no limit").
+func maxEventSize(n int) int {
+	switch {
+	case n == 0:
+		return int(DefaultMaxBodySize)
+	case n < 0:
+		return 0
+	}
+	return n
+}
+
 // CodeTransportError is the JSON-RPC error code of the error responses the
 // Streamable HTTP transport synthesizes to fail one call in-band: an SSE
 // reply that ended before the response and could not be resumed, a reply
@@ -113,8 +126,10 @@ type StreamableHTTP struct {
 	// MaxBodySize bounds a JSON reply body in bytes. Zero means
 	// DefaultMaxBodySize; negative means unlimited.
 	MaxBodySize int64
-	// MaxEventSize bounds one SSE event in bytes; zero means unlimited. A
-	// larger event breaks its stream like a network error would.
+	// MaxEventSize bounds one SSE event in bytes. Zero means
+	// DefaultMaxBodySize, as on the legacy SSE transport; negative means
+	// unlimited. A larger event breaks its stream like a network error
+	// would.
 	MaxEventSize int
 	// DisableListener stops the transport from opening the GET stream
 	// after notifications/initialized.

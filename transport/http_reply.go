@@ -205,8 +205,8 @@ func (s *httpStream) reconnectDelay(st *sseState, n int) time.Duration {
 // event, priming events included: any event is progress.
 func (s *httpStream) consumeSSE(ctx context.Context, body io.Reader, st *sseState, onMsg func(jsonrpc.Message) bool) (events int, stopped bool, err error) {
 	r := sse.NewReader(body)
-	if s.cfg.MaxEventSize > 0 {
-		r.SetMaxEventSize(s.cfg.MaxEventSize)
+	if n := maxEventSize(s.cfg.MaxEventSize); n > 0 {
+		r.SetMaxEventSize(n)
 	}
 	for {
 		ev, err := r.Next()
