@@ -188,13 +188,13 @@ func (s *server) clientOptions() *mcp.ClientOptions {
 	}
 	o.ServerName = s.name
 	if s.cfg.TimeoutSet {
-		// Hosts write one timeout per server; it is the deadline of
-		// every request, tool calls (as their idle deadline) included.
+		// Hosts write one timeout per server: the deadline of every
+		// request, tool calls (as their idle deadline) included, unless
+		// the template sets ToolTimeout.
 		o.Timeout = s.cfg.Timeout
 		if o.Timeout == 0 {
 			o.Timeout = mcp.NoTimeout
 		}
-		o.ToolTimeout = o.Timeout
 	}
 	s.mu.Lock()
 	o.Restore = s.restore

@@ -40,10 +40,12 @@ type ClientOptions struct {
 	// ToolTimeout and ToolMaxTimeout are the policy of tool calls: an
 	// idle deadline that each progress notification for the call pushes
 	// forward by ToolTimeout again, under a cap of ToolMaxTimeout from the
-	// call's start. Zero means DefaultToolTimeout (10 min) and
-	// DefaultToolMaxTimeout (2 h); NoTimeout disables. CallTool always
-	// asks for progress, so a server that reports it keeps its tool
-	// alive. Per call, CallOptions overrides both.
+	// call's start. Zero means Timeout and MaxTimeout when those are set
+	// (one deadline for every request, as a host's per-server "timeout"
+	// means), else DefaultToolTimeout (10 min) and DefaultToolMaxTimeout
+	// (2 h); NoTimeout disables. CallTool always asks for progress, so a
+	// server that reports it keeps its tool alive. Per call, CallOptions
+	// overrides both.
 	ToolTimeout, ToolMaxTimeout time.Duration
 
 	// ErrorHook receives problems that belong to no call: bad frames and
@@ -200,8 +202,8 @@ func NewClient(ctx context.Context, s jsonrpc.Stream, opts *ClientOptions) (*Cli
 		Elicitation:    o.Elicitation,
 		ElicitationURL: o.ElicitationURL,
 		notify:         notificationHandlersOf(&o),
-		toolTimeout:    toolPolicy(o.ToolTimeout, DefaultToolTimeout),
-		toolMax:        toolPolicy(o.ToolMaxTimeout, DefaultToolMaxTimeout),
+		toolTimeout:    toolPolicy(o.ToolTimeout, o.Timeout, DefaultToolTimeout),
+		toolMax:        toolPolicy(o.ToolMaxTimeout, o.MaxTimeout, DefaultToolMaxTimeout),
 	}
 	c.origin = Origin{Server: o.ServerName, Client: c}
 	c.schemas.hook = c.report

@@ -121,3 +121,31 @@ func TestToolCallPolicy(t *testing.T) {
 		synctest.Wait()
 	})
 }
+
+// A client Timeout set alone is the deadline of every request, tool calls
+// included (as their idle deadline); ToolTimeout overrides it for tools.
+func TestToolTimeoutFollowsTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		for _, tc := range []struct {
+			opts *ClientOptions
+			want time.Duration
+		}{
+			{&ClientOptions{Timeout: 5 * time.Second}, 5 * time.Second},
+			{&ClientOptions{Timeout: 5 * time.Second, ToolTimeout: time.Minute}, time.Minute},
+		} {
+			s := newFakeServer(t)
+			s.on(MethodToolsCall, func(ctx context.Context, _ *jsonrpc.Request) (any, error) {
+				<-ctx.Done()
+				return nil, ctx.Err()
+			})
+			c := connect(t, s, tc.opts)
+			start := time.Now()
+			_, err := c.CallTool(t.Context(), "idle", nil, nil)
+			if d := time.Since(start); !errors.Is(err, jsonrpc.ErrTimeout) || d != tc.want {
+				t.Errorf("%+v: %v after %v, want a timeout after %v", tc.opts, err, d, tc.want)
+			}
+			c.Close()
+		}
+		synctest.Wait()
+	})
+}

@@ -37,9 +37,13 @@ const (
 // CallOptions.OnProgress).
 type Progress = jsonrpc.Progress
 
-// toolPolicy resolves a tool timeout option: zero takes def, NoTimeout
-// stays as it is (the engine reads it as "none").
-func toolPolicy(d, def time.Duration) time.Duration {
+// toolPolicy resolves a tool timeout option: zero takes the request
+// option, then def; NoTimeout stays as it is (the engine reads it as
+// "none").
+func toolPolicy(d, request, def time.Duration) time.Duration {
+	if d == 0 {
+		d = request
+	}
 	if d == 0 {
 		return def
 	}
