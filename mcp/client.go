@@ -177,7 +177,7 @@ func Connect(ctx context.Context, t transport.Transport, opts *ClientOptions) (*
 
 // NewClient starts a session over the open stream s: it sends initialize
 // offering LatestProtocolVersion and the capabilities of the handlers in
-// opts, accepts any answer in SupportedProtocolVersions, tells a stream
+// opts, accepts any answer in ProtocolVersions, tells a stream
 // that implements transport.ProtocolVersionSetter the negotiated version,
 // and then sends notifications/initialized. The client owns s from here
 // on: if anything fails, s is closed and the error says what went wrong.

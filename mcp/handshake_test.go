@@ -14,7 +14,7 @@ import (
 )
 
 func TestHandshakeAcceptsEverySupportedVersion(t *testing.T) {
-	for _, v := range SupportedProtocolVersions {
+	for _, v := range ProtocolVersions() {
 		t.Run(v, func(t *testing.T) {
 			s := newFakeServer(t)
 			s.version = v
@@ -270,5 +270,16 @@ func TestInitializedSentAfterSetProtocolVersion(t *testing.T) {
 	want := []string{"request initialize", "SetProtocolVersion 2025-06-18", "notification notifications/initialized"}
 	if !slices.Equal(rec.events, want) {
 		t.Errorf("events = %q, want %q", rec.events, want)
+	}
+}
+
+// The exported list is the caller's copy: writing to it does not change
+// what the client accepts.
+func TestProtocolVersionsAreCopies(t *testing.T) {
+	ProtocolVersions()[0] = "1999-01-01"
+	SupportedProtocolVersions[0] = "1999-01-01"
+	defer func() { SupportedProtocolVersions = ProtocolVersions() }()
+	if IsSupportedProtocolVersion("1999-01-01") || !IsSupportedProtocolVersion(LatestProtocolVersion) {
+		t.Error("writing to the exported lists changed what the client accepts")
 	}
 }

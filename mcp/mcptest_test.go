@@ -272,7 +272,7 @@ func TestMCPTestListChanged(t *testing.T) {
 }
 
 func TestMCPTestVersionNegotiation(t *testing.T) {
-	for _, v := range SupportedProtocolVersions {
+	for _, v := range ProtocolVersions() {
 		t.Run("server speaks "+v, func(t *testing.T) {
 			c, _ := connectMCPTest(t, mcptest.NewDefault(&mcptest.Options{SupportedVersions: []string{v}}), nil)
 			if c.ProtocolVersion() != v {
