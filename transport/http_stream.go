@@ -59,18 +59,15 @@ type httpStream struct {
 	termErr   error         // why; written before done is closed
 	closeOnce sync.Once
 
-	mu         sync.Mutex
-	ended      bool // terminal: no new goroutines
-	sessionID  string
-	gen        uint64 // bumped whenever sessionID changes
-	version    string
-	initParams []byte // params of the engine's initialize, for re-init
-	haveInit   bool
-	reinitSeq  int
-	renewal    *renewal
-	// restore, set by the client above (internal/renewhook), runs inside
-	// each renewal before other Writes are let through.
-	restore        func(ctx context.Context)
+	mu             sync.Mutex
+	ended          bool // terminal: no new goroutines
+	sessionID      string
+	gen            uint64 // bumped whenever sessionID changes
+	version        string
+	initParams     []byte // params of the engine's initialize, for re-init
+	haveInit       bool
+	reinitSeq      int
+	renewal        *renewal
 	running        *postCall          // the calls in flight, linked; see track
 	listenerWanted bool               // notifications/initialized went through
 	listenerCancel context.CancelFunc // nil until one started; see startListener
@@ -81,6 +78,10 @@ type httpStream struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	post   http.Header // shared by POSTs; see postHeaderLocked
+
+	// restore, set by the client above (internal/renewhook), runs inside
+	// each renewal before other Writes are let through. Guarded by mu.
+	restore func(ctx context.Context)
 }
 
 // inboundItem is one result for Read: a message or a non-terminal decode
