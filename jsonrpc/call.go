@@ -67,11 +67,14 @@ func (c *Conn) Call(ctx context.Context, method string, params any, opts *CallOp
 	if err != nil {
 		return nil, fmt.Errorf("jsonrpc: encoding params of %s: %w", method, err)
 	}
-	timeout := c.timeout
+	timeout, maxTimeout := c.timeout, c.maxTimeout
 	var onProgress func(Progress)
 	if opts != nil {
 		if opts.Timeout != 0 {
 			timeout = resolveTimeout(opts.Timeout, 0)
+		}
+		if opts.MaxTimeout != 0 {
+			maxTimeout = resolveTimeout(opts.MaxTimeout, 0)
 		}
 		onProgress = opts.OnProgress
 	}
@@ -97,8 +100,8 @@ func (c *Conn) Call(ctx context.Context, method string, params any, opts *CallOp
 		defer stop()
 		if onProgress != nil {
 			p.start, p.deadline = start, start.Add(timeout)
-			if c.maxTimeout > 0 {
-				p.ceiling = start.Add(c.maxTimeout)
+			if maxTimeout > 0 {
+				p.ceiling = start.Add(maxTimeout)
 			}
 		}
 	}

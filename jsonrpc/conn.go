@@ -75,6 +75,10 @@ type CallOptions struct {
 	// Timeout overrides the connection's Timeout for this call. Zero
 	// means the connection's; NoTimeout disables it.
 	Timeout time.Duration
+	// MaxTimeout overrides the connection's MaxTimeout (the ceiling
+	// progress may extend the deadline to) for this call. Zero means the
+	// connection's; NoTimeout disables it.
+	MaxTimeout time.Duration
 	// OnProgress, when set, asks the peer for progress: a fresh
 	// progressToken is put in params._meta, each matching
 	// notifications/progress is passed here in arrival order, and each

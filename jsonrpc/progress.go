@@ -15,13 +15,10 @@ import (
 // engine must own the token to route progress). Params that are not an
 // object cannot carry a token and are an error.
 func withProgressToken(params json.RawMessage, token int64) (json.RawMessage, error) {
-	member := strconv.AppendInt([]byte(`"_meta":{"progressToken":`), token, 10)
-	member = append(member, '}')
 	trimmed := bytes.TrimSpace(params)
 	if len(trimmed) == 0 {
-		out := make([]byte, 0, len(member)+2)
-		out = append(append(append(out, '{'), member...), '}')
-		return out, nil
+		out := appendTokenMember(make([]byte, 0, len(tokenMemberPrefix)+24), token)
+		return append(out, '}'), nil
 	}
 	if trimmed[0] != '{' {
 		return nil, fmt.Errorf("params must be a JSON object to carry a progress token, got %s", excerpt(trimmed))
@@ -33,8 +30,7 @@ func withProgressToken(params json.RawMessage, token int64) (json.RawMessage, er
 	// the member goes in front and the caller's bytes stay as they are.
 	if !bytes.Contains(trimmed, []byte("meta")) {
 		rest := bytes.TrimSpace(trimmed[1:])
-		out := make([]byte, 0, len(trimmed)+len(member)+2)
-		out = append(append(out, '{'), member...)
+		out := appendTokenMember(make([]byte, 0, len(trimmed)+len(tokenMemberPrefix)+24), token)
 		if rest[0] != '}' {
 			out = append(out, ',')
 		}
@@ -56,6 +52,17 @@ func withProgressToken(params json.RawMessage, token int64) (json.RawMessage, er
 		return nil, err
 	}
 	return json.Marshal(obj)
+}
+
+const tokenMemberPrefix = `{"_meta":{"progressToken":`
+
+// appendTokenMember appends the start of an object holding the progress
+// token, `{"_meta":{"progressToken":N}`, built in place so that adding a
+// token costs one allocation.
+func appendTokenMember(dst []byte, token int64) []byte {
+	dst = append(dst, tokenMemberPrefix...)
+	dst = strconv.AppendInt(dst, token, 10)
+	return append(dst, '}')
 }
 
 // progressParams are the params of notifications/progress.

@@ -63,6 +63,11 @@ type server struct {
 	// the attempt it waits for from earlier ones.
 	connects, failures int
 	everConnected      bool
+
+	// restore is what the last connection set up on the server
+	// (subscriptions, log level), for the next one to set up again.
+	// Guarded by mu.
+	restore *mcp.SessionState
 }
 
 func newServer(m *Manager, name string) *server {

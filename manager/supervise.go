@@ -100,6 +100,10 @@ func (s *server) exit() {
 // failures the breaker counts.
 func (s *server) disconnected(lasted bool) {
 	s.mu.Lock()
+	if s.client != nil {
+		st := s.client.SessionState()
+		s.restore = &st
+	}
 	s.client = nil
 	if lasted {
 		s.streak = 0
@@ -136,7 +140,6 @@ func (s *server) connect(ctx context.Context, attempt int) (*mcp.Client, error) 
 		default:
 		}
 	}
-	c.OnNotification("", s.onNotification)
 	tools, err := listTools(cctx, c)
 	if err != nil {
 		_ = c.Close()
@@ -170,16 +173,33 @@ func (s *server) connect(ctx context.Context, attempt int) (*mcp.Client, error) 
 	return c, nil
 }
 
-// clientOptions derives the server's client options from the template.
+// clientOptions derives the server's client options from the template:
+// the server's name for the Origin that handlers see, the config's
+// timeout, what the last connection set up, and the manager's own
+// notification callback ahead of the template's.
 func (s *server) clientOptions() *mcp.ClientOptions {
 	var o mcp.ClientOptions
 	if s.m.opts.Client != nil {
 		o = *s.m.opts.Client
 	}
+	o.ServerName = s.name
 	if s.cfg.TimeoutSet {
+		// Hosts write one timeout per server: the deadline of every
+		// request, tool calls (as their idle deadline) included, unless
+		// the template sets ToolTimeout.
 		o.Timeout = s.cfg.Timeout
 		if o.Timeout == 0 {
-			o.Timeout = jsonrpc.NoTimeout
+			o.Timeout = mcp.NoTimeout
+		}
+	}
+	s.mu.Lock()
+	o.Restore = s.restore
+	s.mu.Unlock()
+	user := o.OnNotification
+	o.OnNotification = func(ctx context.Context, n *mcp.Notification) {
+		s.onNotification(n)
+		if user != nil {
+			user(ctx, n)
 		}
 	}
 	next := o.ErrorHook

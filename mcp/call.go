@@ -11,6 +11,9 @@ import (
 // Every error names the method; a JSON-RPC error stays reachable with
 // errors.As(err, **jsonrpc.Error).
 func (c *Client) call(ctx context.Context, method string, params any, opts *jsonrpc.CallOptions, out any) error {
+	if opts == nil {
+		opts = requestOptions(ctx)
+	}
 	raw, err := c.conn.Call(ctx, method, params, opts)
 	if err != nil {
 		return fmt.Errorf("mcp: %s: %w", method, err)

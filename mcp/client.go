@@ -8,27 +8,51 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpwire/mcpwire/internal/renewhook"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 	"github.com/mcpwire/mcpwire/transport"
 )
 
 // ClientOptions configure a Client. A nil *ClientOptions means the zero
-// value: default client info, default timeouts, no client features.
+// value: default client info, default timeouts, no client features, no
+// callbacks.
+//
+// Every handler and callback receives a ctx that carries the Origin of
+// the message (see OriginOf): the server's name and the session.
 type ClientOptions struct {
 	// ClientInfo is sent as clientInfo. The zero value means
 	// {Name: "mcpwire", Version: Version}; otherwise Name and Version are
 	// required.
 	ClientInfo Implementation
 
-	// Timeout and MaxTimeout are the connection's call deadline and the
-	// ceiling up to which progress may extend it (see jsonrpc.Options).
-	// Zero means the defaults (30 s and 1 h); jsonrpc.NoTimeout disables.
+	// ServerName names the server in the Origin that handlers and
+	// callbacks see (the manager sets each server's configured name).
+	ServerName string
+
+	// Timeout and MaxTimeout are the deadline of protocol requests (list,
+	// read, get, complete, ping, subscribe, setLevel, the tasks/ methods)
+	// and the ceiling up to which progress may extend it. Zero means
+	// DefaultTimeout (30 s) and DefaultMaxTimeout (1 h); NoTimeout
+	// disables. Requests that a server answers from what it has should
+	// not need more; a server that takes longer is stuck.
 	Timeout, MaxTimeout time.Duration
+
+	// ToolTimeout and ToolMaxTimeout are the policy of tool calls: an
+	// idle deadline that each progress notification for the call pushes
+	// forward by ToolTimeout again, under a cap of ToolMaxTimeout from the
+	// call's start. Zero means Timeout and MaxTimeout when those are set
+	// (one deadline for every request, as a host's per-server "timeout"
+	// means), else DefaultToolTimeout (10 min) and DefaultToolMaxTimeout
+	// (2 h); NoTimeout disables. CallTool always asks for progress, so a
+	// server that reports it keeps its tool alive. Per call, CallOptions
+	// overrides both.
+	ToolTimeout, ToolMaxTimeout time.Duration
 
 	// ErrorHook receives problems that belong to no call: bad frames and
 	// stray responses (from the engine), undecodable notifications, tools
-	// dropped from a listing, an outputSchema that cannot be compiled. It
-	// must not block for long. Nil discards them.
+	// dropped from a listing, an outputSchema that cannot be compiled, a
+	// subscription that could not be set up again on a renewed session.
+	// It must not block for long. Nil discards them.
 	ErrorHook func(error)
 
 	// Roots, when set, answers the server's roots/list, and roots
@@ -48,28 +72,68 @@ type ClientOptions struct {
 	SamplingContext bool
 	SamplingTools   bool
 
-	// Elicitation, when set, answers elicitation/create and elicitation
-	// is declared with the modes in ElicitationModes ("form", "url"; both
-	// when empty). A request for an undeclared mode is answered -32602
-	// without calling the handler.
-	Elicitation      func(ctx context.Context, req *ElicitRequest) (*ElicitResult, error)
-	ElicitationModes []string
+	// Elicitation, when set, answers form-mode elicitation/create and
+	// elicitation.form is declared. ElicitationURL, when set, answers
+	// URL-mode requests and elicitation.url is declared: only then, as
+	// URL mode carries duties (the user's consent before opening the URL)
+	// a form-only agent never took on. A request for an undeclared mode is
+	// answered -32602 without calling either.
+	Elicitation    func(ctx context.Context, req *ElicitRequest) (*ElicitResult, error)
+	ElicitationURL func(ctx context.Context, req *ElicitRequest) (*ElicitResult, error)
 
-	// OnLog receives every notifications/message, in arrival order, on
-	// one goroutine of the engine.
+	// Typed notification callbacks. They are subscribed before
+	// initialize is sent, so nothing the server sends right after the
+	// handshake is missed. They run one at a time, in arrival order, on a
+	// goroutine of the engine (a slow callback delays later notifications,
+	// never responses); their ctx carries the Origin and ends when the
+	// session ends. An undecodable notification goes to the ErrorHook.
+
+	// OnProgress receives every notifications/progress, also those
+	// passed to a call's CallOptions.OnProgress.
+	OnProgress func(ctx context.Context, p ProgressNotification)
+	// OnLogMessage receives notifications/message (see SetLogLevel).
+	OnLogMessage func(ctx context.Context, m LoggingMessage)
+	// OnResourceUpdated receives notifications/resources/updated for
+	// subscribed resources (see SubscribeResource).
+	OnResourceUpdated func(ctx context.Context, u ResourceUpdated)
+	// OnResourcesListChanged, OnToolsListChanged and OnPromptsListChanged
+	// receive the list_changed notifications.
+	OnResourcesListChanged func(ctx context.Context)
+	OnToolsListChanged     func(ctx context.Context)
+	OnPromptsListChanged   func(ctx context.Context)
+	// OnElicitationComplete receives notifications/elicitation/complete
+	// (the end of a URL-mode elicitation).
+	OnElicitationComplete func(ctx context.Context, e ElicitationComplete)
+	// OnTaskStatus receives notifications/tasks/status.
+	OnTaskStatus func(ctx context.Context, t Task)
+	// OnNotification receives every notification, after the typed
+	// callback of its method: the form for extensions and methods this
+	// package does not type.
+	OnNotification func(ctx context.Context, n *Notification)
+
+	// OnLog receives every notifications/message.
+	//
+	// Deprecated: use OnLogMessage, whose ctx carries the Origin.
 	OnLog func(LoggingMessage)
+
+	// Restore, when set, is set up on the new session right after the
+	// handshake, before NewClient returns: what a previous session held
+	// (see Client.SessionState). The manager uses it when it reconnects a
+	// server. Failures go to the ErrorHook.
+	Restore *SessionState
 }
 
 // Client is an initialized MCP session with one server.
 //
 // All methods are safe for concurrent use. Handlers given in ClientOptions
 // run concurrently with each other and with calls; notification callbacks
-// (OnLog, OnNotification) run one at a time in arrival order.
+// run one at a time in arrival order.
 type Client struct {
 	conn   *jsonrpc.Conn
 	stream jsonrpc.Stream
 	opts   sessionOptions
 	caps   ClientCapabilities
+	origin Origin
 
 	// Set by the handshake before NewClient returns; read-only afterwards.
 	init InitializeResult
@@ -77,19 +141,25 @@ type Client struct {
 	rootsMu sync.Mutex
 	roots   []Root
 
+	state sessionState
+	tasks taskWatchers
+
 	schemas schemaCache
 }
 
 // sessionOptions are the ClientOptions a session keeps after the
-// handshake: its handlers and hooks. The rest (client info, initial roots,
-// timeouts) is used up by then, and a session does not carry it.
+// handshake: its handlers, hooks and tool policy. The rest (client info,
+// initial roots, protocol timeouts) is used up by then, and a session does
+// not carry it.
 type sessionOptions struct {
-	ErrorHook        func(error)
-	Roots            func(ctx context.Context) ([]Root, error)
-	Sampling         func(ctx context.Context, req *CreateMessageRequest) (*CreateMessageResult, error)
-	Elicitation      func(ctx context.Context, req *ElicitRequest) (*ElicitResult, error)
-	ElicitationModes []string
-	OnLog            func(LoggingMessage)
+	ErrorHook      func(error)
+	Roots          func(ctx context.Context) ([]Root, error)
+	Sampling       func(ctx context.Context, req *CreateMessageRequest) (*CreateMessageResult, error)
+	Elicitation    func(ctx context.Context, req *ElicitRequest) (*ElicitResult, error)
+	ElicitationURL func(ctx context.Context, req *ElicitRequest) (*ElicitResult, error)
+	notify         notificationHandlers
+	toolTimeout    time.Duration
+	toolMax        time.Duration
 }
 
 // Connect opens t and performs the handshake (see NewClient). ctx bounds
@@ -107,7 +177,7 @@ func Connect(ctx context.Context, t transport.Transport, opts *ClientOptions) (*
 
 // NewClient starts a session over the open stream s: it sends initialize
 // offering LatestProtocolVersion and the capabilities of the handlers in
-// opts, accepts any answer in SupportedProtocolVersions, tells a stream
+// opts, accepts any answer in ProtocolVersions, tells a stream
 // that implements transport.ProtocolVersionSetter the negotiated version,
 // and then sends notifications/initialized. The client owns s from here
 // on: if anything fails, s is closed and the error says what went wrong.
@@ -126,13 +196,16 @@ func NewClient(ctx context.Context, s jsonrpc.Stream, opts *ClientOptions) (*Cli
 		return nil, err
 	}
 	c.opts = sessionOptions{
-		ErrorHook:        o.ErrorHook,
-		Roots:            o.Roots,
-		Sampling:         o.Sampling,
-		Elicitation:      o.Elicitation,
-		ElicitationModes: o.ElicitationModes,
-		OnLog:            o.OnLog,
+		ErrorHook:      o.ErrorHook,
+		Roots:          o.Roots,
+		Sampling:       o.Sampling,
+		Elicitation:    o.Elicitation,
+		ElicitationURL: o.ElicitationURL,
+		notify:         notificationHandlersOf(&o),
+		toolTimeout:    toolPolicy(o.ToolTimeout, o.Timeout, DefaultToolTimeout),
+		toolMax:        toolPolicy(o.ToolMaxTimeout, o.MaxTimeout, DefaultToolMaxTimeout),
 	}
+	c.origin = Origin{Server: o.ServerName, Client: c}
 	c.schemas.hook = c.report
 	c.conn = jsonrpc.NewConn(s, jsonrpc.Options{
 		Handler:    c.handle,
@@ -140,12 +213,21 @@ func NewClient(ctx context.Context, s jsonrpc.Stream, opts *ClientOptions) (*Cli
 		MaxTimeout: o.MaxTimeout,
 		ErrorHook:  o.ErrorHook,
 	})
-	if o.OnLog != nil {
-		c.conn.Subscribe(NotificationMessage, c.deliverLog)
+	if c.opts.notify.any() {
+		c.conn.Subscribe("", c.deliver)
 	}
 	if err := c.handshake(ctx, o.ClientInfo); err != nil {
 		_ = c.conn.Close()
 		return nil, err
+	}
+	if c.init.Capabilities.Tasks != nil {
+		c.conn.Subscribe(NotificationTasksStatus, c.statusArrived)
+	}
+	if o.Restore != nil {
+		c.restore(ctx, o.Restore)
+	}
+	if h, ok := s.(renewhook.Hooker); ok {
+		h.SetRenewalHook(c.restoreAfterRenewal)
 	}
 	return c, nil
 }
@@ -179,22 +261,14 @@ func (c *Client) prepare(o *ClientOptions) error {
 			c.caps.Sampling.Tools = &EmptyObject{}
 		}
 	}
-	if o.Elicitation != nil {
-		if len(o.ElicitationModes) == 0 {
-			o.ElicitationModes = []string{ElicitModeForm, ElicitModeURL}
-		}
+	if o.Elicitation != nil || o.ElicitationURL != nil {
 		c.caps.Elicitation = &ElicitationCapability{}
-		for _, m := range o.ElicitationModes {
-			switch m {
-			case ElicitModeForm:
-				c.caps.Elicitation.Form = &EmptyObject{}
-			case ElicitModeURL:
-				c.caps.Elicitation.URL = &EmptyObject{}
-			default:
-				return fmt.Errorf("mcp: ClientOptions.ElicitationModes: unknown mode %q (want %q or %q)", m, ElicitModeForm, ElicitModeURL)
-			}
+		if o.Elicitation != nil {
+			c.caps.Elicitation.Form = &EmptyObject{}
 		}
-		o.ElicitationModes = slices.Clone(o.ElicitationModes)
+		if o.ElicitationURL != nil {
+			c.caps.Elicitation.URL = &EmptyObject{}
+		}
 	}
 	return nil
 }
@@ -242,7 +316,7 @@ func (c *Client) Err() error { return c.conn.Err() }
 // OnNotification calls fn for every notification of method from the server
 // ("" for all), one at a time in arrival order, on a goroutine of the
 // engine. Subscriptions made after Connect returns miss notifications sent
-// before; use OnLog for logging from the first message on.
-func (c *Client) OnNotification(method string, fn func(*jsonrpc.Notification)) (unsubscribe func()) {
+// before; the callbacks in ClientOptions see every one.
+func (c *Client) OnNotification(method string, fn func(*Notification)) (unsubscribe func()) {
 	return c.conn.Subscribe(method, fn)
 }

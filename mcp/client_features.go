@@ -67,19 +67,27 @@ func (c *Client) ReadResource(ctx context.Context, uri string) (*ReadResourceRes
 
 // SubscribeResource asks for notifications/resources/updated about uri
 // (servers that declare resources.subscribe). Receive them with
-// OnNotification(NotificationResourceUpdated, …).
+// ClientOptions.OnResourceUpdated. The client remembers the subscription
+// and makes it again on a renewed session (see SessionState).
 func (c *Client) SubscribeResource(ctx context.Context, uri string) error {
 	if uri == "" {
 		return errors.New("mcp: resources/subscribe: the URI is empty")
 	}
-	return c.call(ctx, MethodResourcesSubscribe, uriParams{uri}, nil, nil)
+	if err := c.call(ctx, MethodResourcesSubscribe, uriParams{uri}, nil, nil); err != nil {
+		return err
+	}
+	c.state.subscribed(uri)
+	return nil
 }
 
-// UnsubscribeResource cancels SubscribeResource.
+// UnsubscribeResource cancels SubscribeResource. The client forgets the
+// subscription even when the request fails, so a renewal does not bring
+// it back.
 func (c *Client) UnsubscribeResource(ctx context.Context, uri string) error {
 	if uri == "" {
 		return errors.New("mcp: resources/unsubscribe: the URI is empty")
 	}
+	c.state.unsubscribed(uri)
 	return c.call(ctx, MethodResourcesUnsubscribe, uriParams{uri}, nil, nil)
 }
 
@@ -115,16 +123,16 @@ func (c *Client) GetPrompt(ctx context.Context, name string, args map[string]str
 	return &res, nil
 }
 
-// Complete asks for completions of arg. context holds the values of
-// arguments already given; it is sent only to servers of 2025-06-18 or
-// newer, the revision that introduced it.
-func (c *Client) Complete(ctx context.Context, ref CompletionRef, arg CompletionArgument, context map[string]string) (*CompletionResult, error) {
+// Complete asks for completions of arg. given holds the values of
+// arguments already given; it is sent (as context.arguments) only to
+// servers of 2025-06-18 or newer, the revision that introduced it.
+func (c *Client) Complete(ctx context.Context, ref CompletionRef, arg CompletionArgument, given map[string]string) (*CompletionResult, error) {
 	if ref.Type == "" {
 		return nil, fmt.Errorf("mcp: completion/complete: the ref has no type (want %q or %q)", RefPrompt, RefResource)
 	}
 	p := completeParams{Ref: ref, Argument: arg}
-	if len(context) > 0 && versionAtLeast(c.ProtocolVersion(), "2025-06-18") {
-		p.Context = &completeContext{Arguments: context}
+	if len(given) > 0 && versionAtLeast(c.ProtocolVersion(), "2025-06-18") {
+		p.Context = &completeContext{Arguments: given}
 	}
 	var res completeResult
 	if err := c.call(ctx, MethodCompletionComplete, p, nil, &res); err != nil {
@@ -137,10 +145,15 @@ func (c *Client) Complete(ctx context.Context, ref CompletionRef, arg Completion
 }
 
 // SetLogLevel asks the server to send notifications/message at level and
-// above (servers that declare logging).
+// above (servers that declare logging). The client remembers the level
+// and asks for it again on a renewed session (see SessionState).
 func (c *Client) SetLogLevel(ctx context.Context, level LoggingLevel) error {
 	if level.Severity() < 0 {
 		return fmt.Errorf("mcp: logging/setLevel: unknown level %q (want one of debug, info, notice, warning, error, critical, alert, emergency)", level)
 	}
-	return c.call(ctx, MethodLoggingSetLevel, setLevelParams{level}, nil, nil)
+	if err := c.call(ctx, MethodLoggingSetLevel, setLevelParams{level}, nil, nil); err != nil {
+		return err
+	}
+	c.state.leveled(level)
+	return nil
 }

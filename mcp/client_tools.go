@@ -12,13 +12,18 @@ import (
 
 // CallOptions adjust one CallTool. A nil *CallOptions means the defaults.
 type CallOptions struct {
-	// Timeout overrides the client's Timeout for this call; zero means
-	// the client's, jsonrpc.NoTimeout disables it.
+	// Timeout overrides the client's ToolTimeout (the idle deadline that
+	// progress pushes forward) for this call; zero means the client's,
+	// NoTimeout disables it.
 	Timeout time.Duration
-	// OnProgress, when set, asks the server for progress notifications
-	// and receives them in order; each also extends the call's deadline
-	// (up to the client's MaxTimeout).
-	OnProgress func(jsonrpc.Progress)
+	// MaxTimeout overrides the client's ToolMaxTimeout (the cap from the
+	// call's start) for this call; zero means the client's, NoTimeout
+	// disables it.
+	MaxTimeout time.Duration
+	// OnProgress receives the call's progress notifications in order, on
+	// the caller's goroutine. Progress is asked for whether or not it is
+	// set, and each notification pushes the idle deadline forward.
+	OnProgress func(Progress)
 	// Meta is sent as params._meta.
 	Meta map[string]any
 }
@@ -59,11 +64,20 @@ func (c *Client) ListToolsPage(ctx context.Context, cursor string) (*ListToolsRe
 	}
 	res.Tools = kept
 	c.schemas.learn(res.Tools)
+	c.tasks.learnTaskSupport(res.Tools)
 	return &res, nil
 }
 
 // CallTool calls the named tool. args is encoded as the arguments object
 // (a map, a struct, or a json.RawMessage; nil sends none).
+//
+// A tool that must run as a task (2025-11-25: listed with taskSupport
+// "required", or answering a plain call -32601, on a server that declared
+// task-augmented tools/call; on such a server the first CallTool lists the
+// tools if the client has not) is run as one: CallTool starts the task,
+// waits for it (see WaitTask) under the call's MaxTimeout, and returns its
+// result; when ctx ends or the cap passes first, it cancels the task.
+// Use StartToolTask to hold the task yourself.
 //
 // A tool that ran and failed is not a Go error: the result has IsError set.
 // A JSON-RPC error (unknown tool, bad arguments) is returned as an error
@@ -78,6 +92,9 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts *Call
 	if name == "" {
 		return nil, errors.New("mcp: tools/call: the tool name is empty")
 	}
+	if c.mustRunAsTask(ctx, name) {
+		return c.callToolAsTask(ctx, name, args, opts)
+	}
 	p := callToolParams{Name: name}
 	if args != nil {
 		raw, err := encodeArguments(args)
@@ -86,13 +103,17 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts *Call
 		}
 		p.Arguments = raw
 	}
-	var copts *jsonrpc.CallOptions
+	copts := c.toolCallOptions(ctx, opts)
 	if opts != nil {
 		p.Meta = opts.Meta
-		copts = &jsonrpc.CallOptions{Timeout: opts.Timeout, OnProgress: opts.OnProgress}
 	}
 	var res CallToolResult
-	if err := c.call(ctx, MethodToolsCall, p, copts, &res); err != nil {
+	if err := c.call(ctx, MethodToolsCall, p, &copts, &res); err != nil {
+		if c.supportsToolTasks() && isMethodNotFound(err) {
+			// A tool that must run as a task answers a plain call
+			// -32601; this client had not seen it listed.
+			return c.callToolAsTask(ctx, name, args, opts)
+		}
 		return nil, err
 	}
 	if err := c.schemas.check(name, &res); err != nil {
@@ -100,6 +121,40 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts *Call
 	}
 	return &res, nil
 }
+
+func isMethodNotFound(err error) bool {
+	var rpcErr *jsonrpc.Error
+	return errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc.CodeMethodNotFound
+}
+
+// toolCallOptions applies the tool-call policy: the call's own timeouts,
+// else WithRequestTimeout's, else the client's tool policy; and always a
+// progress callback, so that the server may report progress and keep the
+// call alive.
+func (c *Client) toolCallOptions(ctx context.Context, opts *CallOptions) jsonrpc.CallOptions {
+	o := jsonrpc.CallOptions{Timeout: c.opts.toolTimeout, MaxTimeout: c.opts.toolMax, OnProgress: ignoreProgress}
+	if ro := requestOptions(ctx); ro != nil {
+		o.Timeout = ro.Timeout
+	}
+	if opts != nil {
+		if opts.Timeout != 0 {
+			o.Timeout = opts.Timeout
+		}
+		if opts.MaxTimeout != 0 {
+			o.MaxTimeout = opts.MaxTimeout
+		}
+		if opts.OnProgress != nil {
+			o.OnProgress = opts.OnProgress
+		}
+	}
+	if o.Timeout < 0 && o.MaxTimeout > 0 {
+		// No idle deadline; the cap still holds.
+		o.Timeout, o.MaxTimeout = o.MaxTimeout, NoTimeout
+	}
+	return o
+}
+
+func ignoreProgress(Progress) {}
 
 // encodeArguments encodes args, which must come out as a JSON object (or
 // null, meaning none).

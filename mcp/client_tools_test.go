@@ -177,17 +177,19 @@ func TestCallTool(t *testing.T) {
 	if len(res.Content) != 1 || res.Content[0].Text != "3" || res.IsError || res.Meta["k"] != "v" {
 		t.Errorf("result = %+v", res)
 	}
-	assertSameJSON(t, <-got, []byte(`{"name":"add","arguments":{"a":1,"b":2}}`))
+	// Every tool call asks for progress, so a server that reports it
+	// keeps the call alive (the ids count from 2, after initialize).
+	assertSameJSON(t, <-got, []byte(`{"name":"add","arguments":{"a":1,"b":2},"_meta":{"progressToken":2}}`))
 
 	// No arguments, raw arguments, and _meta.
 	if _, err := c.CallTool(t.Context(), "noargs", nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	assertSameJSON(t, <-got, []byte(`{"name":"noargs"}`))
+	assertSameJSON(t, <-got, []byte(`{"name":"noargs","_meta":{"progressToken":3}}`))
 	if _, err := c.CallTool(t.Context(), "raw", json.RawMessage(`{"x":[1]}`), &CallOptions{Meta: map[string]any{"trace": "t1"}}); err != nil {
 		t.Fatal(err)
 	}
-	assertSameJSON(t, <-got, []byte(`{"name":"raw","arguments":{"x":[1]},"_meta":{"trace":"t1"}}`))
+	assertSameJSON(t, <-got, []byte(`{"name":"raw","arguments":{"x":[1]},"_meta":{"trace":"t1","progressToken":4}}`))
 
 	// Arguments that are not an object never leave the client.
 	for _, bad := range []any{"text", []int{1}, json.RawMessage(`{"x":`), func() {}} {
@@ -322,7 +324,7 @@ func TestCallToolValidatesListedOutputSchema(t *testing.T) {
 	for _, tc := range []struct{ tool, which, wantErr string }{
 		{"weather", "ok", ""},
 		{"weather", "bad", "at '/temperature': got string, want number"},
-		{"weather", "missing", "the result has no structuredContent"},
+		{"weather", "missing", "mcp: no structuredContent in the result"},
 		{"weather", "failed", ""},
 		{"draft7", "ok", ""},
 		{"draft7", "bad", "at '/n'"},

@@ -159,13 +159,11 @@ func ExampleClient_CallTool() {
 }
 
 func ExampleClientOptions_elicitation() {
-	// A headless client that accepts every form with its defaults and
-	// declines URL elicitations (which need a human and a browser).
+	// A headless client that accepts every form with its defaults. It
+	// sets no ElicitationURL handler, so URL mode (which needs a human, a
+	// browser and their consent) is not declared and never asked for.
 	opts := &mcp.ClientOptions{
 		Elicitation: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			if req.Mode == mcp.ElicitModeURL {
-				return &mcp.ElicitResult{Action: mcp.ElicitDecline}, nil
-			}
 			defaults, err := mcp.ElicitationDefaults(req.RequestedSchema)
 			if err != nil {
 				return nil, err
@@ -181,5 +179,5 @@ func ExampleClientOptions_elicitation() {
 	caps, _ := json.Marshal(c.ClientCapabilities())
 	fmt.Println(string(caps))
 	// Output:
-	// {"elicitation":{"form":{},"url":{}}}
+	// {"elicitation":{"form":{}}}
 }

@@ -69,3 +69,28 @@ func assertStableEncoding(t *testing.T, v any, fresh func() any) {
 		t.Fatalf("encoding is not stable:\n%s\n%s", first, second)
 	}
 }
+
+func FuzzTask(f *testing.F) {
+	f.Add([]byte(`{"taskId":"t1","status":"working","statusMessage":"Gathering sources...","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:01Z","ttl":60000,"pollInterval":1000}`))
+	f.Add([]byte(`{"taskId":"t2","status":"completed","ttl":null}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var tk Task
+		if json.Unmarshal(data, &tk) != nil {
+			return
+		}
+		tk.Terminal()
+		assertStableEncoding(t, tk, func() any { return new(Task) })
+	})
+}
+
+func FuzzProgressNotification(f *testing.F) {
+	f.Add([]byte(`{"progressToken":7,"progress":1,"total":3,"message":"step 1"}`))
+	f.Add([]byte(`{"progressToken":"abc","progress":0.5}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var p ProgressNotification
+		if json.Unmarshal(data, &p) != nil {
+			return
+		}
+		assertStableEncoding(t, p, func() any { return new(ProgressNotification) })
+	})
+}

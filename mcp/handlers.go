@@ -17,21 +17,23 @@ var ErrSamplingRejected = &jsonrpc.Error{Code: jsonrpc.CodeUserRejected, Message
 // handle answers the server's requests. It runs concurrently, once per
 // request; ctx ends when the server cancels (the engine then sends no
 // response).
+//
+// The handlers' ctx carries the client's Origin.
 func (c *Client) handle(ctx context.Context, _ *jsonrpc.Conn, req *jsonrpc.Request) (any, error) {
 	switch req.Method {
 	case MethodPing:
 		return nil, nil // {}
 	case MethodRootsList:
 		if c.caps.Roots != nil {
-			return c.listRoots(ctx)
+			return c.listRoots(c.withOrigin(ctx))
 		}
 	case MethodSamplingCreateMessage:
 		if c.opts.Sampling != nil {
-			return c.createMessage(ctx, req)
+			return c.createMessage(c.withOrigin(ctx), req)
 		}
 	case MethodElicitationCreate:
-		if c.opts.Elicitation != nil {
-			return c.elicit(ctx, req)
+		if c.caps.Elicitation != nil {
+			return c.elicit(c.withOrigin(ctx), req)
 		}
 	}
 	return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("method not found: %q", clip(req.Method))}
@@ -84,11 +86,17 @@ func (c *Client) elicit(ctx context.Context, req *jsonrpc.Request) (*ElicitResul
 	if p.Mode == "" {
 		p.Mode = ElicitModeForm
 	}
-	if !slices.Contains(c.opts.ElicitationModes, p.Mode) {
+	handler := c.opts.Elicitation
+	if p.Mode == ElicitModeURL {
+		handler = c.opts.ElicitationURL
+	} else if p.Mode != ElicitModeForm {
+		handler = nil
+	}
+	if handler == nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
 			Message: fmt.Sprintf("elicitation mode %q was not declared by the client", clip(p.Mode))}
 	}
-	res, err := c.opts.Elicitation(ctx, &p)
+	res, err := handler(ctx, &p)
 	if err != nil {
 		return nil, err
 	}
@@ -117,19 +125,6 @@ func decodeParams(req *jsonrpc.Request, v any) error {
 		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("%s: invalid params: %v", req.Method, err)}
 	}
 	return nil
-}
-
-// deliverLog decodes notifications/message for OnLog.
-func (c *Client) deliverLog(n *jsonrpc.Notification) {
-	var m LoggingMessage
-	if err := json.Unmarshal(n.Params, &m); err != nil || len(n.Params) == 0 {
-		if err == nil {
-			err = errors.New("params are missing")
-		}
-		c.report(fmt.Errorf("mcp: %s: undecodable notification dropped: %w", NotificationMessage, err))
-		return
-	}
-	c.opts.OnLog(m)
 }
 
 // SetRoots replaces the client's roots list (see ClientOptions.InitialRoots)

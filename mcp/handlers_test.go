@@ -204,21 +204,20 @@ func TestServerCancelReachesHandler(t *testing.T) {
 func TestElicitationHandler(t *testing.T) {
 	s := newFakeServer(t)
 	got := make(chan *ElicitRequest, 4)
-	connect(t, s, &ClientOptions{
-		Elicitation: func(_ context.Context, req *ElicitRequest) (*ElicitResult, error) {
-			got <- req
-			switch req.Message {
-			case "form":
-				defaults, err := ElicitationDefaults(req.RequestedSchema)
-				return &ElicitResult{Action: ElicitAccept, Content: defaults}, err
-			case "url":
-				return &ElicitResult{Action: ElicitAccept, Content: map[string]any{"dropped": true}}, nil
-			case "decline":
-				return &ElicitResult{Action: ElicitDecline, Content: map[string]any{"dropped": true}}, nil
-			}
-			return &ElicitResult{Action: "maybe"}, nil
-		},
-	})
+	handler := func(_ context.Context, req *ElicitRequest) (*ElicitResult, error) {
+		got <- req
+		switch req.Message {
+		case "form":
+			defaults, err := ElicitationDefaults(req.RequestedSchema)
+			return &ElicitResult{Action: ElicitAccept, Content: defaults}, err
+		case "url":
+			return &ElicitResult{Action: ElicitAccept, Content: map[string]any{"dropped": true}}, nil
+		case "decline":
+			return &ElicitResult{Action: ElicitDecline, Content: map[string]any{"dropped": true}}, nil
+		}
+		return &ElicitResult{Action: "maybe"}, nil
+	}
+	connect(t, s, &ClientOptions{Elicitation: handler, ElicitationURL: handler})
 	// Mode left out means form.
 	res, err := serverCall(t, s, MethodElicitationCreate, json.RawMessage(`{"message":"form","requestedSchema":{"type":"object","properties":{"name":{"type":"string","default":"Ada"}}}}`))
 	if err != nil {
@@ -254,7 +253,6 @@ func TestElicitationUndeclaredMode(t *testing.T) {
 	s := newFakeServer(t)
 	called := make(chan struct{}, 1)
 	connect(t, s, &ClientOptions{
-		ElicitationModes: []string{ElicitModeForm},
 		Elicitation: func(context.Context, *ElicitRequest) (*ElicitResult, error) {
 			called <- struct{}{}
 			return &ElicitResult{Action: ElicitCancel}, nil

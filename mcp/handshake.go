@@ -45,14 +45,14 @@ type ProtocolVersionError struct {
 func (e *ProtocolVersionError) Error() string {
 	if e.Server != "" {
 		return fmt.Sprintf("mcp: initialize: the server chose protocol version %q, which this client does not support (it supports %s)",
-			clip(e.Server), strings.Join(SupportedProtocolVersions, ", "))
+			clip(e.Server), strings.Join(supportedVersions, ", "))
 	}
 	quoted := make([]string, len(e.Supported))
 	for i, v := range e.Supported {
 		quoted[i] = fmt.Sprintf("%q", clip(v))
 	}
 	return fmt.Sprintf("mcp: initialize: the server refused protocol version %q; it supports %s (this client supports %s)",
-		e.Offered, strings.Join(quoted, ", "), strings.Join(SupportedProtocolVersions, ", "))
+		e.Offered, strings.Join(quoted, ", "), strings.Join(supportedVersions, ", "))
 }
 
 func (e *ProtocolVersionError) Unwrap() error { return e.Err }

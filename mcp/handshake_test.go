@@ -14,7 +14,7 @@ import (
 )
 
 func TestHandshakeAcceptsEverySupportedVersion(t *testing.T) {
-	for _, v := range SupportedProtocolVersions {
+	for _, v := range ProtocolVersions() {
 		t.Run(v, func(t *testing.T) {
 			s := newFakeServer(t)
 			s.version = v
@@ -160,10 +160,12 @@ func TestCapabilitiesDeclaredOnlyForSetHandlers(t *testing.T) {
 		{"sampling", &ClientOptions{Sampling: sampling}, `{"sampling":{}}`},
 		{"sampling with tools and context", &ClientOptions{Sampling: sampling, SamplingTools: true, SamplingContext: true},
 			`{"sampling":{"context":{},"tools":{}}}`},
-		{"elicitation", &ClientOptions{Elicitation: elicit}, `{"elicitation":{"form":{},"url":{}}}`},
-		{"elicitation form only", &ClientOptions{Elicitation: elicit, ElicitationModes: []string{"form"}}, `{"elicitation":{"form":{}}}`},
-		{"modes without handler", &ClientOptions{ElicitationModes: []string{"url"}}, `{}`},
-		{"all", &ClientOptions{Roots: roots, Sampling: sampling, Elicitation: elicit},
+		// A form handler alone declares form only: URL mode carries
+		// consent duties a form-only agent never took on.
+		{"elicitation form only", &ClientOptions{Elicitation: elicit}, `{"elicitation":{"form":{}}}`},
+		{"elicitation url only", &ClientOptions{ElicitationURL: elicit}, `{"elicitation":{"url":{}}}`},
+		{"elicitation both", &ClientOptions{Elicitation: elicit, ElicitationURL: elicit}, `{"elicitation":{"form":{},"url":{}}}`},
+		{"all", &ClientOptions{Roots: roots, Sampling: sampling, Elicitation: elicit, ElicitationURL: elicit},
 			`{"roots":{"listChanged":true},"sampling":{},"elicitation":{"form":{},"url":{}}}`},
 	}
 	for _, tc := range cases {
@@ -208,8 +210,6 @@ func TestBadOptionsCloseTheStream(t *testing.T) {
 	}{
 		{"name missing", ClientOptions{ClientInfo: Implementation{Version: "1"}}, "ClientInfo.Name is empty"},
 		{"version missing", ClientOptions{ClientInfo: Implementation{Name: "x"}}, "ClientInfo.Version is empty"},
-		{"bad mode", ClientOptions{Elicitation: func(context.Context, *ElicitRequest) (*ElicitResult, error) { return nil, nil },
-			ElicitationModes: []string{"form", "telepathy"}}, `unknown mode "telepathy"`},
 		{"bad root", ClientOptions{InitialRoots: []Root{{URI: "https://example.com/"}}}, `InitialRoots: mcp: root 0 ("https://example.com/")`},
 	}
 	for _, tc := range cases {
@@ -270,5 +270,16 @@ func TestInitializedSentAfterSetProtocolVersion(t *testing.T) {
 	want := []string{"request initialize", "SetProtocolVersion 2025-06-18", "notification notifications/initialized"}
 	if !slices.Equal(rec.events, want) {
 		t.Errorf("events = %q, want %q", rec.events, want)
+	}
+}
+
+// The exported list is the caller's copy: writing to it does not change
+// what the client accepts.
+func TestProtocolVersionsAreCopies(t *testing.T) {
+	ProtocolVersions()[0] = "1999-01-01"
+	SupportedProtocolVersions[0] = "1999-01-01"
+	defer func() { SupportedProtocolVersions = ProtocolVersions() }()
+	if IsSupportedProtocolVersion("1999-01-01") || !IsSupportedProtocolVersion(LatestProtocolVersion) {
+		t.Error("writing to the exported lists changed what the client accepts")
 	}
 }

@@ -194,10 +194,10 @@ func TestMCPTestClientFeatures(t *testing.T) {
 			d, err := ElicitationDefaults(req.RequestedSchema)
 			return &ElicitResult{Action: ElicitAccept, Content: d}, err
 		},
-		OnLog: func(m LoggingMessage) { logs <- m },
+		OnLogMessage: func(_ context.Context, m LoggingMessage) { logs <- m },
 	})
 	ctx := t.Context()
-	assertSameJSON(t, session.ClientCapabilities(), []byte(`{"roots":{"listChanged":true},"sampling":{},"elicitation":{"form":{},"url":{}}}`))
+	assertSameJSON(t, session.ClientCapabilities(), []byte(`{"roots":{"listChanged":true},"sampling":{},"elicitation":{"form":{}}}`))
 
 	res, err := c.CallTool(ctx, "sample", map[string]string{"prompt": "ping"}, nil)
 	if err != nil || res.IsError || res.Content[0].Text != "echo: ping" {
@@ -272,7 +272,7 @@ func TestMCPTestListChanged(t *testing.T) {
 }
 
 func TestMCPTestVersionNegotiation(t *testing.T) {
-	for _, v := range SupportedProtocolVersions {
+	for _, v := range ProtocolVersions() {
 		t.Run("server speaks "+v, func(t *testing.T) {
 			c, _ := connectMCPTest(t, mcptest.NewDefault(&mcptest.Options{SupportedVersions: []string{v}}), nil)
 			if c.ProtocolVersion() != v {

@@ -52,7 +52,7 @@ func (e *OutputSchemaError) Unwrap() error { return e.Err }
 // ErrNoStructuredContent is the Err of an OutputSchemaError for a
 // successful result without structuredContent from a tool with an
 // outputSchema.
-var ErrNoStructuredContent = errors.New("the result has no structuredContent")
+var ErrNoStructuredContent = errors.New("mcp: no structuredContent in the result")
 
 // schemaCache holds the outputSchemas of listed tools, keyed by tool name,
 // and compiles each one at most once, on the first call that needs it.

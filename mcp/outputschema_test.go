@@ -46,8 +46,8 @@ func TestOutputSchemaValidation(t *testing.T) {
 		{"conforming", weatherSchema, resultWith(`{"temperature":22.5,"conditions":"sunny"}`), ""},
 		{"wrong type", weatherSchema, resultWith(`{"temperature":"warm"}`), "/temperature"},
 		{"required missing", weatherSchema, resultWith(`{"conditions":"sunny"}`), "temperature"},
-		{"missing structuredContent", weatherSchema, resultWith(""), "the result has no structuredContent"},
-		{"null structuredContent", weatherSchema, resultWith("null"), "the result has no structuredContent"},
+		{"missing structuredContent", weatherSchema, resultWith(""), "mcp: no structuredContent in the result"},
+		{"null structuredContent", weatherSchema, resultWith("null"), "mcp: no structuredContent in the result"},
 		{"isError skips validation", weatherSchema, &CallToolResult{IsError: true}, ""},
 		// 2020-12 is the default dialect: prefixItems is a 2020-12 keyword.
 		{"2020-12 default", `{"type":"object","properties":{"p":{"type":"array","prefixItems":[{"type":"string"}]}}}`,

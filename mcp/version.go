@@ -9,13 +9,23 @@ const Version = "0.1.0-dev"
 // initialize.
 const LatestProtocolVersion = "2025-11-25"
 
-// SupportedProtocolVersions lists every revision the client accepts in the
+// supportedVersions lists every revision the client accepts in the
 // server's initialize answer, newest first.
-var SupportedProtocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+var supportedVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
-// IsSupportedProtocolVersion reports whether v is in SupportedProtocolVersions.
+// ProtocolVersions returns every revision the client accepts in the
+// server's initialize answer, newest first. The slice is the caller's.
+func ProtocolVersions() []string { return slices.Clone(supportedVersions) }
+
+// SupportedProtocolVersions is a copy of ProtocolVersions, made at start:
+// changing it changes nothing.
+//
+// Deprecated: use ProtocolVersions.
+var SupportedProtocolVersions = ProtocolVersions()
+
+// IsSupportedProtocolVersion reports whether v is in ProtocolVersions.
 func IsSupportedProtocolVersion(v string) bool {
-	return slices.Contains(SupportedProtocolVersions, v)
+	return slices.Contains(supportedVersions, v)
 }
 
 // versionAtLeast reports whether protocol revision v is min or newer.

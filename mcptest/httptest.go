@@ -36,8 +36,18 @@ func (s *HTTPServer) Client() *http.Client { return s.ts.Client() }
 // NewHTTPServer serves srv over HTTP on a loopback port until the test
 // ends (opts configure the Streamable handler and may be nil). Cleanup
 // ends every session, closes the listener and waits for the handlers.
+// Outside tests, use StartHTTPServer.
 func NewHTTPServer(t testing.TB, srv *Server, opts *HTTPOptions) *HTTPServer {
 	t.Helper()
+	s := StartHTTPServer(srv, opts)
+	t.Cleanup(s.Close)
+	return s
+}
+
+// StartHTTPServer serves srv over HTTP on a loopback port until Close
+// (opts configure the Streamable handler and may be nil). It needs no
+// test: a program can run it to try a client against.
+func StartHTTPServer(srv *Server, opts *HTTPOptions) *HTTPServer {
 	s := &HTTPServer{Streamable: srv.StreamableHTTPHandler(opts), Legacy: srv.LegacySSEHandler()}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", s.Streamable)
@@ -46,10 +56,13 @@ func NewHTTPServer(t testing.TB, srv *Server, opts *HTTPOptions) *HTTPServer {
 	s.ts = httptest.NewServer(recordingHandler(&s.log, mux))
 	s.URL = s.ts.URL + "/mcp"
 	s.SSEURL = s.ts.URL + "/sse"
-	t.Cleanup(func() {
-		s.Streamable.Close()
-		s.Legacy.Close()
-		s.ts.Close()
-	})
 	return s
+}
+
+// Close ends every session, closes the listener and waits for the
+// handlers.
+func (s *HTTPServer) Close() {
+	s.Streamable.Close()
+	s.Legacy.Close()
+	s.ts.Close()
 }

@@ -38,6 +38,8 @@ func (ss *Session) methodHandler(method string) methodFunc {
 		return ss.complete
 	case "logging/setLevel":
 		return ss.setLevel
+	case "tasks/get", "tasks/result", "tasks/list", "tasks/cancel":
+		return ss.taskMethod(method)
 	}
 	return func(context.Context, *jsonrpc.Request) (any, error) {
 		return nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: "+method)
@@ -125,6 +127,9 @@ func (s *Server) capabilities() any {
 	}
 	if s.completion != nil {
 		caps["completions"] = struct{}{}
+	}
+	if s.hasTaskToolsLocked() {
+		caps["tasks"] = taskCapabilities
 	}
 	return caps
 }

@@ -65,6 +65,9 @@ type Session struct {
 	cancelled   []jsonrpc.ID
 	changed     chan struct{} // closed and replaced whenever received or cancelled grows or inflight shrinks
 	ended       bool
+
+	// tasks are the session's task-augmented tool calls (tasks.go).
+	tasks taskTable
 }
 
 type inflight struct {

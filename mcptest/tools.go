@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
@@ -55,6 +56,7 @@ func (ss *Session) callTool(ctx context.Context, req *jsonrpc.Request) (any, err
 		Meta      struct {
 			ProgressToken json.RawMessage `json:"progressToken"`
 		} `json:"_meta"`
+		Task json.RawMessage `json:"task"`
 	}
 	if err := decodeParams(req, &p); err != nil {
 		return nil, err
@@ -78,6 +80,20 @@ func (ss *Session) callTool(ctx context.Context, req *jsonrpc.Request) (any, err
 	if len(p.Meta.ProgressToken) > 0 && string(p.Meta.ProgressToken) != "null" {
 		tr.progressToken = p.Meta.ProgressToken
 	}
+	if task, required := ss.srv.taskSupport(p.Name); task != "" {
+		if len(p.Task) > 0 {
+			return ss.startTask(tr, h)
+		}
+		if required {
+			return nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, fmt.Sprintf("tools/call: tool %q requires task augmentation", p.Name))
+		}
+	}
+	return runTool(ctx, h, tr)
+}
+
+// runTool runs a tool's handler and shapes its outcome as a result or a
+// JSON-RPC error.
+func runTool(ctx context.Context, h ToolHandler, tr *ToolRequest) (any, error) {
 	res, err := h(ctx, tr)
 	if err != nil {
 		var je *jsonrpc.Error

@@ -22,7 +22,9 @@ type Tool struct {
 	InputSchema  json.RawMessage `json:"inputSchema"`
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 	Annotations  json.RawMessage `json:"annotations,omitempty"`
-	Meta         json.RawMessage `json:"_meta,omitempty"`
+	// Execution is sent as is; AddTaskTool sets it.
+	Execution json.RawMessage `json:"execution,omitempty"`
+	Meta      json.RawMessage `json:"_meta,omitempty"`
 }
 
 // ToolHandler runs one tools/call. A returned *jsonrpc.Error is sent as the

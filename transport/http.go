@@ -21,6 +21,19 @@ import (
 // docs/security.md.
 const DefaultMaxBodySize int64 = 32 << 20
 
+// maxEventSize resolves a MaxEventSize option, the same way on every HTTP
+// transport: zero means DefaultMaxBodySize, negative means unlimited (0,
+// the SSE reader's "no limit").
+func maxEventSize(n int) int {
+	switch {
+	case n == 0:
+		return int(DefaultMaxBodySize)
+	case n < 0:
+		return 0
+	}
+	return n
+}
+
 // CodeTransportError is the JSON-RPC error code of the error responses the
 // Streamable HTTP transport synthesizes to fail one call in-band: an SSE
 // reply that ended before the response and could not be resumed, a reply

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/renewhook"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
@@ -32,7 +33,7 @@ func (s *httpStream) awaitRenewal(ctx context.Context) error {
 	s.mu.Lock()
 	r := s.renewal
 	s.mu.Unlock()
-	if r == nil {
+	if r == nil || renewhook.IsRestoring(ctx) {
 		return nil
 	}
 	select {
@@ -95,6 +96,14 @@ func (s *httpStream) runRenewal(r *renewal, what string) {
 			s.fail(err)
 		}
 	}
+	if err == nil {
+		s.mu.Lock()
+		restore := s.restore
+		s.mu.Unlock()
+		if restore != nil {
+			restore(renewhook.Restoring(ctx))
+		}
+	}
 	s.mu.Lock()
 	s.renewal = nil
 	s.mu.Unlock()
@@ -107,6 +116,14 @@ func (s *httpStream) runRenewal(r *renewal, what string) {
 	if s.cfg.OnSessionRenewed != nil {
 		s.cfg.OnSessionRenewed()
 	}
+}
+
+// SetRenewalHook implements renewhook.Hooker: fn sets up on each renewed
+// session what the old one held, before other Writes are let through.
+func (s *httpStream) SetRenewalHook(fn func(ctx context.Context)) {
+	s.mu.Lock()
+	s.restore = fn
+	s.mu.Unlock()
 }
 
 func (s *httpStream) reinitialize(ctx context.Context) error {

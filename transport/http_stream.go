@@ -78,6 +78,10 @@ type httpStream struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	post   http.Header // shared by POSTs; see postHeaderLocked
+
+	// restore, set by the client above (internal/renewhook), runs inside
+	// each renewal before other Writes are let through. Guarded by mu.
+	restore func(ctx context.Context)
 }
 
 // inboundItem is one result for Read: a message or a non-terminal decode

@@ -64,13 +64,7 @@ func (b *sseBody) Close() { b.rc.Close() }
 func newSSEStream(cfg *SSE, u *url.URL) *sseStream {
 	c := *cfg // a snapshot: later edits to cfg do not reach this stream
 	c.Headers = cfg.Headers.Clone()
-	maxEvent := c.MaxEventSize
-	switch {
-	case maxEvent == 0:
-		maxEvent = int(DefaultMaxBodySize)
-	case maxEvent < 0:
-		maxEvent = 0 // the sse reader's "unlimited"
-	}
+	maxEvent := maxEventSize(c.MaxEventSize)
 	ctx, cancel := context.WithCancelCause(context.Background())
 	return &sseStream{
 		cfg:      c,

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/mcpwire/mcpwire/internal/renewhook"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
@@ -300,6 +301,14 @@ func (s *autoStream) SessionID() string {
 		return c.SessionID()
 	}
 	return ""
+}
+
+// SetRenewalHook passes the client's renewal hook to Streamable HTTP (see
+// internal/renewhook); the legacy transport has no sessions to renew.
+func (s *autoStream) SetRenewalHook(fn func(ctx context.Context)) {
+	if c, ok := s.current().(renewhook.Hooker); ok {
+		c.SetRenewalHook(fn)
+	}
 }
 
 // SetProtocolVersion passes the negotiated version to Streamable HTTP; the

@@ -7,10 +7,13 @@ import (
 	"strings"
 )
 
-// AllowedEnv lists the variables a stdio server inherits from this process
-// by default, besides every LC_* variable: enough to find programs, a home
-// directory, a locale and a proxy, and nothing that tends to hold secrets.
-var AllowedEnv = []string{
+// AllowedEnv returns the variables a stdio server inherits from this
+// process by default, besides every LC_* variable: enough to find
+// programs, a home directory, a locale and a proxy, and nothing that tends
+// to hold secrets. The slice is a copy; changing it changes nothing.
+func AllowedEnv() []string { return slices.Clone(allowedEnv) }
+
+var allowedEnv = []string{
 	"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "TMPDIR",
 	"HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY",
 	"http_proxy", "https_proxy", "no_proxy", "all_proxy",
@@ -20,7 +23,7 @@ var AllowedEnv = []string{
 var environ = os.Environ
 
 func envAllowed(name string) bool {
-	return strings.HasPrefix(name, "LC_") || slices.Contains(AllowedEnv, name)
+	return strings.HasPrefix(name, "LC_") || slices.Contains(allowedEnv, name)
 }
 
 // childEnv builds a child's environment from the parent's (as "K=V"
@@ -28,7 +31,7 @@ func envAllowed(name string) bool {
 // then extra on top. The result is sorted, one entry per name. Errors name
 // the offending variable, never its value.
 func childEnv(parent []string, inherit bool, extra map[string]string) ([]string, error) {
-	vars := make(map[string]string, len(extra)+len(AllowedEnv))
+	vars := make(map[string]string, len(extra)+len(allowedEnv))
 	for _, kv := range parent {
 		name, value, ok := strings.Cut(kv, "=")
 		if !ok || name == "" {

@@ -2,6 +2,7 @@ package interop_test
 
 import (
 	"bytes"
+	"context"
 	"net/http"
 	"strings"
 	"sync"
@@ -27,7 +28,7 @@ func newLogWatch(texts ...string) *logWatch {
 	return w
 }
 
-func (w *logWatch) onLog(m mcp.LoggingMessage) {
+func (w *logWatch) onLog(_ context.Context, m mcp.LoggingMessage) {
 	data := string(m.Data)
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -61,7 +62,7 @@ func TestEverythingStreamableHTTP(t *testing.T) {
 	// listener delivers server-initiated messages.
 	logs := newLogWatch("Roots updated")
 	client, err := mcp.Connect(ctx, &transport.StreamableHTTP{URL: proxy.srv.URL + "/mcp"},
-		&mcp.ClientOptions{Roots: probe.roots, OnLog: logs.onLog})
+		&mcp.ClientOptions{Roots: probe.roots, OnLogMessage: logs.onLog})
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}
@@ -120,7 +121,7 @@ func TestEverythingStreamableHTTPResume(t *testing.T) {
 	probe := newRootsProbe()
 	logs := newLogWatch("Roots updated")
 	client, err := mcp.Connect(ctx, &transport.StreamableHTTP{URL: proxy.srv.URL + "/mcp"},
-		&mcp.ClientOptions{Roots: probe.roots, OnLog: logs.onLog})
+		&mcp.ClientOptions{Roots: probe.roots, OnLogMessage: logs.onLog})
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}

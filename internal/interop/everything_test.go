@@ -148,3 +148,35 @@ func TestEverythingStdio(t *testing.T) {
 	}
 	<-client.Done()
 }
+
+// server-everything's simulate-research-query must run as a task
+// (taskSupport "required"): CallTool runs it as one and returns the report.
+func TestEverythingTaskTool(t *testing.T) {
+	command, args := interop.ServerEverything(t, "stdio")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	statuses := make(chan string, 32)
+	client, err := mcp.Connect(ctx, &transport.Command{Command: command, Args: args}, &mcp.ClientOptions{
+		OnTaskStatus: func(_ context.Context, tk mcp.Task) {
+			select {
+			case statuses <- tk.Status:
+			default:
+			}
+		},
+	})
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	defer client.Close()
+	res, err := client.CallTool(ctx, "simulate-research-query", map[string]any{"topic": "goroutines"}, nil)
+	if err != nil {
+		t.Fatalf("simulate-research-query: %v", err)
+	}
+	if len(res.Content) == 0 || !strings.Contains(res.Content[0].Text, "Research Report: goroutines") {
+		t.Errorf("result %+v", res)
+	}
+	tasks, err := client.ListTasks(ctx)
+	if err != nil || len(tasks) == 0 || tasks[len(tasks)-1].Status != mcp.TaskCompleted {
+		t.Errorf("ListTasks = %+v, %v", tasks, err)
+	}
+}

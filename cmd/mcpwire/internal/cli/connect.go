@@ -23,7 +23,7 @@ func Connect(ctx context.Context, io *IOStreams, t *Target) (*mcp.Client, error)
 		Timeout:    t.Timeout,
 	}
 	if t.Verbose || t.LogLevel != "" {
-		opts.OnLog = func(m mcp.LoggingMessage) {
+		opts.OnLogMessage = func(_ context.Context, m mcp.LoggingMessage) {
 			fmt.Fprintln(io.ErrOut, Sanitize(LogLine(m)))
 		}
 	}

@@ -23,8 +23,7 @@ import (
 // fix says how to pass a variable: for a -- COMMAND target the flags, for
 // a configured server its config.
 func connectHint(err error, stderrTail, serverURL string, stdio, inherit bool, given []string, fix string) string {
-	msg := err.Error()
-	if strings.Contains(msg, `Content-Type "text/html"`) {
+	if errors.Is(err, transport.ErrNotMCPEndpoint) || strings.Contains(err.Error(), `Content-Type "text/html"`) {
 		return htmlHint(serverURL)
 	}
 	if !stdio || inherit {
@@ -68,9 +67,10 @@ func connectHint(err error, stderrTail, serverURL string, stdio, inherit bool, g
 // does not inherit by default and was not given.
 func heldBackEnv(environ, given []string) []string {
 	var out []string
+	allowed := transport.AllowedEnv()
 	for _, kv := range environ {
 		name, _, _ := strings.Cut(kv, "=")
-		if name == "" || strings.HasPrefix(name, "LC_") || slices.Contains(transport.AllowedEnv, name) || slices.Contains(given, name) {
+		if name == "" || strings.HasPrefix(name, "LC_") || slices.Contains(allowed, name) || slices.Contains(given, name) {
 			continue
 		}
 		out = append(out, name)

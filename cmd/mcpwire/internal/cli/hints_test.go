@@ -32,20 +32,20 @@ func TestConnectHintNamesHeldBackVariablesNeverValues(t *testing.T) {
 	}
 }
 
-// An HTML page where MCP was expected is one line and a hint, not the
-// page.
+// An HTML page where MCP was expected is one line (quoting at most the
+// page's start) and a hint, not the page.
 func TestHTMLAnswerHint(t *testing.T) {
 	t.Parallel()
 	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
-		fmt.Fprint(w, "<!DOCTYPE html><html><body>\n<p>Please sign in</p>\n</body></html>")
+		fmt.Fprint(w, "<!DOCTYPE html><html><body>\n<p>Please sign in</p>\n"+strings.Repeat("<p>filler</p>\n", 100)+"<p>End of page</p></body></html>")
 	}))
 	defer page.Close()
 	r := run(t, "tools", "--transport", "http", page.URL+"/login").wantCode(t, ExitConnect)
 	if !strings.Contains(r.err, "mcpwire: hint: the URL answers with a web page") || !strings.Contains(r.err, page.URL+"/mcp") {
 		t.Errorf("stderr %q", r.err)
 	}
-	if strings.Contains(r.err, "Please sign in") {
+	if strings.Contains(r.err, "End of page") || strings.Count(r.err, "\n") != 2 {
 		t.Errorf("the page is shown: %q", r.err)
 	}
 }

@@ -36,7 +36,7 @@ func (o *versionOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error
 		Version          string   `json:"version"`
 		ProtocolVersions []string `json:"protocolVersions"`
 		Go               string   `json:"go"`
-	}{Version(), mcp.SupportedProtocolVersions, runtime.Version()}
+	}{Version(), mcp.ProtocolVersions(), runtime.Version()}
 	if o.JSON {
 		return WriteJSON(io.Out, v)
 	}

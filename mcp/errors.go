@@ -1,0 +1,30 @@
+package mcp
+
+import "github.com/mcpwire/mcpwire/jsonrpc"
+
+// The protocol's errors, reachable from this package so that everyday
+// code need not import jsonrpc.
+
+// Error is a JSON-RPC error object as the server sent it: errors.As(err,
+// new(*mcp.Error)) finds it in the chain of a failed call.
+type Error = jsonrpc.Error
+
+// Errors of the connection that calls wrap; test with errors.Is.
+var (
+	// ErrTimeout: a request's own deadline passed (see
+	// ClientOptions.Timeout and ToolTimeout).
+	ErrTimeout = jsonrpc.ErrTimeout
+	// ErrClosed: the session ended before the request completed.
+	ErrClosed = jsonrpc.ErrClosed
+)
+
+// JSON-RPC error codes a client meets, from the server or in its own
+// handlers' answers.
+const (
+	CodeMethodNotFound         = jsonrpc.CodeMethodNotFound
+	CodeInvalidParams          = jsonrpc.CodeInvalidParams
+	CodeInternalError          = jsonrpc.CodeInternalError
+	CodeResourceNotFound       = jsonrpc.CodeResourceNotFound
+	CodeURLElicitationRequired = jsonrpc.CodeURLElicitationRequired
+	CodeUserRejected           = jsonrpc.CodeUserRejected
+)

@@ -1,0 +1,80 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+)
+
+// SessionState is what a client set up on the server's side of a session
+// and what a new session must be told again: the resources subscribed to
+// and the log level asked for.
+type SessionState struct {
+	// Subscriptions are the URIs of SubscribeResource, in the order
+	// they were first subscribed.
+	Subscriptions []string
+	// LogLevel is the level of the last SetLogLevel; "" if none.
+	LogLevel LoggingLevel
+}
+
+// sessionState records SessionState as calls succeed.
+type sessionState struct {
+	mu       sync.Mutex
+	subs     []string
+	logLevel LoggingLevel
+}
+
+func (s *sessionState) subscribed(uri string) {
+	s.mu.Lock()
+	if !slices.Contains(s.subs, uri) {
+		s.subs = append(s.subs, uri)
+	}
+	s.mu.Unlock()
+}
+
+func (s *sessionState) unsubscribed(uri string) {
+	s.mu.Lock()
+	s.subs = slices.DeleteFunc(s.subs, func(u string) bool { return u == uri })
+	s.mu.Unlock()
+}
+
+func (s *sessionState) leveled(l LoggingLevel) {
+	s.mu.Lock()
+	s.logLevel = l
+	s.mu.Unlock()
+}
+
+// SessionState returns what the client set up on the server: pass it as
+// ClientOptions.Restore to a client that replaces this one. Over
+// Streamable HTTP the client itself sets it up again on a renewed
+// session, before any other request reaches the new session.
+func (c *Client) SessionState() SessionState {
+	c.state.mu.Lock()
+	defer c.state.mu.Unlock()
+	return SessionState{Subscriptions: slices.Clone(c.state.subs), LogLevel: c.state.logLevel}
+}
+
+// restore sets up st on the server: the log level first, so that what the
+// subscriptions bring is logged as asked. Each failure goes to the
+// ErrorHook; what succeeded is remembered for the next renewal.
+func (c *Client) restore(ctx context.Context, st *SessionState) {
+	if st.LogLevel != "" {
+		if err := c.SetLogLevel(ctx, st.LogLevel); err != nil {
+			c.report(fmt.Errorf("mcp: setting the log level again on a new session: %w", err))
+		}
+	}
+	for _, uri := range st.Subscriptions {
+		if err := c.SubscribeResource(ctx, uri); err != nil {
+			c.report(fmt.Errorf("mcp: subscribing again on a new session: %w", err))
+		}
+	}
+}
+
+// restoreAfterRenewal is the transport's renewal hook: the new session
+// gets the old one's state before the transport lets other requests
+// through. ctx marks these requests as the hook's.
+func (c *Client) restoreAfterRenewal(ctx context.Context) {
+	st := c.SessionState()
+	c.restore(ctx, &st)
+}
