@@ -274,6 +274,7 @@ func TestModernHTTPListen(t *testing.T) {
 	if !ok || ack.Method != "notifications/subscriptions/acknowledged" || !strings.Contains(string(ack.Params), `"`+MetaSubscriptionID+`":1`) {
 		t.Fatalf("first message %#v", ack)
 	}
+	srv.AddPrompt(Prompt{Name: "not-watched"}, nil)
 	srv.AddTool(Tool{Name: "new"}, nil)
 	n, ok := events.nextMessage().(*jsonrpc.Notification)
 	if !ok || n.Method != "notifications/tools/list_changed" || !strings.Contains(string(n.Params), MetaSubscriptionID) {

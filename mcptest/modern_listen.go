@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"sync"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
@@ -23,10 +24,50 @@ type listener struct {
 	id     jsonrpc.ID
 	filter listenFilter
 	end    chan struct{} // closed by EndSubscriptions
-	// acked is closed once the acknowledgement is out: notifications wait
-	// for it, so none precedes it, and none is lost between the client
-	// seeing it and the listener being registered.
-	acked chan struct{}
+
+	// The listen handler itself delivers the queued notifications, in the
+	// order of the changes and only after the acknowledgement.
+	mu      sync.Mutex
+	pending []pendingNote
+	wake    chan struct{} // capacity 1: a send means "pending grew"
+}
+
+type pendingNote struct {
+	method string
+	params map[string]json.RawMessage
+}
+
+func (l *listener) enqueue(n pendingNote) {
+	l.mu.Lock()
+	l.pending = append(l.pending, n)
+	l.mu.Unlock()
+	select {
+	case l.wake <- struct{}{}:
+	default:
+	}
+}
+
+// deliver sends the queued notifications until ctx ends or the server
+// ends the subscription.
+func (l *listener) deliver(ctx context.Context) error {
+	for {
+		l.mu.Lock()
+		batch := l.pending
+		l.pending = nil
+		l.mu.Unlock()
+		for _, n := range batch {
+			if err := l.ss.notifyRelated(ctx, n.method, n.params, l.id); err != nil {
+				return err
+			}
+		}
+		select {
+		case <-l.wake:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-l.end:
+			return nil
+		}
+	}
 }
 
 // wants reports whether the listener opted in to method (for uri).
@@ -69,7 +110,7 @@ func (ss *Session) listen(ctx context.Context, req *jsonrpc.Request) (any, error
 	if !hasResources {
 		ack.ResourceSubscriptions = nil
 	}
-	l := &listener{ss: ss, id: req.ID, filter: ack, end: make(chan struct{}), acked: make(chan struct{})}
+	l := &listener{ss: ss, id: req.ID, filter: ack, end: make(chan struct{}), wake: make(chan struct{}, 1)}
 	s.modern.mu.Lock()
 	if s.modern.listeners == nil {
 		s.modern.listeners = map[*listener]struct{}{}
@@ -80,7 +121,6 @@ func (ss *Session) listen(ctx context.Context, req *jsonrpc.Request) (any, error
 		"_meta":         map[string]any{MetaSubscriptionID: req.ID},
 		"notifications": ack,
 	}, req.ID)
-	close(l.acked)
 	defer func() {
 		s.modern.mu.Lock()
 		delete(s.modern.listeners, l)
@@ -89,12 +129,10 @@ func (ss *Session) listen(ctx context.Context, req *jsonrpc.Request) (any, error
 	if err != nil {
 		return nil, err
 	}
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case <-l.end:
-		return map[string]any{"_meta": map[string]any{MetaSubscriptionID: req.ID}}, nil
+	if err := l.deliver(ctx); err != nil {
+		return nil, err
 	}
+	return map[string]any{"_meta": map[string]any{MetaSubscriptionID: req.ID}}, nil
 }
 
 // notifyListeners delivers a change notification to the open
@@ -122,16 +160,7 @@ func (s *Server) notifyListeners(method string, params any, uri string) {
 			tagged[k] = v
 		}
 		tagged["_meta"], _ = json.Marshal(map[string]any{MetaSubscriptionID: l.id})
-		l.ss.goWork(func() {
-			<-l.acked
-			s.modern.mu.Lock()
-			_, open := s.modern.listeners[l]
-			s.modern.mu.Unlock()
-			if !open {
-				return // the subscription ended: nothing more goes out for it
-			}
-			_ = l.ss.notifyRelated(l.ss.ctx, method, tagged, l.id)
-		})
+		l.enqueue(pendingNote{method: method, params: tagged})
 	}
 }
 

@@ -414,31 +414,41 @@ func TestModernListenOverStdio(t *testing.T) {
 	srv := NewDefault(nil)
 	c, _ := pipeClient(t, srv)
 	id := c.request("subscriptions/listen", withMeta(map[string]any{"notifications": map[string]any{
-		"toolsListChanged": true, "resourceSubscriptions": []string{"mcptest://static/readme"},
+		"promptsListChanged": true, "resourceSubscriptions": []string{"mcptest://static/readme"},
 	}}, modernMeta(nil)))
-	ack := c.awaitNote("notifications/subscriptions/acknowledged")
+	nextNote := func() *jsonrpc.Notification {
+		t.Helper()
+		m, _ := c.next()
+		n, ok := m.(*jsonrpc.Notification)
+		if !ok {
+			t.Fatalf("got %#v, want a notification", m)
+		}
+		return n
+	}
+	ack := nextNote()
 	var ackP struct {
 		Meta          map[string]json.RawMessage `json:"_meta"`
 		Notifications listenFilter               `json:"notifications"`
 	}
 	mustJSON(t, ack.Params, &ackP)
-	if string(ackP.Meta[MetaSubscriptionID]) != "1" || !ackP.Notifications.ToolsListChanged || ackP.Notifications.PromptsListChanged ||
+	if ack.Method != "notifications/subscriptions/acknowledged" || string(ackP.Meta[MetaSubscriptionID]) != "1" ||
+		ackP.Notifications.ToolsListChanged || !ackP.Notifications.PromptsListChanged ||
 		!slices.Equal(ackP.Notifications.ResourceSubscriptions, []string{"mcptest://static/readme"}) {
-		t.Errorf("ack %s", ack.Params)
+		t.Errorf("ack %s %s", ack.Method, ack.Params)
 	}
-	srv.AddPrompt(Prompt{Name: "not-watched"}, nil) // not opted in: never sent
-	srv.AddTool(Tool{Name: "new"}, nil)
-	n := c.awaitNote("notifications/tools/list_changed")
-	if !strings.Contains(string(n.Params), `"`+MetaSubscriptionID+`":1`) {
-		t.Errorf("list_changed params %s lack the subscription id", n.Params)
+	// Changes the client did not opt in to are never sent: notifications
+	// of a subscription go out in order, so the first one after these is
+	// the prompts change.
+	srv.AddTool(Tool{Name: "not-watched"}, nil)
+	srv.AddResource(Resource{URI: "mcptest://static/new", Name: "new"})
+	srv.ResourceUpdated("mcptest://static/other")
+	srv.AddPrompt(Prompt{Name: "watched"}, nil)
+	if n := nextNote(); n.Method != "notifications/prompts/list_changed" || !strings.Contains(string(n.Params), `"`+MetaSubscriptionID+`":1`) {
+		t.Errorf("got %s %s, want prompts/list_changed with the subscription id", n.Method, n.Params)
 	}
 	srv.ResourceUpdated("mcptest://static/readme")
-	n = c.awaitNote("notifications/resources/updated")
-	if !strings.Contains(string(n.Params), `"uri":"mcptest://static/readme"`) || !strings.Contains(string(n.Params), MetaSubscriptionID) {
-		t.Errorf("updated params %s", n.Params)
-	}
-	if slices.Contains(methodsOf(c.notes), "notifications/prompts/list_changed") {
-		t.Errorf("got prompts/list_changed without opting in: %v", methodsOf(c.notes))
+	if n := nextNote(); n.Method != "notifications/resources/updated" || !strings.Contains(string(n.Params), `"uri":"mcptest://static/readme"`) || !strings.Contains(string(n.Params), MetaSubscriptionID) {
+		t.Errorf("got %s %s, want resources/updated of the readme", n.Method, n.Params)
 	}
 
 	srv.EndSubscriptions()
