@@ -295,3 +295,23 @@ func isNote(m jsonrpc.Message, method string) bool {
 	n, ok := m.(*jsonrpc.Notification)
 	return ok && n.Method == method
 }
+
+func TestModernHTTPCloseEndsListenStreams(t *testing.T) {
+	srv := NewDefault(nil)
+	hs := NewHTTPServer(t, srv, nil)
+	c := newHTTPClient(t, hs)
+	resp, _ := c.modernPost("subscriptions/listen", map[string]any{"notifications": map[string]any{"toolsListChanged": true}}, nil)
+	events := openEvents(t, resp)
+	if m := events.nextMessage(); !isNote(m, "notifications/subscriptions/acknowledged") {
+		t.Fatalf("first message %#v", m)
+	}
+	hs.Streamable.Close()
+	for {
+		if _, err := events.next(); err != nil {
+			break // the stream ended
+		}
+	}
+	if n := srv.Listeners(); n != 0 {
+		t.Errorf("%d listeners after Close", n)
+	}
+}

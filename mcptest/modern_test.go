@@ -3,6 +3,7 @@ package mcptest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -384,7 +385,11 @@ func TestModernLoadShedding(t *testing.T) {
 func TestModernPromptAsksThroughContext(t *testing.T) {
 	srv := NewServer(nil)
 	srv.AddPrompt(Prompt{Name: "greet"}, func(ctx context.Context, _ map[string]string) (*PromptResult, error) {
-		roots, err := SessionFromContext(ctx).ListRoots(ctx)
+		ss := SessionFromContext(ctx)
+		if ss == nil {
+			return nil, errors.New("SessionFromContext: nil in a prompt handler")
+		}
+		roots, err := ss.ListRoots(ctx)
 		if err != nil {
 			return nil, err
 		}
