@@ -486,3 +486,17 @@ func TestModernListenCancelledOverStdio(t *testing.T) {
 		t.Errorf("after the cancel got %#v, want the discover response", m)
 	}
 }
+
+func TestModernChildProcess(t *testing.T) {
+	c := startChild(t, map[string]string{EnvEras: "modern"})
+	if e := c.callErr("initialize", map[string]any{"protocolVersion": LatestProtocolVersion, "capabilities": map[string]any{}, "clientInfo": map[string]string{"name": "x", "version": "1"}}); e.Code != CodeUnsupportedProtocolVersion {
+		t.Errorf("initialize to a modern-only child: %v, want -32022", e)
+	}
+	r := decodeModern(t, c.call("server/discover", map[string]any{"_meta": modernMeta(nil)}))
+	if r.ResultType != "complete" {
+		t.Errorf("discover resultType %q", r.ResultType)
+	}
+	if code := c.exit(t); code != 0 {
+		t.Errorf("exit status %d; stderr: %s", code, c.stderr.String())
+	}
+}
