@@ -107,8 +107,10 @@ type ModernRequest struct {
 	Params json.RawMessage
 }
 
-// ModernRequests returns every modern-era request received so far (on any
-// transport), in arrival order.
+// ModernRequests returns every modern-era request that passed the
+// version and _meta checks so far (on any transport), in arrival order.
+// Requests refused earlier are in the HTTP request log (HTTPHandler.Requests)
+// or the stdio session's Received.
 func (s *Server) ModernRequests() []ModernRequest {
 	s.modern.mu.Lock()
 	defer s.modern.mu.Unlock()

@@ -163,9 +163,11 @@ func (h *HTTPHandler) serveModernHTTP(w http.ResponseWriter, r *http.Request) {
 		ss.shutdown()
 		h.noteCancelled(ss.Cancelled())
 	}()
-	st := o.openReply(req.ID, h.opts.JSONResponse, false)
+	// A listen stream is a stream whatever JSONResponse says.
+	asJSON := h.opts.JSONResponse && req.Method != "subscriptions/listen"
+	st := o.openReply(req.ID, asJSON, false)
 	ss.receive(req)
-	if h.opts.JSONResponse {
+	if asJSON {
 		resp, err := o.waitJSON(r, st)
 		if err != nil {
 			ss.cancelByClient(req.ID)

@@ -265,8 +265,16 @@ func TestModernHTTPClosingStreamCancels(t *testing.T) {
 }
 
 func TestModernHTTPListen(t *testing.T) {
+	for _, asJSON := range []bool{false, true} {
+		t.Run(map[bool]string{false: "sse", true: "json replies"}[asJSON], func(t *testing.T) { testModernHTTPListen(t, asJSON) })
+	}
+}
+
+// testModernHTTPListen: a listen reply is an event stream even from a
+// handler that answers other requests with JSON.
+func testModernHTTPListen(t *testing.T, asJSON bool) {
 	srv := NewDefault(nil)
-	hs := NewHTTPServer(t, srv, nil)
+	hs := NewHTTPServer(t, srv, &HTTPOptions{JSONResponse: asJSON})
 	c := newHTTPClient(t, hs)
 	resp, id := c.modernPost("subscriptions/listen", map[string]any{"notifications": map[string]any{"toolsListChanged": true}}, nil)
 	events := openEvents(t, resp)
