@@ -20,6 +20,8 @@ const (
 	EnvPageSize = "MCPTEST_PAGE_SIZE"
 	// EnvProtocolVersion sets Options.ProtocolVersion.
 	EnvProtocolVersion = "MCPTEST_PROTOCOL_VERSION"
+	// EnvEras sets Options.Eras: "both", "modern" or "legacy".
+	EnvEras = "MCPTEST_ERAS"
 )
 
 // CrashExitCode is the exit status of a child that hit the crash fault.
@@ -75,6 +77,13 @@ func optionsFromEnv(faults string) (*Options, error) {
 			return nil, fmt.Errorf("mcptest: %s=%q is not a page size (want an integer >= 0)", EnvPageSize, v)
 		}
 		opts.PageSize = n
+	}
+	if v := os.Getenv(EnvEras); v != "" {
+		e, err := ParseEras(v)
+		if err != nil {
+			return nil, fmt.Errorf("mcptest: %s: %w", EnvEras, err)
+		}
+		opts.Eras = e
 	}
 	return opts, nil
 }

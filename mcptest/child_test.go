@@ -185,6 +185,7 @@ func TestChildRejectsBadConfiguration(t *testing.T) {
 	}{
 		{faults: []string{"explode"}, want: `unknown kind "explode"`},
 		{env: map[string]string{EnvPageSize: "-1"}, want: EnvPageSize},
+		{env: map[string]string{EnvEras: "future"}, want: EnvEras},
 	} {
 		c := startChild(t, tc.env, tc.faults...)
 		if line, ok := c.nextLine(); ok {

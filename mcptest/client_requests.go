@@ -14,7 +14,16 @@ import (
 // ctx ends first the server sends notifications/cancelled and returns
 // ctx's error. Called with a tool handler's ctx, the request travels with
 // that tool call (over HTTP: on the POST's reply stream).
+//
+// Called with the ctx of a modern-era (2026-07-28) request, nothing is
+// sent: the call becomes an input request of the request's
+// input_required result (MRTR), and returns ErrInputRequired until the
+// client's retry carries the answer (see ErrInputRequired). A capability
+// the request's _meta did not declare makes the request fail with -32021.
 func (ss *Session) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	if mc := modernFrom(ctx); mc != nil {
+		return mc.call(method, params)
+	}
 	id := jsonrpc.Int64ID(ss.nextID.Add(1))
 	req, err := jsonrpc.NewRequest(id, method, params)
 	if err != nil {
@@ -96,14 +105,16 @@ func (ss *Session) notifyRelated(ctx context.Context, method string, params any,
 var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
 
 // Log sends notifications/message {level, logger: "mcptest", data} unless
-// the client asked (logging/setLevel) for a more severe minimum level. It
-// reports whether the message was sent.
+// the client asked (logging/setLevel, or in the modern era the request's
+// _meta level, without which nothing is sent) for a more severe minimum
+// level. It reports whether the message was sent.
 func (ss *Session) Log(ctx context.Context, level string, data any) (bool, error) {
 	rank := slices.Index(logLevels, level)
 	if rank < 0 {
 		return false, fmt.Errorf("mcptest: log level %q is not one of %v", level, logLevels)
 	}
-	if min := slices.Index(logLevels, ss.LogLevel()); min > rank {
+	minLevel, wanted := ss.minLogLevel(ctx)
+	if min := slices.Index(logLevels, minLevel); !wanted || min > rank {
 		return false, nil
 	}
 	params := map[string]any{"level": level, "logger": "mcptest", "data": data}

@@ -1,6 +1,7 @@
 package mcptest
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -76,6 +77,8 @@ type HTTPHandler struct {
 
 	misbehaviours []HTTPMisbehaviour // armed by MisbehaveNext, in order
 	closing       chan struct{}      // closed by Close: ends misbehaviours that wait
+
+	modern modernHTTP // see modern_http.go
 }
 
 // StreamableHTTPHandler returns an http.Handler serving s over Streamable
@@ -167,6 +170,7 @@ func (h *HTTPHandler) Close() {
 	h.closed = true
 	h.mu.Unlock()
 	h.ExpireAllSessions()
+	h.endModernSessions()
 }
 
 func (h *HTTPHandler) forget(id string) *httpOut {
@@ -229,6 +233,12 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if !originAllowed(r, h.opts.AllowedOrigins) {
 		httpError(w, http.StatusForbidden, -32000, "Forbidden: Origin %q is not allowed", r.Header.Get("Origin"))
+		return
+	}
+	body, _ := io.ReadAll(r.Body) // in memory: the recorder read it
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if h.isModernHTTP(r, body) {
+		h.serveModernHTTP(w, r)
 		return
 	}
 	if v := r.Header.Get(headerVersion); v != "" && !slices.Contains(h.srv.opts.SupportedVersions, v) {
@@ -340,21 +350,32 @@ func (h *HTTPHandler) newSession(stateless bool) (*httpOut, error) {
 	return o, nil
 }
 
-func (h *HTTPHandler) servePost(w http.ResponseWriter, r *http.Request) {
+// readPosted checks a POST's Accept and Content-Type and decodes its
+// message; on failure it has answered with the error.
+func readPosted(w http.ResponseWriter, r *http.Request) (jsonrpc.Message, bool) {
 	if !accepts(r, "application/json", "text/event-stream") {
 		httpError(w, http.StatusNotAcceptable, -32000, "Not Acceptable: Accept must list application/json and text/event-stream")
-		return
+		return nil, false
 	}
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
 		httpError(w, http.StatusUnsupportedMediaType, -32000, "Unsupported Media Type: Content-Type must be application/json")
-		return
+		return nil, false
 	}
 	body, _ := io.ReadAll(r.Body) // already in memory: the recorder read it
 	msg, err := jsonrpc.DecodeMessage(body)
 	if err != nil {
 		httpError(w, http.StatusBadRequest, jsonrpc.CodeParseError, "Parse error: %v", err)
+		return nil, false
+	}
+	return msg, true
+}
+
+func (h *HTTPHandler) servePost(w http.ResponseWriter, r *http.Request) {
+	msg, ok := readPosted(w, r)
+	if !ok {
 		return
 	}
+	var err error
 	req, isReq := msg.(*jsonrpc.Request)
 	var o *httpOut
 	switch {

@@ -47,6 +47,12 @@ type Options struct {
 	Stderr io.Writer
 	// Faults are armed from the start (see Server.Fault).
 	Faults []Fault
+	// Eras selects the protocol eras served: both (the default), modern
+	// (2026-07-28 only) or legacy (up to 2025-11-25 only). See Eras.
+	Eras Eras
+	// ModernVersions are the modern-era versions accepted in requests'
+	// _meta and listed by server/discover; default [ModernProtocolVersion].
+	ModernVersions []string
 }
 
 // Server is a scriptable MCP server. Configure it (Add*, Set*, Fault)
@@ -70,6 +76,8 @@ type Server struct {
 	// ServeStdio sets it to exit the process.
 	crash    func()
 	stderrMu sync.Mutex // one flood at a time, so floods do not interleave
+
+	modern modernState // see modern.go
 
 	closing  bool
 	closedCh chan struct{}
@@ -263,6 +271,7 @@ func (s *Server) Close() error {
 // uri is set, to those subscribed to uri. It does not wait: a client that
 // is not reading must not block the caller.
 func (s *Server) broadcast(method string, params any, uri string) {
+	s.notifyListeners(method, params, uri)
 	for _, ss := range s.Sessions() {
 		if !ss.isInitialized() || (uri != "" && !ss.subscribed(uri)) {
 			continue

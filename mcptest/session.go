@@ -96,7 +96,6 @@ func (s *Server) newSession(out outbound, track bool) (*Session, error) {
 	ss := &Session{
 		srv:         s,
 		out:         out,
-		ctx:         ctx,
 		cancel:      cancel,
 		initialized: make(chan struct{}),
 		inputEnded:  make(chan struct{}),
@@ -105,6 +104,7 @@ func (s *Server) newSession(out outbound, track bool) (*Session, error) {
 		pending:     map[jsonrpc.ID]chan *jsonrpc.Response{},
 		changed:     make(chan struct{}),
 	}
+	ss.ctx = context.WithValue(ctx, sessionKey{}, ss)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closing {
@@ -411,10 +411,12 @@ func (ss *Session) receiveRequest(req *jsonrpc.Request) {
 
 	ctx, cancel := context.WithCancel(withRelated(ss.ctx, req.ID))
 	var handler func(context.Context, *jsonrpc.Request) (any, error)
-	switch req.Method {
-	case "ping":
+	switch {
+	case ss.isModern(req):
+		handler = ss.serveModern
+	case req.Method == "ping":
 		handler = func(context.Context, *jsonrpc.Request) (any, error) { return nil, nil }
-	case "initialize":
+	case req.Method == "initialize":
 		// The handshake state changes before the next message is read.
 		result, err := ss.initializeSession(req)
 		handler = func(context.Context, *jsonrpc.Request) (any, error) { return result, err }

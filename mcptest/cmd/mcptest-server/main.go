@@ -1,7 +1,7 @@
 // Command mcptest-server runs mcptest's default MCP server on stdio, for
 // trying an MCP client against a server that misbehaves on demand.
 //
-//	mcptest-server [-faults never-answer:tools/list,crash:slow] [-page-size 2]
+//	mcptest-server [-faults never-answer:tools/list,crash:slow] [-page-size 2] [-eras both|modern|legacy]
 //
 // Faults (see mcptest.ParseFault): malformed-line, unknown-id,
 // duplicate-response, crash, never-answer, flood-stderr, huge-notification,
@@ -21,6 +21,7 @@ func main() {
 	faults := flag.String("faults", "", "comma-separated faults, KIND[:TARGET][=SIZE][*]")
 	pageSize := flag.Int("page-size", 0, "items per page of the list methods (0: one page)")
 	version := flag.String("protocol-version", "", "answer this protocol version to every initialize")
+	eras := flag.String("eras", "", "protocol eras served: both (default), modern (2026-07-28 only) or legacy")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "mcptest-server: unexpected argument %q\n", flag.Arg(0))
@@ -39,6 +40,9 @@ func main() {
 	}
 	if *version != "" {
 		os.Setenv(mcptest.EnvProtocolVersion, *version)
+	}
+	if *eras != "" {
+		os.Setenv(mcptest.EnvEras, *eras)
 	}
 	os.Exit(mcptest.RunStdio(list, os.Stderr))
 }

@@ -73,6 +73,7 @@ func TestRejectsBadFlags(t *testing.T) {
 		"-faults explode": `unknown kind "explode"`,
 		"-page-size -3":   "-page-size must be >= 0",
 		"extra":           `unexpected argument "extra"`,
+		"-eras future":    `eras "future"`,
 	} {
 		out, stderr, code := run(t, args, "")
 		if code != 2 || out != "" || !strings.Contains(stderr, want) {
