@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
@@ -158,7 +159,9 @@ func TestChildFaultsOnTheWire(t *testing.T) {
 	before := c.stderr.Len()
 	c.answer = func(*jsonrpc.Request) (any, error) { return map[string]any{"roots": []any{}}, nil }
 	c.toolCall("roots", nil)
-	if grown := c.stderr.Len() - before; grown < 5<<20 {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if grown := c.stderr.waitLen(ctx, before+5<<20) - before; grown < 5<<20 {
 		t.Errorf("flood-stderr: stderr grew by %d bytes", grown)
 	}
 

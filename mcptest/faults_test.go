@@ -2,6 +2,7 @@ package mcptest
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"strings"
 	"sync"
@@ -142,14 +143,43 @@ func TestFaultCrashInProcess(t *testing.T) {
 
 // syncBuffer is a bytes.Buffer safe for the server's writes and the test's reads.
 type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu    sync.Mutex
+	b     bytes.Buffer
+	grown chan struct{} // closed and replaced by each Write; made on first use
 }
 
 func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.grown != nil {
+		close(s.grown)
+		s.grown = nil
+	}
 	return s.b.Write(p)
+}
+
+// waitLen waits until the buffer holds at least n bytes, or ctx ends, and
+// returns its length. A child's stderr is copied by a goroutine of
+// os/exec, which may lag behind what the child wrote to stdout.
+func (s *syncBuffer) waitLen(ctx context.Context, n int) int {
+	for {
+		s.mu.Lock()
+		l := s.b.Len()
+		if l >= n {
+			s.mu.Unlock()
+			return l
+		}
+		if s.grown == nil {
+			s.grown = make(chan struct{})
+		}
+		grown := s.grown
+		s.mu.Unlock()
+		select {
+		case <-grown:
+		case <-ctx.Done():
+			return l
+		}
+	}
 }
 
 func (s *syncBuffer) String() string {
