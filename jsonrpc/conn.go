@@ -101,7 +101,7 @@ type Progress struct {
 // All methods are safe for concurrent use. Call and Notify may be used from
 // handlers and subscriber callbacks.
 //
-// Goroutines: one read loop (none over a Pusher, whose own goroutines
+// Goroutines: one read loop (none over a stream that pushes, whose own goroutines
 // deliver), one delivery goroutine for subscribers while
 // notifications wait for them, one goroutine per request of the peer while
 // its handler runs, and one short lived goroutine per
@@ -128,10 +128,10 @@ type Conn struct {
 	streamOnce sync.Once
 	streamErr  error
 
-	// For a TurnReader stream (see turns.go): the stream as one, the read
+	// For a stream that reads in turns (see turns.go): the stream as one, the read
 	// goroutine's wake-up when it is given the turn, and the timer that
 	// gives it the turn after the connection was idle. Nil otherwise.
-	turns     TurnReader
+	turns     turnReader
 	bgTurn    chan struct{}
 	idleTimer *time.Timer
 
@@ -169,7 +169,7 @@ type inFlight struct {
 	// first use (see lifeCtx): a client's connection may never need it.
 	life     context.Context
 	stopLife context.CancelFunc
-	// Who reads a TurnReader stream (see turns.go): a waiting caller,
+	// Who reads a stream in turns (see turns.go): a waiting caller,
 	// the read goroutine, or, with neither set, nobody for now.
 	turnCall *pendingCall
 	turnBG   bool
@@ -210,12 +210,12 @@ func NewConn(s Stream, opts Options) *Conn {
 		c.cancelTimeout = DefaultCancelTimeout
 	}
 	c.state.calls = make(map[int64]*pendingCall)
-	if p, ok := s.(Pusher); ok {
+	if p, ok := s.(pusher); ok {
 		c.startPush(p)
 		return c
 	}
 	c.state.goroutines = 1
-	if tr, ok := s.(TurnReader); ok {
+	if tr, ok := s.(turnReader); ok {
 		c.turns = tr
 		c.bgTurn = make(chan struct{}, 1)
 		c.idleTimer = time.AfterFunc(time.Hour, c.idleTurn)

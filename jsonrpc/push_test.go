@@ -21,7 +21,7 @@ type pushStream struct {
 	wg sync.WaitGroup
 }
 
-func (s *pushStream) Push(to Receiver, ended func(error)) {
+func (s *pushStream) Push(to receiver, ended func(error)) {
 	s.wg.Go(func() {
 		for {
 			msg, err := s.memStream.Read(context.Background())

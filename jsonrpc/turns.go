@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Reading in turns (a TurnReader stream).
+// Reading in turns (a stream that is a readmode.TurnReader).
 //
 // A call's round trip over a local pipe is mostly wake-ups: when a read
 // goroutine reads the response and hands it to the waiting caller, the
@@ -38,7 +38,7 @@ import (
 // responses.
 const idleTurnDelay = time.Millisecond
 
-// turnLoop is the read goroutine of a TurnReader stream: it reads whenever
+// turnLoop is the read goroutine of a stream read in turns: it reads whenever
 // it holds the turn, and ends the connection when the stream ends.
 func (c *Conn) turnLoop() {
 	bg := &bgReceiver{c: c}

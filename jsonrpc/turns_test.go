@@ -30,7 +30,7 @@ func newTurnStream(s *memStream) *turnStream {
 	return &turnStream{memStream: s, interrupt: make(chan struct{}, 1)}
 }
 
-func (s *turnStream) ReadTurn(deadline time.Time, to Receiver) error {
+func (s *turnStream) ReadTurn(deadline time.Time, to receiver) error {
 	s.mu.Lock()
 	if s.turn {
 		s.overlap = true

@@ -236,7 +236,7 @@ func TestHTTPSessionRenewalFailureIsTerminal(t *testing.T) {
 	}
 }
 
-// Under the engine the stream pushes its messages (jsonrpc.Pusher); when
+// Under the engine the stream pushes its messages (readmode.Pusher); when
 // it ends by itself, here because the session could not be renewed, the
 // connection ends with its error and every pending call fails.
 func TestHTTPStreamEndEndsThePushedConn(t *testing.T) {
