@@ -174,11 +174,10 @@ func (c *Conn) callHandler(ctx context.Context, req *Request) (result any, err e
 		}
 	}()
 	result, err = c.handler(ctx, c, req)
-	if err != nil && errors.Is(err, ErrMethodNotFound) {
-		var e *Error
-		if errors.As(err, &e) && e == ErrMethodNotFound {
-			err = methodNotFound(req.Method)
-		}
+	// The bare sentinel gets the method's name; a -32601 of the
+	// handler's own making is sent as it is.
+	if e := (*Error)(nil); err != nil && errors.As(err, &e) && e == ErrMethodNotFound {
+		err = methodNotFound(req.Method)
 	}
 	return result, err
 }
