@@ -20,12 +20,24 @@ func (c *Conn) sendCancel(id int64, method, reason string) {
 	params = append(params, '}')
 	n := &Notification{Method: MethodCancelled, Params: json.RawMessage(params)}
 	c.update(func(s *inFlight) {
-		c.spawnLocked(s, func() {
-			ctx, cancel := context.WithTimeout(c.lifeCtx(), c.cancelTimeout)
-			defer cancel()
-			if err := c.stream.Write(ctx, n); err != nil && c.Err() == nil {
-				c.report(fmt.Errorf("jsonrpc: could not send %s for %s (id %d): %w", MethodCancelled, method, id, err))
-			}
-		})
+		if c.spawnLocked(s, func() { c.writeCancel(n, id, method) }) {
+			s.cancelling++
+		}
 	})
+}
+
+// writeCancel writes one notifications/cancelled. Its bound is its own,
+// not the connection's life: Close lets it finish (see Close).
+func (c *Conn) writeCancel(n *Notification, id int64, method string) {
+	ctx, cancel := context.WithTimeout(context.Background(), c.cancelTimeout)
+	err := c.stream.Write(ctx, n)
+	cancel()
+	open := false
+	c.update(func(s *inFlight) {
+		s.cancelling--
+		open = s.ended == nil
+	})
+	if err != nil && open {
+		c.report(fmt.Errorf("jsonrpc: could not send %s for %s (id %d): %w", MethodCancelled, method, id, err))
+	}
 }

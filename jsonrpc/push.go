@@ -7,7 +7,7 @@ package jsonrpc
 type pushReceiver struct{ c *Conn }
 
 func (r pushReceiver) Receive(msg Message, err error) bool {
-	more, _ := r.c.take(msg, err)
+	more, _, _ := r.c.take(msg, err)
 	return more
 }
 
@@ -21,9 +21,6 @@ func (c *Conn) startPush(p pusher) {
 // wait for, so the stream is closed from a goroutine of the engine's.
 func (c *Conn) pushEnded(cause error) {
 	c.update(func(s *inFlight) {
-		c.spawnLocked(s, func() {
-			c.end(cause)
-			c.closeStream()
-		})
+		c.spawnLocked(s, func() { c.end(cause) })
 	})
 }

@@ -1,6 +1,7 @@
 package jsonrpc
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sync/atomic"
@@ -25,7 +26,8 @@ type subscription struct {
 // call Call, Notify and Subscribe; a panic in it is reported to the error
 // hook. After unsubscribe returns, fn is not called again, except for a
 // delivery already under way at that moment. Notifications queued when
-// the connection ends are still delivered. A nil fn subscribes nothing.
+// the stream ends are still delivered; after Close they are dropped. A nil
+// fn subscribes nothing.
 func (c *Conn) Subscribe(method string, fn func(*Notification)) (unsubscribe func()) {
 	if fn == nil {
 		return func() {}
@@ -93,7 +95,12 @@ func (c *Conn) deliverLoop() {
 // deliver runs the subscribers of one notification.
 func (c *Conn) deliver(n *Notification) {
 	var specific, all []*subscription
-	c.update(func(s *inFlight) { specific, all = s.subs[n.Method], s.subs[""] })
+	c.update(func(s *inFlight) {
+		if s.ended != nil && errors.Is(s.ended, errCloseCalled) {
+			return // Close drops what is still queued
+		}
+		specific, all = s.subs[n.Method], s.subs[""]
+	})
 	for _, sub := range specific {
 		c.callSubscriber(sub, n)
 	}

@@ -1,0 +1,128 @@
+package jsonrpc
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// Close inside a subscriber callback returns at once: it does not wait for
+// the delivery goroutine that runs its own caller.
+func TestCloseFromSubscriber(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c, p := newTestConn(t, Options{})
+		closed := make(chan error, 1)
+		var took time.Duration
+		c.Subscribe("notifications/message", func(*Notification) {
+			start := time.Now()
+			closed <- c.Close()
+			took = time.Since(start)
+		})
+		p.send(&Notification{Method: "notifications/message"})
+		if err := <-closed; err != nil {
+			t.Fatalf("Close from a callback: %v", err)
+		}
+		synctest.Wait()
+		if took != 0 {
+			t.Errorf("Close from a callback took %s, want no wait for itself", took)
+		}
+		if !errors.Is(c.Err(), ErrClosed) {
+			t.Errorf("Err() = %v", c.Err())
+		}
+	})
+}
+
+// Close inside a handler returns at once, and the handler's own response
+// is not sent.
+func TestCloseFromHandlerSynchronously(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		closed := make(chan error, 1)
+		var took time.Duration
+		handler := func(ctx context.Context, c *Conn, req *Request) (any, error) {
+			start := time.Now()
+			closed <- c.Close()
+			took = time.Since(start)
+			if ctx.Err() == nil {
+				t.Error("the handler's ctx is not done after Close")
+			}
+			return nil, nil
+		}
+		c, p := newTestConn(t, Options{Handler: handler})
+		p.send(&Request{ID: Int64ID(1), Method: "shutdown"})
+		if err := <-closed; err != nil {
+			t.Fatalf("Close from a handler: %v", err)
+		}
+		synctest.Wait()
+		if took != 0 {
+			t.Errorf("Close from a handler took %s, want no wait for itself", took)
+		}
+		<-c.Done()
+	})
+}
+
+// giveUpOnCall makes one call over a stream whose peer reads the request
+// and never answers, and waits for the call's deadline to end it.
+func giveUpOnCall(t *testing.T, s *memStream, opts Options) *Conn {
+	t.Helper()
+	c := NewConn(s, opts)
+	p := &peer{t: t, s: s}
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Call(context.Background(), "tools/call", nil, &CallOptions{Timeout: 300 * time.Millisecond})
+		done <- err
+	}()
+	p.recvRequest()
+	if err := <-done; !errors.Is(err, ErrTimeout) {
+		t.Fatalf("call: %v, want a timeout", err)
+	}
+	return c
+}
+
+// Close right after a call gave up lets the call's notifications/cancelled
+// out before it closes the stream.
+func TestCloseFlushesCancels(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newMemStream(0) // a write waits until the peer reads it
+		c := giveUpOnCall(t, s, Options{})
+		closed := make(chan error, 1)
+		go func() { closed <- c.Close() }()
+		synctest.Wait()
+		if n := s.closeCalls.Load(); n != 0 {
+			t.Fatal("Close closed the stream before the cancel went out")
+		}
+		select {
+		case b := <-s.out:
+			if want := `"method":"notifications/cancelled","params":{"requestId":1,`; !strings.Contains(string(b), want) {
+				t.Fatalf("wrote %s, want the cancel of id 1", b)
+			}
+		default:
+			t.Fatal("no notifications/cancelled is being written while Close waits")
+		}
+		if err := <-closed; err != nil {
+			t.Fatalf("Close: %v", err)
+		}
+		if n := s.closeCalls.Load(); n != 1 {
+			t.Errorf("stream closed %d times, want 1", n)
+		}
+	})
+}
+
+// The flush is bounded by the CancelTimeout, and Close says what it left
+// unsent.
+func TestCloseFlushIsBounded(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newMemStream(0)
+		c := giveUpOnCall(t, s, Options{CancelTimeout: 2 * time.Second})
+		start := time.Now()
+		err := c.Close()
+		if d := time.Since(start); d != 2*time.Second {
+			t.Errorf("Close took %s, want the CancelTimeout", d)
+		}
+		if err == nil || !strings.Contains(err.Error(), "1 notifications/cancelled still unsent") {
+			t.Fatalf("Close: %v, want it to say the cancel was not sent", err)
+		}
+	})
+}
