@@ -49,15 +49,28 @@ var giveUps = []struct {
 // slowCall runs for far longer than any test waits.
 var slowCall = map[string]any{"name": "slow", "arguments": map[string]int{"steps": 1, "delay_ms": 600_000}}
 
-func handshake(t *testing.T, c *jsonrpc.Conn) {
+// giveUpThenClose connects, makes the handshake, gives up on a slow call
+// (request 2) and closes at once.
+func giveUpThenClose(t *testing.T, tr transport.Transport, giveUp func(*jsonrpc.Conn) error) {
 	t.Helper()
 	ctx := context.Background()
+	stream, err := tr.Connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonrpc.NewConn(stream, jsonrpc.Options{})
 	params := map[string]any{"protocolVersion": mcptest.LatestProtocolVersion, "capabilities": map[string]any{}, "clientInfo": map[string]string{"name": "t", "version": "1"}}
 	if _, err := c.Call(ctx, "initialize", params, nil); err != nil {
 		t.Fatalf("initialize: %v", err)
 	}
 	if err := c.Notify(ctx, "notifications/initialized", nil); err != nil {
 		t.Fatalf("initialized: %v", err)
+	}
+	if err := giveUp(c); err != nil {
+		t.Fatalf("the slow call: %v, want it given up", err)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
 	}
 }
 
@@ -73,18 +86,7 @@ func TestCloseSendsTheCancelToTheChildsStdin(t *testing.T) {
 				Args:    append([]string{"-c", `tee "$0" | "$@"`, stdin, child.Path}, child.Args...),
 				Env:     child.Env,
 			}
-			stream, err := cmd.Connect(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
-			conn := jsonrpc.NewConn(stream, jsonrpc.Options{})
-			handshake(t, conn)
-			if err := g.call(conn); err != nil {
-				t.Fatalf("the slow call: %v, want it given up", err)
-			}
-			if err := conn.Close(); err != nil {
-				t.Fatalf("Close: %v", err)
-			}
+			giveUpThenClose(t, cmd, g.call)
 			// Close returned after the child (and tee) exited.
 			wire, err := os.ReadFile(stdin)
 			if err != nil {
@@ -105,18 +107,7 @@ func TestCloseSendsTheCancelBeforeDelete(t *testing.T) {
 	for _, g := range giveUps {
 		t.Run(g.name, func(t *testing.T) {
 			srv := mcptest.NewHTTPServer(t, mcptest.NewDefault(nil), nil)
-			stream, err := (&transport.StreamableHTTP{URL: srv.URL}).Connect(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
-			conn := jsonrpc.NewConn(stream, jsonrpc.Options{})
-			handshake(t, conn)
-			if err := g.call(conn); err != nil {
-				t.Fatalf("the slow call: %v, want it given up", err)
-			}
-			if err := conn.Close(); err != nil {
-				t.Fatalf("Close: %v", err)
-			}
+			giveUpThenClose(t, &transport.StreamableHTTP{URL: srv.URL}, g.call)
 			cancelAt, deleteAt := -1, -1
 			var seen []string
 			for i, r := range srv.Requests() {
