@@ -36,6 +36,9 @@ func (c *Conn) writeCancel(n *Notification, id int64, method string) {
 	c.update(func(s *inFlight) {
 		s.cancelling--
 		open = s.ended == nil
+		if err != nil && !open {
+			s.cancelsLost++
+		}
 	})
 	if err != nil && open {
 		c.report(fmt.Errorf("jsonrpc: could not send %s for %s (id %d): %w", MethodCancelled, method, id, err))

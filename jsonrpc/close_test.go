@@ -11,9 +11,11 @@ import (
 
 // Close inside a subscriber callback returns at once: it does not wait for
 // the delivery goroutine that runs its own caller.
-func TestCloseFromSubscriber(t *testing.T) {
+func TestCloseFromSubscriber(t *testing.T) { run(t, testCloseFromSubscriber) }
+
+func testCloseFromSubscriber(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
-		c, p := newTestConn(t, Options{})
+		c, p := newTestConn(t, m, Options{})
 		closed := make(chan error, 1)
 		var took time.Duration
 		c.Subscribe("notifications/message", func(*Notification) {
@@ -37,7 +39,9 @@ func TestCloseFromSubscriber(t *testing.T) {
 
 // Close inside a handler returns at once, and the handler's own response
 // is not sent.
-func TestCloseFromHandlerSynchronously(t *testing.T) {
+func TestCloseFromHandlerSynchronously(t *testing.T) { run(t, testCloseFromHandlerSynchronously) }
+
+func testCloseFromHandlerSynchronously(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
 		closed := make(chan error, 1)
 		var took time.Duration
@@ -50,7 +54,7 @@ func TestCloseFromHandlerSynchronously(t *testing.T) {
 			}
 			return nil, nil
 		}
-		c, p := newTestConn(t, Options{Handler: handler})
+		c, p := newTestConn(t, m, Options{Handler: handler})
 		p.send(&Request{ID: Int64ID(1), Method: "shutdown"})
 		if err := <-closed; err != nil {
 			t.Fatalf("Close from a handler: %v", err)
@@ -121,7 +125,7 @@ func TestCloseFlushIsBounded(t *testing.T) {
 		if d := time.Since(start); d != 2*time.Second {
 			t.Errorf("Close took %s, want the CancelTimeout", d)
 		}
-		if err == nil || !strings.Contains(err.Error(), "1 notifications/cancelled still unsent") {
+		if err == nil || !strings.Contains(err.Error(), "closed before 1 notifications/cancelled went out") {
 			t.Fatalf("Close: %v, want it to say the cancel was not sent", err)
 		}
 	})

@@ -152,8 +152,10 @@ type inFlight struct {
 	closeErr     error
 	// cancelling counts notifications/cancelled being written; flushed,
 	// set while Close waits for them, is closed when none is left.
-	cancelling int
-	flushed    chan struct{}
+	// cancelsLost counts those that failed after the connection ended.
+	cancelling  int
+	cancelsLost int
+	flushed     chan struct{}
 	// calls are our requests waiting for a response, by id.
 	calls map[int64]*pendingCall
 	// abandoned remembers ids whose caller gave up, so that a late
@@ -346,21 +348,20 @@ func (c *Conn) Close() error {
 }
 
 // awaitFlush waits until the notifications/cancelled being sent are out,
-// or the CancelTimeout passed; then it says how many were not sent.
+// or the CancelTimeout passed; then it says how many did not go out.
 func (c *Conn) awaitFlush(flushed chan struct{}) error {
 	timer := time.NewTimer(c.cancelTimeout)
 	defer timer.Stop()
 	select {
 	case <-flushed:
-		return nil
 	case <-timer.C:
 	}
 	var n int
-	c.update(func(s *inFlight) { n = s.cancelling })
+	c.update(func(s *inFlight) { n = s.cancelling + s.cancelsLost })
 	if n == 0 {
 		return nil
 	}
-	return fmt.Errorf("jsonrpc: closed with %d %s still unsent after the CancelTimeout (%s)", n, MethodCancelled, c.cancelTimeout)
+	return fmt.Errorf("jsonrpc: closed before %d %s went out (Close waits up to the CancelTimeout, %s)", n, MethodCancelled, c.cancelTimeout)
 }
 
 // Done is closed when the connection has ended, by Close or because the

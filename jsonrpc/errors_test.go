@@ -11,8 +11,12 @@ import (
 // A peer's -32601 matches ErrMethodNotFound, whatever its message says,
 // and ErrorCode finds the code through wrapping.
 func TestErrorResponseMatchesSentinelByCode(t *testing.T) {
+	run(t, testErrorResponseMatchesSentinelByCode)
+}
+
+func testErrorResponseMatchesSentinelByCode(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
-		c, p := newTestConn(t, Options{})
+		c, p := newTestConn(t, m, Options{})
 		done := make(chan error)
 		go func() {
 			_, err := c.Call(context.Background(), "tools/list", nil, nil)

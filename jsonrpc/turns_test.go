@@ -9,10 +9,6 @@ import (
 	"time"
 )
 
-// useTurns makes newTestConn hand the engine a TurnReader, so that the
-// engine's tests can run once more over reading in turns.
-var useTurns bool
-
 // turnStream is a memStream that offers reading in turns. It records, for
 // each message it delivered, whether a caller's turn read it (a caller's
 // turn has a deadline; the read goroutine's has none).
@@ -99,9 +95,6 @@ func (s *turnStream) readers() (byCaller []bool, overlap bool) {
 	defer s.mu.Unlock()
 	return append([]bool(nil), s.byCaller...), s.overlap
 }
-
-// The engine behaves the same when it reads in turns.
-func TestEngineOverTurns(t *testing.T) { runEngineTests(t, &useTurns) }
 
 // newTurnConn starts a Conn over a turnStream.
 func newTurnConn(t *testing.T, opts Options) (*Conn, *peer, *turnStream) {
