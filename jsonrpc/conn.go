@@ -338,8 +338,8 @@ func (c *Conn) end(cause error) (streamClosed <-chan struct{}) {
 // included: it waits for the cancel flush and for the stream's Close,
 // never for handlers or callbacks, which may still be returning when
 // Close does (their contexts are done by then, no response of theirs is
-// sent, and no notification is delivered after Close returned). Only the ErrorHook
-// must not call it synchronously (see Options).
+// sent, and no notification is delivered after Close returned). Only the
+// ErrorHook must not call it synchronously (see Options).
 func (c *Conn) Close() error {
 	<-c.end(errCloseCalled)
 	var err error
