@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 )
 
@@ -14,16 +16,54 @@ func (c *Conn) sendCancel(id int64, method, reason string) {
 	if method == "initialize" {
 		return
 	}
-	params := strconv.AppendInt([]byte(`{"requestId":`), id, 10)
-	params = append(params, `,"reason":`...)
-	params = appendJSONString(params, reason)
-	params = append(params, '}')
-	n := &Notification{Method: MethodCancelled, Params: json.RawMessage(params)}
+	n := cancelNotice(id, reason)
 	c.update(func(s *inFlight) {
 		if c.spawnLocked(s, func() { c.writeCancel(n, id, method) }) {
 			s.cancelling++
 		}
 	})
+}
+
+// cancelNotice is the notifications/cancelled for request id.
+func cancelNotice(id int64, reason string) *Notification {
+	params := strconv.AppendInt([]byte(`{"requestId":`), id, 10)
+	params = append(params, `,"reason":`...)
+	params = appendJSONString(params, reason)
+	params = append(params, '}')
+	return &Notification{Method: MethodCancelled, Params: json.RawMessage(params)}
+}
+
+// reasonClosing is the reason given for the calls still pending at Close.
+const reasonClosing = "the client closed the connection"
+
+// cancelPendingLocked makes the notifications/cancelled for every call
+// still pending when Close is called (initialize excepted), in id order,
+// and counts them as being sent. It is called inside update.
+func cancelPendingLocked(s *inFlight) []*Notification {
+	var notes []*Notification
+	for _, id := range slices.Sorted(maps.Keys(s.calls)) {
+		if s.calls[id].method != "initialize" {
+			notes = append(notes, cancelNotice(id, reasonClosing))
+		}
+	}
+	s.cancelling += len(notes)
+	return notes
+}
+
+// writeCancels writes the notes of cancelPendingLocked in order, all
+// within the CancelTimeout.
+func (c *Conn) writeCancels(notes []*Notification) {
+	ctx, cancel := context.WithTimeout(context.Background(), c.cancelTimeout)
+	defer cancel()
+	for _, n := range notes {
+		err := c.stream.Write(ctx, n)
+		c.update(func(s *inFlight) {
+			s.cancelling--
+			if err != nil {
+				s.cancelsLost++
+			}
+		})
+	}
 }
 
 // writeCancel writes one notifications/cancelled. Its bound is its own,

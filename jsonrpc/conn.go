@@ -299,19 +299,26 @@ func (c *Conn) report(err error) {
 // flush when Close ended it (see Close); update does the rest.
 func (c *Conn) end(cause error) (streamClosed <-chan struct{}) {
 	var closed, flushed chan struct{}
+	var notes []*Notification
 	first := false
 	c.update(func(s *inFlight) {
 		if s.ended == nil {
 			first = true
 			s.ended = fmt.Errorf("%w: %w", ErrClosed, cause)
 			s.streamClosed = make(chan struct{})
-			if cause == errCloseCalled && s.cancelling > 0 {
-				s.flushed = make(chan struct{})
-				flushed = s.flushed
+			if cause == errCloseCalled {
+				notes = cancelPendingLocked(s)
+				if s.cancelling > 0 {
+					s.flushed = make(chan struct{})
+					flushed = s.flushed
+				}
 			}
 		}
 		closed = s.streamClosed
 	})
+	if len(notes) > 0 {
+		go c.writeCancels(notes)
+	}
 	if first {
 		var unsent, closeErr error
 		if flushed != nil {
@@ -329,10 +336,10 @@ func (c *Conn) end(cause error) (streamClosed <-chan struct{}) {
 // Close ends the connection. Pending calls fail with ErrClosed at once,
 // handler contexts are cancelled, and queued notifications are dropped.
 // Then the notifications/cancelled still being sent for calls given up
-// on may go out, for at most the CancelTimeout, so that the peer learns
-// of them before the stream closes; then the stream is closed. It is
-// idempotent; concurrent and later calls wait for the first and return
-// its result.
+// on, and one for each call that was pending (initialize excepted), may
+// go out, for at most the CancelTimeout, so that the peer learns of them
+// before the stream closes; then the stream is closed. It is idempotent;
+// concurrent and later calls wait for the first and return its result.
 //
 // Close may be called from anywhere, handlers and subscriber callbacks
 // included: it waits for the cancel flush and for the stream's Close,

@@ -915,7 +915,11 @@ func testClose(t *testing.T, m readMode) {
 		if _, err := c.Call(context.Background(), "ping", nil, nil); !errors.Is(err, ErrClosed) {
 			t.Errorf("Call after Close: %v", err)
 		}
-		// No response is sent for the handler cut short by Close.
+		// The pending call is cancelled; no response is sent for the
+		// handler cut short by Close.
+		if n := p.recvNotification(); n.Method != MethodCancelled || string(n.Params) != `{"requestId":1,"reason":"the client closed the connection"}` {
+			t.Errorf("wrote %s at Close, want the pending call's cancel", describe(n))
+		}
 		select {
 		case b := <-p.s.out:
 			t.Errorf("wrote %s after Close", b)
@@ -924,8 +928,6 @@ func testClose(t *testing.T, m readMode) {
 	})
 }
 
-// TestCloseIsBounded: a handler that ignores its context cannot hold Close
-// for ever; Close says what it left behind.
 // Close does not wait for a handler that ignores its context: the
 // handler is the caller's code, and its response is never sent.
 func TestCloseDoesNotWaitForHandlers(t *testing.T) {
