@@ -130,3 +130,31 @@ func TestCloseFlushIsBounded(t *testing.T) {
 		}
 	})
 }
+
+// Close inside a callback, while a cancel is stuck in the stream, returns
+// once the CancelTimeout bounded the flush, not later.
+func TestCloseFromSubscriberIsBoundedByTheFlush(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newMemStream(0) // nobody reads the cancel: it is stuck
+		c := giveUpOnCall(t, s, Options{CancelTimeout: 2 * time.Second})
+		p := &peer{t: t, s: s}
+		type outcome struct {
+			err  error
+			took time.Duration
+		}
+		closed := make(chan outcome, 1)
+		c.Subscribe("notifications/message", func(*Notification) {
+			start := time.Now()
+			err := c.Close()
+			closed <- outcome{err, time.Since(start)}
+		})
+		p.send(&Notification{Method: "notifications/message"})
+		got := <-closed
+		if got.took != 2*time.Second {
+			t.Errorf("Close from a callback took %s, want the CancelTimeout", got.took)
+		}
+		if got.err == nil || !strings.Contains(got.err.Error(), "closed before 1 notifications/cancelled went out") {
+			t.Errorf("Close: %v, want it to say the cancel did not go out", got.err)
+		}
+	})
+}
