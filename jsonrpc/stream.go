@@ -20,7 +20,11 @@ import (
 //     serializes them. It blocks under backpressure and returns when ctx
 //     ends. A message is written whole or not at all.
 //   - Close is idempotent, safe to call concurrently with Read and Write,
-//     unblocks both, and returns within a bounded time.
+//     unblocks both, and returns within a bounded time. The engine calls
+//     it when the connection ends; on Conn.Close, only after the
+//     notifications/cancelled being written went out (or their bound
+//     passed), so a Close that says goodbye to the peer (closing a
+//     child's stdin, an HTTP DELETE) comes after them.
 type Stream interface {
 	Read(ctx context.Context) (Message, error)
 	Write(ctx context.Context, msg Message) error
