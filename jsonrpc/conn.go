@@ -60,7 +60,8 @@ type Options struct {
 	// frame, a response to an unknown id, a duplicate response, a handler
 	// that panicked, a response that could not be written. The connection
 	// goes on after each. It is called from the engine's goroutines and
-	// must not block for long. Nil discards them.
+	// must not block for long; a handler that panics after Close returned
+	// is still reported. Nil discards them.
 	//
 	// Each error names what went wrong and where: the method and id when
 	// known, and the start of the offending message (a *DecodeError for an
