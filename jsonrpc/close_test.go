@@ -158,3 +158,91 @@ func TestCloseFromSubscriberIsBoundedByTheFlush(t *testing.T) {
 		}
 	})
 }
+
+// Close from another goroutine delivers the notifications that arrived
+// before it, waiting for the callback that runs, so that a program which
+// closes and exits loses none of them (a server's log before a result).
+func TestCloseDeliversWhatArrivedBefore(t *testing.T) { run(t, testCloseDeliversWhatArrivedBefore) }
+
+func testCloseDeliversWhatArrivedBefore(t *testing.T, m readMode) {
+	synctest.Test(t, func(t *testing.T) {
+		c, p := newTestConn(t, m, Options{})
+		release := make(chan struct{})
+		var got []string
+		c.Subscribe("", func(n *Notification) {
+			if len(got) == 0 {
+				<-release
+			}
+			got = append(got, n.Method)
+		})
+		p.send(&Notification{Method: "notifications/message"})
+		p.send(&Notification{Method: "notifications/tools/list_changed"})
+		synctest.Wait()
+		closed := make(chan error, 1)
+		go func() { closed <- c.Close() }()
+		synctest.Wait()
+		select {
+		case err := <-closed:
+			t.Fatalf("Close returned (%v) while a callback for an earlier notification ran", err)
+		default:
+		}
+		close(release)
+		if err := <-closed; err != nil {
+			t.Fatalf("Close: %v", err)
+		}
+		if len(got) != 2 {
+			t.Errorf("delivered %v before Close returned, want both notifications", got)
+		}
+	})
+}
+
+// A callback that calls Close while another Close waits for it gets its
+// answer at once, and the first Close then finishes.
+func TestCloseFromSubscriberWhileClosing(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c, p := newTestConn(t, byRead, Options{})
+		release := make(chan struct{})
+		inner := make(chan error, 1)
+		c.Subscribe("", func(*Notification) {
+			<-release
+			inner <- c.Close()
+		})
+		p.send(&Notification{Method: "notifications/message"})
+		synctest.Wait()
+		outer := make(chan error, 1)
+		go func() { outer <- c.Close() }()
+		synctest.Wait()
+		close(release)
+		if err := <-inner; err != nil {
+			t.Errorf("Close from the callback: %v", err)
+		}
+		start := time.Now()
+		if err := <-outer; err != nil {
+			t.Errorf("the first Close: %v", err)
+		}
+		if d := time.Since(start); d != 0 {
+			t.Errorf("the first Close finished %s after the callback returned", d)
+		}
+	})
+}
+
+// A callback that never returns holds Close for the CancelTimeout at
+// most, and Close says so.
+func TestCloseDeliveryIsBounded(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c, p := newTestConn(t, byRead, Options{CancelTimeout: 2 * time.Second})
+		release := make(chan struct{})
+		defer close(release)
+		c.Subscribe("", func(*Notification) { <-release })
+		p.send(&Notification{Method: "notifications/message"})
+		synctest.Wait()
+		start := time.Now()
+		err := c.Close()
+		if d := time.Since(start); d != 2*time.Second {
+			t.Errorf("Close took %s, want the CancelTimeout", d)
+		}
+		if err == nil || !strings.Contains(err.Error(), "subscriber callbacks still ran") {
+			t.Errorf("Close: %v, want it to say a callback still ran", err)
+		}
+	})
+}

@@ -171,8 +171,10 @@ type inFlight struct {
 	subs map[string][]*subscription
 	// queue holds notifications not yet handed to subscribers.
 	queue []*Notification
-	// delivering says a delivery goroutine runs (see enqueue).
+	// delivering says a delivery goroutine runs (see enqueue); drained,
+	// set while Close waits for it, is closed when it returned.
 	delivering bool
+	drained    chan struct{}
 	// Who reads a stream in turns (see turns.go): a waiting caller, the
 	// read goroutine, or, with neither set, nobody for now.
 	turnCall *pendingCall
@@ -203,6 +205,10 @@ func (c *Conn) update(f func(s *inFlight)) {
 	if s.flushed != nil && s.cancelling == 0 {
 		close(s.flushed)
 		s.flushed = nil
+	}
+	if s.drained != nil && !s.delivering {
+		close(s.drained)
+		s.drained = nil
 	}
 }
 
@@ -295,13 +301,14 @@ func (c *Conn) report(err error) {
 }
 
 // end ends the connection with cause, unless it had already ended, and
-// returns a channel that is closed once the stream is closed. The
-// goroutine that ends the connection closes the stream, after the cancel
-// flush when Close ended it (see Close); update does the rest.
-func (c *Conn) end(cause error) (streamClosed <-chan struct{}) {
-	var closed, flushed chan struct{}
+// returns a channel that is closed once the stream is closed, and whether
+// this call ended it. The goroutine that ends the connection closes the
+// stream; when Close ended it, only after the cancel flush and, with
+// drain, the delivery of the notifications queued (see Close). update
+// does the rest.
+func (c *Conn) end(cause error, drain bool) (streamClosed <-chan struct{}, first bool) {
+	var closed, flushed, drained chan struct{}
 	var notes []*Notification
-	first := false
 	c.update(func(s *inFlight) {
 		if s.ended == nil {
 			first = true
@@ -313,6 +320,10 @@ func (c *Conn) end(cause error) (streamClosed <-chan struct{}) {
 					s.flushed = make(chan struct{})
 					flushed = s.flushed
 				}
+				if drain && s.delivering {
+					s.drained = make(chan struct{})
+					drained = s.drained
+				}
 			}
 		}
 		closed = s.streamClosed
@@ -321,55 +332,83 @@ func (c *Conn) end(cause error) (streamClosed <-chan struct{}) {
 		go c.writeCancels(notes)
 	}
 	if first {
-		var unsent, closeErr error
-		if flushed != nil {
-			unsent = c.awaitFlush(flushed)
-		}
+		var closeErr error
+		late := c.awaitClose(flushed, drained)
 		if err := c.stream.Close(); err != nil {
 			closeErr = fmt.Errorf("jsonrpc: closing the stream: %w", err)
 		}
-		c.update(func(s *inFlight) { s.closeErr = errors.Join(unsent, closeErr) })
+		c.update(func(s *inFlight) { s.closeErr = errors.Join(late, closeErr) })
 		close(closed)
 	}
-	return closed
+	return closed, first
 }
 
 // Close ends the connection. Pending calls fail with ErrClosed at once,
-// handler contexts are cancelled, and queued notifications are dropped.
-// Then the notifications/cancelled still being sent for calls given up
-// on, and one for each call that was pending (initialize excepted), may
-// go out, for at most the CancelTimeout, so that the peer learns of them
-// before the stream closes; then the stream is closed. It is idempotent;
+// and handler contexts are cancelled. Then, for at most the CancelTimeout
+// in all, Close waits for two things: the notifications/cancelled still
+// being written for calls given up on, and one for each call that was
+// pending (initialize excepted), so that the peer learns of them before
+// the stream closes; and the subscriber callbacks for the notifications
+// that arrived before Close. Then it closes the stream. It is idempotent;
 // concurrent and later calls wait for the first and return its result.
 //
 // Close may be called from anywhere, handlers and subscriber callbacks
-// included: it waits for the cancel flush and for the stream's Close,
-// never for handlers or callbacks, which may still be returning when
-// Close does (their contexts are done by then, no response of theirs is
-// sent, and no notification is delivered after Close returned). Only the
-// ErrorHook must not call it synchronously (see Options).
+// included, and never waits for its own caller: from a subscriber
+// callback it does not wait for the delivery goroutine that runs it
+// (notifications queued behind that callback are delivered after Close
+// returned), and a later Close from a callback returns at once. It never
+// waits for handlers; their contexts are done, and no response of theirs
+// is sent. Only the ErrorHook must not call it synchronously (see
+// Options).
 func (c *Conn) Close() error {
-	<-c.end(errCloseCalled)
+	self := onDeliveryGoroutine()
+	closed, first := c.end(errCloseCalled, !self)
+	if self && !first {
+		// The first Close may be waiting for this very callback.
+		return nil
+	}
+	<-closed
 	var err error
 	c.update(func(s *inFlight) { err = s.closeErr })
 	return err
 }
 
-// awaitFlush waits until the notifications/cancelled being sent are out,
-// or the CancelTimeout passed; then it says how many did not go out.
-func (c *Conn) awaitFlush(flushed chan struct{}) error {
-	timer := time.NewTimer(c.cancelTimeout)
-	defer timer.Stop()
-	select {
-	case <-flushed:
-	case <-timer.C:
-	}
-	var n int
-	c.update(func(s *inFlight) { n = s.cancelling + s.cancelsLost })
-	if n == 0 {
+// awaitClose waits until the notifications/cancelled being sent are out
+// (flushed) and the delivery goroutine returned (drained; nil when Close
+// does not wait for it), or the CancelTimeout passed; then it says what
+// was left undone.
+func (c *Conn) awaitClose(flushed, drained chan struct{}) error {
+	if flushed == nil && drained == nil {
 		return nil
 	}
-	return fmt.Errorf("jsonrpc: closed before %d %s went out (Close waits up to the CancelTimeout, %s)", n, MethodCancelled, c.cancelTimeout)
+	waitDrain := drained != nil
+	timer := time.NewTimer(c.cancelTimeout)
+	defer timer.Stop()
+wait:
+	for flushed != nil || drained != nil {
+		select {
+		case <-flushed:
+			flushed = nil
+		case <-drained:
+			drained = nil
+		case <-timer.C:
+			break wait
+		}
+	}
+	var unsent int
+	var delivering bool
+	c.update(func(s *inFlight) {
+		unsent = s.cancelling + s.cancelsLost
+		delivering = waitDrain && s.delivering
+	})
+	var errs []error
+	if unsent > 0 {
+		errs = append(errs, fmt.Errorf("jsonrpc: closed before %d %s went out (Close waits up to the CancelTimeout, %s)", unsent, MethodCancelled, c.cancelTimeout))
+	}
+	if delivering {
+		errs = append(errs, fmt.Errorf("jsonrpc: closed while subscriber callbacks still ran for notifications that arrived before Close (Close waits up to the CancelTimeout, %s)", c.cancelTimeout))
+	}
+	return errors.Join(errs...)
 }
 
 // Done is closed when the connection has ended, by Close or because the

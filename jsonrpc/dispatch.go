@@ -14,7 +14,7 @@ func (c *Conn) readLoop() {
 	for {
 		msg, err := c.stream.Read(c.life)
 		if more, _, why := c.take(msg, err); !more {
-			c.end(why)
+			c.end(why, false)
 			return
 		}
 	}

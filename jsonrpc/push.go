@@ -21,6 +21,6 @@ func (c *Conn) startPush(p pusher) {
 // wait for, so the stream is closed from a goroutine of the engine's.
 func (c *Conn) pushEnded(cause error) {
 	c.update(func(s *inFlight) {
-		c.spawnLocked(s, func() { c.end(cause) })
+		c.spawnLocked(s, func() { c.end(cause, false) })
 	})
 }

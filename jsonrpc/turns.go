@@ -65,7 +65,7 @@ func (c *Conn) turnLoop() {
 			}
 		}
 	}
-	c.end(cause)
+	c.end(cause, false)
 }
 
 // bgReceiver takes what the read goroutine reads in its turns.
