@@ -138,6 +138,9 @@ func TestTurnsSequentialCallersReadTheirOwnResponses(t *testing.T) {
 			if err := <-done; err != nil {
 				t.Fatalf("call %d: %v", i, err)
 			}
+			// The caller is woken before the read goroutine gives up
+			// the turn; "sequential" means the next call comes after.
+			synctest.Wait()
 		}
 		byCaller, overlap := ts.readers()
 		if overlap {
