@@ -246,3 +246,33 @@ func TestCloseDeliveryIsBounded(t *testing.T) {
 		}
 	})
 }
+
+// After the stream ended by itself, Close still waits for the callbacks
+// of what arrived before the end.
+func TestCloseAfterTheStreamEndedDeliversWhatArrived(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c, p := newTestConn(t, byRead, Options{})
+		release := make(chan struct{})
+		delivered := false
+		c.Subscribe("", func(*Notification) {
+			<-release
+			delivered = true
+		})
+		p.send(&Notification{Method: "notifications/message"})
+		p.fail(errors.New("the peer went away"))
+		<-c.Done()
+		closed := make(chan error, 1)
+		go func() { closed <- c.Close() }()
+		synctest.Wait()
+		select {
+		case <-closed:
+			t.Fatal("Close returned while the callback of an earlier notification ran")
+		default:
+		}
+		close(release)
+		<-closed
+		if !delivered {
+			t.Error("the notification was not delivered before Close returned")
+		}
+	})
+}

@@ -320,9 +320,8 @@ func (c *Conn) end(cause error, drain bool) (streamClosed <-chan struct{}, first
 					s.flushed = make(chan struct{})
 					flushed = s.flushed
 				}
-				if drain && s.delivering {
-					s.drained = make(chan struct{})
-					drained = s.drained
+				if drain {
+					drained = s.drainedLocked()
 				}
 			}
 		}
@@ -351,6 +350,8 @@ func (c *Conn) end(cause error, drain bool) (streamClosed <-chan struct{}, first
 // the stream closes; and the subscriber callbacks for the notifications
 // that arrived before Close. Then it closes the stream. It is idempotent;
 // concurrent and later calls wait for the first and return its result.
+// After the stream ended by itself, Close waits (as long, at most) for
+// the subscriber callbacks of what arrived before the end.
 //
 // Close may be called from anywhere, handlers and subscriber callbacks
 // included, and never waits for its own caller: from a subscriber
@@ -368,9 +369,42 @@ func (c *Conn) Close() error {
 		return nil
 	}
 	<-closed
+	if !first && !self {
+		// The stream ended by itself first: the notifications that
+		// arrived before it are still delivered, and waited for.
+		c.awaitDrain()
+	}
 	var err error
 	c.update(func(s *inFlight) { err = s.closeErr })
 	return err
+}
+
+// drainedLocked returns a channel that is closed once the delivery
+// goroutine returned, nil when none runs. It is called inside update.
+func (s *inFlight) drainedLocked() chan struct{} {
+	if !s.delivering {
+		return nil
+	}
+	if s.drained == nil {
+		s.drained = make(chan struct{})
+	}
+	return s.drained
+}
+
+// awaitDrain waits until the delivery goroutine returned, for at most the
+// CancelTimeout.
+func (c *Conn) awaitDrain() {
+	var drained chan struct{}
+	c.update(func(s *inFlight) { drained = s.drainedLocked() })
+	if drained == nil {
+		return
+	}
+	timer := time.NewTimer(c.cancelTimeout)
+	defer timer.Stop()
+	select {
+	case <-drained:
+	case <-timer.C:
+	}
 }
 
 // awaitClose waits until the notifications/cancelled being sent are out
