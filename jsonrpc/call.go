@@ -20,10 +20,13 @@ type pendingCall struct {
 	// req is the request as written; it lives here to save an allocation
 	// per call.
 	req Request
-	// conn and turnStop serve the call's turns to read (see turns.go):
-	// turnStop is why reading must stop, from Conn.take.
+	// conn, turnStop and turnWoke serve the call's turns to read (see
+	// turns.go), on the caller's goroutine: turnStop is why reading must
+	// stop, and turnWoke that the turn read the call's response or
+	// progress, both from Conn.take.
 	conn     *Conn
 	turnStop error
+	turnWoke bool
 
 	// Guarded by Conn.mu:
 	resp *Response // the peer's answer

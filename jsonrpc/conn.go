@@ -19,7 +19,7 @@ const (
 	// notifications may extend a call's deadline.
 	DefaultMaxTimeout = time.Hour
 	// DefaultCancelTimeout bounds the background send of
-	// notifications/cancelled.
+	// notifications/cancelled, and Close's wait for it.
 	DefaultCancelTimeout = 5 * time.Second
 	// NoTimeout, given as a Timeout or MaxTimeout, disables that deadline.
 	NoTimeout time.Duration = -1
@@ -53,20 +53,22 @@ type Options struct {
 	// DefaultMaxTimeout; NoTimeout disables the cap.
 	MaxTimeout time.Duration
 	// CancelTimeout bounds the background send of notifications/cancelled
-	// after a call gives up. Zero means DefaultCancelTimeout.
+	// after a call gives up, and so how long Close waits for such sends
+	// (see Close). Zero means DefaultCancelTimeout.
 	CancelTimeout time.Duration
 	// ErrorHook receives problems that belong to no call: a malformed
 	// frame, a response to an unknown id, a duplicate response, a handler
 	// that panicked, a response that could not be written. The connection
 	// goes on after each. It is called from the engine's goroutines and
-	// must not block for long. Nil discards them.
+	// must not block for long; a handler that panics after Close returned
+	// is still reported. Nil discards them.
 	//
 	// Each error names what went wrong and where: the method and id when
 	// known, and the start of the offending message (a *DecodeError for an
 	// unreadable frame can be found with errors.As). A late response to a
 	// call whose caller already gave up is expected and not reported.
-	// The hook must not call Close synchronously: Close would wait for
-	// the very goroutine that runs the hook.
+	// The hook must not call Close synchronously: Close closes the
+	// stream, which may wait for the very read that is reporting.
 	ErrorHook func(error)
 }
 
@@ -102,15 +104,15 @@ type Progress struct {
 // runs the peer's requests in handlers, and delivers notifications to
 // subscribers in arrival order.
 //
-// All methods are safe for concurrent use. Call and Notify may be used from
-// handlers and subscriber callbacks.
+// All methods are safe for concurrent use. Call, Notify and Close may be
+// used from handlers and subscriber callbacks.
 //
-// Goroutines: one read loop (none over a Pusher, whose own goroutines
-// deliver), one delivery goroutine for subscribers while
+// Goroutines: one read loop (none over a stream that pushes, whose own
+// goroutines deliver), one delivery goroutine for subscribers while
 // notifications wait for them, one goroutine per request of the peer while
 // its handler runs, and one short lived goroutine per
-// notifications/cancelled being sent. A call itself
-// runs on the caller's goroutine and costs no goroutine.
+// notifications/cancelled being sent. A call itself runs on the caller's
+// goroutine and costs no goroutine.
 type Conn struct {
 	stream        Stream
 	handler       Handler
@@ -122,24 +124,21 @@ type Conn struct {
 	// lastID is the last request id handed out; ids start at 1.
 	lastID atomic.Int64
 
-	done chan struct{} // closed when the connection ends
-	// stopped is closed when every goroutine of the engine returned; made
-	// by end, under mu.
-	stopped chan struct{}
+	// life bounds the engine's own work: reads, handler contexts and
+	// responses. update cancels it when the connection ends; done is its
+	// Done channel, kept so that checking it costs no call.
+	life     context.Context
+	stopLife context.CancelFunc
+	done     <-chan struct{}
 
-	closeOnce  sync.Once
-	closeErr   error
-	streamOnce sync.Once
-	streamErr  error
-
-	// For a TurnReader stream (see turns.go): the stream as one, the read
-	// goroutine's wake-up when it is given the turn, and the timer that
-	// gives it the turn after the connection was idle. Nil otherwise.
-	turns     TurnReader
+	// For a stream read in turns (see turns.go): the stream as one, the
+	// read goroutine's wake-up when it is given the turn, and the timer
+	// that gives it the turn after the connection was idle. Nil otherwise.
+	turns     turnReader
 	bgTurn    chan struct{}
 	idleTimer *time.Timer
 
-	// mu guards state and nothing else; see update.
+	// mu guards state; see update for what may be done under it.
 	mu    sync.Mutex
 	state inFlight
 }
@@ -148,8 +147,20 @@ type Conn struct {
 // only touched inside Conn.update, so the locking rule is simply "hold mu".
 type inFlight struct {
 	// ended is non-nil once the connection is over; it wraps ErrClosed
-	// and the cause.
+	// and the cause. Everything that follows from it (pending calls
+	// failed, life cancelled, the turn interrupted) is done by update.
 	ended error
+	// streamClosed is made when the connection ends and closed once the
+	// stream's Close returned; closeErr is then what Close returns. The
+	// goroutine that ended the connection closes the stream (see end).
+	streamClosed chan struct{}
+	closeErr     error
+	// cancelling counts notifications/cancelled being written; flushed,
+	// set while Close waits for them, is closed when none is left.
+	// cancelsLost counts those that failed after the connection ended.
+	cancelling  int
+	cancelsLost int
+	flushed     chan struct{}
 	// calls are our requests waiting for a response, by id.
 	calls map[int64]*pendingCall
 	// abandoned remembers ids whose caller gave up, so that a late
@@ -164,35 +175,66 @@ type inFlight struct {
 	subs map[string][]*subscription
 	// queue holds notifications not yet handed to subscribers.
 	queue []*Notification
-	// delivering says a delivery goroutine runs (see enqueue).
+	// delivering says a delivery goroutine runs (see enqueue); drained,
+	// set while Close waits for it, is closed when it returned.
 	delivering bool
-	// goroutines counts the engine's running goroutines.
-	goroutines int
-	// life bounds the engine's own work: reads, handler contexts,
-	// responses and cancel notices. It ends with the connection. Made on
-	// first use (see lifeCtx): a client's connection may never need it.
-	life     context.Context
-	stopLife context.CancelFunc
-	// Who reads a TurnReader stream (see turns.go): a waiting caller,
-	// the read goroutine, or, with neither set, nobody for now.
+	drained    chan struct{}
+	// Who reads a stream in turns (see turns.go): a waiting caller, the
+	// read goroutine, or, with neither set, nobody for now.
 	turnCall *pendingCall
 	turnBG   bool
 }
 
-// update runs f with the in-flight state locked. It is the only place
-// where mu is taken; f must not block or call back into the Conn.
+// update runs f with the in-flight state locked, then applies what
+// follows from the state f left: when f ended the connection, pending
+// calls fail, the engine's work is cancelled and a running turn is
+// interrupted; when Close waits for the cancel flush and no cancel is
+// left, it is woken. It is the only place where mu is taken.
+//
+// f must not block, and must not call anything that takes mu. Under mu
+// the engine calls out only to what never blocks: a call's signal
+// (buffered), timers, the go statement, context cancellation (whose
+// AfterFuncs run on goroutines of their own), and the stream's Interrupt,
+// which readmode.TurnReader requires not to block. Interrupt is called
+// under mu so that it reaches the turn it was meant for, not a later one.
 func (c *Conn) update(f func(s *inFlight)) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	f(&c.state)
+	s := &c.state
+	open := s.ended == nil
+	f(s)
+	if open && s.ended != nil {
+		c.endedLocked(s)
+	}
+	if s.flushed != nil && s.cancelling == 0 {
+		close(s.flushed)
+		s.flushed = nil
+	}
+	if s.drained != nil && !s.delivering {
+		close(s.drained)
+		s.drained = nil
+	}
+}
+
+// endedLocked applies the end of the connection; see update.
+func (c *Conn) endedLocked(s *inFlight) {
+	for id, p := range s.calls {
+		delete(s.calls, id)
+		p.finishLocked(nil, s.ended)
+	}
+	if c.turns != nil {
+		c.idleTimer.Stop()
+		if s.turnCall != nil {
+			// The caller reading the stream learns of the end only
+			// when its read returns.
+			c.turns.Interrupt()
+		}
+	}
+	c.stopLife()
 }
 
 // errCloseCalled is the cause recorded when the connection ends by Close.
 var errCloseCalled = errors.New("Conn.Close was called")
-
-// closeGrace bounds how long Close waits for handlers and subscriber
-// callbacks that ignore their context.
-const closeGrace = 5 * time.Second
 
 // NewConn starts the engine over s and returns at once; reading begins
 // immediately. s must not be nil. The Conn owns s from now on: it closes s
@@ -208,28 +250,28 @@ func NewConn(s Stream, opts Options) *Conn {
 		timeout:       resolveTimeout(opts.Timeout, DefaultTimeout),
 		maxTimeout:    resolveTimeout(opts.MaxTimeout, DefaultMaxTimeout),
 		cancelTimeout: opts.CancelTimeout,
-		done:          make(chan struct{}),
 	}
+	c.life, c.stopLife = context.WithCancel(context.Background())
+	c.done = c.life.Done()
 	if c.cancelTimeout <= 0 {
 		c.cancelTimeout = DefaultCancelTimeout
 	}
 	c.state.calls = make(map[int64]*pendingCall)
-	if p, ok := s.(Pusher); ok {
+	if p, ok := s.(pusher); ok {
 		c.startPush(p)
 		return c
 	}
-	c.state.goroutines = 1
-	if tr, ok := s.(TurnReader); ok {
+	if tr, ok := s.(turnReader); ok {
 		c.turns = tr
 		c.bgTurn = make(chan struct{}, 1)
 		c.idleTimer = time.AfterFunc(time.Hour, c.idleTurn)
 		c.idleTimer.Stop()
 		// Until the first call, the read goroutine reads.
 		c.giveTurnToBGLocked(&c.state)
-		go c.run(c.turnLoop)
+		go c.turnLoop()
 		return c
 	}
-	go c.run(c.readLoop)
+	go c.readLoop()
 	return c
 }
 
@@ -245,26 +287,13 @@ func resolveTimeout(d, def time.Duration) time.Duration {
 	return d
 }
 
-// run runs f as one of the engine's counted goroutines; the count was
-// raised by whoever started it.
-func (c *Conn) run(f func()) {
-	defer c.update(func(s *inFlight) {
-		s.goroutines--
-		if s.goroutines == 0 && s.ended != nil {
-			close(c.stopped)
-		}
-	})
-	f()
-}
-
-// spawnLocked starts f as a counted goroutine unless the connection has
-// ended. It is called inside update.
+// spawnLocked starts f on a goroutine of its own unless the connection
+// has ended. It is called inside update.
 func (c *Conn) spawnLocked(s *inFlight, f func()) bool {
 	if s.ended != nil {
 		return false
 	}
-	s.goroutines++
-	go c.run(f)
+	go f()
 	return true
 }
 
@@ -275,96 +304,149 @@ func (c *Conn) report(err error) {
 	}
 }
 
-// end records why the connection is over, fails every pending call at once
-// and cancels the engine's own work. Only the first call has an effect.
-func (c *Conn) end(cause error) {
-	first := false
-	var stopLife context.CancelFunc
+// end ends the connection with cause, unless it had already ended, and
+// returns a channel that is closed once the stream is closed, and whether
+// this call ended it. The goroutine that ends the connection closes the
+// stream; when Close ended it, only after the cancel flush and, with
+// drain, the delivery of the notifications queued (see Close). update
+// does the rest.
+func (c *Conn) end(cause error, drain bool) (streamClosed <-chan struct{}, first bool) {
+	var closed, flushed, drained chan struct{}
+	var notes []*Notification
 	c.update(func(s *inFlight) {
-		if s.ended != nil {
-			return
-		}
-		first = true
-		s.ended = fmt.Errorf("%w: %w", ErrClosed, cause)
-		for id, p := range s.calls {
-			delete(s.calls, id)
-			p.finishLocked(nil, s.ended)
-		}
-		if c.turns != nil {
-			c.idleTimer.Stop()
-			if s.turnCall != nil {
-				// The caller reading the stream learns of the end
-				// only when its read returns.
-				c.turns.Interrupt()
+		if s.ended == nil {
+			first = true
+			s.ended = fmt.Errorf("%w: %w", ErrClosed, cause)
+			s.streamClosed = make(chan struct{})
+			if cause == errCloseCalled {
+				notes = cancelPendingLocked(s)
+				if s.cancelling > 0 {
+					s.flushed = make(chan struct{})
+					flushed = s.flushed
+				}
+				if drain {
+					drained = s.drainedLocked()
+				}
 			}
 		}
-		c.stopped = make(chan struct{})
-		if s.goroutines == 0 {
-			close(c.stopped)
-		}
-		stopLife = s.stopLife
+		closed = s.streamClosed
 	})
-	if !first {
+	if len(notes) > 0 {
+		go c.writeCancels(notes)
+	}
+	if first {
+		var closeErr error
+		late := c.awaitClose(flushed, drained)
+		if err := c.stream.Close(); err != nil {
+			closeErr = fmt.Errorf("jsonrpc: closing the stream: %w", err)
+		}
+		c.update(func(s *inFlight) { s.closeErr = errors.Join(late, closeErr) })
+		close(closed)
+	}
+	return closed, first
+}
+
+// Close ends the connection. Pending calls fail with ErrClosed at once,
+// and handler contexts are cancelled. Then, for at most the CancelTimeout
+// in all, Close waits for two things: the notifications/cancelled still
+// being written for calls given up on, and one for each call that was
+// pending (initialize excepted), so that the peer learns of them before
+// the stream closes; and the subscriber callbacks for the notifications
+// that arrived before Close. Then it closes the stream. It is idempotent;
+// concurrent and later calls wait for the first and return its result.
+// After the stream ended by itself, Close waits (as long, at most) for
+// the subscriber callbacks of what arrived before the end.
+//
+// Close may be called from anywhere, handlers and subscriber callbacks
+// included, and never waits for its own caller: from a subscriber
+// callback it does not wait for the delivery goroutine that runs it
+// (notifications queued behind that callback are delivered after Close
+// returned), and a later Close from a callback returns at once. It never
+// waits for handlers; their contexts are done, and no response of theirs
+// is sent. Only the ErrorHook must not call it synchronously (see
+// Options).
+func (c *Conn) Close() error {
+	self := onDeliveryGoroutine()
+	closed, first := c.end(errCloseCalled, !self)
+	if self && !first {
+		// The first Close may be waiting for this very callback.
+		return nil
+	}
+	<-closed
+	if !first && !self {
+		// The stream ended by itself first: the notifications that
+		// arrived before it are still delivered, and waited for.
+		c.awaitDrain()
+	}
+	var err error
+	c.update(func(s *inFlight) { err = s.closeErr })
+	return err
+}
+
+// drainedLocked returns a channel that is closed once the delivery
+// goroutine returned, nil when none runs. It is called inside update.
+func (s *inFlight) drainedLocked() chan struct{} {
+	if !s.delivering {
+		return nil
+	}
+	if s.drained == nil {
+		s.drained = make(chan struct{})
+	}
+	return s.drained
+}
+
+// awaitDrain waits until the delivery goroutine returned, for at most the
+// CancelTimeout.
+func (c *Conn) awaitDrain() {
+	var drained chan struct{}
+	c.update(func(s *inFlight) { drained = s.drainedLocked() })
+	if drained == nil {
 		return
 	}
-	close(c.done)
-	if stopLife != nil {
-		stopLife()
+	timer := time.NewTimer(c.cancelTimeout)
+	defer timer.Stop()
+	select {
+	case <-drained:
+	case <-timer.C:
 	}
 }
 
-// lifeCtx returns the context of the engine's own work, made on first use
-// and cancelled when the connection ends.
-func (c *Conn) lifeCtx() context.Context {
-	var life context.Context
-	c.update(func(s *inFlight) {
-		if s.life == nil {
-			s.life, s.stopLife = context.WithCancel(context.Background())
-			if s.ended != nil {
-				s.stopLife()
-			}
-		}
-		life = s.life
-	})
-	return life
-}
-
-// closeStream closes the stream once, whoever asks first.
-func (c *Conn) closeStream() error {
-	c.streamOnce.Do(func() { c.streamErr = c.stream.Close() })
-	return c.streamErr
-}
-
-// Close ends the connection: pending calls fail with ErrClosed, handler
-// contexts are cancelled, the stream is closed. It is idempotent and
-// returns within a bounded time.
-//
-// Close waits for the engine's goroutines, including running handlers and
-// subscriber callbacks, to return, but at most a few seconds: one that
-// ignores its context is left behind and Close says so in its error. A
-// handler or subscriber that wants to end the connection should therefore
-// call Close from a new goroutine, since Close cannot wait for its own
-// caller. Concurrent and later calls wait for the first and return its
-// result.
-func (c *Conn) Close() error {
-	c.closeOnce.Do(func() {
-		c.end(errCloseCalled)
-		var errs []error
-		if err := c.closeStream(); err != nil {
-			errs = append(errs, fmt.Errorf("jsonrpc: closing the stream: %w", err))
-		}
-		grace := time.NewTimer(closeGrace)
-		defer grace.Stop()
+// awaitClose waits until the notifications/cancelled being sent are out
+// (flushed) and the delivery goroutine returned (drained; nil when Close
+// does not wait for it), or the CancelTimeout passed; then it says what
+// was left undone.
+func (c *Conn) awaitClose(flushed, drained chan struct{}) error {
+	if flushed == nil && drained == nil {
+		return nil
+	}
+	waitDrain := drained != nil
+	timer := time.NewTimer(c.cancelTimeout)
+	defer timer.Stop()
+wait:
+	for flushed != nil || drained != nil {
 		select {
-		case <-c.stopped:
-		case <-grace.C:
-			var n int
-			c.update(func(s *inFlight) { n = s.goroutines })
-			errs = append(errs, fmt.Errorf("jsonrpc: Close gave up after %s waiting for %d goroutine(s): handlers or subscriber callbacks that ignore their context", closeGrace, n))
+		case <-flushed:
+			flushed = nil
+		case <-drained:
+			drained = nil
+		case <-timer.C:
+			break wait
 		}
-		c.closeErr = errors.Join(errs...)
+	}
+	var unsent int
+	var delivering bool
+	c.update(func(s *inFlight) {
+		unsent = s.cancelling + s.cancelsLost
+		delivering = waitDrain && s.delivering
 	})
-	return c.closeErr
+	var errs []error
+	if unsent > 0 {
+		errs = append(errs, fmt.Errorf("jsonrpc: closed before %d %s went out (Close waits up to the CancelTimeout, %s)", unsent, MethodCancelled, c.cancelTimeout))
+	}
+	if delivering {
+		errs = append(errs, fmt.Errorf("jsonrpc: closed while subscriber callbacks still ran for notifications that arrived before Close (Close waits up to the CancelTimeout, %s)", c.cancelTimeout))
+	}
+	return errors.Join(errs...)
 }
 
 // Done is closed when the connection has ended, by Close or because the

@@ -14,9 +14,11 @@ import (
 	"time"
 )
 
-func TestCallRoundTrip(t *testing.T) {
+func TestCallRoundTrip(t *testing.T) { run(t, testCallRoundTrip) }
+
+func testCallRoundTrip(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
-		c, p := newTestConn(t, Options{})
+		c, p := newTestConn(t, m, Options{})
 		type res struct {
 			raw json.RawMessage
 			err error
@@ -42,8 +44,12 @@ func TestCallRoundTrip(t *testing.T) {
 }
 
 func TestCallIDsAreMonotonicAndNeverReused(t *testing.T) {
+	run(t, testCallIDsAreMonotonicAndNeverReused)
+}
+
+func testCallIDsAreMonotonicAndNeverReused(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
-		c, p := newTestConn(t, Options{Timeout: time.Second})
+		c, p := newTestConn(t, m, Options{Timeout: time.Second})
 		var want int64 = 1
 		for i := range 6 {
 			done := make(chan error)
@@ -74,9 +80,11 @@ func TestCallIDsAreMonotonicAndNeverReused(t *testing.T) {
 	})
 }
 
-func TestCallParamsErrors(t *testing.T) {
+func TestCallParamsErrors(t *testing.T) { run(t, testCallParamsErrors) }
+
+func testCallParamsErrors(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
-		c, _ := newTestConn(t, Options{})
+		c, _ := newTestConn(t, m, Options{})
 		_, err := c.Call(context.Background(), "x", func() {}, nil)
 		if err == nil || !strings.Contains(err.Error(), "encoding params of x") {
 			t.Errorf("unencodable params: %v", err)
@@ -89,10 +97,12 @@ func TestCallParamsErrors(t *testing.T) {
 
 // TestConcurrentCallsOutOfOrder runs hundreds of calls at once and answers
 // them in a random order: each caller must get its own answer.
-func TestConcurrentCallsOutOfOrder(t *testing.T) {
+func TestConcurrentCallsOutOfOrder(t *testing.T) { run(t, testConcurrentCallsOutOfOrder) }
+
+func testConcurrentCallsOutOfOrder(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
 		const n = 300
-		c, p := newTestConn(t, Options{})
+		c, p := newTestConn(t, m, Options{})
 		errs := make(chan error, n)
 		for i := range n {
 			go func() {
@@ -132,9 +142,11 @@ func TestConcurrentCallsOutOfOrder(t *testing.T) {
 	})
 }
 
-func TestCallErrorResponse(t *testing.T) {
+func TestCallErrorResponse(t *testing.T) { run(t, testCallErrorResponse) }
+
+func testCallErrorResponse(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
-		c, p := newTestConn(t, Options{})
+		c, p := newTestConn(t, m, Options{})
 		done := make(chan error)
 		go func() {
 			_, err := c.Call(context.Background(), "tools/call", nil, nil)
@@ -150,10 +162,12 @@ func TestCallErrorResponse(t *testing.T) {
 	})
 }
 
-func TestCallerCancel(t *testing.T) {
+func TestCallerCancel(t *testing.T) { run(t, testCallerCancel) }
+
+func testCallerCancel(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
 		hooks := newHookLog()
-		c, p := newTestConn(t, Options{ErrorHook: hooks.hook})
+		c, p := newTestConn(t, m, Options{ErrorHook: hooks.hook})
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error)
 		go func() {
@@ -189,9 +203,11 @@ func TestCallerCancel(t *testing.T) {
 	})
 }
 
-func TestCancelCauseIsKept(t *testing.T) {
+func TestCancelCauseIsKept(t *testing.T) { run(t, testCancelCauseIsKept) }
+
+func testCancelCauseIsKept(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
-		c, p := newTestConn(t, Options{})
+		c, p := newTestConn(t, m, Options{})
 		why := errors.New("user pressed stop")
 		ctx, cancel := context.WithCancelCause(context.Background())
 		done := make(chan error)
@@ -209,9 +225,11 @@ func TestCancelCauseIsKept(t *testing.T) {
 	})
 }
 
-func TestCallAlreadyCancelledSendsNothing(t *testing.T) {
+func TestCallAlreadyCancelledSendsNothing(t *testing.T) { run(t, testCallAlreadyCancelledSendsNothing) }
+
+func testCallAlreadyCancelledSendsNothing(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
-		c, p := newTestConn(t, Options{})
+		c, p := newTestConn(t, m, Options{})
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		if _, err := c.Call(ctx, "ping", nil, nil); !errors.Is(err, context.Canceled) {
@@ -224,7 +242,9 @@ func TestCallAlreadyCancelledSendsNothing(t *testing.T) {
 	})
 }
 
-func TestTimeouts(t *testing.T) {
+func TestTimeouts(t *testing.T) { run(t, testTimeouts) }
+
+func testTimeouts(t *testing.T, m readMode) {
 	tests := []struct {
 		name    string
 		conn    time.Duration
@@ -240,7 +260,7 @@ func TestTimeouts(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				c, p := newTestConn(t, Options{Timeout: tt.conn})
+				c, p := newTestConn(t, m, Options{Timeout: tt.conn})
 				start := time.Now()
 				done := make(chan error)
 				go func() {
@@ -268,7 +288,9 @@ func TestTimeouts(t *testing.T) {
 	}
 }
 
-func TestNoTimeout(t *testing.T) {
+func TestNoTimeout(t *testing.T) { run(t, testNoTimeout) }
+
+func testNoTimeout(t *testing.T, m readMode) {
 	for name, opts := range map[string]struct {
 		conn Options
 		call *CallOptions
@@ -278,7 +300,7 @@ func TestNoTimeout(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				c, p := newTestConn(t, opts.conn)
+				c, p := newTestConn(t, m, opts.conn)
 				done := make(chan error)
 				go func() {
 					_, err := c.Call(context.Background(), "slow", nil, opts.call)
@@ -295,9 +317,11 @@ func TestNoTimeout(t *testing.T) {
 	}
 }
 
-func TestCallerDeadline(t *testing.T) {
+func TestCallerDeadline(t *testing.T) { run(t, testCallerDeadline) }
+
+func testCallerDeadline(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
-		c, p := newTestConn(t, Options{})
+		c, p := newTestConn(t, m, Options{})
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		start := time.Now()
@@ -373,9 +397,11 @@ func TestCancelNoticeIsBounded(t *testing.T) {
 	})
 }
 
-func TestNoCancelNoticeForInitialize(t *testing.T) {
+func TestNoCancelNoticeForInitialize(t *testing.T) { run(t, testNoCancelNoticeForInitialize) }
+
+func testNoCancelNoticeForInitialize(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
-		c, p := newTestConn(t, Options{Timeout: time.Second})
+		c, p := newTestConn(t, m, Options{Timeout: time.Second})
 		done := make(chan error)
 		go func() {
 			_, err := c.Call(context.Background(), "initialize", nil, nil)
@@ -392,9 +418,11 @@ func TestNoCancelNoticeForInitialize(t *testing.T) {
 	})
 }
 
-func TestNotify(t *testing.T) {
+func TestNotify(t *testing.T) { run(t, testNotify) }
+
+func testNotify(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
-		c, p := newTestConn(t, Options{})
+		c, p := newTestConn(t, m, Options{})
 		if err := c.Notify(context.Background(), "notifications/initialized", nil); err != nil {
 			t.Fatal(err)
 		}
@@ -414,9 +442,11 @@ func TestNotify(t *testing.T) {
 	})
 }
 
-func TestWriteFailure(t *testing.T) {
+func TestWriteFailure(t *testing.T) { run(t, testWriteFailure) }
+
+func testWriteFailure(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
-		c, p := newTestConn(t, Options{})
+		c, p := newTestConn(t, m, Options{})
 		broken := errors.New("pipe is broken")
 		p.s.writeErr.Store(&broken)
 		_, err := c.Call(context.Background(), "tools/list", nil, nil)
@@ -429,7 +459,9 @@ func TestWriteFailure(t *testing.T) {
 	})
 }
 
-func TestHandlers(t *testing.T) {
+func TestHandlers(t *testing.T) { run(t, testHandlers) }
+
+func testHandlers(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
 		hooks := newHookLog()
 		handler := func(ctx context.Context, c *Conn, req *Request) (any, error) {
@@ -449,7 +481,7 @@ func TestHandlers(t *testing.T) {
 			}
 			return nil, ErrMethodNotFound
 		}
-		_, p := newTestConn(t, Options{Handler: handler, ErrorHook: hooks.hook})
+		_, p := newTestConn(t, m, Options{Handler: handler, ErrorHook: hooks.hook})
 		tests := []struct {
 			method, params string
 			want           string
@@ -475,9 +507,11 @@ func TestHandlers(t *testing.T) {
 	})
 }
 
-func TestNilHandlerAnswersMethodNotFound(t *testing.T) {
+func TestNilHandlerAnswersMethodNotFound(t *testing.T) { run(t, testNilHandlerAnswersMethodNotFound) }
+
+func testNilHandlerAnswersMethodNotFound(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
-		_, p := newTestConn(t, Options{})
+		_, p := newTestConn(t, m, Options{})
 		p.send(&Request{ID: StringID("s-1"), Method: "sampling/createMessage"})
 		r := p.recvResponse()
 		if r.ID != StringID("s-1") || r.Error == nil || r.Error.Code != CodeMethodNotFound {
@@ -488,7 +522,9 @@ func TestNilHandlerAnswersMethodNotFound(t *testing.T) {
 
 // TestHandlersRunConcurrently: the first handler only returns once the
 // second has started, which needs them to run at the same time.
-func TestHandlersRunConcurrently(t *testing.T) {
+func TestHandlersRunConcurrently(t *testing.T) { run(t, testHandlersRunConcurrently) }
+
+func testHandlersRunConcurrently(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
 		secondStarted := make(chan struct{})
 		handler := func(ctx context.Context, c *Conn, req *Request) (any, error) {
@@ -499,7 +535,7 @@ func TestHandlersRunConcurrently(t *testing.T) {
 			close(secondStarted)
 			return "second", nil
 		}
-		_, p := newTestConn(t, Options{Handler: handler})
+		_, p := newTestConn(t, m, Options{Handler: handler})
 		p.send(&Request{ID: Int64ID(1), Method: "first"})
 		p.send(&Request{ID: Int64ID(2), Method: "second"})
 		got := map[string]bool{}
@@ -514,7 +550,9 @@ func TestHandlersRunConcurrently(t *testing.T) {
 	})
 }
 
-func TestPeerCancelsRequest(t *testing.T) {
+func TestPeerCancelsRequest(t *testing.T) { run(t, testPeerCancelsRequest) }
+
+func testPeerCancelsRequest(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
 		started := make(chan struct{})
 		stopped := make(chan error, 1)
@@ -528,7 +566,7 @@ func TestPeerCancelsRequest(t *testing.T) {
 			return "too late", nil
 		}
 		hooks := newHookLog()
-		_, p := newTestConn(t, Options{Handler: handler, ErrorHook: hooks.hook})
+		_, p := newTestConn(t, m, Options{Handler: handler, ErrorHook: hooks.hook})
 		p.send(&Request{ID: StringID("req-7"), Method: "sampling/createMessage"})
 		<-started
 		// Unknown ids are ignored.
@@ -556,7 +594,9 @@ func TestPeerCancelsRequest(t *testing.T) {
 	})
 }
 
-func TestHandlerCallsBackIntoConn(t *testing.T) {
+func TestHandlerCallsBackIntoConn(t *testing.T) { run(t, testHandlerCallsBackIntoConn) }
+
+func testHandlerCallsBackIntoConn(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
 		handler := func(ctx context.Context, c *Conn, req *Request) (any, error) {
 			// A server request whose handler asks the peer first.
@@ -569,7 +609,7 @@ func TestHandlerCallsBackIntoConn(t *testing.T) {
 			}
 			return raw, nil
 		}
-		_, p := newTestConn(t, Options{Handler: handler})
+		_, p := newTestConn(t, m, Options{Handler: handler})
 		p.send(&Request{ID: Int64ID(100), Method: "outer"})
 		inner := p.recvRequest()
 		if inner.Method != "roots/list" {
@@ -585,7 +625,9 @@ func TestHandlerCallsBackIntoConn(t *testing.T) {
 	})
 }
 
-func TestDuplicateRequestIDWhileHandling(t *testing.T) {
+func TestDuplicateRequestIDWhileHandling(t *testing.T) { run(t, testDuplicateRequestIDWhileHandling) }
+
+func testDuplicateRequestIDWhileHandling(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
 		release := make(chan struct{})
 		handler := func(ctx context.Context, c *Conn, req *Request) (any, error) {
@@ -593,7 +635,7 @@ func TestDuplicateRequestIDWhileHandling(t *testing.T) {
 			return nil, nil
 		}
 		hooks := newHookLog()
-		_, p := newTestConn(t, Options{Handler: handler, ErrorHook: hooks.hook})
+		_, p := newTestConn(t, m, Options{Handler: handler, ErrorHook: hooks.hook})
 		p.send(&Request{ID: Int64ID(1), Method: "a"})
 		p.send(&Request{ID: Int64ID(1), Method: "b"})
 		if err := hooks.next(); !strings.Contains(err.Error(), "b request id 1 while a request with that id is still being handled") {
@@ -606,9 +648,11 @@ func TestDuplicateRequestIDWhileHandling(t *testing.T) {
 	})
 }
 
-func TestSubscribers(t *testing.T) {
+func TestSubscribers(t *testing.T) { run(t, testSubscribers) }
+
+func testSubscribers(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
-		c, p := newTestConn(t, Options{})
+		c, p := newTestConn(t, m, Options{})
 		var mu sync.Mutex
 		var log []string
 		record := func(who string) func(*Notification) {
@@ -656,8 +700,12 @@ func TestSubscribers(t *testing.T) {
 // TestSlowSubscriberDoesNotBlockResponses: while a subscriber is stuck,
 // responses still reach their calls and notifications pile up in order.
 func TestSlowSubscriberDoesNotBlockResponses(t *testing.T) {
+	run(t, testSlowSubscriberDoesNotBlockResponses)
+}
+
+func testSlowSubscriberDoesNotBlockResponses(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
-		c, p := newTestConn(t, Options{})
+		c, p := newTestConn(t, m, Options{})
 		release := make(chan struct{})
 		got := make(chan string, 1000)
 		c.Subscribe("log", func(n *Notification) {
@@ -685,10 +733,12 @@ func TestSlowSubscriberDoesNotBlockResponses(t *testing.T) {
 	})
 }
 
-func TestSubscriberCallsBackAndPanics(t *testing.T) {
+func TestSubscriberCallsBackAndPanics(t *testing.T) { run(t, testSubscriberCallsBackAndPanics) }
+
+func testSubscriberCallsBackAndPanics(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
 		hooks := newHookLog()
-		c, p := newTestConn(t, Options{ErrorHook: hooks.hook})
+		c, p := newTestConn(t, m, Options{ErrorHook: hooks.hook})
 		results := make(chan error, 1)
 		c.Subscribe("notifications/tools/list_changed", func(n *Notification) {
 			_, err := c.Call(context.Background(), "tools/list", nil, nil)
@@ -709,10 +759,12 @@ func TestSubscriberCallsBackAndPanics(t *testing.T) {
 
 // TestBadInputIsReportedAndSurvived feeds the read loop every kind of bad
 // input; each must reach the hook with context, and calls must still work.
-func TestBadInputIsReportedAndSurvived(t *testing.T) {
+func TestBadInputIsReportedAndSurvived(t *testing.T) { run(t, testBadInputIsReportedAndSurvived) }
+
+func testBadInputIsReportedAndSurvived(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
 		hooks := newHookLog()
-		c, p := newTestConn(t, Options{ErrorHook: hooks.hook})
+		c, p := newTestConn(t, m, Options{ErrorHook: hooks.hook})
 		call := func() (chan error, *Request) {
 			done := make(chan error, 1)
 			go func() {
@@ -763,9 +815,11 @@ func TestBadInputIsReportedAndSurvived(t *testing.T) {
 	})
 }
 
-func TestStreamEndFailsPendingCalls(t *testing.T) {
+func TestStreamEndFailsPendingCalls(t *testing.T) { run(t, testStreamEndFailsPendingCalls) }
+
+func testStreamEndFailsPendingCalls(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
-		c, p := newTestConn(t, Options{})
+		c, p := newTestConn(t, m, Options{})
 		const n = 5
 		errs := make(chan error, n)
 		for range n {
@@ -803,7 +857,9 @@ func TestStreamEndFailsPendingCalls(t *testing.T) {
 	})
 }
 
-func TestClose(t *testing.T) {
+func TestClose(t *testing.T) { run(t, testClose) }
+
+func testClose(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
 		handlerStarted := make(chan struct{})
 		handlerDone := make(chan error, 1)
@@ -813,7 +869,7 @@ func TestClose(t *testing.T) {
 			handlerDone <- ctx.Err()
 			return nil, nil
 		}
-		c, p := newTestConn(t, Options{Handler: handler})
+		c, p := newTestConn(t, m, Options{Handler: handler})
 		if c.Err() != nil {
 			t.Fatalf("Err() on an open connection = %v", c.Err())
 		}
@@ -859,7 +915,11 @@ func TestClose(t *testing.T) {
 		if _, err := c.Call(context.Background(), "ping", nil, nil); !errors.Is(err, ErrClosed) {
 			t.Errorf("Call after Close: %v", err)
 		}
-		// No response is sent for the handler cut short by Close.
+		// The pending call is cancelled; no response is sent for the
+		// handler cut short by Close.
+		if n := p.recvNotification(); n.Method != MethodCancelled || string(n.Params) != `{"requestId":1,"reason":"the client closed the connection"}` {
+			t.Errorf("wrote %s at Close, want the pending call's cancel", describe(n))
+		}
 		select {
 		case b := <-p.s.out:
 			t.Errorf("wrote %s after Close", b)
@@ -868,37 +928,49 @@ func TestClose(t *testing.T) {
 	})
 }
 
-// TestCloseIsBounded: a handler that ignores its context cannot hold Close
-// for ever; Close says what it left behind.
-func TestCloseIsBounded(t *testing.T) {
+// Close does not wait for a handler that ignores its context: the
+// handler is the caller's code, and its response is never sent.
+func TestCloseDoesNotWaitForHandlers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		release := make(chan struct{})
 		handler := func(ctx context.Context, c *Conn, req *Request) (any, error) {
 			<-release
-			return nil, nil
+			return "late", nil
 		}
-		c, p := newTestConn(t, Options{Handler: handler})
+		s := newMemStream(8)
+		c := NewConn(s, Options{Handler: handler})
+		p := &peer{t: t, s: s}
 		p.send(&Request{ID: Int64ID(1), Method: "stuck"})
 		synctest.Wait()
 		start := time.Now()
-		err := c.Close()
-		if time.Since(start) != closeGrace || err == nil || !strings.Contains(err.Error(), "waiting for 1 goroutine") {
-			t.Fatalf("Close after %s: %v", time.Since(start), err)
+		if err := c.Close(); err != nil {
+			t.Fatalf("Close: %v", err)
+		}
+		if d := time.Since(start); d != 0 {
+			t.Errorf("Close took %s, want no wait for the handler", d)
 		}
 		close(release)
+		synctest.Wait()
+		select {
+		case b := <-s.out:
+			t.Errorf("a response was sent after Close: %s", b)
+		default:
+		}
 	})
 }
 
 // TestCloseFromHandler: Close from a handler must not deadlock when run
 // in its own goroutine, as documented.
-func TestCloseFromHandler(t *testing.T) {
+func TestCloseFromHandler(t *testing.T) { run(t, testCloseFromHandler) }
+
+func testCloseFromHandler(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
 		closed := make(chan error, 1)
 		handler := func(ctx context.Context, c *Conn, req *Request) (any, error) {
 			go func() { closed <- c.Close() }()
 			return nil, nil
 		}
-		c, p := newTestConn(t, Options{Handler: handler})
+		c, p := newTestConn(t, m, Options{Handler: handler})
 		p.send(&Request{ID: Int64ID(1), Method: "shutdown"})
 		if err := <-closed; err != nil {
 			t.Fatal(err)
@@ -964,10 +1036,12 @@ func TestCloseUnblocksACallStuckInWrite(t *testing.T) {
 	})
 }
 
-func TestResponseWriteFailureIsReported(t *testing.T) {
+func TestResponseWriteFailureIsReported(t *testing.T) { run(t, testResponseWriteFailureIsReported) }
+
+func testResponseWriteFailureIsReported(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
 		hooks := newHookLog()
-		_, p := newTestConn(t, Options{ErrorHook: hooks.hook})
+		_, p := newTestConn(t, m, Options{ErrorHook: hooks.hook})
 		broken := errors.New("pipe is broken")
 		p.s.writeErr.Store(&broken)
 		p.send(&Request{ID: Int64ID(3), Method: "roots/list"})
@@ -979,9 +1053,11 @@ func TestResponseWriteFailureIsReported(t *testing.T) {
 
 // TestGiveUpPrefersAnArrivedResponse: when the response lands just as the
 // caller gives up, the caller gets the response and nothing is cancelled.
-func TestGiveUpPrefersAnArrivedResponse(t *testing.T) {
+func TestGiveUpPrefersAnArrivedResponse(t *testing.T) { run(t, testGiveUpPrefersAnArrivedResponse) }
+
+func testGiveUpPrefersAnArrivedResponse(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
-		c, p := newTestConn(t, Options{})
+		c, p := newTestConn(t, m, Options{})
 		pc := &pendingCall{id: 1, method: "m", signal: make(chan struct{}, 1)}
 		c.update(func(s *inFlight) { s.calls[1] = pc })
 		c.update(func(s *inFlight) {

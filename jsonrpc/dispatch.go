@@ -11,18 +11,13 @@ import (
 // the stream: responses are handed to their caller, requests to a new
 // handler goroutine, notifications to the delivery queue.
 func (c *Conn) readLoop() {
-	var cause error
-	life := c.lifeCtx()
 	for {
-		msg, err := c.stream.Read(life)
-		more, why := c.take(msg, err)
-		if !more {
-			cause = why
-			break
+		msg, err := c.stream.Read(c.life)
+		if more, _, why := c.take(msg, err); !more {
+			c.end(why, false)
+			return
 		}
 	}
-	c.end(cause)
-	c.closeStream()
 }
 
 // ended reports whether the connection is over.
@@ -37,49 +32,49 @@ func (c *Conn) ended() bool {
 
 // take acts on one result of reading the stream. It returns false, with
 // the reason, when reading must stop: a terminal error, a broken stream,
-// or the connection having ended.
-func (c *Conn) take(msg Message, err error) (more bool, why error) {
+// or the connection having ended. woke says that the message gave the
+// call holding the turn to read (see turns.go) its response or progress.
+func (c *Conn) take(msg Message, err error) (more, woke bool, why error) {
 	if err != nil {
 		if IsDecodeError(err) && !c.ended() {
 			c.report(fmt.Errorf("jsonrpc: skipped an unreadable message from the peer: %w", err))
-			return true, nil
+			return true, false, nil
 		}
-		return false, err
+		return false, false, err
 	}
 	if c.ended() {
-		return false, context.Canceled
+		return false, false, context.Canceled
 	}
 	switch m := msg.(type) {
 	case *Response:
 		if m != nil {
-			c.handleResponse(m)
-			return true, nil
+			return true, c.handleResponse(m), nil
 		}
 	case *Request:
 		if m != nil {
 			c.handleRequest(m)
-			return true, nil
+			return true, false, nil
 		}
 	case *Notification:
 		if m != nil {
-			c.handleNotification(m)
-			return true, nil
+			return true, c.handleNotification(m), nil
 		}
 	case nil:
 		// Neither a message nor an error breaks the Stream contract;
 		// reading on could spin for ever.
-		return false, errors.New("jsonrpc: the stream's Read returned neither a message nor an error")
+		return false, false, errors.New("jsonrpc: the stream's Read returned neither a message nor an error")
 	}
 	c.report(fmt.Errorf("jsonrpc: the stream returned a nil %T; skipped", msg))
-	return true, nil
+	return true, false, nil
 }
 
-// handleResponse passes a response to its pending call.
-func (c *Conn) handleResponse(r *Response) {
+// handleResponse passes a response to its pending call. It reports
+// whether that call holds the turn to read.
+func (c *Conn) handleResponse(r *Response) (woke bool) {
 	if !r.ID.IsValid() {
 		// The peer could not read one of our messages, and not even its id.
 		c.report(fmt.Errorf("jsonrpc: the peer sent an error response without an id (it could not read a message of ours): %s", excerptOf(r)))
-		return
+		return false
 	}
 	id, isInt := r.ID.Int64()
 	found, late := false, false
@@ -88,7 +83,7 @@ func (c *Conn) handleResponse(r *Response) {
 			if p := s.calls[id]; p != nil {
 				delete(s.calls, id)
 				p.finishLocked(r, nil)
-				found = true
+				found, woke = true, p == s.turnCall
 				return
 			}
 			late = s.abandoned.take(id)
@@ -97,13 +92,14 @@ func (c *Conn) handleResponse(r *Response) {
 	if found || late {
 		// A late answer to a call its caller gave up on is expected
 		// (the peer may not have seen our cancel in time): dropped.
-		return
+		return woke
 	}
 	what := "a response to unknown id " + r.ID.String()
 	if isInt && id >= 1 && id <= c.lastID.Load() {
 		what = "a duplicate response to id " + r.ID.String() + ", which was already answered"
 	}
 	c.report(fmt.Errorf("jsonrpc: the peer sent %s; dropped: %s", what, excerptOf(r)))
+	return false
 }
 
 // incomingRequest is a request of the peer whose handler is running.
@@ -116,7 +112,7 @@ type incomingRequest struct {
 
 // handleRequest starts a handler goroutine for a request of the peer.
 func (c *Conn) handleRequest(req *Request) {
-	ctx, cancel := context.WithCancel(c.lifeCtx())
+	ctx, cancel := context.WithCancel(c.life)
 	in := &incomingRequest{cancel: cancel}
 	dup, started := false, false
 	c.update(func(s *inFlight) {
@@ -156,7 +152,7 @@ func (c *Conn) serve(ctx context.Context, in *incomingRequest, req *Request) {
 		c.report(fmt.Errorf("jsonrpc: handler for %s (id %s): %w", req.Method, req.ID, rerr))
 		resp = &Response{ID: req.ID, Error: NewError(CodeInternalError, "the result could not be encoded")}
 	}
-	if werr := c.stream.Write(c.lifeCtx(), resp); werr != nil && c.Err() == nil {
+	if werr := c.stream.Write(c.life, resp); werr != nil && c.Err() == nil {
 		c.report(fmt.Errorf("jsonrpc: could not send the response to %s (id %s): %w", req.Method, req.ID, werr))
 	}
 }
@@ -174,11 +170,10 @@ func (c *Conn) callHandler(ctx context.Context, req *Request) (result any, err e
 		}
 	}()
 	result, err = c.handler(ctx, c, req)
-	if err != nil && errors.Is(err, ErrMethodNotFound) {
-		var e *Error
-		if errors.As(err, &e) && e == ErrMethodNotFound {
-			err = methodNotFound(req.Method)
-		}
+	// The bare sentinel gets the method's name; a -32601 of the
+	// handler's own making is sent as it is.
+	if e := (*Error)(nil); err != nil && errors.As(err, &e) && e == ErrMethodNotFound {
+		err = methodNotFound(req.Method)
 	}
 	return result, err
 }
@@ -191,15 +186,17 @@ func methodNotFound(method string) *Error {
 }
 
 // handleNotification acts on the notifications the engine understands and
-// queues every notification for the subscribers.
-func (c *Conn) handleNotification(n *Notification) {
+// queues every notification for the subscribers. It reports whether the
+// notification was progress for the call holding the turn to read.
+func (c *Conn) handleNotification(n *Notification) (woke bool) {
 	switch n.Method {
 	case MethodCancelled:
 		c.peerCancelled(n)
 	case MethodProgress:
-		c.routeProgress(n)
+		woke = c.routeProgress(n)
 	}
 	c.enqueue(n)
+	return woke
 }
 
 // peerCancelled cancels the handler of the request the peer gave up on.

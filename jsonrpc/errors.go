@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 )
 
 // Standard JSON-RPC 2.0 error codes, and the ones MCP adds.
@@ -31,9 +33,38 @@ type Error struct {
 }
 
 // Error formats the code and message; Data is left out because it is the
-// peer's arbitrary payload and may be large.
+// peer's arbitrary payload and may be large. Peers often put the code in
+// the message already ("MCP error -32602: …"); it is then said once.
 func (e *Error) Error() string {
-	return fmt.Sprintf("jsonrpc error %d: %s", e.Code, e.Message)
+	code := strconv.FormatInt(e.Code, 10)
+	if strings.Contains(e.Message, code) {
+		return "jsonrpc error: " + e.Message
+	}
+	return "jsonrpc error " + code + ": " + e.Message
+}
+
+// Is reports whether target is a *Error with the same code, so that a
+// sentinel such as ErrMethodNotFound matches every error response that
+// carries its code, whatever the peer's message says:
+//
+//	errors.Is(err, jsonrpc.ErrMethodNotFound) // the peer answered -32601
+//
+// A package that declares its own sentinel as a *Error (say, for an
+// application code) gets the same matching for free.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t != nil && e != nil && t.Code == e.Code
+}
+
+// ErrorCode returns the JSON-RPC code of the first *Error in err's chain,
+// and whether there is one: the code the peer answered with, or the one a
+// handler's error will be sent with.
+func ErrorCode(err error) (code int64, ok bool) {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code, true
+	}
+	return 0, false
 }
 
 // NewError returns an error object with the given code and message.
@@ -59,7 +90,8 @@ var (
 	// ErrTimeout: the call's own deadline (the connection's or the call's
 	// timeout, or the progress ceiling) passed before a response came.
 	ErrTimeout = errors.New("jsonrpc: request timed out")
-	// ErrMethodNotFound can be returned by a Handler to answer -32601.
+	// ErrMethodNotFound matches (errors.Is) every error response with
+	// code -32601, and can be returned by a Handler to answer -32601.
 	ErrMethodNotFound = &Error{Code: CodeMethodNotFound, Message: "method not found"}
 )
 

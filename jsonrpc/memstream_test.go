@@ -159,15 +159,43 @@ func (p *peer) reply(req *Request, result string) {
 	p.send(&Response{ID: req.ID, Result: json.RawMessage(result)})
 }
 
-// newTestConn starts a Conn over a fresh memStream and closes it when the
-// test ends.
-func newTestConn(t testing.TB, opts Options) (*Conn, *peer) {
+// readMode is how the engine reads the stream in a test: the streams the
+// engine treats apart, which every engine test runs over (see run).
+type readMode int
+
+const (
+	byRead   readMode = iota // a plain Stream: the engine's read goroutine
+	inTurns                  // a readmode.TurnReader: callers read in turns
+	byPushes                 // a readmode.Pusher: the stream's goroutines push
+)
+
+var readModes = []readMode{byRead, inTurns, byPushes}
+
+func (m readMode) String() string {
+	return [...]string{"read", "turns", "push"}[m]
+}
+
+// run runs test once in every read mode, as parallel subtests named
+// after the mode, in parallel with the package's other engine tests.
+func run(t *testing.T, test func(t *testing.T, m readMode)) {
+	t.Parallel()
+	for _, m := range readModes {
+		t.Run(m.String(), func(t *testing.T) {
+			t.Parallel()
+			test(t, m)
+		})
+	}
+}
+
+// newTestConn starts a Conn over a fresh memStream, read in mode m, and
+// closes it when the test ends.
+func newTestConn(t testing.TB, m readMode, opts Options) (*Conn, *peer) {
 	s := newMemStream(64)
 	var st Stream = s
-	if useTurns {
+	switch m {
+	case inTurns:
 		st = newTurnStream(s)
-	}
-	if usePush {
+	case byPushes:
 		st = &pushStream{memStream: s}
 	}
 	c := NewConn(st, opts)
@@ -199,50 +227,3 @@ func (h *hookLog) all() []error {
 
 // next waits for the next reported error.
 func (h *hookLog) next() error { return <-h.ch }
-
-// engineTests run once more over each kind of stream the engine treats
-// apart (TurnReader, Pusher); see runEngineTests.
-var engineTests = []struct {
-	name string
-	test func(*testing.T)
-}{
-	{"round trip", TestCallRoundTrip},
-	{"ids", TestCallIDsAreMonotonicAndNeverReused},
-	{"concurrent calls", TestConcurrentCallsOutOfOrder},
-	{"error response", TestCallErrorResponse},
-	{"caller cancel", TestCallerCancel},
-	{"cancel cause", TestCancelCauseIsKept},
-	{"timeouts", TestTimeouts},
-	{"no timeout", TestNoTimeout},
-	{"caller deadline", TestCallerDeadline},
-	{"deadline covers write", TestDeadlineCoversTheWrite},
-	{"initialize not cancelled", TestNoCancelNoticeForInitialize},
-	{"handlers", TestHandlers},
-	{"peer cancels", TestPeerCancelsRequest},
-	{"handler calls back", TestHandlerCallsBackIntoConn},
-	{"subscribers", TestSubscribers},
-	{"slow subscriber", TestSlowSubscriberDoesNotBlockResponses},
-	{"bad input", TestBadInputIsReportedAndSurvived},
-	{"stream end", TestStreamEndFailsPendingCalls},
-	{"close", TestClose},
-	{"close from handler", TestCloseFromHandler},
-	{"close unblocks write", TestCloseUnblocksACallStuckInWrite},
-	{"give up prefers response", TestGiveUpPrefersAnArrivedResponse},
-	{"progress in order", TestProgressReachesTheCallInOrder},
-	{"progress apart", TestProgressKeepsConcurrentCallsApart},
-	{"progress extends", TestProgressExtendsTheDeadline},
-	{"progress stops", TestProgressStopsThenTimesOut},
-	{"progress ceiling", TestProgressCeiling},
-	{"cancel during progress", TestCallerCancelDuringProgress},
-}
-
-// runEngineTests runs engineTests with *use set, so that newTestConn
-// hands the engine that kind of stream. Tests of this package do not run
-// in parallel.
-func runEngineTests(t *testing.T, use *bool) {
-	*use = true
-	defer func() { *use = false }()
-	for _, tc := range engineTests {
-		t.Run(tc.name, tc.test)
-	}
-}

@@ -97,16 +97,17 @@ func parseProgress(raw json.RawMessage) (ID, Progress, error) {
 // routeProgress passes a progress notification to the call whose token it
 // carries and moves that call's deadline: to now plus the call's timeout,
 // never past the ceiling. Progress for other tokens is not ours (or is for
-// a call that already ended) and is left to the subscribers.
-func (c *Conn) routeProgress(n *Notification) {
+// a call that already ended) and is left to the subscribers. It reports
+// whether the call holds the turn to read.
+func (c *Conn) routeProgress(n *Notification) (woke bool) {
 	token, prog, err := parseProgress(n.Params)
 	if err != nil {
 		c.report(fmt.Errorf("jsonrpc: the peer sent an unreadable %s (%v): params %s", MethodProgress, err, excerpt(n.Params)))
-		return
+		return false
 	}
 	id, ok := token.Int64()
 	if !ok {
-		return
+		return false
 	}
 	now := time.Now()
 	c.update(func(s *inFlight) {
@@ -128,7 +129,9 @@ func (c *Conn) routeProgress(n *Notification) {
 		case p.signal <- struct{}{}:
 		default:
 		}
+		woke = p == s.turnCall
 	})
+	return woke
 }
 
 // deadlineMoved reports how long is left until the call's deadline, if

@@ -58,9 +58,11 @@ func TestWithProgressToken(t *testing.T) {
 	}
 }
 
-func TestProgressRefusesNonObjectParams(t *testing.T) {
+func TestProgressRefusesNonObjectParams(t *testing.T) { run(t, testProgressRefusesNonObjectParams) }
+
+func testProgressRefusesNonObjectParams(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
-		c, p := newTestConn(t, Options{})
+		c, p := newTestConn(t, m, Options{})
 		_, err := c.Call(context.Background(), "x", []int{1}, &CallOptions{OnProgress: func(Progress) {}})
 		if err == nil || !strings.Contains(err.Error(), "x (id 1): params must be a JSON object to carry a progress token") {
 			t.Fatalf("got %v", err)
@@ -90,9 +92,11 @@ func progressNote(token string, progress float64, extra string) *Notification {
 	return &Notification{Method: MethodProgress, Params: json.RawMessage(fmt.Sprintf(`{"progressToken":%s,"progress":%v%s}`, token, progress, extra))}
 }
 
-func TestProgressReachesTheCallInOrder(t *testing.T) {
+func TestProgressReachesTheCallInOrder(t *testing.T) { run(t, testProgressReachesTheCallInOrder) }
+
+func testProgressReachesTheCallInOrder(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
-		c, p := newTestConn(t, Options{})
+		c, p := newTestConn(t, m, Options{})
 		var seen []string
 		var subMu sync.Mutex
 		var subSeen []string
@@ -146,8 +150,12 @@ func TestProgressReachesTheCallInOrder(t *testing.T) {
 }
 
 func TestProgressKeepsConcurrentCallsApart(t *testing.T) {
+	run(t, testProgressKeepsConcurrentCallsApart)
+}
+
+func testProgressKeepsConcurrentCallsApart(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
-		c, p := newTestConn(t, Options{})
+		c, p := newTestConn(t, m, Options{})
 		got := [2][]float64{}
 		done := make(chan error)
 		for i := range 2 {
@@ -180,9 +188,11 @@ func TestProgressKeepsConcurrentCallsApart(t *testing.T) {
 	})
 }
 
-func TestProgressExtendsTheDeadline(t *testing.T) {
+func TestProgressExtendsTheDeadline(t *testing.T) { run(t, testProgressExtendsTheDeadline) }
+
+func testProgressExtendsTheDeadline(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
-		c, p := newTestConn(t, Options{Timeout: 10 * time.Second})
+		c, p := newTestConn(t, m, Options{Timeout: 10 * time.Second})
 		start := time.Now()
 		done := make(chan error)
 		count := 0
@@ -207,9 +217,11 @@ func TestProgressExtendsTheDeadline(t *testing.T) {
 	})
 }
 
-func TestProgressStopsThenTimesOut(t *testing.T) {
+func TestProgressStopsThenTimesOut(t *testing.T) { run(t, testProgressStopsThenTimesOut) }
+
+func testProgressStopsThenTimesOut(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
-		c, p := newTestConn(t, Options{Timeout: 10 * time.Second})
+		c, p := newTestConn(t, m, Options{Timeout: 10 * time.Second})
 		start := time.Now()
 		done := make(chan error)
 		go func() {
@@ -233,7 +245,9 @@ func TestProgressStopsThenTimesOut(t *testing.T) {
 	})
 }
 
-func TestProgressCeiling(t *testing.T) {
+func TestProgressCeiling(t *testing.T) { run(t, testProgressCeiling) }
+
+func testProgressCeiling(t *testing.T, m readMode) {
 	tests := []struct {
 		name       string
 		max        time.Duration
@@ -250,7 +264,7 @@ func TestProgressCeiling(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				c, p := newTestConn(t, Options{Timeout: tt.timeout, MaxTimeout: tt.max})
+				c, p := newTestConn(t, m, Options{Timeout: tt.timeout, MaxTimeout: tt.max})
 				start := time.Now()
 				done := make(chan error)
 				go func() {
@@ -282,9 +296,11 @@ func TestProgressCeiling(t *testing.T) {
 	}
 }
 
-func TestProgressWithoutCeiling(t *testing.T) {
+func TestProgressWithoutCeiling(t *testing.T) { run(t, testProgressWithoutCeiling) }
+
+func testProgressWithoutCeiling(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
-		c, p := newTestConn(t, Options{Timeout: 10 * time.Minute, MaxTimeout: NoTimeout})
+		c, p := newTestConn(t, m, Options{Timeout: 10 * time.Minute, MaxTimeout: NoTimeout})
 		done := make(chan error)
 		go func() {
 			_, err := c.Call(context.Background(), "tools/call", nil, &CallOptions{OnProgress: func(Progress) {}})
@@ -304,9 +320,11 @@ func TestProgressWithoutCeiling(t *testing.T) {
 
 // TestCallerCancelDuringProgress: once progress moved the deadline, the
 // caller's ctx must still end the call at once.
-func TestCallerCancelDuringProgress(t *testing.T) {
+func TestCallerCancelDuringProgress(t *testing.T) { run(t, testCallerCancelDuringProgress) }
+
+func testCallerCancelDuringProgress(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
-		c, p := newTestConn(t, Options{Timeout: 10 * time.Second})
+		c, p := newTestConn(t, m, Options{Timeout: 10 * time.Second})
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error)
 		go func() {
@@ -328,9 +346,13 @@ func TestCallerCancelDuringProgress(t *testing.T) {
 }
 
 func TestProgressCallbackPanicGivesUpTheCall(t *testing.T) {
+	run(t, testProgressCallbackPanicGivesUpTheCall)
+}
+
+func testProgressCallbackPanicGivesUpTheCall(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
 		hooks := newHookLog()
-		c, p := newTestConn(t, Options{ErrorHook: hooks.hook})
+		c, p := newTestConn(t, m, Options{ErrorHook: hooks.hook})
 		recovered := make(chan any)
 		go func() {
 			defer func() { recovered <- recover() }()

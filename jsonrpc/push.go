@@ -1,29 +1,26 @@
 package jsonrpc
 
-// Streams that push (see Pusher): the engine runs no read goroutine; the
+// Streams that push (see readmode.Pusher): the engine runs no read goroutine; the
 // stream's own goroutines call take through pushReceiver.
 
-// pushReceiver takes what a Pusher stream receives.
+// pushReceiver takes what a pushing stream receives.
 type pushReceiver struct{ c *Conn }
 
 func (r pushReceiver) Receive(msg Message, err error) bool {
-	more, _ := r.c.take(msg, err)
+	more, _, _ := r.c.take(msg, err)
 	return more
 }
 
 // startPush hands the stream the engine's receiver.
-func (c *Conn) startPush(p Pusher) {
+func (c *Conn) startPush(p pusher) {
 	p.Push(pushReceiver{c}, c.pushEnded)
 }
 
-// pushEnded ends the connection when a Pusher stream ended by itself. It
+// pushEnded ends the connection when a pushing stream ended by itself. It
 // runs on one of the stream's goroutines, which closing the stream may
 // wait for, so the stream is closed from a goroutine of the engine's.
 func (c *Conn) pushEnded(cause error) {
 	c.update(func(s *inFlight) {
-		c.spawnLocked(s, func() {
-			c.end(cause)
-			c.closeStream()
-		})
+		c.spawnLocked(s, func() { c.end(cause, false) })
 	})
 }

@@ -9,10 +9,6 @@ import (
 	"testing/synctest"
 )
 
-// usePush makes newTestConn hand the engine a Pusher, so that the
-// engine's tests can run once more over a stream that pushes.
-var usePush bool
-
 // pushStream is a memStream that pushes: a goroutine of its own reads
 // what the peer sends and hands it to the engine, as an HTTP stream's
 // reply readers do.
@@ -21,7 +17,7 @@ type pushStream struct {
 	wg sync.WaitGroup
 }
 
-func (s *pushStream) Push(to Receiver, ended func(error)) {
+func (s *pushStream) Push(to receiver, ended func(error)) {
 	s.wg.Go(func() {
 		for {
 			msg, err := s.memStream.Read(context.Background())
@@ -48,9 +44,6 @@ func (s *pushStream) Close() error {
 	s.wg.Wait()
 	return err
 }
-
-// The engine behaves the same over a stream that pushes.
-func TestEngineOverPush(t *testing.T) { runEngineTests(t, &usePush) }
 
 // Over a stream that pushes, an idle connection runs no goroutine of the
 // engine's.

@@ -2,6 +2,8 @@ package jsonrpc
 
 import (
 	"fmt"
+	"reflect"
+	"runtime"
 	"slices"
 	"sync/atomic"
 )
@@ -25,7 +27,8 @@ type subscription struct {
 // call Call, Notify and Subscribe; a panic in it is reported to the error
 // hook. After unsubscribe returns, fn is not called again, except for a
 // delivery already under way at that moment. Notifications queued when
-// the connection ends are still delivered. A nil fn subscribes nothing.
+// the connection ends are still delivered; Close waits for them (see
+// Close). A nil fn subscribes nothing.
 func (c *Conn) Subscribe(method string, fn func(*Notification)) (unsubscribe func()) {
 	if fn == nil {
 		return func() {}
@@ -89,6 +92,36 @@ func (c *Conn) deliverLoop() {
 		}
 	}
 }
+
+// onDeliveryGoroutine reports whether its caller runs on a delivery
+// goroutine, that is inside a subscriber callback: whether deliverLoop is
+// on its stack. Close asks so as not to wait for its own caller, which is
+// the one thing a goroutine cannot tell from state; the stack walk costs
+// a few microseconds, on Close only.
+func onDeliveryGoroutine() bool {
+	pcs := make([]uintptr, 64)
+	for {
+		n := runtime.Callers(2, pcs)
+		if n < len(pcs) {
+			pcs = pcs[:n]
+			break
+		}
+		pcs = make([]uintptr, 2*len(pcs))
+	}
+	frames := runtime.CallersFrames(pcs)
+	for {
+		f, more := frames.Next()
+		if f.Function == deliverLoopFunc {
+			return true
+		}
+		if !more {
+			return false
+		}
+	}
+}
+
+// deliverLoopFunc is deliverLoop's name as the runtime reports it.
+var deliverLoopFunc = runtime.FuncForPC(reflect.ValueOf((*Conn).deliverLoop).Pointer()).Name()
 
 // deliver runs the subscribers of one notification.
 func (c *Conn) deliver(n *Notification) {

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Reading in turns (a TurnReader stream).
+// Reading in turns (a stream that is a readmode.TurnReader).
 //
 // A call's round trip over a local pipe is mostly wake-ups: when a read
 // goroutine reads the response and hands it to the waiting caller, the
@@ -38,7 +38,7 @@ import (
 // responses.
 const idleTurnDelay = time.Millisecond
 
-// turnLoop is the read goroutine of a TurnReader stream: it reads whenever
+// turnLoop is the read goroutine of a stream read in turns: it reads whenever
 // it holds the turn, and ends the connection when the stream ends.
 func (c *Conn) turnLoop() {
 	bg := &bgReceiver{c: c}
@@ -65,8 +65,7 @@ func (c *Conn) turnLoop() {
 			}
 		}
 	}
-	c.end(cause)
-	c.closeStream()
+	c.end(cause, false)
 }
 
 // bgReceiver takes what the read goroutine reads in its turns.
@@ -77,7 +76,7 @@ type bgReceiver struct {
 }
 
 func (r *bgReceiver) Receive(msg Message, err error) bool {
-	more, why := r.c.take(msg, err)
+	more, _, why := r.c.take(msg, err)
 	if !more {
 		r.stop = why
 		return false
@@ -123,16 +122,19 @@ func (c *Conn) giveTurnToBGLocked(s *inFlight) {
 }
 
 // readOwnResponse reads the stream on the caller's goroutine while the
-// call waits, if the turn is free. It returns false when reading in turns
-// is not worth trying again for this call: its deadline passed or its ctx
-// ended during the turn, or the stream ended.
+// call waits, if the turn is free and nothing waits for the call already.
+// It returns true when the turn ended because the call got its response
+// or progress, so that the caller may read again after collecting it, and
+// false when reading in turns is not worth trying again for this call:
+// its deadline passed or its ctx ended during the turn, the turn was cut
+// short, or the stream ended.
 func (c *Conn) readOwnResponse(ctx, callCtx context.Context, p *pendingCall) bool {
 	if callCtx.Err() != nil {
 		return false
 	}
 	took := false
 	c.update(func(s *inFlight) {
-		if s.ended == nil && s.turnCall == nil && !s.turnBG && p.resp == nil && p.err == nil {
+		if s.ended == nil && s.turnCall == nil && !s.turnBG && p.resp == nil && p.err == nil && len(p.progress) == 0 {
 			s.turnCall = p
 			took = true
 		}
@@ -145,7 +147,7 @@ func (c *Conn) readOwnResponse(ctx, callCtx context.Context, p *pendingCall) boo
 	if ctx.Done() != nil {
 		stopWatch = context.AfterFunc(ctx, func() { c.interruptTurn(p) })
 	}
-	p.turnStop = nil
+	p.turnStop, p.turnWoke = nil, false
 	err := c.turns.ReadTurn(deadline, p)
 	if stopWatch != nil {
 		stopWatch()
@@ -162,7 +164,7 @@ func (c *Conn) readOwnResponse(ctx, callCtx context.Context, p *pendingCall) boo
 		}
 		c.idleTimer.Reset(idleTurnDelay)
 	})
-	return !broken && len(p.signal) > 0
+	return !broken && p.turnWoke
 }
 
 // interruptTurn cuts short p's turn, if p holds it: its ctx ended.
@@ -177,10 +179,11 @@ func (c *Conn) interruptTurn(p *pendingCall) {
 // Receive takes what a call's own turn reads (see readOwnResponse): the
 // turn ends at the call's response or progress.
 func (p *pendingCall) Receive(msg Message, err error) bool {
-	more, why := p.conn.take(msg, err)
+	more, woke, why := p.conn.take(msg, err)
 	if !more {
 		p.turnStop = why
 		return false
 	}
-	return len(p.signal) == 0
+	p.turnWoke = woke
+	return !woke
 }

@@ -169,7 +169,7 @@ func (s *httpStream) writeRequest(ctx context.Context, m *jsonrpc.Request, body 
 			}
 			renewed = true
 			if !s.replayable(m.Method) {
-				return fmt.Errorf("transport: %s to %s: %w; the session was renewed but the request was not replayed because it may have side effects (set ReplayToolCalls to allow tools/call)", m.Method, s.redacted(), ErrSessionExpired)
+				return &NotReplayedError{Method: m.Method, URL: s.redacted()}
 			}
 			continue
 		}

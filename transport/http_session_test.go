@@ -104,8 +104,8 @@ func TestHTTPSessionExpiredToolsCall(t *testing.T) {
 					t.Fatalf("Write: %v", err)
 				}
 				httpReadResponse(t, s, 2)
-			} else if !errors.Is(err, ErrSessionExpired) || !strings.Contains(err.Error(), "not replayed") {
-				t.Fatalf("Write = %v, want ErrSessionExpired saying it was not replayed", err)
+			} else if nr := (*NotReplayedError)(nil); !errors.As(err, &nr) || nr.Method != "tools/call" || !errors.Is(err, ErrSessionExpired) || !strings.Contains(err.Error(), "not sent again") {
+				t.Fatalf("Write = %v, want a NotReplayedError for tools/call wrapping ErrSessionExpired", err)
 			}
 			if got := s.SessionID(); got != "sess-2" {
 				t.Errorf("SessionID() = %q, want sess-2", got)
@@ -236,7 +236,7 @@ func TestHTTPSessionRenewalFailureIsTerminal(t *testing.T) {
 	}
 }
 
-// Under the engine the stream pushes its messages (jsonrpc.Pusher); when
+// Under the engine the stream pushes its messages (readmode.Pusher); when
 // it ends by itself, here because the session could not be renewed, the
 // connection ends with its error and every pending call fails.
 func TestHTTPStreamEndEndsThePushedConn(t *testing.T) {

@@ -91,11 +91,11 @@ type inboundItem struct {
 	err error
 }
 
-// pushTarget is the engine's receiver (see jsonrpc.Pusher).
-type pushTarget struct{ to jsonrpc.Receiver }
+// pushTarget is the engine's receiver (see readmode.Pusher).
+type pushTarget struct{ to receiver }
 
 var (
-	_ jsonrpc.Pusher        = (*httpStream)(nil)
+	_ pusher                = (*httpStream)(nil)
 	_ jsonrpc.Stream        = (*httpStream)(nil)
 	_ SessionIDer           = (*httpStream)(nil)
 	_ ProtocolVersionSetter = (*httpStream)(nil)
@@ -146,9 +146,9 @@ func (s *httpStream) Read(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 // Push makes the stream hand every message straight to the engine, on the
-// goroutine that read it (see jsonrpc.Pusher), instead of queueing it for
+// goroutine that read it (see readmode.Pusher), instead of queueing it for
 // Read: the engine then needs no read goroutine.
-func (s *httpStream) Push(to jsonrpc.Receiver, ended func(error)) {
+func (s *httpStream) Push(to receiver, ended func(error)) {
 	s.mu.Lock()
 	if s.ended {
 		s.mu.Unlock()

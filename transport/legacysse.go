@@ -14,10 +14,10 @@ import (
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
-// ErrLegacySSEEnded is wrapped by the terminal error of a legacy SSE stream
+// errLegacySSEEnded is wrapped by the terminal error of a legacy SSE stream
 // whose GET stream ended (the server closed it or the connection broke):
 // in that transport the session lives exactly as long as that stream.
-var ErrLegacySSEEnded = errors.New("transport: legacy SSE stream ended")
+var errLegacySSEEnded = errors.New("transport: legacy SSE stream ended")
 
 // SSE is the legacy HTTP+SSE transport of MCP 2024-11-05, deprecated since
 // 2025-03-26 but still served by many servers. The client holds one GET
@@ -115,7 +115,7 @@ func (s *sseStream) open() (*sseBody, []inboundLegacy, error) {
 		ev, err := body.r.Next()
 		if err != nil {
 			if err == io.EOF {
-				err = fmt.Errorf("%w before its endpoint event (GET %s)", ErrLegacySSEEnded, s.redacted)
+				err = fmt.Errorf("%w before its endpoint event (GET %s)", errLegacySSEEnded, s.redacted)
 			} else {
 				err = fmt.Errorf("transport: legacy SSE %s: reading the endpoint event: %w", s.redacted, err)
 			}

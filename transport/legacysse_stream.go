@@ -126,9 +126,9 @@ func (s *sseStream) endErr(err error) error {
 		return s.closedErr()
 	}
 	if err == io.EOF {
-		return fmt.Errorf("%w: the server closed GET %s", ErrLegacySSEEnded, s.redacted)
+		return fmt.Errorf("%w: the server closed GET %s", errLegacySSEEnded, s.redacted)
 	}
-	return fmt.Errorf("%w (GET %s): %w", ErrLegacySSEEnded, s.redacted, err)
+	return fmt.Errorf("%w (GET %s): %w", errLegacySSEEnded, s.redacted, err)
 }
 
 func (s *sseStream) closedErr() error {
@@ -137,8 +137,8 @@ func (s *sseStream) closedErr() error {
 
 // Read returns the next server message. A *jsonrpc.DecodeError reports one
 // bad event payload; the stream goes on. Once the GET stream ended, Read
-// returns an error wrapping ErrLegacySSEEnded (or jsonrpc.ErrClosed after
-// Close), every time.
+// returns an error that says why (wrapping jsonrpc.ErrClosed after Close),
+// every time.
 func (s *sseStream) Read(ctx context.Context) (jsonrpc.Message, error) {
 	select {
 	case it := <-s.in:

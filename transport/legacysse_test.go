@@ -291,12 +291,12 @@ func TestLegacySSEStreamEnd(t *testing.T) {
 	}
 	for range 2 {
 		_, err := s.Read(ctx)
-		if !errors.Is(err, ErrLegacySSEEnded) || !strings.Contains(err.Error(), "legacy SSE stream ended") {
-			t.Fatalf("Read after the end = %v, want ErrLegacySSEEnded", err)
+		if !errors.Is(err, errLegacySSEEnded) || !strings.Contains(err.Error(), "legacy SSE stream ended") {
+			t.Fatalf("Read after the end = %v, want errLegacySSEEnded", err)
 		}
 	}
-	if err := s.Write(ctx, mustRequest(t, 1, "ping")); !errors.Is(err, ErrLegacySSEEnded) {
-		t.Fatalf("Write after the end = %v, want ErrLegacySSEEnded", err)
+	if err := s.Write(ctx, mustRequest(t, 1, "ping")); !errors.Is(err, errLegacySSEEnded) {
+		t.Fatalf("Write after the end = %v, want errLegacySSEEnded", err)
 	}
 }
 
@@ -395,7 +395,7 @@ func TestLegacySSEConnectFailures(t *testing.T) {
 		ls := newLegacyServer(t, "")
 		close(ls.events)
 		err := connectErr(context.Background(), &SSE{URL: ls.url()})
-		if !errors.Is(err, ErrLegacySSEEnded) || !strings.Contains(err.Error(), "before its endpoint event") {
+		if !errors.Is(err, errLegacySSEEnded) || !strings.Contains(err.Error(), "before its endpoint event") {
 			t.Fatalf("Connect = %v", err)
 		}
 	})
@@ -435,7 +435,7 @@ func TestLegacySSEMaxEventSize(t *testing.T) {
 	s := connectLegacy(t, &SSE{URL: ls.url(), MaxEventSize: 64})
 	ls.events <- message(`{"jsonrpc":"2.0","method":"` + strings.Repeat("x", 100) + `"}`)
 	_, err := s.Read(context.Background())
-	if !errors.Is(err, sse.ErrEventTooLarge) || !errors.Is(err, ErrLegacySSEEnded) {
+	if !errors.Is(err, sse.ErrEventTooLarge) || !errors.Is(err, errLegacySSEEnded) {
 		t.Fatalf("Read = %v, want a terminal ErrEventTooLarge", err)
 	}
 }

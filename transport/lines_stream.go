@@ -224,9 +224,9 @@ func (s *lineStream) pump(emit func(readResult) bool) error {
 // called); it ends the turn, not the stream.
 var errTurnOver = errors.New("transport: the turn to read is over")
 
-// readTurn reads in turns for jsonrpc.TurnReader, on a stream whose
-// config has deadlines. See jsonrpc.TurnReader for the contract.
-func (s *lineStream) readTurn(deadline time.Time, to jsonrpc.Receiver) error {
+// readTurn reads in turns for readmode.TurnReader, on a stream whose
+// config has deadlines. See readmode.TurnReader for the contract.
+func (s *lineStream) readTurn(deadline time.Time, to receiver) error {
 	if err := s.turnEnded(); err != nil {
 		return err
 	}

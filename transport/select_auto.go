@@ -45,7 +45,7 @@ var _ Transport = (*Auto)(nil)
 // its transport at the first Write. Like StreamableHTTP's, it does no
 // network I/O itself.
 //
-// The stream implements jsonrpc.Stream, jsonrpc.Pusher, SessionIDer and
+// The stream implements jsonrpc.Stream, readmode.Pusher, SessionIDer and
 // ProtocolVersionSetter (the last two apply to Streamable HTTP only).
 func (a *Auto) Connect(ctx context.Context) (jsonrpc.Stream, error) {
 	if err := ctx.Err(); err != nil {
@@ -116,13 +116,13 @@ type autoStream struct {
 	closeOnce sync.Once
 }
 
-// autoPush is where the engine takes pushed messages (see jsonrpc.Pusher).
+// autoPush is where the engine takes pushed messages (see readmode.Pusher).
 type autoPush struct {
-	to    jsonrpc.Receiver
+	to    receiver
 	ended func(error)
 }
 
-var _ jsonrpc.Pusher = (*autoStream)(nil)
+var _ pusher = (*autoStream)(nil)
 
 func (s *autoStream) current() jsonrpc.Stream {
 	s.mu.Lock()
@@ -226,14 +226,14 @@ func (s *autoStream) choose(c jsonrpc.Stream) bool {
 }
 
 // Push hands the messages of whichever transport is chosen straight to the
-// engine (see jsonrpc.Pusher). Streamable HTTP pushes by itself; legacy
+// engine (see readmode.Pusher). Streamable HTTP pushes by itself; legacy
 // SSE, chosen on fallback, does not, so a goroutine of this stream reads
 // it and passes on what it reads (see pump).
-func (s *autoStream) Push(to jsonrpc.Receiver, ended func(error)) {
+func (s *autoStream) Push(to receiver, ended func(error)) {
 	s.mu.Lock()
 	s.push = &autoPush{to: to, ended: ended}
 	s.mu.Unlock()
-	s.primary.(jsonrpc.Pusher).Push(to, s.primaryEnded)
+	s.primary.(pusher).Push(to, s.primaryEnded)
 }
 
 // primaryEnded passes on the end of the Streamable HTTP stream, unless the

@@ -197,7 +197,7 @@ func TestAutoConfigErrors(t *testing.T) {
 	}
 }
 
-// chanReceiver takes pushed messages (see jsonrpc.Pusher) into channels.
+// chanReceiver takes pushed messages (see readmode.Pusher) into channels.
 type chanReceiver struct {
 	msgs  chan jsonrpc.Message
 	ended chan error
@@ -247,7 +247,7 @@ func TestAutoPushes(t *testing.T) {
 			ls := newLegacyServer(t, "/message?sessionId=1", probe)
 			s := connectAuto(t, &Auto{URL: ls.srv.URL + "/mcp"})
 			r := newChanReceiver()
-			s.(jsonrpc.Pusher).Push(r, r.end)
+			s.(pusher).Push(r, r.end)
 			if err := s.Write(context.Background(), mustRequest(t, 1, "initialize")); err != nil {
 				t.Fatalf("Write(initialize) = %v", err)
 			}

@@ -13,7 +13,7 @@ import (
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
-// Over stdio the engine reads in turns (jsonrpc.TurnReader): calls work,
+// Over stdio the engine reads in turns (readmode.TurnReader): calls work,
 // the stream never started a read goroutine of its own, and the child's
 // exit still ends the connection with its status.
 func TestStdioEngineReadsInTurns(t *testing.T) {
@@ -153,7 +153,7 @@ func TestStdioInterruptBeforeTheTurnReads(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	tr := s.(jsonrpc.TurnReader)
+	tr := s.(turnReader)
 	tr.Interrupt()
 	done := make(chan error, 1)
 	go func() { done <- tr.ReadTurn(time.Time{}, refuseAll{}) }()

@@ -2,18 +2,14 @@
 
 package transport
 
-import (
-	"time"
-
-	"github.com/mcpwire/mcpwire/jsonrpc"
-)
+import "time"
 
 // ReadTurn lets the engine read stdout in turns, on the goroutine of a
-// caller waiting for its response (see jsonrpc.TurnReader). stdout is an
+// caller waiting for its response (see readmode.TurnReader). stdout is an
 // OS pipe in the runtime's poller, so a read deadline can cut a turn short.
-func (s *stdioStream) ReadTurn(deadline time.Time, to jsonrpc.Receiver) error {
+func (s *stdioStream) ReadTurn(deadline time.Time, to receiver) error {
 	return s.lineStream.readTurn(deadline, to)
 }
 
-// Interrupt cuts the running turn short (see jsonrpc.TurnReader).
+// Interrupt cuts the running turn short (see readmode.TurnReader).
 func (s *stdioStream) Interrupt() { s.lineStream.interruptTurn() }
