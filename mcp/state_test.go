@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -21,6 +22,11 @@ func TestStateSurvivesSessionRenewal(t *testing.T) {
 	})
 	t.Run("auto", func(t *testing.T) {
 		testStateSurvivesRenewal(t, func(url string) transport.Transport { return &transport.Auto{URL: url} })
+	})
+	t.Run("recorded", func(t *testing.T) {
+		testStateSurvivesRenewal(t, func(url string) transport.Transport {
+			return transport.Record(&transport.StreamableHTTP{URL: url}, transport.NewRecorder(io.Discard), "")
+		})
 	})
 }
 

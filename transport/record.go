@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpwire/mcpwire/internal/renewhook"
 	"github.com/mcpwire/mcpwire/internal/wirerec"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
@@ -202,4 +203,13 @@ func (rs *recordedStream) SessionID() string {
 		return p.SessionID()
 	}
 	return ""
+}
+
+// SetRenewalHook passes the client's renewal hook on, so that a recorded
+// Streamable HTTP session still sets its subscriptions up again after a
+// renewal (see internal/renewhook).
+func (rs *recordedStream) SetRenewalHook(fn func(ctx context.Context)) {
+	if h, ok := rs.s.(renewhook.Hooker); ok {
+		h.SetRenewalHook(fn)
+	}
 }
