@@ -73,6 +73,11 @@ type Client struct {
 	// calls for every notifications/message and tools/list_changed, the
 	// way the library offers (for the flood and storm workloads).
 	ConnectNoted func(ctx context.Context, t Target, onNote func(method string)) (NotedSession, error)
+	// ConnectLarge, when set, is how the survive workload connects: with
+	// the client's limit on one reply raised as far as it goes, for a
+	// client whose default limit is deliberately small (mcpwire's 32 MiB
+	// HTTP body limit guards against hostile servers). Usage says so.
+	ConnectLarge func(ctx context.Context, t Target) (Session, error)
 }
 
 // NotedSession is a session made by ConnectNoted.

@@ -24,8 +24,22 @@ func MCPWire() *Client {
 			"`&transport.StreamableHTTP{URL: url}`, default options; `CallTool(ctx, name, args, nil)`, `ListTools(ctx)`. " +
 			"The connect workload goes through package `manager` instead: `manager.NewServers(servers, &manager.Options{DisableCache: true, StartupGate: -1})`, " +
 			"`Start`, then `WaitSettled` (every server connected and its tools listed). " +
-			"The flood and storm workloads use the manager too (`Subscribe`, `Connect`, `CallServerTool`), with default options.",
-		ConnectMany:  connectManaged,
+			"The flood and storm workloads use the manager too (`Subscribe`, `Connect`, `CallServerTool`), with default options. " +
+			"The survive workload sets `MaxBodySize: -1, MaxEventSize: -1` over HTTP: mcpwire's default limit on one reply is 32 MiB, " +
+			"against hostile servers (docs/security.md), and a user who expects larger results raises it the same way.",
+		ConnectMany: connectManaged,
+		ConnectLarge: func(ctx context.Context, t Target) (Session, error) {
+			var tr transport.Transport = &transport.Command{Command: t.Command, Args: t.Args}
+			if t.IsHTTP() {
+				// No limit on a reply body or an SSE event (default: 32 MiB).
+				tr = &transport.StreamableHTTP{URL: t.URL, MaxBodySize: -1, MaxEventSize: -1}
+			}
+			c, err := mcp.Connect(ctx, tr, nil)
+			if err != nil {
+				return nil, err
+			}
+			return &mcpwireSession{c: c}, nil
+		},
 		ConnectNoted: connectNotedManaged,
 		Connect: func(ctx context.Context, t Target) (Session, error) {
 			var tr transport.Transport

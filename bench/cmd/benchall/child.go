@@ -75,7 +75,11 @@ func runChild(mode, client string, target clients.Target, maxSize int) error {
 func survive(c *clients.Client, target clients.Target, maxSize int) childResult {
 	var res childResult
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	s, err := c.Connect(ctx, target)
+	connect := c.Connect
+	if c.ConnectLarge != nil {
+		connect = c.ConnectLarge
+	}
+	s, err := connect(ctx, target)
 	cancel()
 	if err != nil {
 		res.Failure = "connect: " + err.Error()
