@@ -144,6 +144,8 @@ func (p *docParser) server(d member, section string) *Server {
 			s.DisabledTools = b.patterns(m)
 		case "lazy":
 			b.boolean(m, &s.Lazy)
+		case "maxMessageSize":
+			s.MaxMessageSize = b.messageSize(m)
 		case "envPolicy":
 			f.policy = m
 			s.InheritEnv = b.envPolicy(m)
@@ -408,6 +410,22 @@ func (b *serverBuilder) dict(f *member) []item {
 		out = append(out, item{field: field, key: m.Key, val: v, off: m.ValOff})
 	}
 	return out
+}
+
+// messageSize reads "maxMessageSize": a whole number of bytes, or -1 for
+// no limit.
+func (b *serverBuilder) messageSize(f *member) int64 {
+	const hint = "want a whole number of bytes (67108864 for 64 MiB), or -1 for no limit"
+	if kind := jsonKind(f.Value); kind != "number" {
+		b.fail(f.ValOff, f.Key, fmt.Sprintf("got %s: %s", kind, hint))
+		return 0
+	}
+	var n int64
+	if json.Unmarshal(f.Value, &n) != nil || n < -1 {
+		b.fail(f.ValOff, f.Key, "not a whole number of at least -1: "+hint)
+		return 0
+	}
+	return n
 }
 
 // timeout reads a number of units (milliseconds for "timeout", seconds

@@ -111,6 +111,22 @@ func TestParseDefaults(t *testing.T) {
 	}
 }
 
+func TestParseMaxMessageSize(t *testing.T) {
+	servers, problems := parseOne(t, FormatMCPWire, `{"mcpServers": {
+  "big": {"url": "https://h/mcp", "maxMessageSize": 268435456},
+  "free": {"command": "x", "maxMessageSize": -1},
+  "plain": {"command": "x"}
+}}`, nil)
+	if len(problems) > 0 {
+		t.Fatalf("problems: %v", problems)
+	}
+	for name, want := range map[string]int64{"big": 256 << 20, "free": -1, "plain": 0} {
+		if got := servers[name].MaxMessageSize; got != want {
+			t.Errorf("%s: MaxMessageSize = %d, want %d", name, got, want)
+		}
+	}
+}
+
 func TestToolAllowed(t *testing.T) {
 	s := &Server{EnabledTools: []string{"read_*", "search", "a?c"}, DisabledTools: []string{"read_secret*"}}
 	tests := map[string]bool{
@@ -158,6 +174,9 @@ func TestParseProblems(t *testing.T) {
 		{"bad url", `{"url": "https://h/%zz"}`, []string{"url:", "not a valid URL"}},
 		{"header name", `{"url": "https://h", "headers": {"Bad Header": "v"}}`, []string{"headers.Bad Header:", "header name"}},
 		{"timeout negative", `{"command": "x", "timeout": -1}`, []string{"timeout:", "negative"}},
+		{"maxMessageSize a string", `{"command": "x", "maxMessageSize": "64MiB"}`, []string{"maxMessageSize:", "got string", "whole number of bytes"}},
+		{"maxMessageSize fractional", `{"command": "x", "maxMessageSize": 1.5}`, []string{"maxMessageSize:", "whole number"}},
+		{"maxMessageSize below -1", `{"command": "x", "maxMessageSize": -2}`, []string{"maxMessageSize:", "at least -1"}},
 		{"timeout bad string", `{"command": "x", "timeout": "soon"}`, []string{"timeout:", `"soon" is not a duration`}},
 		{"timeout unitless string", `{"command": "x", "timeout": "30000"}`, []string{"timeout:", "not a duration"}},
 		{"timeout huge", `{"command": "x", "timeout": 1e300}`, []string{"timeout:", "too large"}},

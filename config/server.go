@@ -124,6 +124,12 @@ type Server struct {
 	// default.
 	StartupTimeout time.Duration
 
+	// MaxMessageSize is the largest message accepted from the server, in
+	// bytes ("maxMessageSize", mcpwire's own key): a stdio line, an HTTP
+	// reply body or one SSE event. Zero means the transport's default (no
+	// limit on stdio, 32 MiB over HTTP); -1 means no limit.
+	MaxMessageSize int64
+
 	// Enabled is false when the file says "enabled": false or
 	// "disabled": true. A disabled server still claims its name, so a
 	// project can switch off a user-level server of the same name.

@@ -3,6 +3,7 @@ package transport
 import (
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"strings"
 
@@ -88,6 +89,9 @@ func stdioFromServer(s *config.Server, o ServerOptions) (Transport, error) {
 		Dir:        dir,
 		Stderr:     o.Stderr,
 	}
+	if s.MaxMessageSize > 0 { // stdio has no limit by default, and -1 keeps none
+		cmd.MaxMessageSize = int(min(s.MaxMessageSize, int64(math.MaxInt)))
+	}
 	if len(s.Env) > 0 {
 		cmd.Env = make(map[string]string, len(s.Env))
 		for k, v := range s.Env {
@@ -127,12 +131,22 @@ func httpFromServer(s *config.Server, typ string) (Transport, error) {
 			return nil, err
 		}
 	}
+	body, event := httpLimits(s.MaxMessageSize)
 	switch typ {
 	case config.TypeHTTP:
-		return &StreamableHTTP{URL: s.URL, Headers: h}, nil
+		return &StreamableHTTP{URL: s.URL, Headers: h, MaxBodySize: body, MaxEventSize: event}, nil
 	case config.TypeSSE:
-		return &SSE{URL: s.URL, Headers: h}, nil
+		return &SSE{URL: s.URL, Headers: h, MaxEventSize: event}, nil
 	default:
-		return &Auto{URL: s.URL, Headers: h}, nil
+		return &Auto{URL: s.URL, Headers: h, MaxBodySize: body, MaxEventSize: event}, nil
 	}
+}
+
+// httpLimits maps a server's maxMessageSize onto the HTTP transports'
+// limits, which read 0 as their default and a negative value as none.
+func httpLimits(n int64) (body int64, event int) {
+	if n > int64(math.MaxInt) {
+		n = -1
+	}
+	return n, int(n)
 }

@@ -28,11 +28,13 @@ type Auto struct {
 	// means URL. Legacy servers usually serve it at a path such as /sse.
 	LegacyURL string
 	// Headers, Auth, HTTPClient and MaxEventSize are passed to whichever
-	// transport is used (see StreamableHTTP and SSE).
+	// transport is used (see StreamableHTTP and SSE), MaxBodySize to
+	// Streamable HTTP (legacy SSE replies are events).
 	Headers      http.Header
 	Auth         Authorizer
 	HTTPClient   *http.Client
 	MaxEventSize int
+	MaxBodySize  int64
 	// OnFallback, if set, is called with the Streamable HTTP error when the
 	// connection moves to legacy SSE, so that callers can log it or
 	// remember the choice. It runs in the Write that decided.
@@ -71,6 +73,7 @@ func (a *Auto) Connect(ctx context.Context) (jsonrpc.Stream, error) {
 		Auth:         cfg.Auth,
 		HTTPClient:   cfg.HTTPClient,
 		MaxEventSize: cfg.MaxEventSize,
+		MaxBodySize:  cfg.MaxBodySize,
 	}).Connect(ctx)
 	if err != nil {
 		return nil, err

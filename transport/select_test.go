@@ -29,6 +29,13 @@ func TestFromServer(t *testing.T) {
 		{"streamable_http", config.Server{Type: "streamable_http", URL: "http://h/mcp"}, &StreamableHTTP{URL: "http://h/mcp"}},
 		{"sse", config.Server{Type: "sse", URL: "http://h/sse", Headers: hdr}, &SSE{URL: "http://h/sse", Headers: wantHdr}},
 		{"url without type is auto", config.Server{URL: "http://h/mcp", Headers: hdr}, &Auto{URL: "http://h/mcp", Headers: wantHdr}},
+		{"maxMessageSize on stdio", config.Server{Command: "srv", MaxMessageSize: 1 << 20}, &Command{Command: "srv", MaxMessageSize: 1 << 20}},
+		{"no limit on stdio is its default", config.Server{Command: "srv", MaxMessageSize: -1}, &Command{Command: "srv"}},
+		{"maxMessageSize over http", config.Server{Type: "http", URL: "http://h/mcp", MaxMessageSize: 256 << 20},
+			&StreamableHTTP{URL: "http://h/mcp", MaxBodySize: 256 << 20, MaxEventSize: 256 << 20}},
+		{"no limit over sse", config.Server{Type: "sse", URL: "http://h/sse", MaxMessageSize: -1}, &SSE{URL: "http://h/sse", MaxEventSize: -1}},
+		{"maxMessageSize auto", config.Server{URL: "http://h/mcp", MaxMessageSize: 1 << 30},
+			&Auto{URL: "http://h/mcp", MaxBodySize: 1 << 30, MaxEventSize: 1 << 30}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
