@@ -69,6 +69,8 @@
 //	disabledTools  spelt includeTools/excludeTools (Gemini CLI) and
 //	               enabled_tools/disabled_tools (Codex)
 //	lazy           connect on first use
+//	maxMessageSize the largest message from the server in bytes (stdio line,
+//	               HTTP body, SSE event); -1 for none (mcpwire's own key)
 //	oauth          kept as written (Server.OAuth) for the authorization layer
 //
 // A null value counts as absent. An unknown field is a warning, not an
