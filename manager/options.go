@@ -26,10 +26,14 @@ const (
 	DefaultRefreshMaxWait = time.Second
 )
 
-// DefaultBackoff is the wait before each reconnect attempt after a crash
-// or a failed attempt; the last step repeats. Each wait gets ±20 % jitter
-// so that servers that died together do not restart in lockstep.
-var DefaultBackoff = []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 4 * time.Second}
+// DefaultBackoff returns the wait before each reconnect attempt after a
+// crash or a failed attempt; the last step repeats. Each wait gets ±20 %
+// jitter so that servers that died together do not restart in lockstep.
+// It returns a new slice each time, so a caller's change reaches no other
+// manager.
+func DefaultBackoff() []time.Duration {
+	return []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 4 * time.Second}
+}
 
 // Options configure a Manager. The zero value (or a nil *Options) is
 // usable: see each field for its default.
@@ -139,7 +143,7 @@ func (o *Options) resolved() Options {
 		r.ReconnectWait = DefaultReconnectWait
 	}
 	if len(r.Backoff) == 0 {
-		r.Backoff = DefaultBackoff
+		r.Backoff = DefaultBackoff()
 	}
 	if r.BreakerCrashes == 0 {
 		r.BreakerCrashes = DefaultBreakerCrashes

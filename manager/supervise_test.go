@@ -49,7 +49,7 @@ func TestCrashLoopTripsBreaker(t *testing.T) {
 				continue
 			}
 			if i > 0 {
-				step := DefaultBackoff[min(i-1, len(DefaultBackoff)-1)]
+				step := DefaultBackoff()[min(i-1, len(DefaultBackoff())-1)]
 				gap := e.Time.Sub(prev)
 				if gap < step*8/10 || gap > step*12/10 {
 					t.Errorf("attempt %d came %v after the previous, want %v ±20%%", i+1, gap, step)
@@ -320,7 +320,7 @@ func TestHungServerTripsBreaker(t *testing.T) {
 		// The documented bound: five connect timeouts and four backoff
 		// waits of at most 120 %.
 		limit := DefaultBreakerCrashes * DefaultConnectTimeout
-		for _, d := range DefaultBackoff {
+		for _, d := range DefaultBackoff() {
 			limit += d * 12 / 10
 		}
 		if elapsed > limit {
