@@ -85,7 +85,10 @@ type CallOptions struct {
 	// progressToken is put in params._meta, each matching
 	// notifications/progress is passed here in arrival order, and each
 	// moves the call's deadline forward by its Timeout, never past the
-	// connection's MaxTimeout from the call's start.
+	// connection's MaxTimeout from the call's start. A request of the
+	// peer (other than ping) moves it the same way while a Handler answers
+	// it and when the answer goes out: the peer may be waiting on it to
+	// finish this call.
 	OnProgress func(Progress)
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // readLoop is the connection's only reader. It never blocks on anything but
@@ -139,9 +140,13 @@ func (c *Conn) handleRequest(req *Request) {
 func (c *Conn) serve(ctx context.Context, in *incomingRequest, req *Request) {
 	result, err := c.callHandler(ctx, req)
 	skip := false
+	now := time.Now()
 	c.update(func(s *inFlight) {
 		delete(s.handling, req.ID)
 		skip = in.cancelled || s.ended != nil
+		if req.Method != methodPing { // a keep-alive says nothing of a call
+			s.pushIdleDeadlinesLocked(now)
+		}
 	})
 	in.cancel()
 	if skip {

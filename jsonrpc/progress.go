@@ -116,15 +116,7 @@ func (c *Conn) routeProgress(n *Notification) (woke bool) {
 			return
 		}
 		p.progress = append(p.progress, prog)
-		if p.timeout > 0 {
-			next := now.Add(p.timeout)
-			if !p.ceiling.IsZero() && next.After(p.ceiling) {
-				next = p.ceiling
-			}
-			if next.After(p.deadline) {
-				p.deadline = next
-			}
-		}
+		p.pushDeadlineLocked(now)
 		select {
 		case p.signal <- struct{}{}:
 		default:
@@ -134,15 +126,53 @@ func (c *Conn) routeProgress(n *Notification) (woke bool) {
 	return woke
 }
 
+// pushDeadlineLocked moves the deadline of a call with an idle deadline
+// (one with OnProgress) to now plus its timeout, never past its ceiling:
+// the peer showed that it is still at work on it. Conn.mu is held.
+func (p *pendingCall) pushDeadlineLocked(now time.Time) {
+	if p.onProgress == nil || p.timeout <= 0 {
+		return
+	}
+	next := now.Add(p.timeout)
+	if !p.ceiling.IsZero() && next.After(p.ceiling) {
+		next = p.ceiling
+	}
+	if next.After(p.deadline) {
+		p.deadline = next
+	}
+}
+
+// pushIdleDeadlinesLocked treats a request of the peer as activity on
+// every call with an idle deadline: MCP does not say which call a server's
+// sampling, elicitation or roots request serves, and a tool that asks a
+// person a question through the client is not idle while it waits for
+// the answer. Conn.mu is held; this runs per request of the peer, never
+// per call.
+func (s *inFlight) pushIdleDeadlinesLocked(now time.Time) {
+	for _, p := range s.calls {
+		p.pushDeadlineLocked(now)
+	}
+}
+
+// methodPing is MCP's keep-alive request, which pushes no call's deadline.
+const methodPing = "ping"
+
 // deadlineMoved reports how long is left until the call's deadline, if
-// progress moved it past the moment the caller checks.
+// progress, or a request of the peer answered meanwhile or still being
+// answered, moved it past the moment the caller checks.
 func (c *Conn) deadlineMoved(p *pendingCall) (time.Duration, bool) {
 	if p.onProgress == nil {
 		return 0, false
 	}
+	now := time.Now()
 	var deadline time.Time
-	c.update(func(s *inFlight) { deadline = p.deadline })
-	left := time.Until(deadline)
+	c.update(func(s *inFlight) {
+		if len(s.handling) > 0 {
+			p.pushDeadlineLocked(now)
+		}
+		deadline = p.deadline
+	})
+	left := deadline.Sub(now)
 	return left, left > 0
 }
 

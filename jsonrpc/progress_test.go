@@ -373,3 +373,53 @@ func testProgressCallbackPanicGivesUpTheCall(t *testing.T, m readMode) {
 		}
 	})
 }
+
+func TestPeerRequestKeepsAnIdleCallAlive(t *testing.T) { run(t, testPeerRequestKeepsAnIdleCallAlive) }
+
+// A tool that asks the client something (an elicitation a person answers
+// in 25s) is not idle while it waits, nor for a timeout after the answer;
+// a keep-alive ping, though, pushes nothing.
+func testPeerRequestKeepsAnIdleCallAlive(t *testing.T, m readMode) {
+	synctest.Test(t, func(t *testing.T) {
+		answer := make(chan struct{})
+		c, p := newTestConn(t, m, Options{Timeout: 10 * time.Second, Handler: func(ctx context.Context, _ *Conn, req *Request) (any, error) {
+			if req.Method == "elicitation/create" {
+				<-answer
+			}
+			return map[string]any{}, nil
+		}})
+		start := time.Now()
+		done := make(chan error)
+		go func() {
+			_, err := c.Call(context.Background(), "tools/call", nil, &CallOptions{OnProgress: func(Progress) {}})
+			done <- err
+		}()
+		req := p.recvRequest()
+		time.Sleep(time.Second)
+		p.send(&Request{ID: StringID("s1"), Method: "elicitation/create"})
+		time.Sleep(25 * time.Second) // the person thinks, far past the 10s timeout
+		close(answer)
+		if r := p.recvResponse(); r.ID != StringID("s1") {
+			t.Fatalf("response %s", describe(r))
+		}
+		time.Sleep(8 * time.Second) // the tool goes on with the answer
+		p.reply(req, `{}`)
+		if err := <-done; err != nil {
+			t.Fatalf("a call whose server asked the client a question failed after %s: %v", time.Since(start), err)
+		}
+
+		// A ping answered meanwhile does not keep a silent call alive.
+		start = time.Now()
+		go func() {
+			_, err := c.Call(context.Background(), "tools/call", nil, &CallOptions{OnProgress: func(Progress) {}})
+			done <- err
+		}()
+		p.recvRequest()
+		time.Sleep(8 * time.Second)
+		p.send(&Request{ID: StringID("s2"), Method: "ping"})
+		p.recvResponse()
+		if err := <-done; !errors.Is(err, ErrTimeout) || time.Since(start) != 10*time.Second {
+			t.Fatalf("after %s: %v, want a timeout at 10s", time.Since(start), err)
+		}
+	})
+}

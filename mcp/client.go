@@ -39,7 +39,9 @@ type ClientOptions struct {
 
 	// ToolTimeout and ToolMaxTimeout are the policy of tool calls: an
 	// idle deadline that each progress notification for the call pushes
-	// forward by ToolTimeout again, under a cap of ToolMaxTimeout from the
+	// forward by ToolTimeout again, as does a request of the server
+	// (sampling, elicitation, roots; not ping) while it is answered and
+	// when the answer goes out, under a cap of ToolMaxTimeout from the
 	// call's start. Zero means Timeout and MaxTimeout when those are set
 	// (one deadline for every request, as a host's per-server "timeout"
 	// means), else DefaultToolTimeout (10 min) and DefaultToolMaxTimeout
