@@ -14,7 +14,7 @@ import (
 // Every server gets the same handlers; the ctx of each request says which
 // server asks (mcp.OriginOf), so an agent can tell its user.
 func ExampleOptions_perServerHandlers() {
-	servers := map[string]*mcptest.Server{"github": mcptest.NewDefault(), "notes": mcptest.NewDefault()}
+	servers := map[string]*mcptest.Server{"github": mcptest.NewDefault(nil), "notes": mcptest.NewDefault(nil)}
 	for _, s := range servers {
 		defer s.Close()
 	}

@@ -22,7 +22,7 @@ func Example() {
 		fmt.Println(problems)
 		return
 	}
-	srv := mcptest.NewDefault()
+	srv := mcptest.NewDefault(nil)
 	defer srv.Close()
 	m := manager.NewServers(servers, &manager.Options{
 		DisableCache: true,
@@ -64,7 +64,7 @@ func ExampleToolName() {
 
 // Events arrive in order per server, on the subscriber's own goroutine.
 func ExampleManager_Subscribe() {
-	srv := mcptest.NewDefault()
+	srv := mcptest.NewDefault(nil)
 	defer srv.Close()
 	m := manager.NewServers([]*config.Server{{Name: "a", Type: config.TypeStdio, Command: "a", Enabled: true}},
 		&manager.Options{DisableCache: true, Dial: func(context.Context, *config.Server) (transport.Transport, error) {

@@ -42,7 +42,7 @@ func TestMixedFleet(t *testing.T) {
 	f := newFleet()
 	defer f.close()
 	httpDef := func(name, typ string, opts *mcptest.HTTPOptions) *config.Server {
-		hs := mcptest.NewHTTPServer(t, mcptest.NewDefault(), opts)
+		hs := mcptest.NewHTTPServer(t, mcptest.NewDefault(nil), opts)
 		url := hs.URL
 		if typ == config.TypeSSE {
 			url = hs.SSEURL

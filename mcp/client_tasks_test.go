@@ -11,7 +11,7 @@ import (
 // taskServer is mcptest with a tool that must run as a task: it starts,
 // says so on started, and finishes when release is closed or its ctx ends.
 func taskServer() (srv *mcptest.Server, started chan string, release chan struct{}) {
-	srv = mcptest.NewDefault()
+	srv = mcptest.NewDefault(nil)
 	started = make(chan string, 4)
 	release = make(chan struct{})
 	srv.AddTaskTool(mcptest.Tool{Name: "research"}, mcptest.TaskRequired, func(ctx context.Context, req *mcptest.ToolRequest) (*mcptest.ToolResult, error) {

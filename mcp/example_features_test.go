@@ -18,7 +18,7 @@ import (
 // transport.StreamableHTTP instead.
 
 func ExampleCallOptions_progress() {
-	srv := mcptest.NewDefault()
+	srv := mcptest.NewDefault(nil)
 	defer srv.Close()
 	ctx := context.Background()
 	c, err := mcp.Connect(ctx, srv.Transport(), nil)
@@ -46,7 +46,7 @@ func ExampleCallOptions_progress() {
 }
 
 func ExampleClientOptions_notifications() {
-	srv := mcptest.NewDefault()
+	srv := mcptest.NewDefault(nil)
 	defer srv.Close()
 	ctx := context.Background()
 	changed := make(chan string, 1)
@@ -73,7 +73,7 @@ func ExampleClientOptions_notifications() {
 }
 
 func ExampleClientOptions_sampling() {
-	srv := mcptest.NewDefault()
+	srv := mcptest.NewDefault(nil)
 	defer srv.Close()
 	ctx := context.Background()
 	c, err := mcp.Connect(ctx, srv.Transport(), &mcp.ClientOptions{
@@ -98,7 +98,7 @@ func ExampleClientOptions_sampling() {
 }
 
 func ExampleClient_SubscribeResource() {
-	srv := mcptest.NewDefault()
+	srv := mcptest.NewDefault(nil)
 	defer srv.Close()
 	ctx := context.Background()
 	updated := make(chan string, 1)
@@ -126,7 +126,7 @@ func ExampleClient_SubscribeResource() {
 }
 
 func ExampleClient_StartToolTask() {
-	srv := mcptest.NewDefault()
+	srv := mcptest.NewDefault(nil)
 	defer srv.Close()
 	srv.AddTaskTool(mcptest.Tool{Name: "research"}, mcptest.TaskRequired, func(ctx context.Context, req *mcptest.ToolRequest) (*mcptest.ToolResult, error) {
 		return mcptest.TextResult("a report"), nil
@@ -181,7 +181,7 @@ func (t lineTransport) Connect(ctx context.Context) (jsonrpc.Stream, error) {
 }
 
 func ExampleNewClient_customTransport() {
-	srv := mcptest.NewDefault()
+	srv := mcptest.NewDefault(nil)
 	defer srv.Close()
 	ctx := context.Background()
 	var t transport.Transport = lineTransport{srv}

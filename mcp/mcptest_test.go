@@ -90,7 +90,7 @@ func TestMCPTestSession(t *testing.T) {
 }
 
 func TestMCPTestProgress(t *testing.T) {
-	c, _ := connectMCPTest(t, mcptest.NewDefault(), nil)
+	c, _ := connectMCPTest(t, mcptest.NewDefault(nil), nil)
 	var mu sync.Mutex
 	var steps []float64
 	res, err := c.CallTool(t.Context(), "slow", map[string]int{"steps": 4, "delay_ms": 0}, &CallOptions{
@@ -183,7 +183,7 @@ func TestMCPTestResourcesPromptsCompletion(t *testing.T) {
 }
 
 func TestMCPTestClientFeatures(t *testing.T) {
-	srv := mcptest.NewDefault()
+	srv := mcptest.NewDefault(nil)
 	logs := make(chan LoggingMessage, 4)
 	c, session := connectMCPTest(t, srv, &ClientOptions{
 		InitialRoots: []Root{{URI: "file:///src", Name: "src"}},
@@ -240,7 +240,7 @@ func TestMCPTestClientFeatures(t *testing.T) {
 }
 
 func TestMCPTestUndeclaredFeatures(t *testing.T) {
-	c, _ := connectMCPTest(t, mcptest.NewDefault(), nil)
+	c, _ := connectMCPTest(t, mcptest.NewDefault(nil), nil)
 	for _, tool := range []string{"sample", "elicit", "roots"} {
 		res, err := c.CallTool(t.Context(), tool, map[string]string{"prompt": "x"}, nil)
 		if err != nil || !res.IsError || !strings.Contains(res.Content[0].Text, "-32601") {
@@ -250,7 +250,7 @@ func TestMCPTestUndeclaredFeatures(t *testing.T) {
 }
 
 func TestMCPTestListChanged(t *testing.T) {
-	srv := mcptest.NewDefault()
+	srv := mcptest.NewDefault(nil)
 	c, _ := connectMCPTest(t, srv, nil)
 	ctx := t.Context()
 	if _, err := c.ListTools(ctx); err != nil {
@@ -332,7 +332,7 @@ func TestMCPTestFaults(t *testing.T) {
 }
 
 func TestMCPTestConnectTransport(t *testing.T) {
-	srv := mcptest.NewDefault()
+	srv := mcptest.NewDefault(nil)
 	defer srv.Close()
 	c, err := Connect(t.Context(), srv.Transport(), nil)
 	if err != nil {

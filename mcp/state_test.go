@@ -31,7 +31,7 @@ func TestStateSurvivesSessionRenewal(t *testing.T) {
 }
 
 func testStateSurvivesRenewal(t *testing.T, dial func(url string) transport.Transport) {
-	hs := mcptest.NewHTTPServer(t, mcptest.NewDefault(), nil)
+	hs := mcptest.NewHTTPServer(t, mcptest.NewDefault(nil), nil)
 	updated := make(chan string, 4)
 	ctx := t.Context()
 	c, err := Connect(ctx, dial(hs.URL), &ClientOptions{

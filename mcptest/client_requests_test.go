@@ -11,7 +11,7 @@ import (
 )
 
 func TestServerToClientRequestsFromTools(t *testing.T) {
-	c := initialized(t, NewDefault())
+	c := initialized(t, NewDefault(nil))
 	var seen []string
 	c.answer = func(req *jsonrpc.Request) (any, error) {
 		seen = append(seen, req.Method)
@@ -91,7 +91,7 @@ func TestServerToClientRequestsFromTools(t *testing.T) {
 }
 
 func TestSessionRequestsFromTheTest(t *testing.T) {
-	s := NewDefault()
+	s := NewDefault(nil)
 	c := initialized(t, s)
 	ss := s.Sessions()[0]
 	ctx, cancel := context.WithTimeout(context.Background(), safetyNet)
@@ -160,7 +160,7 @@ func TestSessionRequestsFromTheTest(t *testing.T) {
 }
 
 func TestWaitReceived(t *testing.T) {
-	s := NewDefault()
+	s := NewDefault(nil)
 	c := initialized(t, s)
 	ss := s.Sessions()[0]
 	ctx, cancel := context.WithTimeout(context.Background(), safetyNet)

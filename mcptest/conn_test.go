@@ -46,7 +46,7 @@ func callTool(t *testing.T, conn *jsonrpc.Conn, name string, args any, opts *jso
 }
 
 func TestConnectWithTheEngine(t *testing.T) {
-	stream, _ := Connect(t, NewDefault())
+	stream, _ := Connect(t, NewDefault(nil))
 	conn := connClient(t, stream)
 	if r := callTool(t, conn, "sample", map[string]string{"prompt": "p"}, nil); r.text() != "from conn" {
 		t.Errorf("sample %+v", r)
@@ -62,7 +62,7 @@ func TestConnectWithTheEngine(t *testing.T) {
 }
 
 func TestConnCancelReachesTheServer(t *testing.T) {
-	stream, ss := Connect(t, NewDefault())
+	stream, ss := Connect(t, NewDefault(nil))
 	conn := connClient(t, stream)
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
@@ -86,7 +86,7 @@ func TestConnCancelReachesTheServer(t *testing.T) {
 }
 
 func TestPipeTransportAndClose(t *testing.T) {
-	s := NewDefault()
+	s := NewDefault(nil)
 	tr := s.Transport()
 	var conns []*jsonrpc.Conn
 	for range 2 {
@@ -118,7 +118,7 @@ func TestPipeTransportAndClose(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := NewDefault().Transport().Connect(ctx); !errors.Is(err, context.Canceled) {
+	if _, err := NewDefault(nil).Transport().Connect(ctx); !errors.Is(err, context.Canceled) {
 		t.Errorf("Connect with a dead ctx: %v", err)
 	}
 }
@@ -128,7 +128,7 @@ func TestServeReturnsWhenCtxEnds(t *testing.T) {
 	defer client.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- NewDefault().Serve(ctx, server) }()
+	go func() { done <- NewDefault(nil).Serve(ctx, server) }()
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Errorf("Serve: %v, want context.Canceled", err)

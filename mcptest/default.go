@@ -55,12 +55,9 @@ const MaxLargeBytes = 256 << 20
 // ItemURITemplate ("item <id>"). Prompts: greeting (no arguments) and
 // summarize {topic (required), style}. Completion: summarize's topic and
 // style, and the template's id.
-func NewDefault(opts ...*Options) *Server {
-	var o *Options
-	if len(opts) > 0 {
-		o = opts[0]
-	}
-	s := NewServer(o)
+// opts configures it as NewServer's do; nil means the defaults.
+func NewDefault(opts *Options) *Server {
+	s := NewServer(opts)
 	addDefaultTools(s)
 	s.AddResource(Resource{URI: HelloURI, Name: "hello.txt", Title: "Hello", MIMEType: "text/plain", Text: HelloText})
 	s.AddResource(Resource{URI: BlobURI, Name: "blob.bin", MIMEType: "application/octet-stream", Blob: BlobBytes})

@@ -13,7 +13,7 @@ import (
 // StartHTTPServer needs no test: a program can serve the default server
 // on loopback and point a client at it.
 func ExampleStartHTTPServer() {
-	hs := mcptest.StartHTTPServer(mcptest.NewDefault(), nil)
+	hs := mcptest.StartHTTPServer(mcptest.NewDefault(nil), nil)
 	defer hs.Close()
 	ctx := context.Background()
 	c, err := mcp.Connect(ctx, &transport.StreamableHTTP{URL: hs.URL}, nil)

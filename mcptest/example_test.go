@@ -15,7 +15,7 @@ import (
 // A client connects in process with Server.Transport; here the bare
 // JSON-RPC engine plays the client.
 func ExampleServer_Transport() {
-	srv := mcptest.NewDefault()
+	srv := mcptest.NewDefault(nil)
 	defer srv.Close()
 	stream, err := srv.Transport().Connect(context.Background())
 	if err != nil {
@@ -83,7 +83,7 @@ func ExampleParseFaults() {
 // one on loopback with NewHTTPServer, which also mounts the legacy
 // HTTP+SSE transport.
 func ExampleServer_StreamableHTTPHandler() {
-	h := mcptest.NewDefault().StreamableHTTPHandler(&mcptest.HTTPOptions{JSONResponse: true})
+	h := mcptest.NewDefault(nil).StreamableHTTPHandler(&mcptest.HTTPOptions{JSONResponse: true})
 	defer h.Close()
 	ts := httptest.NewServer(h)
 	defer ts.Close()

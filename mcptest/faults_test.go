@@ -76,7 +76,7 @@ func TestFaultMalformedLine(t *testing.T) {
 }
 
 func TestFaultUnknownIDAndDuplicate(t *testing.T) {
-	s := NewDefault()
+	s := NewDefault(nil)
 	c := initialized(t, s)
 	s.Fault(Fault{Kind: FaultUnknownID})
 	id := c.request("ping", nil)
@@ -105,7 +105,7 @@ func TestFaultUnknownIDAndDuplicate(t *testing.T) {
 }
 
 func TestFaultNeverAnswer(t *testing.T) {
-	s := NewDefault()
+	s := NewDefault(nil)
 	c, done := pipeClient(t, s)
 	c.initialize(LatestProtocolVersion)
 	s.Fault(Fault{Kind: FaultNeverAnswer, Target: "slow"})
@@ -225,7 +225,7 @@ func TestHugeMessages64MiB(t *testing.T) {
 	}
 	// The frames are checked by their shape, not decoded: encoding/json
 	// needs tens of seconds for 64 MiB under the race detector.
-	s := NewDefault()
+	s := NewDefault(nil)
 	c := initialized(t, s)
 	id := c.request("tools/call", map[string]any{"name": "large", "arguments": map[string]int{"bytes": 64 << 20}})
 	line, _ := c.nextLine()

@@ -70,14 +70,14 @@ func TestPagination(t *testing.T) {
 		}
 	}
 	// Without a page size everything comes at once.
-	c2 := initialized(t, NewDefault())
+	c2 := initialized(t, NewDefault(nil))
 	if tools, pages := listAll(t, c2, "tools/list", "tools", "name"); len(tools) != 12 || pages != 1 {
 		t.Errorf("unpaged: %d tools in %d pages", len(tools), pages)
 	}
 }
 
 func TestResources(t *testing.T) {
-	s := NewDefault()
+	s := NewDefault(nil)
 	c := initialized(t, s)
 	type contents struct {
 		Contents []struct {
@@ -141,7 +141,7 @@ func TestResources(t *testing.T) {
 }
 
 func TestPromptsAndCompletion(t *testing.T) {
-	c := initialized(t, NewDefault())
+	c := initialized(t, NewDefault(nil))
 	var list struct {
 		Prompts []Prompt `json:"prompts"`
 	}

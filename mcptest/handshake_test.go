@@ -126,7 +126,7 @@ func TestVersionNegotiation(t *testing.T) {
 }
 
 func TestHandshakeOrderAndErrors(t *testing.T) {
-	s := NewDefault()
+	s := NewDefault(nil)
 	c, _ := pipeClient(t, s)
 	c.call("ping", nil) // ping is fine before initialize
 	if err := c.callErr("tools/list", nil); err.Code != jsonrpc.CodeInvalidRequest {

@@ -19,7 +19,7 @@ func FuzzStreamableHTTP(f *testing.F) {
 	f.Add(`[{"jsonrpc":"2.0","id":3,"method":"ping"}]`, "-1-2")
 	f.Add(`{"jsonrpc":"2.0","id":4,"method":"initialize","params":{}}`, "99999999999999999999-0")
 	f.Fuzz(func(t *testing.T, body, lastEventID string) {
-		h := NewDefault().StreamableHTTPHandler(nil)
+		h := NewDefault(nil).StreamableHTTPHandler(nil)
 		defer h.Close()
 		do := func(method, body string, hdr map[string]string) int {
 			// A reply can legitimately wait forever (the listener, a

@@ -89,7 +89,7 @@ func listTools(conn *jsonrpc.Conn, timeout time.Duration) error {
 // A session the server forgot (404) is renewed with a new initialize, and
 // the safe request that met the 404 is sent again, once.
 func TestHostileHTTPSessionLostIsRenewedAndReplayed(t *testing.T) {
-	srv := mcptest.NewHTTPServer(t, mcptest.NewDefault(), nil)
+	srv := mcptest.NewHTTPServer(t, mcptest.NewDefault(nil), nil)
 	conn := hostileConn(t, srv, nil)
 	old := srv.Streamable.SessionIDs()
 	srv.Streamable.ExpireAllSessions()
@@ -110,7 +110,7 @@ func TestHostileHTTPSessionLostIsRenewedAndReplayed(t *testing.T) {
 // A 500 fails the call that met it, with the status; the connection and
 // the next call are unaffected.
 func TestHostileHTTP500FailsOnlyThatCall(t *testing.T) {
-	srv := mcptest.NewHTTPServer(t, mcptest.NewDefault(), nil)
+	srv := mcptest.NewHTTPServer(t, mcptest.NewDefault(nil), nil)
 	conn := hostileConn(t, srv, nil)
 	srv.Streamable.FailNext(1, mcptest.HTTPFailure{Status: http.StatusInternalServerError})
 	err := listTools(conn, 0)
@@ -127,7 +127,7 @@ func TestHostileHTTP500FailsOnlyThatCall(t *testing.T) {
 // is then sent once more; a request with side effects fails with the
 // status, and so does a safe one told to come back later than the bound.
 func TestHostileHTTP429RetryAfter(t *testing.T) {
-	srv := mcptest.NewHTTPServer(t, mcptest.NewDefault(), nil)
+	srv := mcptest.NewHTTPServer(t, mcptest.NewDefault(nil), nil)
 	conn := hostileConn(t, srv, nil)
 
 	srv.Streamable.FailNext(1, mcptest.HTTPFailure{Status: http.StatusTooManyRequests, RetryAfter: "0"})
@@ -164,7 +164,7 @@ func TestHostileHTTPStreamsWithoutEventsTimeOut(t *testing.T) {
 		{Kind: mcptest.HTTPKeepAliveOnly, Target: "tools/list", Interval: time.Millisecond},
 	} {
 		t.Run(string(m.Kind), func(t *testing.T) {
-			srv := mcptest.NewHTTPServer(t, mcptest.NewDefault(), nil)
+			srv := mcptest.NewHTTPServer(t, mcptest.NewDefault(nil), nil)
 			conn := hostileConn(t, srv, nil)
 			srv.Streamable.MisbehaveNext(m)
 			err := listTools(conn, 200*time.Millisecond)
@@ -189,7 +189,7 @@ func TestHostileHTTPHugeEvent(t *testing.T) {
 }
 
 func hugeEvent(t *testing.T, size int) {
-	srv := mcptest.NewHTTPServer(t, mcptest.NewDefault(), nil)
+	srv := mcptest.NewHTTPServer(t, mcptest.NewDefault(nil), nil)
 	conn := hostileConn(t, srv, func(tr *transport.StreamableHTTP) { tr.MaxEventSize = size + 1<<20 })
 	srv.Streamable.MisbehaveNext(mcptest.HTTPMisbehaviour{Kind: mcptest.HTTPHugeEvent, Target: "big", Size: size})
 	runtime.GC()
@@ -218,7 +218,7 @@ func hugeEvent(t *testing.T, size int) {
 // not an MCP endpoint, quotes the start of the page, and shows no secret
 // even when the page echoes the request's credentials.
 func TestHostileHTTPLoginPageIsNotAnEndpoint(t *testing.T) {
-	srv := mcptest.NewHTTPServer(t, mcptest.NewDefault(), nil)
+	srv := mcptest.NewHTTPServer(t, mcptest.NewDefault(nil), nil)
 	conn := hostileConn(t, srv, nil)
 	srv.Streamable.MisbehaveNext(mcptest.HTTPMisbehaviour{Kind: mcptest.HTTPLoginPage, Target: "tools/list"})
 	err := listTools(conn, 0)
@@ -245,7 +245,7 @@ func TestHostileHTTPRedirectToAnotherOriginDropsSecrets(t *testing.T) {
 		http.Error(w, "elsewhere", http.StatusServiceUnavailable)
 	}))
 	defer other.Close()
-	srv := mcptest.NewHTTPServer(t, mcptest.NewDefault(), nil)
+	srv := mcptest.NewHTTPServer(t, mcptest.NewDefault(nil), nil)
 	conn := hostileConn(t, srv, nil)
 	srv.Streamable.MisbehaveNext(mcptest.HTTPMisbehaviour{Kind: mcptest.HTTPRedirect, Target: "tools/list", Location: other.URL + "/mcp"})
 	if err := listTools(conn, 0); !transport.IsHTTPStatus(err, http.StatusServiceUnavailable) {
@@ -266,7 +266,7 @@ func TestHostileHTTPRedirectToAnotherOriginDropsSecrets(t *testing.T) {
 // A body sent one byte at a time ends at the call's deadline, not when the
 // server is done.
 func TestHostileHTTPSlowLorisBodyEndsAtTheDeadline(t *testing.T) {
-	srv := mcptest.NewHTTPServer(t, mcptest.NewDefault(), nil)
+	srv := mcptest.NewHTTPServer(t, mcptest.NewDefault(nil), nil)
 	conn := hostileConn(t, srv, nil)
 	// About 60 bytes at one every 50 ms: 3 s in all, far past the
 	// call's 100 ms; the test ends with the call, not the body.
@@ -279,7 +279,7 @@ func TestHostileHTTPSlowLorisBodyEndsAtTheDeadline(t *testing.T) {
 // A 401 whose WWW-Authenticate does not parse fails the call with the
 // status and the header as it came, so a user sees what the server sent.
 func TestHostileHTTPMalformedWWWAuthenticate(t *testing.T) {
-	srv := mcptest.NewHTTPServer(t, mcptest.NewDefault(), nil)
+	srv := mcptest.NewHTTPServer(t, mcptest.NewDefault(nil), nil)
 	conn := hostileConn(t, srv, nil)
 	srv.Streamable.MisbehaveNext(mcptest.HTTPMisbehaviour{Kind: mcptest.HTTPBadWWWAuthenticate, Target: "tools/list"})
 	err := listTools(conn, 0)

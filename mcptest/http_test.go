@@ -15,7 +15,7 @@ import (
 )
 
 func TestStreamableHandshakeAndSSEReplies(t *testing.T) {
-	srv := NewHTTPServer(t, NewDefault(), &HTTPOptions{Retry: 250 * time.Millisecond})
+	srv := NewHTTPServer(t, NewDefault(nil), &HTTPOptions{Retry: 250 * time.Millisecond})
 	c := newHTTPClient(t, srv)
 	events := c.initialize(LatestProtocolVersion)
 	if c.session == "" {
@@ -48,7 +48,7 @@ func TestStreamableHandshakeAndSSEReplies(t *testing.T) {
 }
 
 func TestStreamableJSONResponses(t *testing.T) {
-	srv := NewHTTPServer(t, NewDefault(), &HTTPOptions{JSONResponse: true})
+	srv := NewHTTPServer(t, NewDefault(nil), &HTTPOptions{JSONResponse: true})
 	c := newHTTPClient(t, srv)
 	c.initialize(LatestProtocolVersion)
 	resp, id := c.post("tools/call", map[string]any{"name": "echo", "arguments": map[string]string{"message": "json"}})
@@ -65,7 +65,7 @@ func TestStreamableJSONResponses(t *testing.T) {
 }
 
 func TestStreamableValidation(t *testing.T) {
-	srv := NewHTTPServer(t, NewDefault(), nil)
+	srv := NewHTTPServer(t, NewDefault(nil), nil)
 	c := newHTTPClient(t, srv)
 	ping, _ := c.requestBody("ping", nil)
 	init, _ := c.requestBody("initialize", map[string]any{"protocolVersion": LatestProtocolVersion})
@@ -108,7 +108,7 @@ func TestStreamableValidation(t *testing.T) {
 }
 
 func TestStreamableRequestsOnThePOSTStreamAndTheListener(t *testing.T) {
-	s := NewDefault()
+	s := NewDefault(nil)
 	srv := NewHTTPServer(t, s, nil)
 	c := newHTTPClient(t, srv)
 	c.initialize(LatestProtocolVersion)
@@ -157,7 +157,7 @@ func TestStreamableRequestsOnThePOSTStreamAndTheListener(t *testing.T) {
 		t.Errorf("Ping over the listener: %v", err)
 	}
 
-	noGet := NewHTTPServer(t, NewDefault(), &HTTPOptions{NoGET: true})
+	noGet := NewHTTPServer(t, NewDefault(nil), &HTTPOptions{NoGET: true})
 	c2 := newHTTPClient(t, noGet)
 	c2.initialize(LatestProtocolVersion)
 	if r := c2.do(http.MethodGet, "", nil); r.StatusCode != http.StatusMethodNotAllowed {
@@ -166,7 +166,7 @@ func TestStreamableRequestsOnThePOSTStreamAndTheListener(t *testing.T) {
 }
 
 func TestStreamableCutAndResume(t *testing.T) {
-	srv := NewHTTPServer(t, NewDefault(), &HTTPOptions{Retry: 500 * time.Millisecond})
+	srv := NewHTTPServer(t, NewDefault(nil), &HTTPOptions{Retry: 500 * time.Millisecond})
 	c := newHTTPClient(t, srv)
 	c.initialize("2025-06-18") // the cut primes the stream even where priming is not the default
 	srv.Streamable.CutNextStream("echo")
@@ -197,7 +197,7 @@ func TestStreamableCutAndResume(t *testing.T) {
 }
 
 func TestStreamableSessionEnd(t *testing.T) {
-	srv := NewHTTPServer(t, NewDefault(), nil)
+	srv := NewHTTPServer(t, NewDefault(nil), nil)
 	c := newHTTPClient(t, srv)
 	c.initialize(LatestProtocolVersion)
 	listener := openEvents(t, c.do(http.MethodGet, "", nil))
@@ -225,7 +225,7 @@ func TestStreamableSessionEnd(t *testing.T) {
 	if r := c.do(http.MethodDelete, "", nil); r.StatusCode != http.StatusNotFound {
 		t.Errorf("second DELETE: %d, want 404", r.StatusCode)
 	}
-	keep := NewHTTPServer(t, NewDefault(), &HTTPOptions{NoDelete: true})
+	keep := NewHTTPServer(t, NewDefault(nil), &HTTPOptions{NoDelete: true})
 	c2 := newHTTPClient(t, keep)
 	c2.initialize(LatestProtocolVersion)
 	if r := c2.do(http.MethodDelete, "", nil); r.StatusCode != http.StatusMethodNotAllowed {
@@ -234,7 +234,7 @@ func TestStreamableSessionEnd(t *testing.T) {
 }
 
 func TestStreamableFailNextAndRecording(t *testing.T) {
-	srv := NewHTTPServer(t, NewDefault(), nil)
+	srv := NewHTTPServer(t, NewDefault(nil), nil)
 	c := newHTTPClient(t, srv)
 	srv.Streamable.FailNext(2, HTTPFailure{Status: http.StatusTooManyRequests, RetryAfter: "1"})
 	srv.Streamable.FailNext(1, HTTPFailure{Status: http.StatusServiceUnavailable, Body: "down for a moment"})
@@ -285,7 +285,7 @@ func TestStreamableFailNextAndRecording(t *testing.T) {
 }
 
 func TestStreamableStateless(t *testing.T) {
-	s := NewDefault()
+	s := NewDefault(nil)
 	srv := NewHTTPServer(t, s, &HTTPOptions{Stateless: true})
 	c := newHTTPClient(t, srv)
 	resp, id := c.post("tools/call", map[string]any{"name": "add", "arguments": map[string]int{"a": 1, "b": 2}})
@@ -304,7 +304,7 @@ func TestStreamableStateless(t *testing.T) {
 }
 
 func TestStreamableFaults(t *testing.T) {
-	s := NewDefault()
+	s := NewDefault(nil)
 	srv := NewHTTPServer(t, s, nil)
 	c := newHTTPClient(t, srv)
 	c.initialize(LatestProtocolVersion)
@@ -343,7 +343,7 @@ func TestStreamableFaults(t *testing.T) {
 }
 
 func TestLegacySSE(t *testing.T) {
-	s := NewDefault()
+	s := NewDefault(nil)
 	srv := NewHTTPServer(t, s, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

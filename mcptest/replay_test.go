@@ -67,7 +67,7 @@ func replaySession(t *testing.T, tr transport.Transport) []string {
 // alone with the same results; a request the recording does not hold gets
 // an error and is listed.
 func TestRecordingRoundTrip(t *testing.T) {
-	srv := mcptest.NewDefault()
+	srv := mcptest.NewDefault(nil)
 	defer srv.Close()
 	var file bytes.Buffer
 	rec := transport.NewRecorder(&file)

@@ -18,7 +18,7 @@ func initialized(t *testing.T, s *Server) *wireClient {
 }
 
 func TestDefaultTools(t *testing.T) {
-	c := initialized(t, NewDefault())
+	c := initialized(t, NewDefault(nil))
 	var list struct {
 		Tools []Tool `json:"tools"`
 	}
@@ -65,7 +65,7 @@ func TestDefaultTools(t *testing.T) {
 }
 
 func TestSlowReportsProgressThenAnswers(t *testing.T) {
-	c := initialized(t, NewDefault())
+	c := initialized(t, NewDefault(nil))
 	raw := c.call("tools/call", map[string]any{"name": "slow", "arguments": map[string]int{"steps": 3, "delay_ms": 1},
 		"_meta": map[string]any{"progressToken": "tok-1"}})
 	if r := decodeToolResult(t, raw); r.text() != "done after 3 steps" {
@@ -95,7 +95,7 @@ func TestSlowReportsProgressThenAnswers(t *testing.T) {
 }
 
 func TestCancelledCallGetsNoResponse(t *testing.T) {
-	s := NewDefault()
+	s := NewDefault(nil)
 	c, done := pipeClient(t, s)
 	c.initialize(LatestProtocolVersion)
 	id := c.request("tools/call", map[string]any{"name": "slow", "arguments": map[string]int{"steps": 1, "delay_ms": 3_600_000}})
@@ -130,7 +130,7 @@ func TestCancelledCallGetsNoResponse(t *testing.T) {
 }
 
 func TestListChangedAfterStart(t *testing.T) {
-	s := NewDefault()
+	s := NewDefault(nil)
 	c := initialized(t, s)
 	s.AddTool(Tool{Name: "late"}, func(context.Context, *ToolRequest) (*ToolResult, error) { return TextResult("late"), nil })
 	m, _ := c.next()
@@ -158,7 +158,7 @@ func TestListChangedAfterStart(t *testing.T) {
 }
 
 func TestLoggingLevelFilters(t *testing.T) {
-	s := NewDefault()
+	s := NewDefault(nil)
 	c := initialized(t, s)
 	r := c.toolCall("log", map[string]string{"level": "debug", "message": "d1"})
 	if r.text() != "sent" || len(c.notes) != 1 || c.notes[0].Method != "notifications/message" {
@@ -214,7 +214,7 @@ func TestToolHandlerErrors(t *testing.T) {
 }
 
 func TestRequestsInFlightAreAnsweredAfterTheClientStopsSending(t *testing.T) {
-	c, done := pipeClient(t, NewDefault())
+	c, done := pipeClient(t, NewDefault(nil))
 	c.initialize(LatestProtocolVersion)
 	slow := c.request("tools/call", map[string]any{"name": "slow", "arguments": map[string]int{"steps": 2, "delay_ms": 5}})
 	sample := c.request("tools/call", map[string]any{"name": "sample", "arguments": map[string]string{"prompt": "p"}})

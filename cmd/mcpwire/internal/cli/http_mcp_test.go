@@ -93,7 +93,7 @@ func TestHTTPBearerToken(t *testing.T) {
 	const token = "tok-5e6f7a8b9c0d"
 	t.Setenv("MCPWIRE_TEST_GOOD_TOKEN", token)
 	t.Setenv("MCPWIRE_TEST_BAD_TOKEN", "tok-wrong-0000000")
-	h := mcptest.NewDefault().StreamableHTTPHandler(nil)
+	h := mcptest.NewDefault(nil).StreamableHTTPHandler(nil)
 	hs := httptest.NewServer(requireBearer(token, h))
 	defer hs.Close()
 	defer h.Close()

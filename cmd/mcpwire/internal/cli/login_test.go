@@ -34,7 +34,7 @@ type protected struct {
 
 func newProtected(t *testing.T) *protected {
 	p := &protected{tokens: map[string]bool{}}
-	p.mcp = mcptest.NewDefault().StreamableHTTPHandler(nil)
+	p.mcp = mcptest.NewDefault(nil).StreamableHTTPHandler(nil)
 	p.rs = httptest.NewServer(http.HandlerFunc(p.serveRS))
 	p.as = httptest.NewServer(http.HandlerFunc(p.serveAS))
 	t.Cleanup(func() {
