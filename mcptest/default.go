@@ -55,6 +55,7 @@ const MaxLargeBytes = 256 << 20
 // ItemURITemplate ("item <id>"). Prompts: greeting (no arguments) and
 // summarize {topic (required), style}. Completion: summarize's topic and
 // style, and the template's id.
+//
 // opts configures it as NewServer's do; nil means the defaults.
 func NewDefault(opts *Options) *Server {
 	s := NewServer(opts)
