@@ -145,17 +145,26 @@ func (c *Client) ListTasks(ctx context.Context) ([]Task, error) {
 // deadline is a protocol request's).
 func (c *Client) ToolTaskResult(ctx context.Context, id string) (*CallToolResult, error) {
 	var res CallToolResult
-	if err := c.call(ctx, MethodTasksResult, taskIDParams{id}, nil, &res); err != nil {
+	// tasks/result waits for the task to end, and while it needs input the
+	// server asks its questions (elicitation, sampling) on this request:
+	// it gets a tool call's deadline policy, which those questions and
+	// progress push forward, not a protocol request's.
+	opts := c.toolCallOptions(ctx, nil)
+	if err := c.call(ctx, MethodTasksResult, taskIDParams{id}, &opts, &res); err != nil {
 		return nil, err
 	}
 	return &res, nil
 }
 
-// WaitTask waits until the task reached a terminal status and returns its
-// last state. It asks with tasks/get at the server's pollInterval
-// (DefaultTaskPollInterval when it gives none) and at once on each
-// notifications/tasks/status for the task. It returns ctx's error when
-// ctx ends first; the task goes on (see CancelTask).
+// WaitTask waits until the task reached a terminal status, or needs input
+// (TaskInputRequired), and returns its last state. A task that needs input
+// waits for the client to call ToolTaskResult, on which the server asks
+// its questions, answered by the client's handlers (elicitation,
+// sampling), and which returns the result once the task is done. It asks
+// with tasks/get at the server's pollInterval (DefaultTaskPollInterval
+// when it gives none) and at once on each notifications/tasks/status for
+// the task. It returns ctx's error when ctx ends first; the task goes on
+// (see CancelTask).
 func (c *Client) WaitTask(ctx context.Context, id string) (*Task, error) {
 	wake := c.tasks.watch(id)
 	defer c.tasks.unwatch(id, wake)
@@ -170,7 +179,7 @@ func (c *Client) WaitTask(ctx context.Context, id string) (*Task, error) {
 		if err != nil {
 			return nil, err
 		}
-		if t.Terminal() {
+		if t.Terminal() || t.Status == TaskInputRequired {
 			return t, nil
 		}
 		wait := DefaultTaskPollInterval
@@ -229,8 +238,13 @@ func (c *Client) callToolAsTask(ctx context.Context, name string, args any, opts
 		}
 		return nil, err
 	}
-	res, err := c.ToolTaskResult(ctx, final.TaskID)
+	// A task that needs input gets it through tasks/result, which then
+	// waits for the end under the same cap.
+	res, err := c.ToolTaskResult(waitCtx, final.TaskID)
 	if err != nil {
+		if final.Status == TaskInputRequired && waitCtx.Err() != nil {
+			c.cancelTaskQuietly(ctx, task.TaskID)
+		}
 		return nil, err
 	}
 	if err := c.schemas.check(name, res); err != nil {

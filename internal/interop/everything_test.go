@@ -180,3 +180,45 @@ func TestEverythingTaskTool(t *testing.T) {
 		t.Errorf("ListTasks = %+v, %v", tasks, err)
 	}
 }
+
+// In its ambiguous mode the task needs input: it moves to input_required
+// and asks for a clarification on tasks/result, which the client's
+// elicitation handler answers; the report then uses the answer.
+func TestEverythingTaskAsksForInput(t *testing.T) {
+	command, args := interop.ServerEverything(t, "stdio")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	asked := make(chan string, 1)
+	client, err := mcp.Connect(ctx, &transport.Command{Command: command, Args: args}, &mcp.ClientOptions{
+		Elicitation: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			select {
+			case asked <- req.Message:
+			default:
+			}
+			content, err := mcp.ElicitationDefaults(req.RequestedSchema)
+			if err != nil {
+				return nil, err
+			}
+			return &mcp.ElicitResult{Action: "accept", Content: content}, nil
+		},
+	})
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	defer client.Close()
+	res, err := client.CallTool(ctx, "simulate-research-query", map[string]any{"topic": "channels", "ambiguous": true}, nil)
+	if err != nil {
+		t.Fatalf("simulate-research-query: %v", err)
+	}
+	select {
+	case msg := <-asked:
+		if !strings.Contains(msg, "channels") {
+			t.Errorf("the question %q does not name the topic", msg)
+		}
+	default:
+		t.Fatal("the server never asked for a clarification")
+	}
+	if len(res.Content) == 0 || !strings.Contains(res.Content[0].Text, "input_required") {
+		t.Errorf("the report does not show the input_required step: %+v", res)
+	}
+}
