@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -130,6 +131,9 @@ func TestSamplingHandler(t *testing.T) {
 			if req.SystemPrompt == "reject" {
 				return nil, ErrSamplingRejected
 			}
+			if req.SystemPrompt == "reject-wrapped" {
+				return nil, fmt.Errorf("the user said no: %w", ErrSamplingRejected)
+			}
 			if req.SystemPrompt == "nothing" {
 				return nil, nil
 			}
@@ -156,6 +160,15 @@ func TestSamplingHandler(t *testing.T) {
 
 	_, err = serverCall(t, s, MethodSamplingCreateMessage, map[string]any{"messages": []any{}, "maxTokens": 1, "systemPrompt": "reject"})
 	wantRPCError(t, err, jsonrpc.CodeUserRejected, "rejected")
+	if !errors.Is(err, ErrSamplingRejected) {
+		t.Errorf("errors.Is(%v, ErrSamplingRejected) = false for the peer's -1", err)
+	}
+	<-got
+	_, err = serverCall(t, s, MethodSamplingCreateMessage, map[string]any{"messages": []any{}, "maxTokens": 1, "systemPrompt": "reject-wrapped"})
+	wantRPCError(t, err, jsonrpc.CodeUserRejected, "")
+	if !errors.Is(err, ErrSamplingRejected) {
+		t.Errorf("a wrapped rejection went out as %v", err)
+	}
 	<-got
 	_, err = serverCall(t, s, MethodSamplingCreateMessage, map[string]any{"messages": []any{}, "maxTokens": 1, "systemPrompt": "nothing"})
 	wantRPCError(t, err, jsonrpc.CodeInternalError, "no result")
