@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpwire/mcpwire/internal/interop"
 	"github.com/mcpwire/mcpwire/mcp"
 	"github.com/mcpwire/mcpwire/transport"
 )
@@ -52,7 +53,7 @@ func (w *logWatch) seen(text string) <-chan struct{} {
 }
 
 func TestEverythingStreamableHTTP(t *testing.T) {
-	base := startEverythingHTTP(t, "streamableHttp")
+	base := interop.StartEverythingHTTP(t, "streamableHttp")
 	proxy := newRecordingProxy(t, base, "")
 	ctx := withTimeout(t, 2*time.Minute)
 
@@ -114,7 +115,7 @@ func TestEverythingStreamableHTTP(t *testing.T) {
 // the conformance suite's sse-retry scenario: server-everything accepts
 // the resuming GET but never replays the rest of a POST's stream on it.
 func TestEverythingStreamableHTTPResume(t *testing.T) {
-	base := startEverythingHTTP(t, "streamableHttp")
+	base := interop.StartEverythingHTTP(t, "streamableHttp")
 	proxy := newRecordingProxy(t, base, http.MethodGet)
 	ctx := withTimeout(t, 2*time.Minute)
 
@@ -153,7 +154,7 @@ func TestEverythingStreamableHTTPResume(t *testing.T) {
 }
 
 func TestEverythingLegacySSE(t *testing.T) {
-	base := startEverythingHTTP(t, "sse")
+	base := interop.StartEverythingHTTP(t, "sse")
 	ctx := withTimeout(t, 2*time.Minute)
 	for _, tc := range []struct {
 		name string

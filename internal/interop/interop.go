@@ -45,12 +45,7 @@ func Dir(t testing.TB) string {
 // "streamableHttp" or "sse").
 func ServerEverything(t testing.TB, mode string) (command string, args []string) {
 	t.Helper()
-	dir := Dir(t)
-	entry := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
-	if _, err := os.Stat(entry); err != nil {
-		t.Fatalf("interop: server-everything entry point missing after install: %v", err)
-	}
-	return "node", []string{entry, mode}
+	return "node", []string{entryPoint(t, "server-everything"), mode}
 }
 
 // Conformance returns the command line prefix that runs the official
@@ -58,13 +53,8 @@ func ServerEverything(t testing.TB, mode string) (command string, args []string)
 // the bundle start on Node 20).
 func Conformance(t testing.TB) (command string, args []string) {
 	t.Helper()
-	dir := Dir(t)
-	entry := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js")
-	if _, err := os.Stat(entry); err != nil {
-		t.Fatalf("interop: conformance entry point missing after install: %v", err)
-	}
-	shim := filepath.Join(dir, "node-shim", "register.mjs")
-	return "node", []string{"--import", shim, entry}
+	shim := filepath.Join(Dir(t), "node-shim", "register.mjs")
+	return "node", []string{"--import", shim, entryPoint(t, "conformance")}
 }
 
 func unavailable(t testing.TB, why string) {
@@ -140,4 +130,32 @@ func installed(dir string) bool {
 		return false
 	}
 	return !done.ModTime().Before(lock.ModTime())
+}
+
+// ServerFilesystem returns the command line that runs
+// @modelcontextprotocol/server-filesystem with root as its one allowed
+// directory.
+func ServerFilesystem(t testing.TB, root string) (command string, args []string) {
+	t.Helper()
+	return "node", []string{entryPoint(t, "server-filesystem"), root}
+}
+
+// ServerMemory returns the command line that runs
+// @modelcontextprotocol/server-memory. The caller must point the
+// MEMORY_FILE_PATH variable at a file of its own: by default the server
+// keeps its graph inside node_modules, shared by every test.
+func ServerMemory(t testing.TB) (command string, args []string) {
+	t.Helper()
+	return "node", []string{entryPoint(t, "server-memory")}
+}
+
+// entryPoint is the installed dist/index.js of the named
+// @modelcontextprotocol package.
+func entryPoint(t testing.TB, pkg string) string {
+	t.Helper()
+	entry := filepath.Join(Dir(t), "node_modules", "@modelcontextprotocol", pkg, "dist", "index.js")
+	if _, err := os.Stat(entry); err != nil {
+		t.Fatalf("interop: %s entry point missing after install: %v", pkg, err)
+	}
+	return entry
 }

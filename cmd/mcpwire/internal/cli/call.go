@@ -38,7 +38,9 @@ as a string. --arg K=@FILE reads V from FILE, --arg K=@- from stdin
 reads it from stdin); --arg pairs override its keys.
 
 Progress notifications from the server are shown on stderr: a live line
-on a terminal, one line per update otherwise.
+on a terminal, one line per update otherwise. On a terminal, a call still
+running after 2s with no progress yet shows how long it has run ("still
+running, 45s"), until its result or its first progress comes.
 
 Exit status 4 means the tool reported an error (isError); its content is
 still printed. Exit status 5 means the server refused the call (a

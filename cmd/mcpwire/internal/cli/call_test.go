@@ -122,7 +122,9 @@ func TestCallProgressPlainLines(t *testing.T) {
 
 func TestCallProgressLiveLine(t *testing.T) {
 	t.Parallel()
-	io := &IOStreams{IsTerminal: true, Width: 80}
+	// A clock that never ticks: a loaded machine must not add the
+	// elapsed line to the bar's.
+	io := &IOStreams{IsTerminal: true, Width: 80, clock: newFakeClock()}
 	r := runIO(t, t.Context(), io, args(a("call", "slow", "--arg", "steps=2", "--arg", "delay_ms=1"), server())...).wantCode(t, 0)
 	want := "\r\x1b[Kslow [############............] 1/2 (50%) step 1 of 2" +
 		"\r\x1b[Kslow [########################] 2/2 (100%) step 2 of 2" +

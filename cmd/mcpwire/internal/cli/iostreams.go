@@ -23,6 +23,9 @@ type IOStreams struct {
 
 	// secrets are masked by Redact; see AddSecret.
 	secrets []string
+	// clock times the live elapsed line of a call; nil is the system
+	// clock (see clock.go).
+	clock clock
 	// stderrLive is set once a server's stderr is copied to ErrOut
 	// (--verbose), so Report does not repeat it.
 	stderrLive bool
