@@ -14,9 +14,18 @@ func (c *Client) call(ctx context.Context, method string, params any, opts *json
 	if opts == nil {
 		opts = requestOptions(ctx)
 	}
+	if c.modern != nil {
+		var err error
+		if params, err = c.modern.withMeta(params); err != nil {
+			return fmt.Errorf("mcp: %s: adding _meta: %w", method, err)
+		}
+	}
 	raw, err := c.conn.Call(ctx, method, params, opts)
 	if err != nil {
 		return fmt.Errorf("mcp: %s: %w", method, err)
+	}
+	if c.modern != nil {
+		c.modern.observe(raw)
 	}
 	if !isJSONObject(raw) {
 		return fmt.Errorf("mcp: %s: the result is %s, not a JSON object", method, jsonKind(raw))

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -24,6 +25,21 @@ type ClientOptions struct {
 	// {Name: "mcpwire", Version: Version}; otherwise Name and Version are
 	// required.
 	ClientInfo Implementation
+
+	// ProtocolVersion pins the protocol revision. "" (the default) opens
+	// with initialize offering LatestProtocolVersion, as before; a version
+	// in ProtocolVersions is offered in initialize instead.
+	// ModernProtocolVersion ("2026-07-28") speaks the stateless revision:
+	// no initialize; server/discover at connect fills ServerInfo,
+	// ServerCapabilities, Instructions, ProtocolVersion and ServerVersions
+	// (a -32022 refusal is retried once with the newest version both
+	// speak); every request carries the version, the client capabilities
+	// and ClientInfo in _meta, the log level of SetLogLevel travels there
+	// too, and Ping sends server/discover. Automatic negotiation between
+	// the eras ("auto", probing server/discover first) is coming and will
+	// become the default; until then a modern-only server needs this pin.
+	// Any other value is an error.
+	ProtocolVersion string
 
 	// ServerName names the server in the Origin that handlers and
 	// callbacks see (the manager sets each server's configured name).
@@ -137,6 +153,9 @@ type Client struct {
 
 	// Set by the handshake before NewClient returns; read-only afterwards.
 	init InitializeResult
+	// modern is the modern era's state, nil after initialize (so the
+	// legacy path pays one nil check).
+	modern *modernSession
 
 	rootsMu sync.Mutex
 	roots   []Root
@@ -216,7 +235,13 @@ func NewClient(ctx context.Context, s jsonrpc.Stream, opts *ClientOptions) (*Cli
 	if c.opts.notify.any() {
 		c.conn.Subscribe("", c.deliver)
 	}
-	if err := c.handshake(ctx, o.ClientInfo); err != nil {
+	var err error
+	if isModernVersion(o.ProtocolVersion) {
+		err = c.discover(ctx, o.ClientInfo, o.ProtocolVersion)
+	} else {
+		err = c.handshake(ctx, o.ClientInfo, cmp.Or(o.ProtocolVersion, LatestProtocolVersion))
+	}
+	if err != nil {
 		_ = c.conn.Close()
 		return nil, err
 	}
@@ -244,6 +269,9 @@ func (c *Client) prepare(o *ClientOptions) error {
 	}
 	if o.ClientInfo.Version == "" {
 		return errors.New("mcp: ClientOptions.ClientInfo.Version is empty (the protocol requires it)")
+	}
+	if err := checkProtocolPin(o.ProtocolVersion); err != nil {
+		return err
 	}
 	if o.Roots != nil || o.InitialRoots != nil {
 		if err := checkRoots(o.InitialRoots); err != nil {
@@ -280,8 +308,16 @@ func (c *Client) report(err error) {
 	}
 }
 
-// ServerInfo returns the server's serverInfo from the handshake.
-func (c *Client) ServerInfo() Implementation { return c.init.ServerInfo }
+// ServerInfo returns the server's serverInfo from the handshake; in the
+// modern era, from the latest result that carried one in _meta.
+func (c *Client) ServerInfo() Implementation {
+	if c.modern != nil {
+		c.modern.mu.Lock()
+		defer c.modern.mu.Unlock()
+		return c.modern.serverInfo
+	}
+	return c.init.ServerInfo
+}
 
 // ServerCapabilities returns what the server declared in the handshake.
 func (c *Client) ServerCapabilities() ServerCapabilities { return c.init.Capabilities }

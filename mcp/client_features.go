@@ -6,8 +6,12 @@ import (
 	"fmt"
 )
 
-// Ping checks that the server answers.
+// Ping checks that the server answers. The modern era has no ping: there
+// it sends server/discover.
 func (c *Client) Ping(ctx context.Context) error {
+	if c.modern != nil {
+		return c.call(ctx, MethodServerDiscover, nil, nil, nil)
+	}
 	return c.call(ctx, MethodPing, nil, nil, nil)
 }
 
@@ -73,6 +77,9 @@ func (c *Client) SubscribeResource(ctx context.Context, uri string) error {
 	if uri == "" {
 		return errors.New("mcp: resources/subscribe: the URI is empty")
 	}
+	if c.modern != nil {
+		return errModernUnsupported(MethodResourcesSubscribe)
+	}
 	if err := c.call(ctx, MethodResourcesSubscribe, uriParams{uri}, nil, nil); err != nil {
 		return err
 	}
@@ -88,6 +95,9 @@ func (c *Client) UnsubscribeResource(ctx context.Context, uri string) error {
 		return errors.New("mcp: resources/unsubscribe: the URI is empty")
 	}
 	c.state.unsubscribed(uri)
+	if c.modern != nil {
+		return errModernUnsupported(MethodResourcesUnsubscribe)
+	}
 	return c.call(ctx, MethodResourcesUnsubscribe, uriParams{uri}, nil, nil)
 }
 
@@ -146,10 +156,19 @@ func (c *Client) Complete(ctx context.Context, ref CompletionRef, arg Completion
 
 // SetLogLevel asks the server to send notifications/message at level and
 // above (servers that declare logging). The client remembers the level
-// and asks for it again on a renewed session (see SessionState).
+// and asks for it again on a renewed session (see SessionState). In the
+// modern era, which has no logging/setLevel, the level travels in the
+// _meta of every later request instead.
 func (c *Client) SetLogLevel(ctx context.Context, level LoggingLevel) error {
 	if level.Severity() < 0 {
 		return fmt.Errorf("mcp: logging/setLevel: unknown level %q (want one of debug, info, notice, warning, error, critical, alert, emergency)", level)
+	}
+	if c.modern != nil {
+		if err := c.modern.setLogLevel(level); err != nil {
+			return err
+		}
+		c.state.leveled(level)
+		return nil
 	}
 	if err := c.call(ctx, MethodLoggingSetLevel, setLevelParams{level}, nil, nil); err != nil {
 		return err
