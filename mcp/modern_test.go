@@ -180,8 +180,6 @@ func TestModernMetaSplice(t *testing.T) {
 
 func jsonRaw(s string) any { return json.RawMessage(s) }
 
-
-
 // observe reads every modern result from the server: whatever it gets, it
 // must not panic, and it only ever takes a named serverInfo.
 func FuzzModernObserve(f *testing.F) {
