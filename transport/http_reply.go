@@ -134,6 +134,10 @@ func (s *httpStream) readPOSTStream(call *postCall, resp *http.Response) {
 			attempts = 0
 		}
 		cause := describeEnd(err)
+		if s.stateless.Load() {
+			s.statelessStreamBroken(call, cause)
+			return
+		}
 		if st.lastID == "" {
 			s.failCall(call, CodeTransportError, fmt.Sprintf("transport: the SSE stream for %s (id %s) from %s ended before its response (%s) and cannot be resumed: it carried no event id", call.method, call.id, s.redacted(), cause))
 			return
