@@ -3,6 +3,7 @@ package mcp
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -97,6 +98,15 @@ type ClientOptions struct {
 	Elicitation    func(ctx context.Context, req *ElicitRequest) (*ElicitResult, error)
 	ElicitationURL func(ctx context.Context, req *ElicitRequest) (*ElicitResult, error)
 
+	// InputRequired, when set, answers the modern era's input_required
+	// results (of tools/call, prompts/get and resources/read) instead of
+	// the handlers above: it gets the server's requests and returns the
+	// answers by their keys, which the client sends back with the request
+	// (up to 10 rounds). Without it, Sampling, Elicitation, ElicitationURL
+	// and Roots answer them as they answer the older eras' requests, and a
+	// request none of them can answer fails the call with an *InputError.
+	InputRequired func(ctx context.Context, req *InputRequired) (map[string]json.RawMessage, error)
+
 	// Typed notification callbacks. They are subscribed before
 	// initialize is sent, so nothing the server sends right after the
 	// handshake is missed. They run one at a time, in arrival order, on a
@@ -176,6 +186,7 @@ type sessionOptions struct {
 	Sampling       func(ctx context.Context, req *CreateMessageRequest) (*CreateMessageResult, error)
 	Elicitation    func(ctx context.Context, req *ElicitRequest) (*ElicitResult, error)
 	ElicitationURL func(ctx context.Context, req *ElicitRequest) (*ElicitResult, error)
+	InputRequired  func(ctx context.Context, req *InputRequired) (map[string]json.RawMessage, error)
 	notify         notificationHandlers
 	toolTimeout    time.Duration
 	toolMax        time.Duration
@@ -220,6 +231,7 @@ func NewClient(ctx context.Context, s jsonrpc.Stream, opts *ClientOptions) (*Cli
 		Sampling:       o.Sampling,
 		Elicitation:    o.Elicitation,
 		ElicitationURL: o.ElicitationURL,
+		InputRequired:  o.InputRequired,
 		notify:         notificationHandlersOf(&o),
 		toolTimeout:    toolPolicy(o.ToolTimeout, o.Timeout, DefaultToolTimeout),
 		toolMax:        toolPolicy(o.ToolMaxTimeout, o.MaxTimeout, DefaultToolMaxTimeout),

@@ -125,18 +125,12 @@ func (m *modernSession) withMeta(params any) (json.RawMessage, error) {
 		return append(out, "}}"...), nil
 	}
 	if raw[0] != '{' {
-		return nil, fmt.Errorf("params are %s, not a JSON object, and cannot carry _meta", jsonKind(raw))
+		return nil, fmt.Errorf("params are %s, not a JSON object", jsonKind(raw))
 	}
 	if !bytes.Contains(raw, []byte("meta")) { // even an escaped "_meta" spells meta
-		rest := bytes.TrimSpace(raw[1:])
-		out := make([]byte, 0, len(meta)+len(raw)+13)
-		out = append(out, `{"_meta":{`...)
-		out = append(out, meta...)
-		out = append(out, '}')
-		if rest[0] != '}' {
-			out = append(out, ',')
-		}
-		return append(out, rest...), nil
+		members := make([]byte, 0, len(meta)+10)
+		members = append(append(append(members, `"_meta":{`...), meta...), '}')
+		return spliceMembers(raw, members)
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &obj); err != nil {
@@ -160,6 +154,22 @@ func (m *modernSession) withMeta(params any) (json.RawMessage, error) {
 		return nil, err
 	}
 	return json.Marshal(obj)
+}
+
+// spliceMembers returns the JSON object obj with members (`"k":v,…`) put
+// first, without decoding obj.
+func spliceMembers(obj, members []byte) ([]byte, error) {
+	obj = bytes.TrimSpace(obj)
+	if len(obj) < 2 || obj[0] != '{' {
+		return nil, fmt.Errorf("params are %s, not a JSON object", jsonKind(obj))
+	}
+	rest := bytes.TrimSpace(obj[1:])
+	out := make([]byte, 0, len(obj)+len(members)+2)
+	out = append(append(out, '{'), members...)
+	if rest[0] != '}' {
+		out = append(out, ',')
+	}
+	return append(out, rest...), nil
 }
 
 // observe takes the serverInfo a result carries in _meta, so that
