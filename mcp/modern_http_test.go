@@ -115,3 +115,32 @@ func TestModernHTTPBrokenStream(t *testing.T) {
 		t.Fatalf("the client is unusable after a broken stream: %v", err)
 	}
 }
+
+// A safe request whose reply stream broke is sent again with a new id, and
+// its answer reaches the caller as the answer to the original.
+func TestModernHTTPBrokenStreamReissued(t *testing.T) {
+	srv := mcptest.NewDefault(&mcptest.Options{Eras: mcptest.ModernOnly})
+	c, hs := connectModernHTTP(t, srv)
+	hs.Streamable.CutNextStream("tools/list")
+	tools, err := c.ListTools(t.Context())
+	if err != nil || len(tools) == 0 {
+		t.Fatalf("ListTools over a broken stream: %d tools, %v", len(tools), err)
+	}
+	var ids []string
+	for _, r := range hs.Requests() {
+		var body struct {
+			ID     json.RawMessage
+			Method string
+		}
+		_ = json.Unmarshal(r.Body, &body)
+		if body.Method == "tools/list" {
+			ids = append(ids, string(body.ID))
+		}
+	}
+	if len(ids) != 2 || ids[0] == ids[1] {
+		t.Fatalf("tools/list was posted with ids %q, want twice with different ids", ids)
+	}
+	if _, err := c.CallTool(t.Context(), "add", map[string]any{"a": 1, "b": 1}, nil); err != nil {
+		t.Fatalf("the client is unusable after a re-issue: %v", err)
+	}
+}

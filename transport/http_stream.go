@@ -81,6 +81,7 @@ type httpStream struct {
 
 	// stateless: the version is of the stateless era (see http_modern.go).
 	stateless atomic.Bool
+	reissues  atomic.Uint64 // numbers the ids of re-issued requests
 
 	// restore, set by the client above (internal/renewhook), runs inside
 	// each renewal before other Writes are let through. Guarded by mu.
