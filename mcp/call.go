@@ -50,6 +50,9 @@ func (c *Client) callModern(ctx context.Context, method string, params any, opts
 	}
 	raw, err := c.conn.Call(ctx, method, withMeta, opts)
 	if err != nil {
+		if hErr := headerMismatch(method, err); hErr != nil {
+			return nil, hErr
+		}
 		return nil, fmt.Errorf("mcp: %s: %w", method, err)
 	}
 	c.modern.observe(raw)

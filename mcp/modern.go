@@ -298,3 +298,26 @@ var ErrModernUnsupported = errors.New("not yet supported by this client in the "
 func errModernUnsupported(method string) error {
 	return fmt.Errorf("mcp: %s: %w", method, ErrModernUnsupported)
 }
+
+// modernHeaders are the HTTP headers the modern era checks against the
+// body; -32020 names one of them.
+var modernHeaders = []string{"MCP-Protocol-Version", "Mcp-Method", "Mcp-Name", "Mcp-Param-"}
+
+// headerMismatch turns -32020 into an error naming the header the server
+// refused (as its message names it), nil for any other error.
+func headerMismatch(method string, err error) error {
+	var rpcErr *jsonrpc.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != CodeHeaderMismatch {
+		return nil
+	}
+	header := "an HTTP header"
+	lower := strings.ToLower(rpcErr.Message)
+	for _, h := range modernHeaders {
+		if i := strings.Index(lower, strings.ToLower(h)); i >= 0 {
+			end := i + strings.IndexFunc(rpcErr.Message[i:]+" ", func(r rune) bool { return r == ' ' || r == '"' || r == ',' || r == ':' })
+			header = "the header " + clip(rpcErr.Message[i:end])
+			break
+		}
+	}
+	return fmt.Errorf("mcp: %s: the server refused %s of the request (-32020 HeaderMismatch): %w", method, header, err)
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/jsonrpc"
 	"github.com/mcpwire/mcpwire/mcptest"
 	"github.com/mcpwire/mcpwire/transport"
 )
@@ -142,5 +143,30 @@ func TestModernHTTPBrokenStreamReissued(t *testing.T) {
 	}
 	if _, err := c.CallTool(t.Context(), "add", map[string]any{"a": 1, "b": 1}, nil); err != nil {
 		t.Fatalf("the client is unusable after a re-issue: %v", err)
+	}
+}
+
+// dropHeader is an HTTP client that loses one request header on the way,
+// as a misconfigured proxy would.
+type dropHeader struct{ name string }
+
+func (d dropHeader) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Del(d.name)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// A -32020 HeaderMismatch is reported naming the header.
+func TestModernHTTPHeaderMismatchNamed(t *testing.T) {
+	srv := mcptest.NewDefault(&mcptest.Options{Eras: mcptest.ModernOnly})
+	hs := mcptest.NewHTTPServer(t, srv, nil)
+	c, err := Connect(t.Context(), &transport.StreamableHTTP{URL: hs.URL, HTTPClient: &http.Client{Transport: dropHeader{"Mcp-Name"}}}, modernPin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_, err = c.CallTool(t.Context(), "add", map[string]any{"a": 1, "b": 1}, nil)
+	if code, _ := jsonrpc.ErrorCode(err); code != CodeHeaderMismatch || !strings.Contains(err.Error(), "refused the header Mcp-Name of the request") {
+		t.Fatalf("CallTool without Mcp-Name: %v", err)
 	}
 }

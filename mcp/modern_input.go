@@ -98,6 +98,9 @@ func (c *Client) callWithInput(ctx context.Context, method string, params any, o
 			if capErr := missingCapability(method, err); capErr != nil {
 				return nil, capErr
 			}
+			if hErr := headerMismatch(method, err); hErr != nil {
+				return nil, hErr
+			}
 			return nil, fmt.Errorf("mcp: %s: %w", method, err)
 		}
 		c.modern.observe(raw)
