@@ -123,7 +123,8 @@ type ClientOptions struct {
 	// subscribed resources (see SubscribeResource).
 	OnResourceUpdated func(ctx context.Context, u ResourceUpdated)
 	// OnResourcesListChanged, OnToolsListChanged and OnPromptsListChanged
-	// receive the list_changed notifications.
+	// receive the list_changed notifications. In the modern era each one
+	// set opts in to its list in the client's subscriptions/listen.
 	OnResourcesListChanged func(ctx context.Context)
 	OnToolsListChanged     func(ctx context.Context)
 	OnPromptsListChanged   func(ctx context.Context)
@@ -166,6 +167,7 @@ type Client struct {
 	// modern is the modern era's state, nil after initialize (so the
 	// legacy path pays one nil check).
 	modern *modernSession
+	listen listenLoop // the modern era's subscriptions/listen
 
 	rootsMu sync.Mutex
 	roots   []Root
@@ -262,6 +264,9 @@ func NewClient(ctx context.Context, s jsonrpc.Stream, opts *ClientOptions) (*Cli
 	}
 	if o.Restore != nil {
 		c.restore(ctx, o.Restore)
+	}
+	if c.modern != nil {
+		c.relisten()
 	}
 	if h, ok := s.(renewhook.Hooker); ok {
 		h.SetRenewalHook(c.restoreAfterRenewal)

@@ -72,13 +72,17 @@ func (c *Client) ReadResource(ctx context.Context, uri string) (*ReadResourceRes
 // SubscribeResource asks for notifications/resources/updated about uri
 // (servers that declare resources.subscribe). Receive them with
 // ClientOptions.OnResourceUpdated. The client remembers the subscription
-// and makes it again on a renewed session (see SessionState).
+// and makes it again on a renewed session (see SessionState). In the
+// modern era it adds uri to the client's subscriptions/listen, which it
+// opens again with the new set; it returns before the server acknowledged.
 func (c *Client) SubscribeResource(ctx context.Context, uri string) error {
 	if uri == "" {
 		return errors.New("mcp: resources/subscribe: the URI is empty")
 	}
 	if c.modern != nil {
-		return errModernUnsupported(MethodResourcesSubscribe)
+		c.state.subscribed(uri)
+		c.relisten() // the modern era subscribes through subscriptions/listen
+		return nil
 	}
 	if err := c.call(ctx, MethodResourcesSubscribe, uriParams{uri}, nil, nil); err != nil {
 		return err
@@ -96,7 +100,8 @@ func (c *Client) UnsubscribeResource(ctx context.Context, uri string) error {
 	}
 	c.state.unsubscribed(uri)
 	if c.modern != nil {
-		return errModernUnsupported(MethodResourcesUnsubscribe)
+		c.relisten()
+		return nil
 	}
 	return c.call(ctx, MethodResourcesUnsubscribe, uriParams{uri}, nil, nil)
 }

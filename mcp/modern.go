@@ -290,15 +290,6 @@ func checkProtocolPin(v string) error {
 		clip(v), strings.Join(modernVersions, ", "), strings.Join(supportedVersions, ", "))
 }
 
-// ErrModernUnsupported is wrapped by the errors of features this client
-// does not yet offer in the modern era (resource subscriptions, which
-// move to subscriptions/listen there).
-var ErrModernUnsupported = errors.New("not yet supported by this client in the " + ModernProtocolVersion + " era")
-
-func errModernUnsupported(method string) error {
-	return fmt.Errorf("mcp: %s: %w", method, ErrModernUnsupported)
-}
-
 // modernHeaders are the HTTP headers the modern era checks against the
 // body; -32020 names one of them.
 var modernHeaders = []string{"MCP-Protocol-Version", "Mcp-Method", "Mcp-Name", "Mcp-Param-"}
