@@ -348,8 +348,16 @@ func (c *Client) Instructions() string { return c.init.Instructions }
 // ProtocolVersion returns the negotiated protocol revision.
 func (c *Client) ProtocolVersion() string { return c.init.ProtocolVersion }
 
-// InitializeResult returns the server's whole answer to initialize.
-func (c *Client) InitializeResult() InitializeResult { return c.init }
+// InitializeResult returns the server's whole answer to initialize. In
+// the modern era it is built from server/discover, with the latest
+// serverInfo.
+func (c *Client) InitializeResult() InitializeResult {
+	r := c.init
+	if c.modern != nil {
+		r.ServerInfo = c.ServerInfo()
+	}
+	return r
+}
 
 // Conn returns the underlying engine, for methods this package does not
 // wrap. Do not close it behind the client's back; use Close.
