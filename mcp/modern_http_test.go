@@ -170,3 +170,21 @@ func TestModernHTTPHeaderMismatchNamed(t *testing.T) {
 		t.Fatalf("CallTool without Mcp-Name: %v", err)
 	}
 }
+
+// The automatic transport (Streamable HTTP, else legacy SSE) learns the
+// era before its first request and stays on Streamable HTTP.
+func TestModernPinnedAutoTransport(t *testing.T) {
+	srv := mcptest.NewDefault(&mcptest.Options{Eras: mcptest.ModernOnly})
+	hs := mcptest.NewHTTPServer(t, srv, nil)
+	c, err := Connect(t.Context(), &transport.Auto{URL: hs.URL}, modernPin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.ListTools(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if c.ProtocolVersion() != ModernProtocolVersion {
+		t.Errorf("ProtocolVersion %q", c.ProtocolVersion())
+	}
+}
