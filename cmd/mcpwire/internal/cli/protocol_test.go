@@ -11,7 +11,7 @@ import (
 // 2026-07-28, and a bad value is a usage error naming the choices.
 func TestProtocolFlag(t *testing.T) {
 	hs := mcptest.NewHTTPServer(t, mcptest.NewDefault(&mcptest.Options{Eras: mcptest.ModernOnly}), nil)
-	modern := a("--transport", "http", hs.URL)
+	modern := a(hs.URL) // the default transport, auto
 	r := run(t, args(a("ping", "--protocol", "2026-07-28"), modern)...).wantCode(t, 0)
 	if !strings.Contains(r.out, "ok: mcptest") {
 		t.Errorf("ping --protocol 2026-07-28: %q", r.out)

@@ -48,7 +48,7 @@ func (f *ServerFlags) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.Verbose, "verbose", false, "show the server's stderr and log messages live")
 	fs.BoolVar(&f.Verbose, "stderr", false, "same as --verbose")
 	fs.StringVar(&f.LogLevel, "log-level", "", "ask the server for log messages of `LEVEL` and up (debug, info, notice, warning, error, critical, alert, emergency), shown on stderr")
-	fs.StringVar(&f.Protocol, "protocol", "auto", "protocol `VERSION` to speak: auto (for now: initialize, the older eras), "+mcp.ModernProtocolVersion+" (stateless, no initialize) or an older revision such as 2025-11-25")
+	fs.StringVar(&f.Protocol, "protocol", "", "protocol `VERSION` to speak: auto (the default; for now initialize, the older eras), "+mcp.ModernProtocolVersion+" (stateless, no initialize) or an older revision such as 2025-11-25")
 }
 
 // Target is a resolved server: how to reach it and how to name it.
