@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -36,4 +37,19 @@ func TestProtocolFlag(t *testing.T) {
 	if !strings.Contains(r.err, "--protocol must be auto, 2026-07-28 or one of") {
 		t.Errorf("bad --protocol: %q", r.err)
 	}
+}
+
+// --protocol reaches configured servers too.
+func TestProtocolFlagConfigured(t *testing.T) {
+	hs := mcptest.NewHTTPServer(t, mcptest.NewDefault(&mcptest.Options{Eras: mcptest.ModernOnly}), nil)
+	cfg := filepath.Join(project(t), "modern.json")
+	write(t, cfg, `{"mcpServers": {"modern": {"url": "`+hs.URL+`"}}}`)
+	r := run(t, "ping", "--config", cfg, "--protocol", "2026-07-28").wantCode(t, 0)
+	if !strings.Contains(r.out, "mcptest") {
+		t.Errorf("ping: %q", r.out)
+	}
+	if r = run(t, "ping", "--config", cfg, "--timeout", "5s"); r.code == 0 {
+		t.Errorf("ping without --protocol reached a modern-only server: %q", r.out)
+	}
+	run(t, "ping", "--config", cfg, "--protocol", "x").wantCode(t, ExitUsage)
 }
