@@ -2,7 +2,9 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
@@ -14,8 +16,13 @@ func (c *Client) call(ctx context.Context, method string, params any, opts *json
 	if opts == nil {
 		opts = requestOptions(ctx)
 	}
-	raw, err := c.conn.Call(ctx, method, params, opts)
-	if err != nil {
+	var raw json.RawMessage
+	var err error
+	if c.modern != nil {
+		if raw, err = c.callModern(ctx, method, params, opts); err != nil {
+			return err
+		}
+	} else if raw, err = c.conn.Call(ctx, method, params, opts); err != nil {
 		return fmt.Errorf("mcp: %s: %w", method, err)
 	}
 	if !isJSONObject(raw) {
@@ -28,6 +35,28 @@ func (c *Client) call(ctx context.Context, method string, params any, opts *json
 		return fmt.Errorf("mcp: %s: decoding the result: %w", method, err)
 	}
 	return nil
+}
+
+// callModern is call's exchange in the modern era: _meta on the request,
+// the serverInfo of the result taken, and input_required answered for the
+// methods that may ask for input. Its errors name the method.
+func (c *Client) callModern(ctx context.Context, method string, params any, opts *jsonrpc.CallOptions) (json.RawMessage, error) {
+	if slices.Contains(inputMethods, method) {
+		return c.callWithInput(ctx, method, params, opts)
+	}
+	withMeta, err := c.modern.withMeta(params)
+	if err != nil {
+		return nil, fmt.Errorf("mcp: %s: adding _meta: %w", method, err)
+	}
+	raw, err := c.conn.Call(ctx, method, withMeta, opts)
+	if err != nil {
+		if hErr := headerMismatch(method, err); hErr != nil {
+			return nil, hErr
+		}
+		return nil, fmt.Errorf("mcp: %s: %w", method, err)
+	}
+	c.modern.observe(raw)
+	return raw, nil
 }
 
 // cursorParams is the params of a list request; nil for the first page,

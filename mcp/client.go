@@ -1,7 +1,9 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -24,6 +26,21 @@ type ClientOptions struct {
 	// {Name: "mcpwire", Version: Version}; otherwise Name and Version are
 	// required.
 	ClientInfo Implementation
+
+	// ProtocolVersion pins the protocol revision. "" (the default) opens
+	// with initialize offering LatestProtocolVersion, as before; a version
+	// in ProtocolVersions is offered in initialize instead.
+	// ModernProtocolVersion ("2026-07-28") speaks the stateless revision:
+	// no initialize; server/discover at connect fills ServerInfo,
+	// ServerCapabilities, Instructions, ProtocolVersion and ServerVersions
+	// (a -32022 refusal is retried once with the newest version both
+	// speak); every request carries the version, the client capabilities
+	// and ClientInfo in _meta, the log level of SetLogLevel travels there
+	// too, and Ping sends server/discover. Automatic negotiation between
+	// the eras ("auto", probing server/discover first) is coming and will
+	// become the default; until then a modern-only server needs this pin.
+	// Any other value is an error.
+	ProtocolVersion string
 
 	// ServerName names the server in the Origin that handlers and
 	// callbacks see (the manager sets each server's configured name).
@@ -83,6 +100,15 @@ type ClientOptions struct {
 	Elicitation    func(ctx context.Context, req *ElicitRequest) (*ElicitResult, error)
 	ElicitationURL func(ctx context.Context, req *ElicitRequest) (*ElicitResult, error)
 
+	// InputRequired, when set, answers the modern era's input_required
+	// results (of tools/call, prompts/get and resources/read) instead of
+	// the handlers above: it gets the server's requests and returns the
+	// answers by their keys, which the client sends back with the request
+	// (up to 10 rounds). Without it, Sampling, Elicitation, ElicitationURL
+	// and Roots answer them as they answer the older eras' requests, and a
+	// request none of them can answer fails the call with an *InputError.
+	InputRequired func(ctx context.Context, req *InputRequired) (map[string]json.RawMessage, error)
+
 	// Typed notification callbacks. They are subscribed before
 	// initialize is sent, so nothing the server sends right after the
 	// handshake is missed. They run one at a time, in arrival order, on a
@@ -99,7 +125,8 @@ type ClientOptions struct {
 	// subscribed resources (see SubscribeResource).
 	OnResourceUpdated func(ctx context.Context, u ResourceUpdated)
 	// OnResourcesListChanged, OnToolsListChanged and OnPromptsListChanged
-	// receive the list_changed notifications.
+	// receive the list_changed notifications. In the modern era each one
+	// set opts in to its list in the client's subscriptions/listen.
 	OnResourcesListChanged func(ctx context.Context)
 	OnToolsListChanged     func(ctx context.Context)
 	OnPromptsListChanged   func(ctx context.Context)
@@ -139,6 +166,10 @@ type Client struct {
 
 	// Set by the handshake before NewClient returns; read-only afterwards.
 	init InitializeResult
+	// modern is the modern era's state, nil after initialize (so the
+	// legacy path pays one nil check).
+	modern *modernSession
+	listen listenLoop // the modern era's subscriptions/listen
 
 	rootsMu sync.Mutex
 	roots   []Root
@@ -159,6 +190,7 @@ type sessionOptions struct {
 	Sampling       func(ctx context.Context, req *CreateMessageRequest) (*CreateMessageResult, error)
 	Elicitation    func(ctx context.Context, req *ElicitRequest) (*ElicitResult, error)
 	ElicitationURL func(ctx context.Context, req *ElicitRequest) (*ElicitResult, error)
+	InputRequired  func(ctx context.Context, req *InputRequired) (map[string]json.RawMessage, error)
 	notify         notificationHandlers
 	toolTimeout    time.Duration
 	toolMax        time.Duration
@@ -203,6 +235,7 @@ func NewClient(ctx context.Context, s jsonrpc.Stream, opts *ClientOptions) (*Cli
 		Sampling:       o.Sampling,
 		Elicitation:    o.Elicitation,
 		ElicitationURL: o.ElicitationURL,
+		InputRequired:  o.InputRequired,
 		notify:         notificationHandlersOf(&o),
 		toolTimeout:    toolPolicy(o.ToolTimeout, o.Timeout, DefaultToolTimeout),
 		toolMax:        toolPolicy(o.ToolMaxTimeout, o.MaxTimeout, DefaultToolMaxTimeout),
@@ -218,7 +251,13 @@ func NewClient(ctx context.Context, s jsonrpc.Stream, opts *ClientOptions) (*Cli
 	if c.opts.notify.any() {
 		c.conn.Subscribe("", c.deliver)
 	}
-	if err := c.handshake(ctx, o.ClientInfo); err != nil {
+	var err error
+	if isModernVersion(o.ProtocolVersion) {
+		err = c.discover(ctx, o.ClientInfo, o.ProtocolVersion)
+	} else {
+		err = c.handshake(ctx, o.ClientInfo, cmp.Or(o.ProtocolVersion, LatestProtocolVersion))
+	}
+	if err != nil {
 		_ = c.conn.Close()
 		return nil, err
 	}
@@ -227,6 +266,9 @@ func NewClient(ctx context.Context, s jsonrpc.Stream, opts *ClientOptions) (*Cli
 	}
 	if o.Restore != nil {
 		c.restore(ctx, o.Restore)
+	}
+	if c.modern != nil {
+		c.relisten()
 	}
 	if h, ok := s.(renewhook.Hooker); ok {
 		h.SetRenewalHook(c.restoreAfterRenewal)
@@ -246,6 +288,9 @@ func (c *Client) prepare(o *ClientOptions) error {
 	}
 	if o.ClientInfo.Version == "" {
 		return errors.New("mcp: ClientOptions.ClientInfo.Version is empty (the protocol requires it)")
+	}
+	if err := checkProtocolPin(o.ProtocolVersion); err != nil {
+		return err
 	}
 	if o.Roots != nil || o.InitialRoots != nil {
 		if err := checkRoots(o.InitialRoots); err != nil {
@@ -282,8 +327,16 @@ func (c *Client) report(err error) {
 	}
 }
 
-// ServerInfo returns the server's serverInfo from the handshake.
-func (c *Client) ServerInfo() Implementation { return c.init.ServerInfo }
+// ServerInfo returns the server's serverInfo from the handshake; in the
+// modern era, from the latest result that carried one in _meta.
+func (c *Client) ServerInfo() Implementation {
+	if c.modern != nil {
+		c.modern.mu.Lock()
+		defer c.modern.mu.Unlock()
+		return c.modern.serverInfo
+	}
+	return c.init.ServerInfo
+}
 
 // ServerCapabilities returns what the server declared in the handshake.
 func (c *Client) ServerCapabilities() ServerCapabilities { return c.init.Capabilities }
@@ -297,8 +350,16 @@ func (c *Client) Instructions() string { return c.init.Instructions }
 // ProtocolVersion returns the negotiated protocol revision.
 func (c *Client) ProtocolVersion() string { return c.init.ProtocolVersion }
 
-// InitializeResult returns the server's whole answer to initialize.
-func (c *Client) InitializeResult() InitializeResult { return c.init }
+// InitializeResult returns the server's whole answer to initialize. In
+// the modern era it is built from server/discover, with the latest
+// serverInfo.
+func (c *Client) InitializeResult() InitializeResult {
+	r := c.init
+	if c.modern != nil {
+		r.ServerInfo = c.ServerInfo()
+	}
+	return r
+}
 
 // Conn returns the underlying engine, for methods this package does not
 // wrap. Do not close it behind the client's back; use Close.

@@ -6,8 +6,12 @@ import (
 	"fmt"
 )
 
-// Ping checks that the server answers.
+// Ping checks that the server answers. The modern era has no ping: there
+// it sends server/discover.
 func (c *Client) Ping(ctx context.Context) error {
+	if c.modern != nil {
+		return c.call(ctx, MethodServerDiscover, nil, nil, nil)
+	}
 	return c.call(ctx, MethodPing, nil, nil, nil)
 }
 
@@ -68,10 +72,17 @@ func (c *Client) ReadResource(ctx context.Context, uri string) (*ReadResourceRes
 // SubscribeResource asks for notifications/resources/updated about uri
 // (servers that declare resources.subscribe). Receive them with
 // ClientOptions.OnResourceUpdated. The client remembers the subscription
-// and makes it again on a renewed session (see SessionState).
+// and makes it again on a renewed session (see SessionState). In the
+// modern era it adds uri to the client's subscriptions/listen, which it
+// opens again with the new set; it returns before the server acknowledged.
 func (c *Client) SubscribeResource(ctx context.Context, uri string) error {
 	if uri == "" {
 		return errors.New("mcp: resources/subscribe: the URI is empty")
+	}
+	if c.modern != nil {
+		c.state.subscribed(uri)
+		c.relisten() // the modern era subscribes through subscriptions/listen
+		return nil
 	}
 	if err := c.call(ctx, MethodResourcesSubscribe, uriParams{uri}, nil, nil); err != nil {
 		return err
@@ -88,6 +99,10 @@ func (c *Client) UnsubscribeResource(ctx context.Context, uri string) error {
 		return errors.New("mcp: resources/unsubscribe: the URI is empty")
 	}
 	c.state.unsubscribed(uri)
+	if c.modern != nil {
+		c.relisten()
+		return nil
+	}
 	return c.call(ctx, MethodResourcesUnsubscribe, uriParams{uri}, nil, nil)
 }
 
@@ -146,10 +161,19 @@ func (c *Client) Complete(ctx context.Context, ref CompletionRef, arg Completion
 
 // SetLogLevel asks the server to send notifications/message at level and
 // above (servers that declare logging). The client remembers the level
-// and asks for it again on a renewed session (see SessionState).
+// and asks for it again on a renewed session (see SessionState). In the
+// modern era, which has no logging/setLevel, the level travels in the
+// _meta of every later request instead.
 func (c *Client) SetLogLevel(ctx context.Context, level LoggingLevel) error {
 	if level.Severity() < 0 {
 		return fmt.Errorf("mcp: logging/setLevel: unknown level %q (want one of debug, info, notice, warning, error, critical, alert, emergency)", level)
+	}
+	if c.modern != nil {
+		if err := c.modern.setLogLevel(level); err != nil {
+			return err
+		}
+		c.state.leveled(level)
+		return nil
 	}
 	if err := c.call(ctx, MethodLoggingSetLevel, setLevelParams{level}, nil, nil); err != nil {
 		return err

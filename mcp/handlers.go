@@ -152,6 +152,9 @@ func (c *Client) NotifyRootsChanged(ctx context.Context) error {
 	if c.caps.Roots == nil {
 		return errors.New("mcp: NotifyRootsChanged: the client did not declare roots")
 	}
+	if c.modern != nil {
+		return nil // the modern era asks for roots per request, so there is nothing to tell
+	}
 	if err := c.conn.Notify(ctx, NotificationRootsListChanged, nil); err != nil {
 		return fmt.Errorf("mcp: %s: %w", NotificationRootsListChanged, err)
 	}

@@ -40,6 +40,9 @@ type ProtocolVersionError struct {
 	Supported []string
 	// Err is the server's error, if it refused.
 	Err error
+
+	// modern: the refusal answered server/discover (-32022).
+	modern bool
 }
 
 func (e *ProtocolVersionError) Error() string {
@@ -51,17 +54,21 @@ func (e *ProtocolVersionError) Error() string {
 	for i, v := range e.Supported {
 		quoted[i] = fmt.Sprintf("%q", clip(v))
 	}
-	return fmt.Sprintf("mcp: initialize: the server refused protocol version %q; it supports %s (this client supports %s)",
-		e.Offered, strings.Join(quoted, ", "), strings.Join(supportedVersions, ", "))
+	method, ours := MethodInitialize, supportedVersions
+	if e.modern {
+		method, ours = MethodServerDiscover, modernVersions
+	}
+	return fmt.Sprintf("mcp: %s: the server refused protocol version %q; it supports %s (this client supports %s)",
+		method, e.Offered, strings.Join(quoted, ", "), strings.Join(ours, ", "))
 }
 
 func (e *ProtocolVersionError) Unwrap() error { return e.Err }
 
 // handshake runs initialize → check the version → tell the stream →
 // notifications/initialized.
-func (c *Client) handshake(ctx context.Context, info Implementation) error {
+func (c *Client) handshake(ctx context.Context, info Implementation, offered string) error {
 	params := initializeParams{
-		ProtocolVersion: LatestProtocolVersion,
+		ProtocolVersion: offered,
 		Capabilities:    c.caps,
 		ClientInfo:      info,
 	}
@@ -71,7 +78,7 @@ func (c *Client) handshake(ctx context.Context, info Implementation) error {
 	}
 	raw, err := c.conn.Call(ctx, MethodInitialize, encoded, nil)
 	if err != nil {
-		if vErr := versionRefusal(err); vErr != nil {
+		if vErr := versionRefusal(err, offered); vErr != nil {
 			return vErr
 		}
 		return fmt.Errorf("mcp: initialize: %w", err)
@@ -89,7 +96,7 @@ func (c *Client) handshake(ctx context.Context, info Implementation) error {
 		return errors.New("mcp: initialize: the result has no protocolVersion")
 	}
 	if !IsSupportedProtocolVersion(res.ProtocolVersion) {
-		return &ProtocolVersionError{Offered: LatestProtocolVersion, Server: res.ProtocolVersion}
+		return &ProtocolVersionError{Offered: offered, Server: res.ProtocolVersion}
 	}
 	c.init = res
 	// The stream's wire format may depend on the version (the HTTP
@@ -105,9 +112,21 @@ func (c *Client) handshake(ctx context.Context, info Implementation) error {
 
 // versionRefusal recognises a -32602 answer to initialize whose data lists
 // the server's supported versions.
-func versionRefusal(err error) *ProtocolVersionError {
+func versionRefusal(err error, offered string) *ProtocolVersionError {
+	supported := refusedVersions(err, jsonrpc.CodeInvalidParams)
+	if supported == nil {
+		return nil
+	}
 	var rpcErr *jsonrpc.Error
-	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInvalidParams || len(rpcErr.Data) == 0 {
+	errors.As(err, &rpcErr)
+	return &ProtocolVersionError{Offered: offered, Supported: supported, Err: rpcErr}
+}
+
+// refusedVersions returns data.supported of a JSON-RPC error with code,
+// nil for any other error.
+func refusedVersions(err error, code int64) []string {
+	var rpcErr *jsonrpc.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != code || len(rpcErr.Data) == 0 {
 		return nil
 	}
 	var data struct {
@@ -116,7 +135,7 @@ func versionRefusal(err error) *ProtocolVersionError {
 	if json.Unmarshal(rpcErr.Data, &data) != nil || len(data.Supported) == 0 {
 		return nil
 	}
-	return &ProtocolVersionError{Offered: LatestProtocolVersion, Supported: data.Supported, Err: rpcErr}
+	return data.Supported
 }
 
 // clip shortens peer-supplied text for error messages.

@@ -165,7 +165,8 @@ func (h *HTTPHandler) serveModernHTTP(w http.ResponseWriter, r *http.Request) {
 	}()
 	// A listen stream is a stream whatever JSONResponse says.
 	asJSON := h.opts.JSONResponse && req.Method != "subscriptions/listen"
-	st := o.openReply(req.ID, asJSON, false)
+	cut := !asJSON && h.takeCut(req.Method, toolName(req))
+	st := o.openReply(req.ID, asJSON, cut)
 	ss.receive(req)
 	if asJSON {
 		resp, err := o.waitJSON(r, st)
@@ -397,4 +398,16 @@ func (h *HTTPHandler) endModernSessions() {
 	for _, ss := range open {
 		ss.shutdown()
 	}
+}
+
+// toolName is params.name of a tools/call, "" for other methods.
+func toolName(req *jsonrpc.Request) string {
+	if req.Method != "tools/call" {
+		return ""
+	}
+	var p struct {
+		Name string `json:"name"`
+	}
+	_ = json.Unmarshal(req.Params, &p)
+	return p.Name
 }

@@ -57,7 +57,7 @@ type postCall struct {
 	method  string // the JSON-RPC method, or what a one-way message is
 	body    []byte
 	initial bool   // the engine's initialize: no session headers
-	params  []byte // initialize's, kept to repeat it
+	params  []byte // initialize's, kept to repeat it; any request's in the stateless era (Mcp-Name)
 	oneWay  bool   // a notification or response: no reply to read
 
 	cancelled atomic.Bool

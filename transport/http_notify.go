@@ -16,7 +16,12 @@ import (
 // reply stream of the request it cancels, once the notification went out.
 func (s *httpStream) writeNotification(ctx context.Context, m *jsonrpc.Notification, body []byte) error {
 	if m.Method == jsonrpc.MethodCancelled {
-		if id, ok := cancelledID(m.Params); ok {
+		id, ok := cancelledID(m.Params)
+		if ok && s.stateless.Load() {
+			s.cancelCall(id) // closing the reply stream is the cancel
+			return nil
+		}
+		if ok {
 			defer s.cancelCall(id)
 		}
 	}

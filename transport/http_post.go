@@ -139,7 +139,7 @@ func (s *httpStream) postFailed(what string, err error) error {
 func (s *httpStream) writeRequest(ctx context.Context, m *jsonrpc.Request, body []byte) error {
 	c := takeCall()
 	c.id, c.method, c.body, c.initial = m.ID, m.Method, body, m.Method == methodInitialize
-	if c.initial {
+	if c.initial || s.stateless.Load() {
 		c.params = m.Params
 	}
 	if !s.track(c) {
@@ -263,6 +263,9 @@ func (s *httpStream) enter() bool {
 // drained; any other status is handed back.
 func (s *httpStream) runPost(c *postCall) postOutcome {
 	h, info := s.postHeaders(c.initial)
+	if s.stateless.Load() {
+		h = statelessHeader(h, c.method, c.params)
+	}
 	resp, err := s.sender.do(c.request(s, h), c.body)
 	if err != nil {
 		return postOutcome{info: info, err: s.postFailed(c.method, err)}

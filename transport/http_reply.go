@@ -117,7 +117,11 @@ func giveReplyBuf(b *[]byte) {
 func (s *httpStream) readPOSTStream(call *postCall, resp *http.Response) {
 	st := &sseState{}
 	w := replyWatch{call: call, sent: resp.Request}
+	var reissued jsonrpc.ID // the id of a stateless re-issue, answered as call.id
 	onMsg := func(m jsonrpc.Message) bool {
+		if r, ok := m.(*jsonrpc.Response); ok && reissued.IsValid() && r.ID == reissued {
+			r.ID = call.id
+		}
 		w.see(m)
 		s.deliver(call.ctx, inboundItem{msg: m})
 		return w.answered
@@ -134,6 +138,17 @@ func (s *httpStream) readPOSTStream(call *postCall, resp *http.Response) {
 			attempts = 0
 		}
 		cause := describeEnd(err)
+		if s.stateless.Load() {
+			if reissued.IsValid() || !s.safeToReissue(call.method) {
+				s.statelessStreamBroken(call, cause, reissued.IsValid())
+				return
+			}
+			var ok bool
+			if body, reissued, ok = s.reissue(call, cause, onMsg); !ok {
+				return
+			}
+			continue
+		}
 		if st.lastID == "" {
 			s.failCall(call, CodeTransportError, fmt.Sprintf("transport: the SSE stream for %s (id %s) from %s ended before its response (%s) and cannot be resumed: it carried no event id", call.method, call.id, s.redacted(), cause))
 			return

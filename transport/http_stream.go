@@ -79,6 +79,10 @@ type httpStream struct {
 	cancel context.CancelFunc
 	post   http.Header // shared by POSTs; see postHeaderLocked
 
+	// stateless: the version is of the stateless era (see http_modern.go).
+	stateless atomic.Bool
+	reissues  atomic.Uint64 // numbers the ids of re-issued requests
+
 	// restore, set by the client above (internal/renewhook), runs inside
 	// each renewal before other Writes are let through. Guarded by mu.
 	restore func(ctx context.Context)
@@ -171,7 +175,11 @@ func (s *httpStream) SessionID() string {
 
 // SetProtocolVersion records the negotiated version; from then on every
 // request but initialize carries MCP-Protocol-Version when the version is
-// 2025-06-18 or later (2025-03-26 had no such header).
+// 2025-06-18 or later (2025-03-26 had no such header). A version of the
+// stateless era (2026-07-28 and later) also switches the stream to that
+// era's rules: Mcp-Method and Mcp-Name on every POST, no resumption, and
+// notifications/cancelled closes the request's reply stream instead of
+// being sent. Call it before the first request of that era.
 func (s *httpStream) SetProtocolVersion(version string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -179,6 +187,7 @@ func (s *httpStream) SetProtocolVersion(version string) {
 		s.version = version
 		s.post = nil
 	}
+	s.stateless.Store(isStatelessVersion(version))
 }
 
 // Close ends the stream: it stops the listener, every reply stream and

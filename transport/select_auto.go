@@ -315,9 +315,15 @@ func (s *autoStream) SetRenewalHook(fn func(ctx context.Context)) {
 }
 
 // SetProtocolVersion passes the negotiated version to Streamable HTTP; the
-// legacy transport has no use for it.
+// legacy transport has no use for it. Before the choice it goes to
+// Streamable HTTP, which the first Write tries: a stateless-era client
+// sets its version before its first request, whose headers depend on it.
 func (s *autoStream) SetProtocolVersion(version string) {
-	if c, ok := s.current().(ProtocolVersionSetter); ok {
+	c := s.current()
+	if c == nil {
+		c = s.primary
+	}
+	if c, ok := c.(ProtocolVersionSetter); ok {
 		c.SetProtocolVersion(version)
 	}
 }

@@ -102,6 +102,10 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 	if err != nil {
 		return nil, err
 	}
+	protocol, err := sf.protocol()
+	if err != nil {
+		return nil, err
+	}
 	inputs, err := StringArgs(f.Inputs)
 	if err != nil {
 		return nil, Usagef("--input: %s", strings.TrimPrefix(err.(*UsageError).Msg, "--arg "))
@@ -143,6 +147,8 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 		Client: &mcp.ClientOptions{
 			ClientInfo: mcp.Implementation{Name: ClientName, Version: Version()},
 			Timeout:    timeout,
+
+			ProtocolVersion: protocol,
 		},
 	}
 	if sf.Verbose {

@@ -21,6 +21,8 @@ func Connect(ctx context.Context, io *IOStreams, t *Target) (*mcp.Client, error)
 	opts := &mcp.ClientOptions{
 		ClientInfo: mcp.Implementation{Name: ClientName, Version: Version()},
 		Timeout:    t.Timeout,
+
+		ProtocolVersion: t.Protocol,
 	}
 	if t.Verbose || t.LogLevel != "" {
 		opts.OnLogMessage = func(_ context.Context, m mcp.LoggingMessage) {

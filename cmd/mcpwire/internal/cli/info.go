@@ -41,7 +41,11 @@ func printInfo(w io.Writer, c *mcp.Client) {
 		name += " (" + si.Title + ")"
 	}
 	fmt.Fprintf(w, "Server:        %s %s\n", Sanitize(name), Sanitize(si.Version))
-	fmt.Fprintf(w, "Protocol:      %s\n", Sanitize(c.ProtocolVersion()))
+	era := "" // the stateless era names the versions server/discover listed
+	if vs := c.ServerVersions(); vs != nil {
+		era = " (stateless era; the server supports " + Sanitize(strings.Join(vs, ", ")) + ")"
+	}
+	fmt.Fprintf(w, "Protocol:      %s%s\n", Sanitize(c.ProtocolVersion()), era)
 	fmt.Fprintf(w, "Capabilities:  %s\n", capabilities(c.ServerCapabilities()))
 	if ins := strings.TrimSpace(c.Instructions()); ins != "" {
 		fmt.Fprintln(w, "Instructions:")

@@ -32,6 +32,8 @@ type ServerFlags struct {
 	// LogLevel asks the server for log messages of this level and up
 	// (logging/setLevel), printed on stderr; empty leaves it alone.
 	LogLevel string
+	// Protocol is --protocol: "auto" or a protocol revision to pin.
+	Protocol string
 }
 
 // Register adds the flags to fs.
@@ -46,6 +48,7 @@ func (f *ServerFlags) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.Verbose, "verbose", false, "show the server's stderr and log messages live")
 	fs.BoolVar(&f.Verbose, "stderr", false, "same as --verbose")
 	fs.StringVar(&f.LogLevel, "log-level", "", "ask the server for log messages of `LEVEL` and up (debug, info, notice, warning, error, critical, alert, emergency), shown on stderr")
+	fs.StringVar(&f.Protocol, "protocol", "", "protocol `VERSION` to speak: auto (the default; for now initialize, the older eras), "+mcp.ModernProtocolVersion+" (stateless, no initialize) or an older revision such as 2025-11-25")
 }
 
 // Target is a resolved server: how to reach it and how to name it.
@@ -61,6 +64,9 @@ type Target struct {
 	Verbose bool
 	// LogLevel is --log-level: the level to ask for, "" for none.
 	LogLevel mcp.LoggingLevel
+	// Protocol is --protocol for mcp.ClientOptions.ProtocolVersion: ""
+	// for auto.
+	Protocol string
 	// Auth authorizes a URL target that was given no Authorization
 	// header: stored tokens, and a browser sign-in on a terminal.
 	Auth *auth.Authorizer
@@ -87,12 +93,16 @@ func (f *ServerFlags) Resolve(io *IOStreams, p Parsed) (*Target, []string, error
 	if err != nil {
 		return nil, nil, err
 	}
+	protocol, err := f.protocol()
+	if err != nil {
+		return nil, nil, err
+	}
 	if p.Dash {
 		t, err := f.stdio(io, p.Command)
 		if err != nil {
 			return nil, nil, err
 		}
-		t.Timeout, t.LogLevel = timeout, level
+		t.Timeout, t.LogLevel, t.Protocol = timeout, level, protocol
 		return t, p.Args, nil
 	}
 	if len(p.Args) == 0 {
@@ -107,7 +117,7 @@ func (f *ServerFlags) Resolve(io *IOStreams, p Parsed) (*Target, []string, error
 	if err != nil {
 		return nil, nil, err
 	}
-	t.Timeout, t.LogLevel = timeout, level
+	t.Timeout, t.LogLevel, t.Protocol = timeout, level, protocol
 	return t, p.Args[:len(p.Args)-1], nil
 }
 
@@ -225,6 +235,17 @@ func validHeaderName(s string) bool {
 		}
 	}
 	return true
+}
+
+// protocol checks --protocol; auto is "" (the client's default).
+func (f *ServerFlags) protocol() (string, error) {
+	if f.Protocol == "auto" || f.Protocol == "" {
+		return "", nil
+	}
+	if f.Protocol == mcp.ModernProtocolVersion || mcp.IsSupportedProtocolVersion(f.Protocol) {
+		return f.Protocol, nil
+	}
+	return "", Usagef("--protocol must be auto, %s or one of %s, not %q", mcp.ModernProtocolVersion, strings.Join(mcp.ProtocolVersions(), ", "), f.Protocol)
 }
 
 // logLevel checks --log-level.

@@ -1,0 +1,314 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mcpwire/mcpwire/jsonrpc"
+	"github.com/mcpwire/mcpwire/transport"
+)
+
+// ModernProtocolVersion is the first protocol revision without the
+// initialize handshake (the "modern era"): every request carries the
+// protocol version, the client's capabilities and its info in _meta, and
+// server/discover replaces initialize. Set ClientOptions.ProtocolVersion to
+// it to speak this revision.
+const ModernProtocolVersion = "2026-07-28"
+
+// MethodServerDiscover asks a modern server what it supports.
+const MethodServerDiscover = "server/discover"
+
+// Keys of the modern era in _meta.
+const (
+	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
+	metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
+	metaClientInfo         = "io.modelcontextprotocol/clientInfo"
+	metaLogLevel           = "io.modelcontextprotocol/logLevel"
+	metaServerInfo         = "io.modelcontextprotocol/serverInfo"
+)
+
+// Error codes of the modern era.
+const (
+	// CodeHeaderMismatch: an HTTP header is missing or does not match the
+	// body.
+	CodeHeaderMismatch = -32020
+	// CodeMissingClientCapability: the request needs a client capability
+	// its _meta did not declare.
+	CodeMissingClientCapability = -32021
+	// CodeUnsupportedProtocolVersion: the server does not speak the
+	// request's protocol version; data {supported, requested}.
+	CodeUnsupportedProtocolVersion = -32022
+)
+
+// modernVersions lists the modern revisions the client speaks, newest
+// first. A var, not a const, so that a test can offer a second one.
+var modernVersions = []string{ModernProtocolVersion}
+
+// isModernVersion reports whether v is a revision of the modern era.
+func isModernVersion(v string) bool { return slices.Contains(modernVersions, v) }
+
+// DiscoverResult is a modern server's answer to server/discover.
+type DiscoverResult struct {
+	SupportedVersions []string           `json:"supportedVersions"`
+	Capabilities      ServerCapabilities `json:"capabilities"`
+	Instructions      string             `json:"instructions,omitempty"`
+	Meta              map[string]any     `json:"_meta,omitempty"`
+}
+
+// modernSession is a Client's state in the modern era. The _meta members
+// every request carries are encoded once per session (and again only when
+// the log level changes), so a request pays a copy, not an encoding.
+type modernSession struct {
+	info Implementation
+	caps ClientCapabilities
+
+	// meta is the members of the request _meta, without braces.
+	meta atomic.Pointer[[]byte]
+
+	mu         sync.Mutex
+	version    string
+	supported  []string
+	serverInfo Implementation
+	logLevel   LoggingLevel
+}
+
+// encodeMeta builds the constant _meta members for version and level.
+func (m *modernSession) encodeMeta(version string, level LoggingLevel) error {
+	caps, err := json.Marshal(m.caps)
+	if err != nil {
+		return fmt.Errorf("mcp: encoding the client capabilities: %w", err)
+	}
+	info, err := json.Marshal(m.info)
+	if err != nil {
+		return fmt.Errorf("mcp: encoding the client info: %w", err)
+	}
+	v, _ := json.Marshal(version)
+	var b []byte
+	b = fmt.Appendf(b, "%q:%s,%q:%s,%q:%s", metaProtocolVersion, v, metaClientCapabilities, caps, metaClientInfo, info)
+	if level != "" {
+		l, _ := json.Marshal(level)
+		b = fmt.Appendf(b, ",%q:%s", metaLogLevel, l)
+	}
+	m.meta.Store(&b)
+	return nil
+}
+
+// withMeta returns params with the session's _meta members added. Params
+// without a _meta member (the common case) get them spliced in front
+// without decoding; an existing _meta object keeps its own keys, and the
+// protocol's keys are the session's.
+func (m *modernSession) withMeta(params any) (json.RawMessage, error) {
+	var raw []byte
+	switch p := params.(type) {
+	case nil:
+	case json.RawMessage:
+		raw = p
+	default:
+		var err error
+		if raw, err = json.Marshal(params); err != nil {
+			return nil, err
+		}
+	}
+	raw = bytes.TrimSpace(raw)
+	meta := *m.meta.Load()
+	if len(raw) == 0 || string(raw) == "null" {
+		out := make([]byte, 0, len(meta)+12)
+		out = append(out, `{"_meta":{`...)
+		out = append(out, meta...)
+		return append(out, "}}"...), nil
+	}
+	if raw[0] != '{' {
+		return nil, fmt.Errorf("params are %s, not a JSON object", jsonKind(raw))
+	}
+	if !bytes.Contains(raw, []byte("meta")) { // even an escaped "_meta" spells meta
+		members := make([]byte, 0, len(meta)+10)
+		members = append(append(append(members, `"_meta":{`...), meta...), '}')
+		return spliceMembers(raw, members)
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return nil, err
+	}
+	fields := map[string]json.RawMessage{}
+	if own, ok := obj["_meta"]; ok && string(own) != "null" {
+		if err := json.Unmarshal(own, &fields); err != nil {
+			return nil, fmt.Errorf("params._meta must be an object, got %s", jsonKind(own))
+		}
+	}
+	var ours map[string]json.RawMessage
+	if err := json.Unmarshal(append(append([]byte{'{'}, meta...), '}'), &ours); err != nil {
+		return nil, err
+	}
+	for k, v := range ours {
+		fields[k] = v
+	}
+	var err error
+	if obj["_meta"], err = json.Marshal(fields); err != nil {
+		return nil, err
+	}
+	return json.Marshal(obj)
+}
+
+// spliceMembers returns the JSON object obj with members (`"k":v,…`) put
+// first, without decoding obj.
+func spliceMembers(obj, members []byte) ([]byte, error) {
+	obj = bytes.TrimSpace(obj)
+	if len(obj) < 2 || obj[0] != '{' {
+		return nil, fmt.Errorf("params are %s, not a JSON object", jsonKind(obj))
+	}
+	rest := bytes.TrimSpace(obj[1:])
+	out := make([]byte, 0, len(obj)+len(members)+2)
+	out = append(append(out, '{'), members...)
+	if rest[0] != '}' {
+		out = append(out, ',')
+	}
+	return append(out, rest...), nil
+}
+
+// observe takes the serverInfo a result carries in _meta, so that
+// ServerInfo follows the server across requests. Results without one cost
+// a scan, not a decoding.
+func (m *modernSession) observe(raw json.RawMessage) {
+	if !bytes.Contains(raw, []byte("serverInfo")) {
+		return
+	}
+	var r struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	if json.Unmarshal(raw, &r) != nil {
+		return
+	}
+	s, ok := r.Meta[metaServerInfo]
+	if !ok {
+		return
+	}
+	var info Implementation
+	if json.Unmarshal(s, &info) != nil || info.Name == "" {
+		return
+	}
+	m.mu.Lock()
+	m.serverInfo = info
+	m.mu.Unlock()
+}
+
+// setLogLevel makes level travel with every later request.
+func (m *modernSession) setLogLevel(level LoggingLevel) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.encodeMeta(m.version, level); err != nil {
+		return err
+	}
+	m.logLevel = level
+	return nil
+}
+
+// discover opens a modern session: server/discover under the pinned
+// version, and once more under the highest version both sides speak if
+// the server refuses it with -32022. It fills c.init as initialize would.
+func (c *Client) discover(ctx context.Context, info Implementation, version string) error {
+	m := &modernSession{info: info, caps: c.caps}
+	c.modern = m
+	res, err := c.discoverAs(ctx, version)
+	if err != nil {
+		var rpcErr *jsonrpc.Error
+		supported := refusedVersions(err, CodeUnsupportedProtocolVersion)
+		if supported == nil || !errors.As(err, &rpcErr) {
+			return err
+		}
+		next := highestCommon(supported)
+		if next == "" || next == version {
+			return &ProtocolVersionError{Offered: version, Supported: supported, Err: rpcErr, modern: true}
+		}
+		if res, err = c.discoverAs(ctx, next); err != nil {
+			return err
+		}
+		version = next
+	}
+	if !slices.Contains(res.SupportedVersions, version) {
+		return fmt.Errorf("mcp: %s: the server's supportedVersions %q do not list %s, the version it answered", MethodServerDiscover, res.SupportedVersions, version)
+	}
+	m.version, m.supported = version, res.SupportedVersions
+	c.init = InitializeResult{ProtocolVersion: version, Capabilities: res.Capabilities, Instructions: res.Instructions, Meta: res.Meta}
+	return nil
+}
+
+// discoverAs sends server/discover under version.
+func (c *Client) discoverAs(ctx context.Context, version string) (*DiscoverResult, error) {
+	if err := c.modern.encodeMeta(version, ""); err != nil {
+		return nil, err
+	}
+	// The stream's wire format depends on the version (the HTTP headers),
+	// and server/discover is already sent under it.
+	if vs, ok := c.stream.(transport.ProtocolVersionSetter); ok {
+		vs.SetProtocolVersion(version)
+	}
+	var res DiscoverResult
+	if err := c.call(ctx, MethodServerDiscover, nil, nil, &res); err != nil {
+		return nil, err
+	}
+	if len(res.SupportedVersions) == 0 {
+		return nil, fmt.Errorf("mcp: %s: the result has no supportedVersions", MethodServerDiscover)
+	}
+	return &res, nil
+}
+
+// highestCommon returns the newest modern revision in supported that the
+// client speaks, "" if none.
+func highestCommon(supported []string) string {
+	for _, v := range modernVersions {
+		if slices.Contains(supported, v) {
+			return v
+		}
+	}
+	return ""
+}
+
+// ServerVersions returns the server's supportedVersions from
+// server/discover in the modern era; nil after an initialize handshake.
+func (c *Client) ServerVersions() []string {
+	if c.modern == nil {
+		return nil
+	}
+	c.modern.mu.Lock()
+	defer c.modern.mu.Unlock()
+	return slices.Clone(c.modern.supported)
+}
+
+// checkProtocolPin validates ClientOptions.ProtocolVersion.
+func checkProtocolPin(v string) error {
+	if v == "" || isModernVersion(v) || IsSupportedProtocolVersion(v) {
+		return nil
+	}
+	return fmt.Errorf("mcp: ClientOptions.ProtocolVersion %q is not one this client speaks (%s, %s)",
+		clip(v), strings.Join(modernVersions, ", "), strings.Join(supportedVersions, ", "))
+}
+
+// modernHeaders are the HTTP headers the modern era checks against the
+// body; -32020 names one of them.
+var modernHeaders = []string{"MCP-Protocol-Version", "Mcp-Method", "Mcp-Name", "Mcp-Param-"}
+
+// headerMismatch turns -32020 into an error naming the header the server
+// refused (as its message names it), nil for any other error.
+func headerMismatch(method string, err error) error {
+	var rpcErr *jsonrpc.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != CodeHeaderMismatch {
+		return nil
+	}
+	header := "an HTTP header"
+	lower := strings.ToLower(rpcErr.Message)
+	for _, h := range modernHeaders {
+		if i := strings.Index(lower, strings.ToLower(h)); i >= 0 {
+			end := i + strings.IndexFunc(rpcErr.Message[i:]+" ", func(r rune) bool { return r == ' ' || r == '"' || r == ',' || r == ':' })
+			header = "the header " + clip(rpcErr.Message[i:end])
+			break
+		}
+	}
+	return fmt.Errorf("mcp: %s: the server refused %s of the request (-32020 HeaderMismatch): %w", method, header, err)
+}

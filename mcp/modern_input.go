@@ -1,0 +1,260 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcpwire/mcpwire/jsonrpc"
+)
+
+// Multi round-trip requests (MRTR). The modern era has no server→client
+// requests: a tools/call, prompts/get or resources/read that needs the
+// client's input ends with {resultType: "input_required", inputRequests,
+// requestState}, and the client sends the request again with the answers
+// in inputResponses and the state echoed. The answers come from the
+// handlers registered for the older eras' requests (ClientOptions.Sampling,
+// Elicitation, ElicitationURL, Roots), so a user's code is the same in
+// both eras.
+
+// maxInputRounds bounds the rounds of one request, as a server that asks
+// forever must not keep a call alive forever.
+const maxInputRounds = 10
+
+// Load-shedding backoff: an input_required result without inputRequests
+// asks the client to come back later.
+const (
+	shedBackoffFirst = 50 * time.Millisecond
+	shedBackoffMax   = 2 * time.Second
+)
+
+// inputMethods are the methods whose result may be input_required.
+var inputMethods = []string{MethodToolsCall, MethodPromptsGet, MethodResourcesRead}
+
+// InputRequest is one request for input of an input_required result: what
+// the server would have sent as a request in the older eras.
+type InputRequest struct {
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params,omitempty"`
+}
+
+// InputRequired is an input_required result of tools/call, prompts/get or
+// resources/read (see ClientOptions.InputRequired).
+type InputRequired struct {
+	// Method is the request's method; Round counts from 1.
+	Method string `json:"-"`
+	Round  int    `json:"-"`
+	// InputRequests are the server's requests, by the key their answer
+	// goes under in inputResponses.
+	InputRequests map[string]InputRequest `json:"inputRequests"`
+	// RequestState is echoed to the server as is; nil when it sent none.
+	RequestState *string `json:"requestState,omitempty"`
+}
+
+// inputResult is the part of a result that says whether it is final.
+type inputResult struct {
+	ResultType string `json:"resultType"`
+	InputRequired
+}
+
+// InputError means the client could not answer a server's request for
+// input: no handler for it, a capability it did not declare, or a handler
+// that failed. Err is the cause (a *jsonrpc.Error for -32021).
+type InputError struct {
+	// Method is the request that asked; Asked is what it asked for
+	// (elicitation/create, sampling/createMessage, roots/list, or a
+	// capability for -32021).
+	Method, Asked string
+	Err           error
+}
+
+func (e *InputError) Error() string {
+	return fmt.Sprintf("mcp: %s: the server asked the client for %s, which it cannot answer: %v", e.Method, e.Asked, e.Err)
+}
+
+func (e *InputError) Unwrap() error { return e.Err }
+
+// callWithInput runs a request that may end input_required: it answers
+// each round and sends the request again, up to maxInputRounds.
+func (c *Client) callWithInput(ctx context.Context, method string, params any, opts *jsonrpc.CallOptions) (json.RawMessage, error) {
+	base, err := encodeParams(params)
+	if err != nil {
+		return nil, fmt.Errorf("mcp: %s: encoding params: %w", method, err)
+	}
+	sent := base
+	backoff := shedBackoffFirst
+	for round := 1; ; round++ {
+		withMeta, err := c.modern.withMeta(json.RawMessage(sent))
+		if err != nil {
+			return nil, fmt.Errorf("mcp: %s: adding _meta: %w", method, err)
+		}
+		raw, err := c.conn.Call(ctx, method, withMeta, opts)
+		if err != nil {
+			if capErr := missingCapability(method, err); capErr != nil {
+				return nil, capErr
+			}
+			if hErr := headerMismatch(method, err); hErr != nil {
+				return nil, hErr
+			}
+			return nil, fmt.Errorf("mcp: %s: %w", method, err)
+		}
+		c.modern.observe(raw)
+		ir, asks := inputRequired(raw)
+		if !asks {
+			return raw, nil
+		}
+		if ir == nil {
+			return nil, fmt.Errorf("mcp: %s: the input_required result is malformed", method)
+		}
+		if round >= maxInputRounds {
+			return nil, fmt.Errorf("mcp: %s: the server still asked for input after %d rounds; giving up", method, maxInputRounds)
+		}
+		ir.Method, ir.Round = method, round
+		if len(ir.InputRequests) == 0 {
+			// Load shedding: come back later with the state, not at once.
+			if err := sleepCtx(ctx, backoff); err != nil {
+				return nil, fmt.Errorf("mcp: %s: waiting to retry a request the server deferred: %w", method, err)
+			}
+			backoff = min(2*backoff, shedBackoffMax)
+		}
+		answers, err := c.answerInput(ctx, ir)
+		if err != nil {
+			return nil, err
+		}
+		if sent, err = retryParams(base, answers, ir.RequestState); err != nil {
+			return nil, fmt.Errorf("mcp: %s: encoding the retry: %w", method, err)
+		}
+	}
+}
+
+// inputRequired reports whether raw is an input_required result, and
+// decodes it (nil if malformed). A complete result costs a scan.
+func inputRequired(raw json.RawMessage) (*InputRequired, bool) {
+	if !bytes.Contains(raw, []byte("input_required")) {
+		return nil, false
+	}
+	var r inputResult
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, bytes.Contains(raw, []byte(`"resultType":"input_required"`))
+	}
+	if r.ResultType != "input_required" {
+		return nil, false
+	}
+	return &r.InputRequired, true
+}
+
+// answerInput answers every request of a round, through
+// ClientOptions.InputRequired when set, else the registered handlers.
+func (c *Client) answerInput(ctx context.Context, ir *InputRequired) (map[string]json.RawMessage, error) {
+	if c.opts.InputRequired != nil {
+		answers, err := c.opts.InputRequired(c.withOrigin(ctx), ir)
+		if err != nil {
+			return nil, fmt.Errorf("mcp: %s: ClientOptions.InputRequired: %w", ir.Method, err)
+		}
+		return answers, nil
+	}
+	answers := make(map[string]json.RawMessage, len(ir.InputRequests))
+	keys := make([]string, 0, len(ir.InputRequests))
+	for k := range ir.InputRequests {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys) // handlers run in a stable order: user prompts appear predictably
+	for _, key := range keys {
+		req := ir.InputRequests[key]
+		if !slices.Contains([]string{MethodElicitationCreate, MethodSamplingCreateMessage, MethodRootsList}, req.Method) {
+			return nil, &InputError{Method: ir.Method, Asked: fmt.Sprintf("%q", clip(req.Method)), Err: errors.New("not a request the server may send as input")}
+		}
+		res, err := c.handle(ctx, c.conn, &jsonrpc.Request{Method: req.Method, Params: req.Params})
+		if err != nil {
+			var rpcErr *jsonrpc.Error
+			if errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc.CodeMethodNotFound {
+				err = fmt.Errorf("no handler is registered (ClientOptions.%s)", handlerOption(req.Method))
+			}
+			return nil, &InputError{Method: ir.Method, Asked: req.Method, Err: err}
+		}
+		if answers[key], err = json.Marshal(res); err != nil {
+			return nil, fmt.Errorf("mcp: %s: encoding the answer to %s: %w", ir.Method, req.Method, err)
+		}
+	}
+	return answers, nil
+}
+
+// handlerOption names the option whose handler answers method.
+func handlerOption(method string) string {
+	switch method {
+	case MethodElicitationCreate:
+		return "Elicitation or ElicitationURL"
+	case MethodSamplingCreateMessage:
+		return "Sampling"
+	}
+	return "Roots or InitialRoots"
+}
+
+// missingCapability turns -32021 into an InputError naming the
+// capabilities the server wanted.
+func missingCapability(method string, err error) error {
+	var rpcErr *jsonrpc.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != CodeMissingClientCapability {
+		return nil
+	}
+	var data struct {
+		Required map[string]json.RawMessage `json:"requiredCapabilities"`
+	}
+	_ = json.Unmarshal(rpcErr.Data, &data)
+	names := make([]string, 0, len(data.Required))
+	for k := range data.Required {
+		names = append(names, fmt.Sprintf("%q", clip(k)))
+	}
+	slices.Sort(names)
+	asked := "a client capability it did not name"
+	if len(names) > 0 {
+		asked = "the client capability " + strings.Join(names, ", ")
+	}
+	return &InputError{Method: method, Asked: asked, Err: fmt.Errorf("this client did not declare it: %w", rpcErr)}
+}
+
+// encodeParams returns params as a JSON object ("{}" for none).
+func encodeParams(params any) ([]byte, error) {
+	switch p := params.(type) {
+	case nil:
+		return []byte("{}"), nil
+	case json.RawMessage:
+		return p, nil
+	}
+	return json.Marshal(params)
+}
+
+// retryParams is the request's params with inputResponses and the echoed
+// requestState.
+func retryParams(base []byte, answers map[string]json.RawMessage, state *string) ([]byte, error) {
+	if answers == nil {
+		answers = map[string]json.RawMessage{}
+	}
+	a, err := json.Marshal(answers)
+	if err != nil {
+		return nil, err
+	}
+	members := append([]byte(`"inputResponses":`), a...)
+	if state != nil {
+		s, _ := json.Marshal(*state)
+		members = append(append(members, `,"requestState":`...), s...)
+	}
+	return spliceMembers(base, members)
+}
+
+// sleepCtx waits d or until ctx ends.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+}

@@ -1,0 +1,131 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/mcpwire/mcpwire/jsonrpc"
+)
+
+// The modern era replaces resources/subscribe and the GET listener with
+// subscriptions/listen: one long-lived request whose reply carries the
+// notifications the client opted in to. The client keeps one open while
+// it wants any: the list_changed callbacks in ClientOptions opt in to
+// their lists, and SubscribeResource to a resource's updates. A listen
+// that ends is opened again after a backoff; a change of the opt-ins
+// replaces it.
+
+// MethodSubscriptionsListen opens a modern-era notification stream.
+const MethodSubscriptionsListen = "subscriptions/listen"
+
+// Re-open backoff of a listen that ended.
+const (
+	listenBackoffFirst = 100 * time.Millisecond
+	listenBackoffMax   = 10 * time.Second
+)
+
+// listenFilter is the notifications params of subscriptions/listen.
+type listenFilter struct {
+	ToolsListChanged      bool     `json:"toolsListChanged,omitempty"`
+	PromptsListChanged    bool     `json:"promptsListChanged,omitempty"`
+	ResourcesListChanged  bool     `json:"resourcesListChanged,omitempty"`
+	ResourceSubscriptions []string `json:"resourceSubscriptions,omitempty"`
+}
+
+func (f *listenFilter) empty() bool {
+	return !f.ToolsListChanged && !f.PromptsListChanged && !f.ResourcesListChanged && len(f.ResourceSubscriptions) == 0
+}
+
+// listenLoop is a client's subscriptions/listen: at most one goroutine
+// keeps a listen open; a change of the opt-ins cancels the open one and
+// the goroutine opens the new one at once.
+type listenLoop struct {
+	mu      sync.Mutex
+	running bool
+	stop    context.CancelFunc // ends the open listen; nil when none
+	changed bool               // the filter changed since the open listen began
+}
+
+// listenFilterNow is what the client opts in to now.
+func (c *Client) listenFilterNow() listenFilter {
+	h := &c.opts.notify
+	f := listenFilter{
+		ToolsListChanged:     h.toolsListChanged != nil,
+		PromptsListChanged:   h.promptsListChanged != nil,
+		ResourcesListChanged: h.resourcesListChanged != nil,
+	}
+	c.state.mu.Lock()
+	f.ResourceSubscriptions = slices.Clone(c.state.subs)
+	c.state.mu.Unlock()
+	return f
+}
+
+// relisten makes the open listen match the opt-ins: it starts the loop
+// when there is something to listen to, and replaces an open listen.
+func (c *Client) relisten() {
+	l := &c.listen
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.running {
+		l.changed = true
+		if l.stop != nil {
+			l.stop()
+		}
+		return
+	}
+	if f := c.listenFilterNow(); f.empty() {
+		return
+	}
+	l.running = true
+	go c.listenLoop()
+}
+
+// listenLoop keeps a listen open until the session ends or nothing is
+// wanted any more.
+func (c *Client) listenLoop() {
+	l := &c.listen
+	backoff := listenBackoffFirst
+	for {
+		ctx, stop := context.WithCancel(sessionCtx{c})
+		l.mu.Lock()
+		f := c.listenFilterNow()
+		if f.empty() || c.conn.Err() != nil {
+			l.running, l.stop = false, nil
+			l.mu.Unlock()
+			stop()
+			return
+		}
+		l.stop, l.changed = stop, false
+		l.mu.Unlock()
+		err := c.call(ctx, MethodSubscriptionsListen, struct {
+			Notifications listenFilter `json:"notifications"`
+		}{f}, &jsonrpc.CallOptions{Timeout: NoTimeout}, nil)
+		stop()
+		l.mu.Lock()
+		changed := l.changed
+		l.mu.Unlock()
+		if changed {
+			backoff = listenBackoffFirst
+			continue // replaced: open the new one at once
+		}
+		select {
+		case <-c.conn.Done():
+			continue // the loop's check ends it
+		default:
+		}
+		if err != nil && !errors.Is(err, context.Canceled) {
+			c.report(fmt.Errorf("mcp: %s ended; opening it again in %v: %w", MethodSubscriptionsListen, backoff, err))
+		}
+		t := time.NewTimer(backoff)
+		select {
+		case <-t.C:
+		case <-c.conn.Done():
+			t.Stop()
+		}
+		backoff = min(2*backoff, listenBackoffMax)
+	}
+}

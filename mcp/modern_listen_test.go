@@ -1,0 +1,99 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"github.com/mcpwire/mcpwire/mcptest"
+	"github.com/mcpwire/mcpwire/transport"
+)
+
+// listenWatch collects what a modern client's subscriptions/listen brings.
+type listenWatch struct {
+	acks    chan listenFilter
+	tools   chan struct{}
+	updated chan string
+}
+
+func newListenWatch() *listenWatch {
+	return &listenWatch{acks: make(chan listenFilter, 16), tools: make(chan struct{}, 16), updated: make(chan string, 16)}
+}
+
+func (w *listenWatch) options() *ClientOptions {
+	return modernWith(func(o *ClientOptions) {
+		o.OnToolsListChanged = func(context.Context) { w.tools <- struct{}{} }
+		o.OnResourceUpdated = func(_ context.Context, u ResourceUpdated) { w.updated <- u.URI }
+		o.OnNotification = func(_ context.Context, n *Notification) {
+			if n.Method == "notifications/subscriptions/acknowledged" {
+				var p struct{ Notifications listenFilter }
+				_ = json.Unmarshal(n.Params, &p)
+				w.acks <- p.Notifications
+			}
+		}
+	})
+}
+
+// The list_changed callbacks and SubscribeResource work in the modern era
+// through subscriptions/listen, over a pipe and over HTTP.
+func TestModernListen(t *testing.T) {
+	for _, viaHTTP := range []bool{false, true} {
+		name := map[bool]string{false: "pipe", true: "http"}[viaHTTP]
+		t.Run(name, func(t *testing.T) {
+			srv := mcptest.NewDefault(&mcptest.Options{Eras: mcptest.ModernOnly})
+			w := newListenWatch()
+			var c *Client
+			if viaHTTP {
+				hs := mcptest.NewHTTPServer(t, srv, nil)
+				var err error
+				if c, err = Connect(t.Context(), &transport.StreamableHTTP{URL: hs.URL}, w.options()); err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { c.Close() })
+			} else {
+				c, _ = connectMCPTest(t, srv, w.options())
+			}
+			ctx := t.Context()
+			if ack := <-w.acks; !ack.ToolsListChanged || len(ack.ResourceSubscriptions) != 0 {
+				t.Fatalf("first listen acknowledged %+v", ack)
+			}
+			if _, err := c.CallTool(ctx, "add-tool", map[string]any{"name": "extra"}, nil); err != nil {
+				t.Fatal(err)
+			}
+			<-w.tools
+
+			if err := c.SubscribeResource(ctx, mcptest.HelloURI); err != nil {
+				t.Fatal(err)
+			}
+			for ack := range w.acks {
+				if slices.Contains(ack.ResourceSubscriptions, mcptest.HelloURI) {
+					break
+				}
+			}
+			if _, err := c.CallTool(ctx, "touch", map[string]any{"uri": mcptest.HelloURI}, nil); err != nil {
+				t.Fatal(err)
+			}
+			if uri := <-w.updated; uri != mcptest.HelloURI {
+				t.Errorf("updated %q", uri)
+			}
+			if st := c.SessionState(); !slices.Equal(st.Subscriptions, []string{mcptest.HelloURI}) {
+				t.Errorf("SessionState %+v", st)
+			}
+		})
+	}
+}
+
+// A listen that ends is opened again, and notifications flow once more.
+func TestModernListenReopened(t *testing.T) {
+	srv := mcptest.NewDefault(&mcptest.Options{Eras: mcptest.ModernOnly})
+	w := newListenWatch()
+	c, _ := connectMCPTest(t, srv, w.options())
+	<-w.acks
+	srv.EndSubscriptions()
+	<-w.acks // the listen was opened again
+	if _, err := c.CallTool(t.Context(), "add-tool", map[string]any{"name": "extra"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	<-w.tools
+}

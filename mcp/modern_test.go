@@ -1,0 +1,196 @@
+package mcp
+
+import (
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcpwire/mcpwire/jsonrpc"
+	"github.com/mcpwire/mcpwire/mcptest"
+	"github.com/mcpwire/mcpwire/transport"
+)
+
+var modernPin = &ClientOptions{ProtocolVersion: ModernProtocolVersion, ClientInfo: Implementation{Name: "tester", Version: "2"}}
+
+// exerciseModern runs the accessors and a few calls on a client pinned to
+// the modern era and checks what the server received.
+func exerciseModern(t *testing.T, c *Client, received func() []mcptest.ModernRequest) {
+	t.Helper()
+	ctx := t.Context()
+	if c.ProtocolVersion() != ModernProtocolVersion || !slices.Equal(c.ServerVersions(), []string{ModernProtocolVersion}) {
+		t.Errorf("ProtocolVersion %q, ServerVersions %q", c.ProtocolVersion(), c.ServerVersions())
+	}
+	if c.ServerInfo().Name != "mcptest" || c.ServerCapabilities().Tools == nil {
+		t.Errorf("ServerInfo %+v, capabilities %+v", c.ServerInfo(), c.ServerCapabilities())
+	}
+	tools, err := c.ListTools(ctx)
+	if err != nil || len(tools) == 0 {
+		t.Fatalf("ListTools: %d tools, %v", len(tools), err)
+	}
+	res, err := c.CallTool(ctx, "add", map[string]any{"a": 2, "b": 3}, nil)
+	if err != nil || res.IsError {
+		t.Fatalf("CallTool: %+v, %v", res, err)
+	}
+	if err := c.Ping(ctx); err != nil {
+		t.Fatalf("Ping: %v", err)
+	}
+	if err := c.SetLogLevel(ctx, LevelWarning); err != nil {
+		t.Fatalf("SetLogLevel: %v", err)
+	}
+	if _, err := c.ListPrompts(ctx); err != nil {
+		t.Fatalf("ListPrompts: %v", err)
+	}
+	reqs := received()
+	var methods []string
+	for _, r := range reqs {
+		methods = append(methods, r.Method)
+		if r.ProtocolVersion != ModernProtocolVersion || r.ClientInfo == nil || r.ClientInfo.Name != "tester" || len(r.ClientCapabilities) == 0 {
+			t.Errorf("%s carried version %q, info %+v, capabilities %s", r.Method, r.ProtocolVersion, r.ClientInfo, r.ClientCapabilities)
+		}
+	}
+	want := []string{"server/discover", "tools/list", "tools/call", "server/discover", "prompts/list"}
+	if !slices.Equal(methods, want) {
+		t.Fatalf("server received %q, want %q", methods, want)
+	}
+	if last := reqs[len(reqs)-1]; last.LogLevel != string(LevelWarning) || reqs[2].LogLevel != "" {
+		t.Errorf("log level in _meta: %q after SetLogLevel, %q before", last.LogLevel, reqs[2].LogLevel)
+	}
+}
+
+func TestModernPinnedPipe(t *testing.T) {
+	srv := mcptest.NewDefault(&mcptest.Options{Eras: mcptest.ModernOnly, Instructions: "be modern"})
+	c, _ := connectMCPTest(t, srv, modernPin)
+	if c.Instructions() != "be modern" {
+		t.Errorf("Instructions %q", c.Instructions())
+	}
+	exerciseModern(t, c, srv.ModernRequests)
+}
+
+func TestModernPinnedChild(t *testing.T) {
+	child := mcptest.ChildCommand()
+	child.Env[mcptest.EnvEras] = "modern"
+	c, err := Connect(t.Context(), &transport.Command{Command: child.Path, Args: child.Args, Env: child.Env}, modernPin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if c.ProtocolVersion() != ModernProtocolVersion || c.ServerInfo().Name != "mcptest" {
+		t.Fatalf("ProtocolVersion %q, ServerInfo %+v", c.ProtocolVersion(), c.ServerInfo())
+	}
+	res, err := c.CallTool(t.Context(), "echo", map[string]any{"message": "hi"}, nil)
+	if err != nil || res.IsError {
+		t.Fatalf("CallTool: %+v, %v", res, err)
+	}
+}
+
+// Without the pin, a modern-only server is still met with initialize:
+// nothing changes for a client that does not ask for the modern era.
+func TestModernNotPinnedStaysLegacy(t *testing.T) {
+	srv := mcptest.NewDefault(&mcptest.Options{Eras: mcptest.ModernOnly})
+	stream, _ := mcptest.Connect(t, srv)
+	_, err := NewClient(t.Context(), stream, nil)
+	if err == nil || !strings.Contains(err.Error(), "initialize") {
+		t.Fatalf("NewClient without the pin: %v, want an initialize error", err)
+	}
+	if n := len(srv.ModernRequests()); n != 0 {
+		t.Errorf("the server saw %d modern requests", n)
+	}
+}
+
+// A -32022 refusal is retried once with the newest version both speak.
+func TestModernUnsupportedVersionRetried(t *testing.T) {
+	saved := modernVersions
+	modernVersions = []string{"2099-01-01", ModernProtocolVersion}
+	t.Cleanup(func() { modernVersions = saved })
+	srv := mcptest.NewDefault(&mcptest.Options{Eras: mcptest.ModernOnly})
+	opts := *modernPin
+	opts.ProtocolVersion = "2099-01-01"
+	c, _ := connectMCPTest(t, srv, &opts)
+	if c.ProtocolVersion() != ModernProtocolVersion {
+		t.Fatalf("ProtocolVersion %q after the retry", c.ProtocolVersion())
+	}
+	if _, err := c.ListTools(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range srv.ModernRequests() {
+		if r.ProtocolVersion != ModernProtocolVersion {
+			t.Errorf("%s sent under %q", r.Method, r.ProtocolVersion)
+		}
+	}
+}
+
+func TestModernNoCommonVersion(t *testing.T) {
+	srv := mcptest.NewDefault(&mcptest.Options{Eras: mcptest.ModernOnly, ModernVersions: []string{"2099-01-01"}})
+	stream, _ := mcptest.Connect(t, srv)
+	_, err := NewClient(t.Context(), stream, modernPin)
+	var vErr *ProtocolVersionError
+	var rpcErr *jsonrpc.Error
+	if !errors.As(err, &vErr) || !slices.Equal(vErr.Supported, []string{"2099-01-01"}) || !errors.As(err, &rpcErr) || rpcErr.Code != CodeUnsupportedProtocolVersion {
+		t.Fatalf("err = %v, want a ProtocolVersionError listing 2099-01-01", err)
+	}
+	if !strings.Contains(err.Error(), "server/discover") || !strings.Contains(err.Error(), "2099-01-01") {
+		t.Errorf("error %q should name server/discover and the server's versions", err)
+	}
+}
+
+func TestProtocolPinRejected(t *testing.T) {
+	stream, _ := mcptest.Connect(t, mcptest.NewDefault())
+	_, err := NewClient(t.Context(), stream, &ClientOptions{ProtocolVersion: "latest"})
+	if err == nil || !strings.Contains(err.Error(), `ProtocolVersion "latest"`) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// A legacy version can be pinned: it is what initialize offers.
+func TestLegacyProtocolPin(t *testing.T) {
+	srv := mcptest.NewDefault()
+	c, session := connectMCPTest(t, srv, &ClientOptions{ProtocolVersion: "2025-03-26"})
+	<-session.Initialized()
+	if c.ProtocolVersion() != "2025-03-26" || session.ProtocolVersion() != "2025-03-26" || c.ServerVersions() != nil {
+		t.Fatalf("client %q, server %q, ServerVersions %q", c.ProtocolVersion(), session.ProtocolVersion(), c.ServerVersions())
+	}
+}
+
+func TestModernMetaSplice(t *testing.T) {
+	m := &modernSession{info: Implementation{Name: "n", Version: "1"}}
+	if err := m.encodeMeta(ModernProtocolVersion, ""); err != nil {
+		t.Fatal(err)
+	}
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"n","version":"1"}}`
+	for _, tc := range []struct {
+		in   any
+		want string
+	}{
+		{nil, "{" + meta + "}"},
+		{jsonRaw(` {} `), "{" + meta + "}"},
+		{map[string]string{"name": "x"}, "{" + meta + `,"name":"x"}`},
+		{jsonRaw(`{"_meta":{"k":1,"io.modelcontextprotocol/protocolVersion":"old"},"a":2}`), `{"_meta":{"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"n","version":"1"},"io.modelcontextprotocol/protocolVersion":"2026-07-28","k":1},"a":2}`},
+	} {
+		got, err := m.withMeta(tc.in)
+		if err != nil || string(got) != tc.want {
+			t.Errorf("withMeta(%v) = %s, %v\nwant %s", tc.in, got, err, tc.want)
+		}
+	}
+	if _, err := m.withMeta(jsonRaw(`[1]`)); err == nil || !strings.Contains(err.Error(), "not a JSON object") {
+		t.Errorf("array params: %v", err)
+	}
+}
+
+func jsonRaw(s string) any { return json.RawMessage(s) }
+
+// observe reads every modern result from the server: whatever it gets, it
+// must not panic, and it only ever takes a named serverInfo.
+func FuzzModernObserve(f *testing.F) {
+	f.Add([]byte(`{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}}}`))
+	f.Add([]byte(`{"_meta":{"io.modelcontextprotocol/serverInfo":"serverInfo"}}`))
+	f.Add([]byte(`{"_meta":null,"serverInfo":1}`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		m := &modernSession{}
+		m.observe(raw)
+		if m.serverInfo.Name == "" && m.serverInfo.Version != "" {
+			t.Fatalf("took a nameless serverInfo %+v", m.serverInfo)
+		}
+	})
+}
