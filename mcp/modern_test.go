@@ -136,7 +136,7 @@ func TestModernNoCommonVersion(t *testing.T) {
 }
 
 func TestProtocolPinRejected(t *testing.T) {
-	stream, _ := mcptest.Connect(t, mcptest.NewDefault())
+	stream, _ := mcptest.Connect(t, mcptest.NewDefault(nil))
 	_, err := NewClient(t.Context(), stream, &ClientOptions{ProtocolVersion: "latest"})
 	if err == nil || !strings.Contains(err.Error(), `ProtocolVersion "latest"`) {
 		t.Fatalf("err = %v", err)
@@ -145,7 +145,7 @@ func TestProtocolPinRejected(t *testing.T) {
 
 // A legacy version can be pinned: it is what initialize offers.
 func TestLegacyProtocolPin(t *testing.T) {
-	srv := mcptest.NewDefault()
+	srv := mcptest.NewDefault(nil)
 	c, session := connectMCPTest(t, srv, &ClientOptions{ProtocolVersion: "2025-03-26"})
 	<-session.Initialized()
 	if c.ProtocolVersion() != "2025-03-26" || session.ProtocolVersion() != "2025-03-26" || c.ServerVersions() != nil {
