@@ -36,7 +36,7 @@ func wantCancelOnWire(t *testing.T, wire string) {
 // the exit closes the client, which flushes the queued cancel.
 func TestTimeoutExitSendsCancel(t *testing.T) {
 	target, wire := wiredServer(t, "never-answer:echo")
-	args := append([]string{"call", "echo", "--arg", "message=x", "--timeout", "300ms"}, target...)
+	args := append([]string{"call", "echo", "--arg", "message=x", "--tool-timeout", "300ms"}, target...)
 	out, err := exec.CommandContext(t.Context(), binary, args...).CombinedOutput()
 	if code := exitCode(t, err); code != 6 {
 		t.Fatalf("exit %d, want 6\n%s", code, out)

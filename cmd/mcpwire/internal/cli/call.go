@@ -42,6 +42,16 @@ on a terminal, one line per update otherwise. On a terminal, a call still
 running after 2s with no progress yet shows how long it has run ("still
 running, 45s"), until its result or its first progress comes.
 
+Deadlines: the call may go --tool-timeout (default 10m) without a
+progress notification, and each one starts that again, up to 2h in all;
+--tool-timeout 0 waits forever. Tools build, test or wait on a person for
+minutes, so they are judged by signs of life, not a fixed cap. --timeout
+(default 30s) bounds only the protocol requests (the handshake, the tool
+list), which a working server answers at once. A configured server's
+"timeout" bounds its tool calls too, unless --tool-timeout is given. A
+call that runs out exits 6, Ctrl-C exits 130; both cancel the call on the
+server.
+
 Exit status 4 means the tool reported an error (isError); its content is
 still printed. Exit status 5 means the server refused the call (a
 JSON-RPC error such as -32602, invalid params).
@@ -131,13 +141,13 @@ func (o *callOptions) result(format string) resultOptions {
 // *mcp.OutputSchemaError comes after the result was printed).
 func callTool(ctx context.Context, io *IOStreams, t *Target, c *mcp.Client, name string, args any, ro resultOptions) error {
 	progress := NewProgress(io, name)
-	res, err := c.CallTool(ctx, name, args, &mcp.CallOptions{OnProgress: progress.Update})
+	res, err := c.CallTool(ctx, name, args, t.callOptions(progress.Update))
 	progress.Done()
 	if res == nil {
 		if err == nil {
 			err = errors.New("no result")
 		}
-		return t.Explain(fmt.Sprintf("calling tool %q", name), err)
+		return t.ExplainTool(fmt.Sprintf("calling tool %q", name), err)
 	}
 	switch {
 	case ro.File != "":
@@ -154,7 +164,7 @@ func callTool(ctx context.Context, io *IOStreams, t *Target, c *mcp.Client, name
 		printCallResult(io.Out, res, ro.Structured)
 	}
 	if err != nil {
-		return t.Explain(fmt.Sprintf("tool %q", name), err)
+		return t.ExplainTool(fmt.Sprintf("tool %q", name), err)
 	}
 	if res.IsError {
 		return &ToolError{Tool: name}

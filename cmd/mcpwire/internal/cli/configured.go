@@ -71,7 +71,10 @@ type Session struct {
 	// Timeout is the per-request timeout (jsonrpc.NoTimeout when
 	// disabled), as --timeout gave it.
 	Timeout time.Duration
-	Verbose bool
+	// ToolTimeout and ToolMaxTimeout are --tool-timeout's per-call
+	// deadlines (zero: each server's client policy).
+	ToolTimeout, ToolMaxTimeout time.Duration
+	Verbose                     bool
 	// LogLevel is --log-level, asked of each server as it is used.
 	LogLevel mcp.LoggingLevel
 
@@ -140,16 +143,21 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 		timeout, wait = jsonrpc.NoTimeout, 24*time.Hour
 	}
 	s := &Session{Set: set, Timeout: timeout, Verbose: sf.Verbose, LogLevel: level, io: streams}
+	s.ToolTimeout, s.ToolMaxTimeout = sf.toolPolicy()
+	client := &mcp.ClientOptions{ClientInfo: mcp.Implementation{Name: ClientName, Version: Version()}, ProtocolVersion: protocol}
+	if sf.timeoutSet {
+		// --timeout is for protocol requests only; without the explicit
+		// tool policy the library would give tool calls that deadline too.
+		// Unset, the template stays empty, so that a server's configured
+		// "timeout" is every request's deadline, as hosts mean it.
+		client.Timeout = timeout
+		client.ToolTimeout, client.ToolMaxTimeout = mcp.DefaultToolTimeout, mcp.DefaultToolMaxTimeout
+	}
 	opts := &manager.Options{
 		ConnectTimeout: wait,
 		ReconnectWait:  wait,
 		StartupGate:    -1,
-		Client: &mcp.ClientOptions{
-			ClientInfo: mcp.Implementation{Name: ClientName, Version: Version()},
-			Timeout:    timeout,
-
-			ProtocolVersion: protocol,
-		},
+		Client:         client,
 	}
 	if sf.Verbose {
 		opts.Stderr = func(server string) io.Writer { return &prefixWriter{w: streams.ErrOut, prefix: "[" + server + "] "} }

@@ -27,7 +27,7 @@ func withConfiguredTool(ctx context.Context, io *IOStreams, f *ConfigFlags, sf *
 	if err != nil {
 		return err
 	}
-	t := &Target{Desc: fmt.Sprintf("server %q", server), Timeout: s.Timeout, Verbose: s.Verbose}
+	t := s.target(server)
 	if err := s.M.Connect(ctx, server); err != nil {
 		return connectError(t, err)
 	}

@@ -19,10 +19,13 @@ const ClientName = "mcpwire"
 // printed to io.ErrOut. The caller closes the client.
 func Connect(ctx context.Context, io *IOStreams, t *Target) (*mcp.Client, error) {
 	opts := &mcp.ClientOptions{
-		ClientInfo: mcp.Implementation{Name: ClientName, Version: Version()},
-		Timeout:    t.Timeout,
-
+		ClientInfo:      mcp.Implementation{Name: ClientName, Version: Version()},
+		Timeout:         t.Timeout,
 		ProtocolVersion: t.Protocol,
+		// Set explicitly: with Timeout set, the library would give tool
+		// calls that deadline too (a host's one "timeout" per server).
+		ToolTimeout:    mcp.DefaultToolTimeout,
+		ToolMaxTimeout: mcp.DefaultToolMaxTimeout,
 	}
 	if t.Verbose || t.LogLevel != "" {
 		opts.OnLogMessage = func(_ context.Context, m mcp.LoggingMessage) {
@@ -73,6 +76,15 @@ func LogLine(m mcp.LoggingMessage) string {
 func (t *Target) Explain(op string, err error) error {
 	if errors.Is(err, jsonrpc.ErrTimeout) && t.Timeout > 0 {
 		return fmt.Errorf("%s: %w (raise --timeout, or set it to 0 to wait forever)", op, err)
+	}
+	return fmt.Errorf("%s: %w", op, err)
+}
+
+// ExplainTool is Explain for a tool call, whose deadline --tool-timeout
+// sets.
+func (t *Target) ExplainTool(op string, err error) error {
+	if errors.Is(err, jsonrpc.ErrTimeout) && t.ToolTimeout != mcp.NoTimeout {
+		return fmt.Errorf("%s: %w (the tool sent no progress in time: raise --tool-timeout, or set it to 0 to wait forever)", op, err)
 	}
 	return fmt.Errorf("%s: %w", op, err)
 }

@@ -59,10 +59,24 @@ func TestExitTimeout(t *testing.T) {
 	// The timeout covers the handshake too, so it must leave the child
 	// (a race-enabled test binary) time to start; only the call is never
 	// answered.
-	r := run(t, args(a("call", "echo", "--arg", "message=x", "--timeout", "2s"), server("never-answer:echo"))...).
+	r := run(t, args(a("call", "echo", "--arg", "message=x", "--tool-timeout", "2s"), server("never-answer:echo"))...).
 		wantCode(t, ExitTimeout)
-	if !strings.Contains(r.err, "timed out after 2s") || !strings.Contains(r.err, "raise --timeout") || strings.Count(r.err, "\n") != 1 {
+	if !strings.Contains(r.err, "timed out after 2s") || !strings.Contains(r.err, "raise --tool-timeout") || strings.Count(r.err, "\n") != 1 {
 		t.Errorf("stderr = %q", r.err)
+	}
+	// A protocol request keeps --timeout.
+	r = run(t, args(a("tools", "--timeout", "2s"), server("never-answer:tools/list"))...).wantCode(t, ExitTimeout)
+	if !strings.Contains(r.err, "raise --timeout") {
+		t.Errorf("stderr = %q", r.err)
+	}
+}
+
+// --timeout is the deadline of protocol requests only: a tool that
+// works longer than it without progress still returns its result.
+func TestToolCallOutlivesTimeout(t *testing.T) {
+	r := run(t, args(a("call", "slow", "--arg", "steps=1", "--arg", "delay_ms=3000", "--timeout", "1s"), server())...).wantCode(t, 0)
+	if !strings.Contains(r.out, "done after 1 steps") {
+		t.Errorf("stdout = %q, stderr = %q", r.out, r.err)
 	}
 }
 

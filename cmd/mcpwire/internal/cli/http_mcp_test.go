@@ -67,8 +67,8 @@ func TestHTTPExitCodes(t *testing.T) {
 	run(t, "call", "fail", hs.URL).wantCode(t, ExitToolError)
 	run(t, "call", "no-such-tool", hs.URL).wantCode(t, ExitUsage)
 	run(t, "call", "bad-output", "--transport", "sse", hs.SSEURL).wantCode(t, ExitProtocol)
-	r := run(t, "call", "echo", "--arg", "message=x", "--timeout", "300ms", hs.URL).wantCode(t, ExitTimeout)
-	if !strings.Contains(r.err, "raise --timeout") {
+	r := run(t, "call", "echo", "--arg", "message=x", "--tool-timeout", "300ms", hs.URL).wantCode(t, ExitTimeout)
+	if !strings.Contains(r.err, "raise --tool-timeout") {
 		t.Errorf("stderr = %q", r.err)
 	}
 	r = run(t, "tools", hs.URL[:strings.LastIndex(hs.URL, "/")]+"/nowhere", "--transport", "http").wantCode(t, ExitConnect)

@@ -51,7 +51,7 @@ type serversOptions struct {
 func (o *serversOptions) Flags(fs *flag.FlagSet) {
 	o.Config.Register(fs)
 	fs.BoolVar(&o.Sources, "sources", false, "also list the config files read and the shadowed definitions")
-	fs.Var((*durationFlag)(&o.Server.Timeout), "timeout", "how long each server may take to connect, and per request `DURATION` (5s, 1m; 0 disables it)")
+	fs.Var(setDuration{&o.Server.Timeout, &o.Server.timeoutSet}, "timeout", "how long each server may take to connect, and per request `DURATION` (5s, 1m; 0 disables it)")
 	o.Server.Timeout = jsonrpc.DefaultTimeout
 	fs.BoolVar(&o.Server.Verbose, "verbose", false, "show the servers' stderr, log messages and failures live")
 	o.Output.Register(fs, "table", "json")

@@ -27,13 +27,18 @@ type ServerFlags struct {
 	Transport      string
 	Env            StringList
 	InheritEnv     bool
-	Timeout        time.Duration
-	Verbose        bool
+	// Timeout is --timeout, the deadline of protocol requests.
+	Timeout time.Duration
+	// ToolTimeout is --tool-timeout, the idle deadline of tool calls.
+	ToolTimeout time.Duration
+	Verbose     bool
 	// LogLevel asks the server for log messages of this level and up
 	// (logging/setLevel), printed on stderr; empty leaves it alone.
 	LogLevel string
 	// Protocol is --protocol: "auto" or a protocol revision to pin.
 	Protocol string
+
+	timeoutSet, toolTimeoutSet bool
 }
 
 // Register adds the flags to fs.
@@ -43,8 +48,7 @@ func (f *ServerFlags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.Transport, "transport", "auto", "`KIND` of transport for a URL server: auto (Streamable HTTP, falling back to legacy SSE), http or sse")
 	fs.Var(&f.Env, "env", "set `K=V` in a stdio server's environment (repeatable)")
 	fs.BoolVar(&f.InheritEnv, "inherit-env", false, "give a stdio server this process's whole environment, not just the safe basics")
-	f.Timeout = jsonrpc.DefaultTimeout
-	fs.Var((*durationFlag)(&f.Timeout), "timeout", "per-request `DURATION` (5s, 1m); 0 disables it")
+	f.registerTimeouts(fs)
 	fs.BoolVar(&f.Verbose, "verbose", false, "show the server's stderr and log messages live")
 	fs.BoolVar(&f.Verbose, "stderr", false, "same as --verbose")
 	fs.StringVar(&f.LogLevel, "log-level", "", "ask the server for log messages of `LEVEL` and up (debug, info, notice, warning, error, critical, alert, emergency), shown on stderr")
@@ -57,9 +61,12 @@ type Target struct {
 	// Desc names the server without secrets: the stdio command's name,
 	// or the URL without user info and query.
 	Desc string
-	// Timeout is the request timeout for mcp.ClientOptions (NoTimeout
-	// when disabled).
+	// Timeout is the protocol requests' timeout for mcp.ClientOptions
+	// (NoTimeout when disabled).
 	Timeout time.Duration
+	// ToolTimeout and ToolMaxTimeout are the tool calls' idle deadline
+	// and cap (mcp.CallOptions); zero means the client's policy.
+	ToolTimeout, ToolMaxTimeout time.Duration
 	// Verbose asks for the server's stderr and logs on io.ErrOut.
 	Verbose bool
 	// LogLevel is --log-level: the level to ask for, "" for none.
@@ -103,6 +110,7 @@ func (f *ServerFlags) Resolve(io *IOStreams, p Parsed) (*Target, []string, error
 			return nil, nil, err
 		}
 		t.Timeout, t.LogLevel, t.Protocol = timeout, level, protocol
+		t.ToolTimeout, t.ToolMaxTimeout = f.toolPolicy()
 		return t, p.Args, nil
 	}
 	if len(p.Args) == 0 {
@@ -118,6 +126,7 @@ func (f *ServerFlags) Resolve(io *IOStreams, p Parsed) (*Target, []string, error
 		return nil, nil, err
 	}
 	t.Timeout, t.LogLevel, t.Protocol = timeout, level, protocol
+	t.ToolTimeout, t.ToolMaxTimeout = f.toolPolicy()
 	return t, p.Args[:len(p.Args)-1], nil
 }
 

@@ -245,7 +245,7 @@ func (s *Session) unknownServer(name string) error {
 
 // connect connects the configured server name and returns its client.
 func (s *Session) connect(ctx context.Context, name string) (Conn, error) {
-	t := &Target{Desc: fmt.Sprintf("server %q", name), Timeout: s.Timeout, Verbose: s.Verbose}
+	t := s.target(name)
 	if def := s.Set.Lookup(name); def != nil {
 		given := slices.Collect(maps.Keys(def.Env))
 		stdio := def.Command != ""
