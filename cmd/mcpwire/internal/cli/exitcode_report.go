@@ -24,12 +24,14 @@ func Report(ctx context.Context, io *IOStreams, err error) int {
 	}
 	msg, tail := splitStderrTail(err)
 	msg = cliWording(msg)
-	fmt.Fprintf(io.ErrOut, "mcpwire: %s\n", oneLine(io.Redact(msg)))
+	// A server's words reach the terminal here: escape sequences in them
+	// (a title change, a cleared screen) are taken out.
+	fmt.Fprintf(io.ErrOut, "mcpwire: %s\n", Sanitize(oneLine(io.Redact(msg))))
 	// With --verbose the server's stderr was on screen already.
 	printStderrTail(io, tail)
 	var conn *ConnectError
 	if errors.As(err, &conn) && conn.Hint != "" {
-		fmt.Fprintf(io.ErrOut, "mcpwire: hint: %s\n", io.Redact(conn.Hint))
+		fmt.Fprintf(io.ErrOut, "mcpwire: hint: %s\n", Sanitize(io.Redact(conn.Hint)))
 	}
 	return code
 }

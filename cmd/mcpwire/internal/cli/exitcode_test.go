@@ -78,6 +78,21 @@ func TestReport(t *testing.T) {
 	}
 }
 
+// A server's error message cannot drive the terminal: escape sequences
+// (a window title, a cleared screen) are taken out of the error line.
+func TestReportSanitizesTheServersWords(t *testing.T) {
+	var b bytes.Buffer
+	io := &IOStreams{ErrOut: &b}
+	err := &jsonrpc.Error{Code: -32000, Message: "bad\x1b]0;pwned\x07 thing\x1b[2J done"}
+	Report(context.Background(), io, err)
+	if strings.ContainsRune(b.String(), 0x1b) || strings.ContainsRune(b.String(), 0x07) {
+		t.Errorf("an escape reached the terminal: %q", b.String())
+	}
+	if !strings.Contains(b.String(), "thing") || !strings.Contains(b.String(), "done") {
+		t.Errorf("the message was lost: %q", b.String())
+	}
+}
+
 func TestReportInterruptedAndNil(t *testing.T) {
 	var b bytes.Buffer
 	io := &IOStreams{ErrOut: &b}
