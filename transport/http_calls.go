@@ -56,10 +56,10 @@ type postCall struct {
 	id      jsonrpc.ID
 	method  string // the JSON-RPC method, or what a one-way message is
 	body    []byte
-	initial bool   // the engine's initialize: no session headers
-	params  []byte // initialize's, kept to repeat it; any request's in the stateless era (Mcp-Name)
+	initial bool          // the engine's initialize: no session headers
+	params  []byte        // initialize's, kept to repeat it; any request's in the stateless era (Mcp-Name)
 	mirror  []ParamHeader // the stateless era's Mcp-Param-* headers of the request
-	oneWay  bool   // a notification or response: no reply to read
+	oneWay  bool          // a notification or response: no reply to read
 
 	cancelled atomic.Bool
 
