@@ -35,7 +35,11 @@ type hookErrors struct {
 }
 
 func (h *hookErrors) add(err error) { h.mu.Lock(); h.errs = append(h.errs, err); h.mu.Unlock() }
-func (h *hookErrors) list() []error  { h.mu.Lock(); defer h.mu.Unlock(); return append([]error(nil), h.errs...) }
+func (h *hookErrors) list() []error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]error(nil), h.errs...)
+}
 
 // In the modern era over Streamable HTTP, tools/call mirrors the
 // x-mcp-header fields into Mcp-Param headers (which mcptest checks against
