@@ -45,6 +45,10 @@ type Manager struct {
 	tableMu  sync.Mutex
 	tableGen atomic.Uint64
 	table    atomic.Pointer[toolTable]
+
+	// staleAt is the earliest time (Unix ns) a live tool list goes stale
+	// by its server's ttlMs; 0 when none will (see freshness.go).
+	staleAt atomic.Int64
 }
 
 // New returns a manager for the servers of set: the definitions in
@@ -298,6 +302,7 @@ func (m *Manager) Server(name string) (ServerStatus, bool) {
 // cached or last known tools (Cached set). The entries share memory with
 // the manager: do not modify them.
 func (m *Manager) Tools() []ToolEntry {
+	m.refreshStale()
 	return m.currentTable().entries()
 }
 

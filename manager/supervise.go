@@ -140,7 +140,7 @@ func (s *server) connect(ctx context.Context, attempt int) (*mcp.Client, error) 
 		default:
 		}
 	}
-	tools, err := listTools(cctx, c)
+	tools, hint, err := listTools(cctx, c)
 	if err != nil {
 		_ = c.Close()
 		return nil, err
@@ -150,6 +150,7 @@ func (s *server) connect(ctx context.Context, attempt int) (*mcp.Client, error) 
 
 	s.mu.Lock()
 	changed := s.setToolsLocked(tools, false)
+	s.setFreshLocked(time.Now(), hint.TTL())
 	kept := s.tools
 	s.prompts, s.resources = prompts, resources
 	s.info = c.ServerInfo()
@@ -286,17 +287,18 @@ func (s *server) refreshList(ctx context.Context, c *mcp.Client, list int) {
 	}
 }
 
-// listTools lists every tool; a server without tools (-32601) has none.
-func listTools(ctx context.Context, c *mcp.Client) ([]mcp.Tool, error) {
-	tools, err := c.ListTools(ctx)
+// listTools lists every tool, with the listing's caching hint; a server
+// without tools (-32601) has none.
+func listTools(ctx context.Context, c *mcp.Client) ([]mcp.Tool, mcp.CacheHint, error) {
+	tools, hint, err := c.ListToolsWithHint(ctx)
 	var rpcErr *jsonrpc.Error
 	if errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc.CodeMethodNotFound {
-		return nil, nil
+		return nil, mcp.CacheHint{}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("listing tools: %w", err)
+		return nil, mcp.CacheHint{}, fmt.Errorf("listing tools: %w", err)
 	}
-	return tools, nil
+	return tools, hint, nil
 }
 
 // listPrompts lists the prompts of a server that declared them; a failure
@@ -326,19 +328,21 @@ func listDeclared[T any](ctx context.Context, s *server, declared bool, what str
 	return items, true
 }
 
-// refreshTools re-lists tools after tools/list_changed.
+// refreshTools re-lists tools after tools/list_changed, or when the list
+// went stale by its ttlMs.
 func (s *server) refreshTools(ctx context.Context, c *mcp.Client) {
 	rctx, cancel := context.WithTimeout(ctx, s.m.opts.ConnectTimeout)
 	defer cancel()
-	tools, err := listTools(rctx, c)
+	tools, hint, err := listTools(rctx, c)
 	if err != nil {
 		if ctx.Err() == nil && c.Err() == nil {
-			s.emit(Event{Kind: Warning, Err: fmt.Errorf("refreshing after tools/list_changed: %w", err)})
+			s.emit(Event{Kind: Warning, Err: fmt.Errorf("refreshing the tool list: %w", err)})
 		}
 		return
 	}
 	s.mu.Lock()
 	changed := s.setToolsLocked(tools, false)
+	s.setFreshLocked(time.Now(), hint.TTL())
 	kept := s.tools
 	s.mu.Unlock()
 	if !changed {

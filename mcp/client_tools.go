@@ -32,19 +32,8 @@ type CallOptions struct {
 // remembers each tool's outputSchema for CallTool to validate against;
 // tools that are no longer listed are forgotten.
 func (c *Client) ListTools(ctx context.Context) ([]Tool, error) {
-	tools, err := listAll(ctx, MethodToolsList, func(ctx context.Context, cursor string) ([]Tool, string, error) {
-		page, err := c.ListToolsPage(ctx, cursor)
-		if err != nil {
-			return nil, "", err
-		}
-		return page.Tools, page.NextCursor, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	c.schemas.retain(tools)
-	c.headers.retain(tools)
-	return tools, nil
+	tools, _, err := c.ListToolsWithHint(ctx)
+	return tools, err
 }
 
 // ListToolsPage fetches one page of tools/list ("" for the first). Tools

@@ -60,6 +60,8 @@ type DiscoverResult struct {
 	Capabilities      ServerCapabilities `json:"capabilities"`
 	Instructions      string             `json:"instructions,omitempty"`
 	Meta              map[string]any     `json:"_meta,omitempty"`
+	// CacheHint is the 2026-07-28 ttlMs and cacheScope (zero before).
+	CacheHint
 }
 
 // modernSession is a Client's state in the modern era. The _meta members

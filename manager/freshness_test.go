@@ -1,0 +1,98 @@
+package manager
+
+import (
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/mcpwire/mcpwire/config"
+	"github.com/mcpwire/mcpwire/mcp"
+	"github.com/mcpwire/mcpwire/mcptest"
+)
+
+// modernFleetServer is a modern-only mcptest server whose tool lists carry
+// hint, behind a manager pinned to the modern era.
+func modernFleetServer(t *testing.T, f *fleet, hint *mcptest.CacheHint) (*Manager, *mcptest.Server, *eventLog) {
+	srv := f.add("a", mcptest.NewDefault(&mcptest.Options{Name: "a", Eras: mcptest.ModernOnly}))
+	if hint != nil {
+		srv.SetCacheHint("tools/list", *hint)
+	}
+	m := NewServers([]*config.Server{pipeServer("a")}, &Options{Dial: f.dial, CacheDir: t.TempDir(),
+		Client: &mcp.ClientOptions{ProtocolVersion: mcp.ModernProtocolVersion}})
+	log := record(m)
+	m.Start(t.Context())
+	log.waitFor(t, "a", Connected, 1)
+	return m, srv, log
+}
+
+func toolListings(srv *mcptest.Server) int {
+	n := 0
+	for _, r := range srv.ModernRequests() {
+		if r.Method == "tools/list" {
+			n++
+		}
+	}
+	return n
+}
+
+// A tool list with a positive ttlMs is served as is while fresh, and
+// listed again (once) when the manager needs it after the TTL.
+func TestToolListTTL(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFleet()
+		defer f.close()
+		const ttl = time.Minute
+		m, srv, _ := modernFleetServer(t, f, &mcptest.CacheHint{TTLMillis: ttl.Milliseconds(), Scope: "public"})
+		defer m.Close()
+		start := time.Now()
+		synctest.Wait()
+		base := toolListings(srv)
+		if base == 0 {
+			t.Fatal("the tools were never listed")
+		}
+
+		time.Sleep(ttl - time.Since(start) - time.Second)
+		m.Tools()
+		time.Sleep(DefaultRefreshMaxWait)
+		synctest.Wait()
+		if n := toolListings(srv); n != base {
+			t.Fatalf("%d listings while the list was fresh, want %d", n, base)
+		}
+
+		time.Sleep(time.Second)
+		for range 5 {
+			m.Tools() // stale now: the first use asks once
+		}
+		time.Sleep(DefaultRefreshMaxWait)
+		synctest.Wait()
+		if n := toolListings(srv); n != base+1 {
+			t.Fatalf("%d listings after the TTL passed, want %d", n, base+1)
+		}
+		m.Tools() // fresh again
+		time.Sleep(DefaultRefreshMaxWait)
+		synctest.Wait()
+		if n := toolListings(srv); n != base+1 {
+			t.Errorf("%d listings right after a refresh, want %d", n, base+1)
+		}
+	})
+}
+
+// ttlMs 0 (and no hint) leaves the list to list_changed: using the tools
+// lists nothing again, however late.
+func TestToolListTTLZero(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFleet()
+		defer f.close()
+		m, srv, _ := modernFleetServer(t, f, nil)
+		defer m.Close()
+		synctest.Wait()
+		base := toolListings(srv)
+		time.Sleep(time.Hour)
+		m.Tools()
+		time.Sleep(DefaultRefreshMaxWait)
+		synctest.Wait()
+		if n := toolListings(srv); n != base {
+			t.Errorf("%d listings, want %d", n, base)
+		}
+	})
+}
