@@ -48,8 +48,8 @@ type server struct {
 	// toolsStale is when the live tool list goes stale by its ttlMs;
 	// zero when it does not by time (see freshness.go).
 	toolsStale time.Time
-	prompts     []mcp.Prompt
-	resources   []mcp.Resource
+	prompts    []mcp.Prompt
+	resources  []mcp.Resource
 	// changed is closed and replaced on every state change, waking the
 	// calls that wait for the server.
 	changed chan struct{}
