@@ -106,6 +106,9 @@ func (c *Client) callWithInput(ctx context.Context, method string, params any, o
 		c.modern.observe(raw)
 		ir, asks := inputRequired(raw)
 		if !asks {
+			if err := unaskedTask(method, raw); err != nil {
+				return nil, err
+			}
 			return raw, nil
 		}
 		if ir == nil {
