@@ -96,3 +96,21 @@ func TestToolListTTLZero(t *testing.T) {
 		}
 	})
 }
+
+// In the modern era the manager opts in to list_changed through
+// subscriptions/listen, so a tool the server adds shows up.
+func TestModernToolsListChanged(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFleet()
+		defer f.close()
+		m, srv, log := modernFleetServer(t, f, nil)
+		defer m.Close()
+		synctest.Wait()
+		before := log.count("a", ToolsChanged)
+		srv.AddTool(mcptest.Tool{Name: "late"}, echoHandler)
+		log.waitFor(t, "a", ToolsChanged, before+1)
+		if !hasTool(m.Tools(), "mcp__a__late") {
+			t.Errorf("the added tool is missing: %v", m.Tools())
+		}
+	})
+}

@@ -203,6 +203,12 @@ func (s *server) clientOptions() *mcp.ClientOptions {
 			user(ctx, n)
 		}
 	}
+	// The list_changed refresh works from OnNotification in every era;
+	// the callbacks are set too because in 2026-07-28 they are what opts
+	// the client in to the notifications (subscriptions/listen).
+	o.OnToolsListChanged = orNoop(o.OnToolsListChanged)
+	o.OnPromptsListChanged = orNoop(o.OnPromptsListChanged)
+	o.OnResourcesListChanged = orNoop(o.OnResourcesListChanged)
 	next := o.ErrorHook
 	o.ErrorHook = func(err error) {
 		s.emit(Event{Kind: Warning, Err: err})
@@ -379,4 +385,12 @@ func (s *server) refreshResources(ctx context.Context, c *mcp.Client) {
 	s.resources = r
 	s.mu.Unlock()
 	s.emit(Event{Kind: ResourcesChanged})
+}
+
+// orNoop returns fn, or a callback that does nothing when fn is nil.
+func orNoop(fn func(context.Context)) func(context.Context) {
+	if fn != nil {
+		return fn
+	}
+	return func(context.Context) {}
 }
