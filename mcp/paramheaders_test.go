@@ -251,3 +251,32 @@ func FuzzToolHeaderFields(f *testing.F) {
 		_ = paramHeaders(fields, schema)
 	})
 }
+
+// A tool call whose reply stream broke, sent again under a new id (with
+// ReplayToolCalls), carries its Mcp-Param headers again.
+func TestModernParamHeadersOnReissue(t *testing.T) {
+	srv := mcptest.NewServer(&mcptest.Options{Eras: mcptest.ModernOnly})
+	headerTools(srv)
+	hs := mcptest.NewHTTPServer(t, srv, nil)
+	c, err := Connect(t.Context(), &transport.StreamableHTTP{URL: hs.URL, ReplayToolCalls: true}, modernPin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.ListTools(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	hs.Streamable.CutNextStream("route")
+	if _, err := c.CallTool(t.Context(), "route", map[string]any{"region": "eu-1", "priority": 3}, nil); err != nil {
+		t.Fatalf("CallTool over a broken stream: %v", err)
+	}
+	var sent []string
+	for _, r := range hs.Requests() {
+		if r.Header.Get("Mcp-Method") == "tools/call" {
+			sent = append(sent, r.Header.Get("Mcp-Param-Region")+"/"+r.Header.Get("Mcp-Param-Priority"))
+		}
+	}
+	if strings.Join(sent, " ") != "eu-1/3 eu-1/3" {
+		t.Errorf("tools/call headers %q, want the same headers on both POSTs", sent)
+	}
+}
