@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -40,5 +41,25 @@ func TestModernUnaskedTask(t *testing.T) {
 	tools, err := c.ListTools(t.Context())
 	if err != nil || len(tools) != 1 {
 		t.Errorf("ListTools = %v, %v", tools, err)
+	}
+}
+
+// A server that can serve a call only as a task answers a client without
+// the extension -32021; the error names the extension.
+func TestModernTaskRequiredNamesExtension(t *testing.T) {
+	s := newFakeServer(t)
+	s.on(MethodServerDiscover, func(context.Context, *jsonrpc.Request) (any, error) {
+		return json.RawMessage(`{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{}}}`), nil
+	})
+	s.on(MethodToolsCall, func(context.Context, *jsonrpc.Request) (any, error) {
+		e := jsonrpc.NewError(CodeMissingClientCapability, "this tool runs only as a task")
+		e.Data = json.RawMessage(`{"requiredCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}`)
+		return nil, e
+	})
+	c := connect(t, s, modernPin)
+	_, err := c.CallTool(t.Context(), "slow", nil, nil)
+	var ie *InputError
+	if !errors.As(err, &ie) || !strings.Contains(ie.Asked, `extension "io.modelcontextprotocol/tasks"`) {
+		t.Fatalf("err = %v, want an InputError naming the tasks extension", err)
 	}
 }
