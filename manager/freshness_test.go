@@ -114,3 +114,54 @@ func TestModernToolsListChanged(t *testing.T) {
 		}
 	})
 }
+
+// A remote server's tool list declared "private" is not kept on disk (an
+// older file goes), while a "public" one and a local process's private one
+// are.
+func TestToolCacheScope(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		remote bool
+		scope  string
+		kept   bool
+	}{
+		{"remote private", true, "private", false},
+		{"remote public", true, "public", true},
+		{"local private", false, "private", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				f := newFleet()
+				defer f.close()
+				f.add("a", mcptest.NewDefault(&mcptest.Options{Name: "a", Eras: mcptest.ModernOnly})).
+					SetCacheHint("tools/list", mcptest.CacheHint{Scope: tc.scope})
+				def := pipeServer("a")
+				if tc.remote {
+					def.Type, def.Command, def.URL = config.TypeHTTP, "", "http://in-process/mcp"
+				}
+				dir := t.TempDir()
+				cache := &toolCache{dir: dir, ttl: time.Hour}
+				key := CacheKey(def)
+				if err := cache.save(key, "a", []mcp.Tool{{Name: "old"}}, time.Now()); err != nil {
+					t.Fatal(err)
+				}
+				m := NewServers([]*config.Server{def}, &Options{Dial: f.dial, CacheDir: dir,
+					Client: &mcp.ClientOptions{ProtocolVersion: mcp.ModernProtocolVersion}})
+				defer m.Close()
+				log := record(m)
+				m.Start(t.Context())
+				log.waitFor(t, "a", Connected, 1)
+				tools, _, ok, warn := cache.load(key, "a", time.Now())
+				if warn != nil {
+					t.Fatal(warn)
+				}
+				if ok != tc.kept {
+					t.Fatalf("cache file present = %v, want %v", ok, tc.kept)
+				}
+				if ok && (len(tools) < 2 || tools[0].Name == "old") {
+					t.Errorf("the cache holds %d tools, not the live list", len(tools))
+				}
+			})
+		})
+	}
+}

@@ -157,7 +157,7 @@ func (s *server) connect(ctx context.Context, attempt int) (*mcp.Client, error) 
 	s.mu.Unlock()
 	// Cache and table first, so that whoever reacts to Connected sees
 	// the new tools.
-	s.saveCache(kept)
+	s.saveCache(kept, hint)
 	if changed {
 		s.m.tableChanged()
 	}
@@ -354,7 +354,7 @@ func (s *server) refreshTools(ctx context.Context, c *mcp.Client) {
 	if !changed {
 		return
 	}
-	s.saveCache(kept)
+	s.saveCache(kept, hint)
 	s.m.tableChanged()
 	s.emit(Event{Kind: ToolsChanged, Tools: len(kept)})
 }
