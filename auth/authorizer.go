@@ -399,7 +399,7 @@ func (a *Authorizer) Challenge(ctx context.Context, resp *http.Response) (bool, 
 		}
 		f := a.startFlightLocked()
 		a.mu.Unlock()
-		err := a.satisfy(ctx, ch, stepUp)
+		err := a.satisfy(ctx, ch, stepUp, sent != "")
 		a.endFlight(f, err)
 		if err != nil {
 			return false, err

@@ -28,6 +28,8 @@ func run(ctx context.Context, scenario, url string) error {
 			return &mcp.ElicitResult{Action: "accept", Content: content}, nil
 		},
 		ErrorHook: func(err error) { logger.Printf("note: %v", err) },
+		// Pins a revision when set ("2026-07-28", say); empty negotiates.
+		ProtocolVersion: os.Getenv("MCPWIRE_CONFORMANCE_PROTOCOL"),
 	}
 	tr := &transport.StreamableHTTP{URL: url}
 	if strings.HasPrefix(scenario, "auth/") {
