@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -40,7 +41,39 @@ const (
 	// assertion grant (ID-JAG, RFC 8693), which the MCP server's
 	// authorization server trades for an access token (RFC 7523).
 	GrantEnterprise Grant = "enterprise"
+	// GrantWorkloadIdentity: workload identity federation (the MCP
+	// "workload identity" extension): a JWT that the platform issues to
+	// this workload (a Kubernetes service account token, a cloud's
+	// identity token, a CI job's OIDC token) is presented as an RFC 7523
+	// JWT bearer grant; no user and no client secret are involved.
+	GrantWorkloadIdentity Grant = "workload_identity"
 )
+
+// WorkloadTokenFile is a WorkloadToken source that reads the JWT from a
+// file each time (platforms rotate projected tokens in place).
+func WorkloadTokenFile(path string) func(context.Context) (string, error) {
+	return func(context.Context) (string, error) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			// The path is the user's own; the error names it, never the
+			// contents.
+			return "", fmt.Errorf("reading the workload identity token: %w", err)
+		}
+		return strings.TrimSpace(string(b)), nil
+	}
+}
+
+// WorkloadTokenEnv is a WorkloadToken source that reads the JWT from the
+// environment variable name each time.
+func WorkloadTokenEnv(name string) func(context.Context) (string, error) {
+	return func(context.Context) (string, error) {
+		v := strings.TrimSpace(os.Getenv(name))
+		if v == "" {
+			return "", fmt.Errorf("the environment variable %s holds no workload identity token", name)
+		}
+		return v, nil
+	}
+}
 
 // Enterprise configures GrantEnterprise.
 type Enterprise struct {
@@ -84,6 +117,12 @@ type Options struct {
 	SigningAlg    string
 	// Enterprise configures GrantEnterprise.
 	Enterprise *Enterprise
+	// WorkloadToken returns the workload's identity JWT for
+	// GrantWorkloadIdentity (see WorkloadTokenFile, WorkloadTokenEnv). It
+	// is called for every token request, so a rotated token is picked up.
+	// ClientID is optional with this grant: when set the client names
+	// itself (or authenticates, with a secret or key).
+	WorkloadToken func(ctx context.Context) (string, error)
 	// UserAgent takes the user through sign-in. Nil means headless:
 	// stored tokens, refresh and the non-interactive grants only; a
 	// sign-in that is needed fails with ErrInteractionRequired.
@@ -265,6 +304,10 @@ func New(serverURL string, opts *Options) (*Authorizer, error) {
 		}
 		if err := a.requireTLS("identity provider token endpoint", e.TokenEndpoint); err != nil {
 			return nil, err
+		}
+	case GrantWorkloadIdentity:
+		if o.WorkloadToken == nil {
+			return nil, errors.New("auth: the workload identity grant needs a workload token source (a token file or environment variable)")
 		}
 	default:
 		return nil, fmt.Errorf("auth: unknown grant %q", clean(string(a.grant), 40))

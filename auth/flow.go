@@ -103,6 +103,8 @@ func (a *Authorizer) obtain(ctx context.Context, d *discovery, scopes []string) 
 		tok, c, err = a.clientCredentials(ctx, d, scopes)
 	case GrantEnterprise:
 		tok, c, err = a.enterprise(ctx, d, scopes)
+	case GrantWorkloadIdentity:
+		tok, c, err = a.workloadIdentity(ctx, d, scopes)
 	default:
 		tok, c, err = a.authorizationCode(ctx, d, scopes)
 	}

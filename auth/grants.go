@@ -180,6 +180,37 @@ func (a *Authorizer) enterprise(ctx context.Context, d *discovery, scopes []stri
 	return tok, c, nil
 }
 
+// workloadIdentity presents the workload's identity JWT as an RFC 7523
+// JWT bearer grant. A refused grant is reported as it is: the workload's
+// identity is what it is, so neither a retry nor another grant would help.
+func (a *Authorizer) workloadIdentity(ctx context.Context, d *discovery, scopes []string) (*Token, *client, error) {
+	assertion, err := a.opts.WorkloadToken(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("auth: getting the workload identity token: %w", err)
+	}
+	if assertion == "" {
+		return nil, nil, errors.New("auth: the workload identity token source returned no token")
+	}
+	var c *client
+	if a.opts.ClientID != "" {
+		if c, err = a.configuredClient(ctx, d.as); err != nil {
+			return nil, nil, err
+		}
+	}
+	form := formValues("grant_type", grantJWTBearer, "assertion", assertion, "resource", d.resource)
+	if len(scopes) > 0 {
+		form.Set("scope", strings.Join(scopes, " "))
+	}
+	tok, err := a.grantToken(ctx, "workload identity token request", d.as.TokenEndpoint, form, c, scopes, assertion)
+	if err != nil {
+		return nil, nil, err
+	}
+	if c == nil {
+		c = &client{method: AuthNone, audience: d.as.Issuer}
+	}
+	return tok, c, nil
+}
+
 // configuredClient is the pre-registered client, authenticating the way
 // the server supports. A configured secret goes only to the issuer it is
 // bound to.
