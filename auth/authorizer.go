@@ -123,6 +123,9 @@ type Options struct {
 	// ClientID is optional with this grant: when set the client names
 	// itself (or authenticates, with a secret or key).
 	WorkloadToken func(ctx context.Context) (string, error)
+	// DPoP says when tokens are bound to a key (RFC 9449); the default,
+	// DPoPAuto, does it with authorization servers that support it.
+	DPoP DPoPMode
 	// UserAgent takes the user through sign-in. Nil means headless:
 	// stored tokens, refresh and the non-interactive grants only; a
 	// sign-in that is needed fails with ErrInteractionRequired.
@@ -188,6 +191,11 @@ type Authorizer struct {
 	flight    *flight
 	attempts  int   // authorizations since a request last succeeded
 	cancelled error // sticky: the user cancelled; cleared by Reset
+	// DPoP: the servers' latest nonces by origin, and the parsed key of
+	// the current token (dpopEncoded is its stored form).
+	nonces      map[string]string
+	dpopEncoded string
+	dpopKey     *dpopKey
 
 	// waitHook, set by tests, runs whenever a caller starts waiting for
 	// another caller's flight.
@@ -288,6 +296,11 @@ func New(serverURL string, opts *Options) (*Authorizer, error) {
 		}
 		a.signer = k
 	}
+	switch o.DPoP {
+	case DPoPAuto, DPoPOn, DPoPOff:
+	default:
+		return nil, fmt.Errorf("auth: unknown DPoP mode %q (want on, off or empty for automatic)", clean(string(o.DPoP), 20))
+	}
 	switch a.grant {
 	case GrantAuthorizationCode:
 	case GrantClientCredentials:
@@ -329,11 +342,25 @@ func (a *Authorizer) Authorize(ctx context.Context, req *http.Request) error {
 		return nil // never a token in clear text; Challenge says why
 	}
 	tok, err := a.token(ctx)
-	if err != nil {
+	if err != nil || tok == "" {
 		return err
 	}
-	if tok != "" {
+	a.mu.Lock()
+	var bound *Token
+	if t := a.rec.Token; t != nil && t.AccessToken == tok && t.Type == dpopScheme {
+		c := *t
+		bound = &c
+	}
+	a.mu.Unlock()
+	if bound == nil {
 		req.Header.Set("Authorization", "Bearer "+tok)
+		return nil
+	}
+	if err := a.setDPoP(req, bound); err != nil {
+		// A damaged key: the token cannot be used, so it goes, and the
+		// server's 401 brings a new one.
+		a.logf("%v", err)
+		a.dropToken(ctx)
 	}
 	return nil
 }
@@ -382,13 +409,26 @@ func (a *Authorizer) token(ctx context.Context) (string, error) {
 	}
 }
 
-// oauthChallenge reads the Bearer challenge of a reply; ours is false when
-// the reply challenges with another scheme only (Basic, say), which is not
-// OAuth's to answer. No challenge at all is ours: the spec's fallbacks find
-// the metadata.
+// oauthChallenge reads the Bearer challenge of a reply, else its DPoP
+// one (RFC 9449 section 7.1: a resource server that takes only DPoP
+// tokens challenges with that scheme); ours is false when the reply
+// challenges with another scheme only (Basic, say), which is not OAuth's
+// to answer. No challenge at all is ours: the spec's fallbacks find the
+// metadata.
 func oauthChallenge(h http.Header) (ch Challenge, ours bool) {
-	ch, isBearer := BearerChallenge(h)
-	return ch, isBearer || len(h.Values("WWW-Authenticate")) == 0
+	var dpop *Challenge
+	for _, c := range ParseChallenges(h.Values("WWW-Authenticate")) {
+		if strings.EqualFold(c.Scheme, "Bearer") {
+			return c, true
+		}
+		if dpop == nil && strings.EqualFold(c.Scheme, dpopScheme) {
+			dpop = &c
+		}
+	}
+	if dpop != nil {
+		return *dpop, true
+	}
+	return Challenge{}, len(h.Values("WWW-Authenticate")) == 0
 }
 
 // Challenge handles a 401, or a 403 with error="insufficient_scope", to a
@@ -416,6 +456,9 @@ func (a *Authorizer) Challenge(ctx context.Context, resp *http.Response) (bool, 
 	}
 	if a.cleartext {
 		return false, a.cleartextErr()
+	}
+	if retry, handled := a.nonceRetry(resp); handled {
+		return retry, nil
 	}
 	sent := bearerToken(resp.Request)
 	for {
@@ -560,7 +603,8 @@ func (a *Authorizer) logf(format string, args ...any) {
 	}
 }
 
-// bearerToken returns the Bearer token a request carried.
+// bearerToken returns the access token a request carried, with the
+// Bearer or the DPoP scheme.
 func bearerToken(req *http.Request) string {
 	if req == nil {
 		return ""
@@ -568,6 +612,9 @@ func bearerToken(req *http.Request) string {
 	v := req.Header.Get("Authorization")
 	if len(v) > 7 && strings.EqualFold(v[:7], "Bearer ") {
 		return strings.TrimSpace(v[7:])
+	}
+	if len(v) > 5 && strings.EqualFold(v[:5], dpopScheme+" ") {
+		return strings.TrimSpace(v[5:])
 	}
 	return ""
 }

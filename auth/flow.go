@@ -96,17 +96,23 @@ func (a *Authorizer) obtain(ctx context.Context, d *discovery, scopes []string) 
 	var (
 		tok *Token
 		c   *client
+		key *dpopKey // a fresh key for every new credential
 		err error
 	)
+	if a.useDPoP(d.as) {
+		if key, err = newDPoPKey(); err != nil {
+			return err
+		}
+	}
 	switch a.grant {
 	case GrantClientCredentials:
-		tok, c, err = a.clientCredentials(ctx, d, scopes)
+		tok, c, err = a.clientCredentials(ctx, d, scopes, key)
 	case GrantEnterprise:
-		tok, c, err = a.enterprise(ctx, d, scopes)
+		tok, c, err = a.enterprise(ctx, d, scopes, key)
 	case GrantWorkloadIdentity:
-		tok, c, err = a.workloadIdentity(ctx, d, scopes)
+		tok, c, err = a.workloadIdentity(ctx, d, scopes, key)
 	default:
-		tok, c, err = a.authorizationCode(ctx, d, scopes)
+		tok, c, err = a.authorizationCode(ctx, d, scopes, key)
 	}
 	if err != nil {
 		return err
@@ -276,7 +282,16 @@ func (a *Authorizer) refresh(ctx context.Context) error {
 	if rec.Resource != "" {
 		form.Set("resource", rec.Resource)
 	}
-	tok, err := a.grantToken(ctx, "token refresh", rec.TokenEndpoint, form, c, rec.Token.Scopes, rec.Token.RefreshToken)
+	// A DPoP-bound token is refreshed with a proof of the same key (RFC
+	// 9449 section 5: the refresh token is bound to it too).
+	var key *dpopKey
+	if rec.Token.Type == dpopScheme {
+		if key, err = a.keyFor(rec.Token.DPoPKey); err != nil {
+			a.dropToken(ctx)
+			return err
+		}
+	}
+	tok, err := a.grantToken(ctx, "token refresh", rec.TokenEndpoint, form, c, key, rec.Token.Scopes, rec.Token.RefreshToken)
 	if err != nil {
 		var oe *OAuthError
 		if errors.As(err, &oe) && (oe.Code == "invalid_grant" || oe.Code == "invalid_client" || oe.Code == "unauthorized_client") {

@@ -58,7 +58,7 @@ func FuzzDecodeTokenReply(f *testing.F) {
 		if r.AccessToken == "" || r.ExpiresIn < 0 {
 			t.Fatalf("accepted %q as %+v", body, r)
 		}
-		tok, err := r.accessToken(time.Unix(0, 0), nil)
+		tok, err := r.accessToken(time.Unix(0, 0), nil, "")
 		if err == nil && !tok.Valid(time.Unix(0, 0)) && r.ExpiresIn > 30 {
 			t.Fatalf("a fresh token from %q is not valid", body)
 		}

@@ -11,7 +11,7 @@ import (
 
 // authorizationCode runs the authorization code flow with PKCE through the
 // UserAgent.
-func (a *Authorizer) authorizationCode(ctx context.Context, d *discovery, scopes []string) (*Token, *client, error) {
+func (a *Authorizer) authorizationCode(ctx context.Context, d *discovery, scopes []string, key *dpopKey) (*Token, *client, error) {
 	as := d.as
 	if !as.supportsPKCE() {
 		return nil, nil, fmt.Errorf("%w: %s lists code_challenge_methods_supported %q; refusing to authorize without it",
@@ -89,7 +89,7 @@ func (a *Authorizer) authorizationCode(ctx context.Context, d *discovery, scopes
 		"code_verifier", p.verifier,
 		"resource", d.resource,
 	)
-	tok, err := a.grantToken(ctx, "token request", as.TokenEndpoint, form, c, scopes, code, p.verifier)
+	tok, err := a.grantToken(ctx, "token request", as.TokenEndpoint, form, c, key, scopes, code, p.verifier)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -113,7 +113,7 @@ func checkIss(vals url.Values, as *ServerMetadata) error {
 }
 
 // clientCredentials gets a token for the client itself.
-func (a *Authorizer) clientCredentials(ctx context.Context, d *discovery, scopes []string) (*Token, *client, error) {
+func (a *Authorizer) clientCredentials(ctx context.Context, d *discovery, scopes []string, key *dpopKey) (*Token, *client, error) {
 	c, err := a.configuredClient(ctx, d.as)
 	if err != nil {
 		return nil, nil, err
@@ -122,7 +122,7 @@ func (a *Authorizer) clientCredentials(ctx context.Context, d *discovery, scopes
 	if len(scopes) > 0 {
 		form.Set("scope", strings.Join(scopes, " "))
 	}
-	tok, err := a.grantToken(ctx, "client credentials token request", d.as.TokenEndpoint, form, c, scopes)
+	tok, err := a.grantToken(ctx, "client credentials token request", d.as.TokenEndpoint, form, c, key, scopes)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -132,7 +132,7 @@ func (a *Authorizer) clientCredentials(ctx context.Context, d *discovery, scopes
 // enterprise exchanges the identity provider's ID token for an identity
 // assertion grant (ID-JAG) there, then the grant for an access token at
 // the MCP server's authorization server.
-func (a *Authorizer) enterprise(ctx context.Context, d *discovery, scopes []string) (*Token, *client, error) {
+func (a *Authorizer) enterprise(ctx context.Context, d *discovery, scopes []string, key *dpopKey) (*Token, *client, error) {
 	e := a.opts.Enterprise
 	idToken, err := e.IDToken(ctx)
 	if err != nil {
@@ -156,7 +156,7 @@ func (a *Authorizer) enterprise(ctx context.Context, d *discovery, scopes []stri
 	if e.ClientID != "" {
 		idp = &client{id: e.ClientID, secret: e.ClientSecret, method: chooseAuthMethod(nil, e.ClientSecret != "", false)}
 	}
-	r, err := a.tokenRequest(ctx, "token exchange at the identity provider", e.TokenEndpoint, exchange, idp, idToken)
+	r, err := a.tokenRequest(ctx, "token exchange at the identity provider", e.TokenEndpoint, exchange, idp, nil, idToken)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -173,7 +173,7 @@ func (a *Authorizer) enterprise(ctx context.Context, d *discovery, scopes []stri
 	if len(scopes) > 0 {
 		form.Set("scope", strings.Join(scopes, " "))
 	}
-	tok, err := a.grantToken(ctx, "JWT bearer grant", d.as.TokenEndpoint, form, c, scopes, grant, idToken)
+	tok, err := a.grantToken(ctx, "JWT bearer grant", d.as.TokenEndpoint, form, c, key, scopes, grant, idToken)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -183,7 +183,7 @@ func (a *Authorizer) enterprise(ctx context.Context, d *discovery, scopes []stri
 // workloadIdentity presents the workload's identity JWT as an RFC 7523
 // JWT bearer grant. A refused grant is reported as it is: the workload's
 // identity is what it is, so neither a retry nor another grant would help.
-func (a *Authorizer) workloadIdentity(ctx context.Context, d *discovery, scopes []string) (*Token, *client, error) {
+func (a *Authorizer) workloadIdentity(ctx context.Context, d *discovery, scopes []string, key *dpopKey) (*Token, *client, error) {
 	assertion, err := a.opts.WorkloadToken(ctx)
 	if err != nil {
 		return nil, nil, fmt.Errorf("auth: getting the workload identity token: %w", err)
@@ -201,7 +201,7 @@ func (a *Authorizer) workloadIdentity(ctx context.Context, d *discovery, scopes 
 	if len(scopes) > 0 {
 		form.Set("scope", strings.Join(scopes, " "))
 	}
-	tok, err := a.grantToken(ctx, "workload identity token request", d.as.TokenEndpoint, form, c, scopes, assertion)
+	tok, err := a.grantToken(ctx, "workload identity token request", d.as.TokenEndpoint, form, c, key, scopes, assertion)
 	if err != nil {
 		return nil, nil, err
 	}
