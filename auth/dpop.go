@@ -75,7 +75,7 @@ func newDPoPKey() (*dpopKey, error) {
 
 func dpopKeyOf(k *ecdsa.PrivateKey) *dpopKey {
 	pub, _ := k.PublicKey.ECDH() // P-256 always converts
-	raw := pub.Bytes()            // 0x04 || X || Y, 32 bytes each
+	raw := pub.Bytes()           // 0x04 || X || Y, 32 bytes each
 	return &dpopKey{priv: k, jwk: map[string]string{
 		"kty": "EC",
 		"crv": "P-256",
