@@ -151,8 +151,8 @@ type Options struct {
 	// network path can then read and replace them. For a lab setup only.
 	AllowInsecureHTTP bool
 	// ClientSecretIssuer is the issuer of the authorization server that
-	// ClientID and ClientSecret were registered with. The secret is sent
-	// to that issuer only. Empty binds it to the first issuer it is used
+	// ClientID and ClientSecret were registered with. The secret (and a
+	// workload identity token) is sent to that issuer only. Empty binds it to the first issuer it is used
 	// with (kept in the Store), so that a server whose metadata later
 	// names another authorization server cannot collect it.
 	ClientSecretIssuer string

@@ -184,6 +184,11 @@ func (a *Authorizer) enterprise(ctx context.Context, d *discovery, scopes []stri
 // JWT bearer grant. A refused grant is reported as it is: the workload's
 // identity is what it is, so neither a retry nor another grant would help.
 func (a *Authorizer) workloadIdentity(ctx context.Context, d *discovery, scopes []string, key *dpopKey) (*Token, *client, error) {
+	// The token is valid wherever its audience is: a server that names
+	// another authorization server must not collect it to replay it.
+	if err := a.bindTo(ctx, d.as.Issuer, errWorkloadIssuer); err != nil {
+		return nil, nil, err
+	}
 	assertion, err := a.opts.WorkloadToken(ctx)
 	if err != nil {
 		return nil, nil, fmt.Errorf("auth: getting the workload identity token: %w", err)
@@ -235,6 +240,14 @@ func (a *Authorizer) bindSecret(ctx context.Context, issuer string) error {
 	if a.opts.ClientSecret == "" {
 		return nil
 	}
+	return a.bindTo(ctx, issuer, errSecretIssuer)
+}
+
+// bindTo checks that a credential of the configuration may go to issuer:
+// the issuer configured (ClientSecretIssuer), else the first one a
+// credential was sent to, recorded now if there is none yet. kind is the
+// error for a mismatch.
+func (a *Authorizer) bindTo(ctx context.Context, issuer string, kind error) error {
 	bound := a.opts.ClientSecretIssuer
 	if bound == "" {
 		a.mu.Lock()
@@ -247,7 +260,7 @@ func (a *Authorizer) bindSecret(ctx context.Context, issuer string) error {
 	}
 	if strings.TrimSuffix(bound, "/") != strings.TrimSuffix(issuer, "/") {
 		return fmt.Errorf("%w: it belongs to %s, and the server now names %s; refusing to send it (set the oauth block's \"issuer\" if the new one is right, or run mcpwire logout)",
-			errSecretIssuer, redactURL(bound), redactURL(issuer))
+			kind, redactURL(bound), redactURL(issuer))
 	}
 	return nil
 }

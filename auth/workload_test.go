@@ -86,3 +86,25 @@ func TestWorkloadIdentityRefused(t *testing.T) {
 		t.Errorf("New without a source: err = %v", err)
 	}
 }
+
+// The workload token goes to one authorization server only: a server that
+// later names another (its own, say) cannot collect it for a replay.
+func TestWorkloadIdentityBoundToFirstIssuer(t *testing.T) {
+	w := newWorld(t)
+	a := newAuth(t, w, &Options{Grant: GrantWorkloadIdentity, WorkloadToken: func(context.Context) (string, error) { return "workload-jwt", nil }})
+	mustCall(t, w, a, "ping")
+	w.mu.Lock()
+	w.issuerPath = "/elsewhere"
+	clear(w.tokens)
+	w.mu.Unlock()
+	err := call(t, w, a, "ping")
+	if !isAuthErr(err, errWorkloadIssuer) {
+		t.Fatalf("err = %v, want errWorkloadIssuer", err)
+	}
+	if n := len(w.tokenRequests()); n != 1 {
+		t.Errorf("token requests = %d, want only the first (none to the new issuer)", n)
+	}
+	// Configured for the new issuer, it goes there.
+	b := newAuth(t, w, &Options{Grant: GrantWorkloadIdentity, ClientSecretIssuer: w.issuer(), WorkloadToken: func(context.Context) (string, error) { return "workload-jwt", nil }})
+	mustCall(t, w, b, "ping")
+}
