@@ -266,13 +266,16 @@ func (a *Authorizer) bindTo(ctx context.Context, issuer string, kind error) erro
 }
 
 // clientFor identifies the client for the authorization code flow, in the
-// order MCP prescribes: pre-registered credentials; a registration made
-// earlier with this server for this redirect URI; a client ID metadata
-// document where the server supports them; dynamic registration.
+// order MCP prescribes: pre-registered credentials; a client ID metadata
+// document where the server supports them; dynamic registration, reusing
+// one made earlier with this issuer for this redirect URI.
 func (a *Authorizer) clientFor(ctx context.Context, d *discovery, redirect string) (*client, error) {
 	as := d.as
 	if a.opts.ClientID != "" {
 		return a.configuredClient(ctx, as)
+	}
+	if as.ClientIDMetadataDocumentSupported && a.opts.ClientMetadataURL != "" {
+		return &client{id: a.opts.ClientMetadataURL, method: AuthNone, audience: as.Issuer}, nil
 	}
 	a.mu.Lock()
 	reg := a.rec.clone().Registration
@@ -280,9 +283,6 @@ func (a *Authorizer) clientFor(ctx context.Context, d *discovery, redirect strin
 	if reg != nil && reg.Issuer == as.Issuer && reg.RedirectURI == redirect &&
 		(reg.ClientSecretExpiresAt == 0 || a.now().Unix() < reg.ClientSecretExpiresAt) {
 		return &client{id: reg.ClientID, secret: reg.ClientSecret, method: reg.AuthMethod, audience: as.Issuer}, nil
-	}
-	if as.ClientIDMetadataDocumentSupported && a.opts.ClientMetadataURL != "" {
-		return &client{id: a.opts.ClientMetadataURL, method: AuthNone, audience: as.Issuer}, nil
 	}
 	if as.RegistrationEndpoint != "" {
 		return a.register(ctx, as, redirect)

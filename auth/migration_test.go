@@ -73,3 +73,27 @@ func TestRejectedTokenSameServerKeepsRegistration(t *testing.T) {
 		t.Errorf("resource metadata reads = %d, want 2 (once more after the refusal)", n)
 	}
 }
+
+// A client ID metadata document comes before dynamic registration, even a
+// stored one, once the authorization server supports documents.
+func TestMetadataDocumentBeforeStoredRegistration(t *testing.T) {
+	w := newWorld(t)
+	store := &MemoryStore{}
+	opts := func() *Options {
+		return &Options{Store: store, ClientMetadataURL: "https://app.example/client.json"}
+	}
+	mustCall(t, w, newAuth(t, w, opts()), "ping")
+	if len(w.regBodies) != 1 {
+		t.Fatalf("registrations = %d, want 1", len(w.regBodies))
+	}
+	rec, _ := store.Load(t.Context(), w.serverURL())
+	rec.Token = nil
+	store.Save(t.Context(), rec)
+	w.mu.Lock()
+	w.cimd = true
+	w.mu.Unlock()
+	mustCall(t, w, newAuth(t, w, opts()), "ping")
+	if got := w.lastAuthorize(t).Get("client_id"); got != "https://app.example/client.json" {
+		t.Errorf("client_id = %q, want the metadata document URL", got)
+	}
+}
