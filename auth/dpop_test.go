@@ -385,3 +385,20 @@ func TestDPoPProofShape(t *testing.T) {
 		}
 	}
 }
+
+// A token endpoint that echoes the proof in its error does not get it
+// printed.
+func TestDPoPProofNotEchoed(t *testing.T) {
+	w, _ := newDPoPWorld(t)
+	w.tokenHook = func(form url.Values, r *http.Request) (int, string, bool) {
+		b, _ := json.Marshal(map[string]string{"error": "invalid_dpop_proof", "error_description": "bad proof " + r.Header.Get("DPoP")})
+		return 400, string(b), true
+	}
+	err := call(t, w, newAuth(t, w, nil), "ping")
+	if err == nil || !strings.Contains(err.Error(), "invalid_dpop_proof") {
+		t.Fatalf("err = %v", err)
+	}
+	if strings.Contains(err.Error(), "eyJ") {
+		t.Errorf("the error shows the proof: %v", err)
+	}
+}

@@ -277,6 +277,7 @@ func (a *Authorizer) tokenRequestOnce(ctx context.Context, what, endpoint string
 	for k, vs := range extra {
 		for _, v := range vs {
 			h.Add(k, v)
+			secrets = append(secrets, v) // a DPoP proof is not for echoing either
 		}
 	}
 	if c != nil {
