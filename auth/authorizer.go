@@ -152,9 +152,10 @@ type Options struct {
 	AllowInsecureHTTP bool
 	// ClientSecretIssuer is the issuer of the authorization server that
 	// ClientID and ClientSecret were registered with. The secret (and a
-	// workload identity token) is sent to that issuer only. Empty binds it to the first issuer it is used
-	// with (kept in the Store), so that a server whose metadata later
-	// names another authorization server cannot collect it.
+	// workload identity token) is sent to that issuer only. Empty binds
+	// it to the first issuer it is used with (kept in the Store), so that
+	// a server whose metadata later names another authorization server
+	// cannot collect it.
 	ClientSecretIssuer string
 
 	// now is replaced by tests that need to move time.
