@@ -402,3 +402,29 @@ func TestDPoPProofNotEchoed(t *testing.T) {
 		t.Errorf("the error shows the proof: %v", err)
 	}
 }
+
+func TestOAuthChallengeTakesDPoP(t *testing.T) {
+	for _, tc := range []struct {
+		header, scheme, rm string
+		ours               bool
+	}{
+		{`DPoP algs="ES256", resource_metadata="https://h/.well-known/oauth-protected-resource/mcp"`, "DPoP", "https://h/.well-known/oauth-protected-resource/mcp", true},
+		{`DPoP algs="ES256", Bearer resource_metadata="https://h/b"`, "Bearer", "https://h/b", true},
+		{`Basic realm="x"`, "", "", false},
+		{``, "", "", true},
+	} {
+		h := http.Header{}
+		if tc.header != "" {
+			h.Set("WWW-Authenticate", tc.header)
+		}
+		ch, ours := oauthChallenge(h)
+		if ours != tc.ours || ch.Scheme != tc.scheme || ch.Param("resource_metadata") != tc.rm {
+			t.Errorf("oauthChallenge(%q) = %+v, %v", tc.header, ch, ours)
+		}
+	}
+	req, _ := http.NewRequest("POST", "http://127.0.0.1:9/mcp", nil)
+	req.Header.Set("Authorization", "DPoP tok-123")
+	if got := bearerToken(req); got != "tok-123" {
+		t.Errorf("bearerToken with the DPoP scheme = %q", got)
+	}
+}
