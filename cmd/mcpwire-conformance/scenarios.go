@@ -18,8 +18,7 @@ func run(ctx context.Context, scenario, url string) error {
 	logger := log.New(os.Stderr, "mcpwire-conformance: ", 0)
 	var client *mcp.Client // set before any call can ask for input
 	opts := &mcp.ClientOptions{
-		ClientInfo:      mcp.Implementation{Name: "mcpwire-conformance", Version: mcp.Version},
-		ProtocolVersion: os.Getenv("MCPWIRE_CONFORMANCE_PROTOCOL"),
+		ClientInfo: mcp.Implementation{Name: "mcpwire-conformance", Version: mcp.Version},
 		// Accept every elicitation, with the schema's defaults filled in:
 		// the suite checks that a client pre-fills them.
 		Elicitation: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
@@ -37,6 +36,8 @@ func run(ctx context.Context, scenario, url string) error {
 			return &mcp.ElicitResult{Action: "accept", Content: content}, nil
 		},
 		ErrorHook: func(err error) { logger.Printf("note: %v", err) },
+		// Pins a revision when set ("2026-07-28", say); empty negotiates.
+		ProtocolVersion: os.Getenv("MCPWIRE_CONFORMANCE_PROTOCOL"),
 	}
 	tr := &transport.StreamableHTTP{URL: url}
 	var err error

@@ -76,6 +76,9 @@ func New(serverURL string, o Options) (*auth.Authorizer, error) {
 	if cfg.ClientSecret != "" && o.AddSecret != nil {
 		o.AddSecret(cfg.ClientSecret)
 	}
+	if e := cfg.Enterprise; e != nil && e.ClientSecret != "" && o.AddSecret != nil {
+		o.AddSecret(e.ClientSecret)
+	}
 	opts := &auth.Options{SignInHint: "sign in first: mcpwire login " + signInTarget(serverURL, o.Name)}
 	if store, err := Store(); err == nil {
 		opts.Store = store
