@@ -30,6 +30,9 @@ func TestModernUnaskedTask(t *testing.T) {
 		return json.RawMessage(`{"resultType":"complete","tools":[{"name":"task","inputSchema":{"type":"object"}}]}`), nil
 	})
 	c := connect(t, s, modernPin)
+	if _, ok := c.ServerCapabilities().Extensions[ExtensionTasks]; !ok {
+		t.Errorf("the server's extensions are not visible: %+v", c.ServerCapabilities())
+	}
 	_, err := c.CallTool(t.Context(), "slow", nil, nil)
 	if err == nil || !strings.Contains(err.Error(), ExtensionTasks) || !strings.Contains(err.Error(), "tools/call") {
 		t.Fatalf("err = %v, want one naming the undeclared tasks extension", err)
