@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"slices"
@@ -162,4 +163,26 @@ func TestListenFilterNotGranted(t *testing.T) {
 	if s := asked.notGranted(&asked); s != "" {
 		t.Errorf("all granted, got %q", s)
 	}
+}
+
+// Notification params come from the server: none may panic, and only a
+// notification of a listen kind that carries a subscriptionId other than
+// the open listen's is dropped.
+func FuzzFromStaleListen(f *testing.F) {
+	f.Add(NotificationToolsListChanged, []byte(`{"_meta":{"io.modelcontextprotocol/subscriptionId":7}}`))
+	f.Add(NotificationSubscriptionsAcknowledged, []byte(`{"_meta":{"io.modelcontextprotocol/subscriptionId":3},"notifications":{"toolsListChanged":false,"resourceSubscriptions":["a"]}}`))
+	f.Add(NotificationResourceUpdated, []byte(`{"_meta":{"io.modelcontextprotocol/subscriptionId":null},"uri":"x"}`))
+	f.Add(NotificationProgress, []byte(`{"_meta":{"io.modelcontextprotocol/subscriptionId":"s"}}`))
+	f.Fuzz(func(t *testing.T, method string, params []byte) {
+		c := &Client{modern: &modernSession{}}
+		c.listen.id = jsonrpc.Int64ID(3)
+		c.listen.filter = listenFilter{ToolsListChanged: true, ResourceSubscriptions: []string{"a"}}
+		dropped := c.fromStaleListen(&jsonrpc.Notification{Method: method, Params: params})
+		if dropped && !bytes.Contains(params, []byte("subscriptionId")) {
+			t.Fatalf("dropped an untagged %s: %s", method, params)
+		}
+		if dropped && !slices.Contains(listenNotifications, method) {
+			t.Fatalf("dropped %s, which does not travel on a listen", method)
+		}
+	})
 }
