@@ -113,7 +113,7 @@ func run(out string, reps int, only, transports, which string, quick bool, rawOu
 		if !slices.Contains(trs, tr) {
 			continue
 		}
-		srv, err := serverproc.StartHTTP(e.bin, tr == "sse")
+		srv, err := serverproc.StartHTTP(e.bin, tr == "sse", false)
 		if err != nil {
 			return err
 		}
