@@ -38,12 +38,14 @@ func TestMain(m *testing.M) {
 // client spoke that era.
 func TestEachClientOnce(t *testing.T) {
 	targets := map[string]func(t *testing.T) Target{
-		"stdio":        func(t *testing.T) Target { return Target{Command: serverBin} },
-		"http":         func(t *testing.T) Target { return httpTarget(t, false, false) },
-		"sse":          func(t *testing.T) Target { return httpTarget(t, true, false) },
-		"stdio-modern": func(t *testing.T) Target { return Target{Command: serverBin, Args: serverproc.ModernArgs, Modern: true} },
-		"http-modern":  func(t *testing.T) Target { return httpTarget(t, false, true) },
-		"sse-modern":   func(t *testing.T) Target { return httpTarget(t, true, true) },
+		"stdio": func(t *testing.T) Target { return Target{Command: serverBin} },
+		"http":  func(t *testing.T) Target { return httpTarget(t, false, false) },
+		"sse":   func(t *testing.T) Target { return httpTarget(t, true, false) },
+		"stdio-modern": func(t *testing.T) Target {
+			return Target{Command: serverBin, Args: serverproc.ModernArgs, Modern: true}
+		},
+		"http-modern": func(t *testing.T) Target { return httpTarget(t, false, true) },
+		"sse-modern":  func(t *testing.T) Target { return httpTarget(t, true, true) },
 	}
 	for _, c := range All() {
 		for _, tname := range []string{"stdio", "http", "sse", "stdio-modern", "http-modern", "sse-modern"} {
