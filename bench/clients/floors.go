@@ -73,7 +73,7 @@ func rawMsgsFor(modern bool) *rawMsgs {
 		list:   rawMsg{line: rawList, method: "tools/list"},
 		big:    func(size int) rawMsg { return rawMsg{line: rawBig(size), method: "tools/call", name: canned.BigTool} },
 	}
-	rsp := canned.NewResponder()
+	m.bigEnvelope = bigEnvelopes()[0]
 	if modern {
 		m.open = rawMsg{line: rawDiscover, method: "server/discover"}
 		m.opened = nil
@@ -81,12 +81,26 @@ func rawMsgsFor(modern bool) *rawMsgs {
 		m.big = func(size int) rawMsg {
 			return rawMsg{line: rawBigModern(size), method: "tools/call", name: canned.BigTool}
 		}
-		rsp = canned.NewModernResponder()
+		m.bigEnvelope = bigEnvelopes()[1]
 	}
-	rep := rsp.Answer(m.big(1).line)
-	m.bigEnvelope = len(rep.AppendFrame(nil)) - 1
 	return m
 }
+
+// bigEnvelopes are the lengths of a big reply less its text, in the
+// legacy and the stateless era, learnt once from the canned server's own
+// replies (building a responder costs milliseconds: not per connection).
+var bigEnvelopes = sync.OnceValue(func() [2]int {
+	var out [2]int
+	for i, rsp := range []*canned.Responder{canned.NewResponder(), canned.NewModernResponder()} {
+		line := rawBig(1)
+		if rsp.Modern() {
+			line = rawBigModern(1)
+		}
+		rep := rsp.Answer(line)
+		out[i] = len(rep.AppendFrame(nil)) - 1
+	}
+	return out
+})
 
 // Raw is the floor of the server and the transport: it writes pre-encoded
 // requests and reads reply lines (or HTTP bodies) without decoding them.
