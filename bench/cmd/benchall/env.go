@@ -19,7 +19,7 @@ type env struct {
 	targets map[string]clients.Target // "stdio", "http", "sse"
 	// modern are the same transports to the canned server of the
 	// stateless 2026-07-28 era (started only for the workloads of that era).
-	modern map[string]clients.Target
+	modern  map[string]clients.Target
 	clients []*clients.Client
 	log     io.Writer
 }
