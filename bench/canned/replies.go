@@ -72,7 +72,10 @@ type Responder struct {
 	resultEnd string
 
 	echoResult  []byte
-	listResult  []byte
+	// list is the tools/list result, built on first use: it takes the
+	// server a millisecond or two, which every spawn would otherwise add
+	// to the connect figures of clients that never list.
+	list func() []byte
 	emptyResult []byte
 	// discoverResult answers server/discover (modern era only).
 	discoverResult []byte
@@ -110,7 +113,7 @@ func newResponder(modern bool) *Responder {
 	r.echoResult = r.result(`{"content":[{"type":"text","text":"` + EchoText + `"}]}`)
 	r.emptyResult = []byte(`{}`)
 	r.discoverResult = r.result(`{"supportedVersions":["` + ModernVersion + `"],"capabilities":{"tools":{}}}`)
-	r.listResult = r.result(string(ToolsListResult()))
+	r.list = sync.OnceValue(func() []byte { return r.result(string(ToolsListResult())) })
 	return r
 }
 
@@ -221,7 +224,7 @@ func (r *Responder) Answer(msg []byte) Reply {
 		rep.Result = r.emptyResult
 	case req.Method == "tools/list":
 		r.countList()
-		rep.Result = r.listResult
+		rep.Result = r.list()
 	case req.Method == "tools/call":
 		switch req.Params.Name {
 		case EchoTool:

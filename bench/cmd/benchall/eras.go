@@ -20,11 +20,11 @@ var (
 	mFirst     = Metric{Key: "first-ms", Head: "first result, ms", Lower: true, Bar: 1, Format: "%.2f"}
 )
 
-// firstConnects is how many connections in a row make one sample (their
-// median). Spawning the server process takes most of a stdio connection
-// and varies with the machine's load, so a sample takes more of them than
-// the connect workload's five; they take a few milliseconds each.
-const firstConnects = 15
+// firstConnects is how many connections make one sample (their median).
+// Spawning the server process takes most of a stdio connection and varies
+// with the machine's load, so a sample takes more of them than the
+// connect workload's five; they take a few milliseconds each.
+const firstConnects = 20
 
 // eraClients are the clients (and floors) that speak both eras, so that
 // the two tables of a transport have the same rows.
@@ -65,24 +65,35 @@ func (e *env) first(tr string) []*Table {
 		}
 		k := firstConnects
 		if e.quick {
-			k = 3
+			k = 5
 		}
-		e.interleave(cs, func(rep int, c *clients.Client) {
-			if _, failed := t.Failures[c.Name]; failed {
-				return
-			}
-			var hs, fs []float64
-			for range k {
-				h, f, err := firstOnce(c, run.target)
-				if err != nil {
-					t.fail(c.Name, err)
-					return
+		// Connections alternate between the clients (in an order that
+		// rotates), rather than running k in a row per client: the
+		// machine's load drifts, and a spawn feels all of it.
+		for rep := range e.reps {
+			settle()
+			hs, fs := map[string][]float64{}, map[string][]float64{}
+			for i := range k {
+				for j := range cs {
+					c := cs[(i+j+rep)%len(cs)]
+					if _, failed := t.Failures[c.Name]; failed {
+						continue
+					}
+					h, f, err := firstOnce(c, run.target)
+					if err != nil {
+						t.fail(c.Name, err)
+						continue
+					}
+					hs[c.Name], fs[c.Name] = append(hs[c.Name], h), append(fs[c.Name], f)
 				}
-				hs, fs = append(hs, h), append(fs, f)
 			}
-			t.add(c.Name, mHandshake.Key, median(hs))
-			t.add(c.Name, mFirst.Key, median(fs))
-		})
+			for _, c := range cs {
+				if _, failed := t.Failures[c.Name]; !failed && len(hs[c.Name]) == k {
+					t.add(c.Name, mHandshake.Key, median(hs[c.Name]))
+					t.add(c.Name, mFirst.Key, median(fs[c.Name]))
+				}
+			}
+		}
 	}
 	return []*Table{legacy, modern}
 }
