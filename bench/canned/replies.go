@@ -71,11 +71,11 @@ type Responder struct {
 	// come first.
 	resultEnd string
 
-	echoResult  []byte
+	echoResult []byte
 	// list is the tools/list result, built on first use: it takes the
 	// server a millisecond or two, which every spawn would otherwise add
 	// to the connect figures of clients that never list.
-	list func() []byte
+	list        func() []byte
 	emptyResult []byte
 	// discoverResult answers server/discover (modern era only).
 	discoverResult []byte
