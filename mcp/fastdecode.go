@@ -69,10 +69,14 @@ func decodeTextResult(raw []byte, res *CallToolResult) (ok bool) {
 				return false
 			}
 			sawMeta = true
+			// Into a variable of its own: &out.Meta would move out, and
+			// so every result, to the heap.
+			var meta map[string]any
 			obj, ok := d.rawObject()
-			if !ok || json.Unmarshal(obj, &out.Meta) != nil {
+			if !ok || json.Unmarshal(obj, &meta) != nil {
 				return false
 			}
+			out.Meta = meta
 		default:
 			return false
 		}
