@@ -13,15 +13,14 @@ import (
 // unchanged: start this process where the real server was started. It
 // returns when stdin ends or ctx ends, having closed stdout.
 func (r *Replay) ServeStdio(ctx context.Context) error {
-	st := newLineStream(os.Stdin, os.Stdout, func() error {
-		return errors.Join(os.Stdout.Close(), os.Stdin.Close())
-	})
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
-		_ = st.Close()
 		return errors.New("mcptest: the replay is closed")
 	}
+	st := newLineStream(os.Stdin, os.Stdout, func() error {
+		return errors.Join(os.Stdout.Close(), os.Stdin.Close())
+	})
 	r.streams[st] = struct{}{}
 	r.wg.Add(1)
 	r.mu.Unlock()
