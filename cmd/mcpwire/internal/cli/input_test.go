@@ -139,6 +139,9 @@ func equalJSON(a, b any) bool {
 	return err1 == nil && err2 == nil && string(x) == string(y)
 }
 
+// Roots are offered only with --root: a server given roots replaces the
+// directories it was started with, so none are offered by default, and a
+// server that asks anyway is refused.
 func TestRootFlagBothEras(t *testing.T) {
 	cwd, err := os.Getwd()
 	if err != nil {
@@ -147,10 +150,22 @@ func TestRootFlagBothEras(t *testing.T) {
 	dir1, dir2 := t.TempDir(), t.TempDir()
 	for name, target := range inputServers(t) {
 		t.Run(name, func(t *testing.T) {
-			r := run(t, args(a("call", "roots"), target)...).wantCode(t, 0)
+			r := run(t, args(a("call", "roots"), target)...)
+			if strings.Contains(name, "modern") {
+				r.wantCode(t, ExitProtocol)
+				if !strings.Contains(r.err, `"roots"`) || !strings.Contains(r.err, "(offer roots with --root DIR)") {
+					t.Errorf("no --root: stderr %q", r.err)
+				}
+			} else {
+				r.wantCode(t, ExitToolError)
+				if !strings.Contains(r.out, "method not found") {
+					t.Errorf("no --root: stdout %q", r.out)
+				}
+			}
+			r = run(t, args(a("call", "roots", "--root", "."), target)...).wantCode(t, 0)
 			want := `{"roots":[{"uri":"file://` + filepath.ToSlash(cwd) + `","name":"` + filepath.Base(cwd) + `"}]}`
 			if strings.TrimSpace(r.out) != want {
-				t.Errorf("default roots: %s, want %s", r.out, want)
+				t.Errorf("--root .: %s, want %s", r.out, want)
 			}
 			r = run(t, args(a("call", "roots", "--root", dir1, "--root", dir2), target)...).wantCode(t, 0)
 			var got struct{ Roots []struct{ URI, Name string } }

@@ -179,20 +179,22 @@ func TestRecordFile(t *testing.T) {
 // manager's dial.
 func TestRecordConfiguredServers(t *testing.T) {
 	dir := project(t)
-	file := filepath.Join(dir, "all.jsonl")
-	r := run(t, "tools", "--record", file)
-	if r.code != ExitConnect { // "broken" fails; alpha and beta list
-		t.Fatalf("exit %d; stderr %q", r.code, r.err)
-	}
-	names := map[string]int{}
-	for _, e := range readRecording(t, file) {
-		names[e.Transport]++
-	}
-	if names["alpha"] == 0 || names["beta"] == 0 || len(names) != 2 {
-		t.Errorf("servers recorded: %v", names)
-	}
-	b, _ := os.ReadFile(file)
-	if strings.Contains(string(b), "tok-sekrit-4711") {
-		t.Error("a configured env value is in the recording")
+	for _, cmd := range []string{"tools", "servers"} {
+		file := filepath.Join(dir, cmd+".jsonl")
+		r := run(t, cmd, "--record", file)
+		if r.code != ExitConnect { // "broken" fails; alpha and beta list
+			t.Fatalf("%s: exit %d; stderr %q", cmd, r.code, r.err)
+		}
+		names := map[string]int{}
+		for _, e := range readRecording(t, file) {
+			names[e.Transport]++
+		}
+		if names["alpha"] == 0 || names["beta"] == 0 || len(names) != 2 {
+			t.Errorf("%s: servers recorded: %v", cmd, names)
+		}
+		b, _ := os.ReadFile(file)
+		if strings.Contains(string(b), "tok-sekrit-4711") {
+			t.Errorf("%s: a configured env value is in the recording", cmd)
+		}
 	}
 }

@@ -31,7 +31,11 @@ import (
 // chosen on the command line, and without a flag an elicitation is
 // declined with a note on stderr that names the question. Sampling is
 // not declared at all: mcpwire has no model to answer with, and a server
-// that sees no sampling capability can take another way.
+// that sees no sampling capability can take another way. Roots are
+// declared only when --root gives some: a server that gets roots replaces
+// the directories it was started with by them (server-filesystem does,
+// shortly after the handshake), so a default root would quietly change
+// what a server may touch, and change it part way through a command.
 
 // InputFlags are the answers to a server's questions.
 type InputFlags struct {
@@ -40,7 +44,7 @@ type InputFlags struct {
 	Elicit string
 	// ElicitJSON is --elicit-json: accept every form with this content.
 	ElicitJSON string
-	// Roots are --root DIRs; none means the current directory.
+	// Roots are --root DIRs; none declares no roots.
 	Roots StringList
 }
 
@@ -48,7 +52,7 @@ type InputFlags struct {
 func (f *InputFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.Elicit, "elicit", "", "answer a server's form (elicitation) with `HOW`: defaults (accept, every field at its schema default), decline or cancel; without it, forms are declined with a note on stderr")
 	fs.StringVar(&f.ElicitJSON, "elicit-json", "", "accept a server's form with this `JSON` object as its content (over the defaults with --elicit defaults)")
-	fs.Var(&f.Roots, "root", "answer a server's roots/list with `DIR` (repeatable; default: the current directory)")
+	fs.Var(&f.Roots, "root", "offer `DIR` as a root, the directories a server may work in (repeatable; --root . for the current one; without it no roots are offered)")
 }
 
 // answers is what the input flags resolve to.
@@ -83,16 +87,9 @@ func (f *InputFlags) resolve() (*answers, error) {
 		}
 		a.action = mcp.ElicitAccept
 	}
-	dirs := []string(f.Roots)
-	if len(dirs) == 0 {
-		dirs = []string{"."}
-	}
-	for i, d := range dirs {
+	for i, d := range f.Roots {
 		root, err := dirRoot(d)
 		if err != nil {
-			if len(f.Roots) == 0 {
-				return nil, fmt.Errorf("the current directory as a root: %w", err)
-			}
 			return nil, Usagef("--root #%d: %v", i+1, err)
 		}
 		a.roots = append(a.roots, root)
@@ -123,7 +120,9 @@ func dirRoot(dir string) (mcp.Root, error) {
 
 // apply sets the handlers of opts.
 func (a *answers) apply(opts *mcp.ClientOptions, io *IOStreams) {
-	opts.InitialRoots = a.roots
+	if len(a.roots) > 0 {
+		opts.InitialRoots = a.roots
+	}
 	opts.Elicitation = func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		return a.form(ctx, io, req)
 	}
@@ -279,12 +278,17 @@ func (noLoader) Load(string) (any, error) {
 	return nil, fmt.Errorf("external schemas are not loaded")
 }
 
-// samplingNote says, after an error that a server asked for sampling
-// (the stateless era's input request), why mcpwire could not answer.
-func samplingNote(err error) string {
+// inputNote says, after an error that a server asked for input mcpwire
+// does not offer (the stateless era's input requests), why, and how to
+// offer it where a flag can.
+func inputNote(err error) string {
 	var in *mcp.InputError
-	if errors.As(err, &in) && strings.Contains(in.Asked, "sampling") {
+	switch {
+	case !errors.As(err, &in):
+	case strings.Contains(in.Asked, "sampling"):
 		return " (mcpwire has no model to answer sampling with, so it does not offer it)"
+	case strings.Contains(in.Asked, "roots"):
+		return " (offer roots with --root DIR)"
 	}
 	return ""
 }
