@@ -50,7 +50,7 @@ func (f *ServerFlags) recorder(io *IOStreams) (*recording, error) {
 		return nil, fmt.Errorf("--record: %w", pathReason(err))
 	}
 	r := &recording{path: f.Record, f: file, rec: transport.NewRecorder(file)}
-	r.rec.AddSecrets(io.secrets...)
+	r.rec.AddSecrets(io.secretValues()...)
 	io.recording = r
 	return r, nil
 }
@@ -71,6 +71,10 @@ func (r *recording) addSecret(v string) {
 		r.rec.AddSecrets(v)
 	}
 }
+
+// secretValues are the secrets registered so far; those registered later
+// reach the recording through AddSecret.
+func (s *IOStreams) secretValues() []string { return s.secrets }
 
 // finish closes the file once every client is closed, and warns on
 // stderr when the recording is incomplete.
