@@ -48,9 +48,9 @@ type server struct {
 	// stale is when each live list (toolList, promptList, resourceList)
 	// goes stale by its ttlMs; zero when it does not by time (see
 	// freshness.go).
-	stale [numLists]time.Time
-	prompts    []mcp.Prompt
-	resources  []mcp.Resource
+	stale     [numLists]time.Time
+	prompts   []mcp.Prompt
+	resources []mcp.Resource
 	// changed is closed and replaced on every state change, waking the
 	// calls that wait for the server.
 	changed chan struct{}
