@@ -163,8 +163,9 @@ type Options struct {
 }
 
 // Authorizer obtains, keeps and sends tokens for one MCP server. It
-// implements transport.Authorizer (and transport.AuthorizationObserver),
-// so it goes into the Auth field of the HTTP transports.
+// implements transport.Authorizer (and transport.AuthorizationObserver and
+// transport.AuthorizationReplyObserver), so it goes into the Auth field of
+// the HTTP transports.
 //
 // It is safe for concurrent use. Requests that meet an expired token or a
 // challenge at the same time share one refresh or authorization (one

@@ -46,9 +46,10 @@ type Manager struct {
 	tableGen atomic.Uint64
 	table    atomic.Pointer[toolTable]
 
-	// staleAt is the earliest time (Unix ns) a live tool list goes stale
-	// by its server's ttlMs; 0 when none will (see freshness.go).
-	staleAt atomic.Int64
+	// staleAt holds, per list (toolList, promptList, resourceList), the
+	// earliest time (Unix ns) a server's live list of that kind goes stale
+	// by its ttlMs; 0 when none will (see freshness.go).
+	staleAt [numLists]atomic.Int64
 }
 
 // New returns a manager for the servers of set: the definitions in
@@ -302,13 +303,15 @@ func (m *Manager) Server(name string) (ServerStatus, bool) {
 // cached or last known tools (Cached set). The entries share memory with
 // the manager: do not modify them.
 func (m *Manager) Tools() []ToolEntry {
-	m.refreshStale()
+	m.refreshStale(toolList)
 	return m.currentTable().entries()
 }
 
 // Prompts returns the prompts of the servers that listed them, as last
-// listed.
+// listed. A list whose ttlMs (2026-07-28) has passed is listed again in
+// the background; this call returns it as it was.
 func (m *Manager) Prompts() []PromptEntry {
+	m.refreshStale(promptList)
 	var out []PromptEntry
 	for _, s := range m.servers {
 		s.mu.Lock()
@@ -321,8 +324,9 @@ func (m *Manager) Prompts() []PromptEntry {
 }
 
 // Resources returns the resources of the servers that listed them, as
-// last listed.
+// last listed, and refreshes stale lists as Prompts does.
 func (m *Manager) Resources() []ResourceEntry {
+	m.refreshStale(resourceList)
 	var out []ResourceEntry
 	for _, s := range m.servers {
 		s.mu.Lock()

@@ -45,11 +45,12 @@ type server struct {
 	names       *serverNames // of tools, for the tool table
 	toolsKnown  bool
 	toolsCached bool
-	// toolsStale is when the live tool list goes stale by its ttlMs;
-	// zero when it does not by time (see freshness.go).
-	toolsStale time.Time
-	prompts    []mcp.Prompt
-	resources  []mcp.Resource
+	// stale is when each live list (toolList, promptList, resourceList)
+	// goes stale by its ttlMs; zero when it does not by time (see
+	// freshness.go).
+	stale     [numLists]time.Time
+	prompts   []mcp.Prompt
+	resources []mcp.Resource
 	// changed is closed and replaced on every state change, waking the
 	// calls that wait for the server.
 	changed chan struct{}

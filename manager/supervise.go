@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"sync"
 	"time"
 
@@ -145,12 +146,15 @@ func (s *server) connect(ctx context.Context, attempt int) (*mcp.Client, error) 
 		_ = c.Close()
 		return nil, err
 	}
-	prompts, _ := s.listPrompts(cctx, c)
-	resources, _ := s.listResources(cctx, c)
+	prompts, promptsHint, _ := s.listPrompts(cctx, c)
+	resources, resourcesHint, _ := s.listResources(cctx, c)
 
 	s.mu.Lock()
 	changed := s.setToolsLocked(tools, false)
-	s.setFreshLocked(time.Now(), hint.TTL())
+	now := time.Now()
+	s.setFreshLocked(toolList, now, hint.TTL())
+	s.setFreshLocked(promptList, now, promptsHint.TTL())
+	s.setFreshLocked(resourceList, now, resourcesHint.TTL())
 	kept := s.tools
 	s.prompts, s.resources = prompts, resources
 	s.info = c.ServerInfo()
@@ -281,7 +285,8 @@ func (s *server) serve(ctx context.Context, c *mcp.Client) error {
 	}
 }
 
-// refreshList re-lists one list after its list_changed.
+// refreshList re-lists one list after its list_changed, or once its
+// ttlMs has passed.
 func (s *server) refreshList(ctx context.Context, c *mcp.Client, list int) {
 	switch list {
 	case toolList:
@@ -309,29 +314,29 @@ func listTools(ctx context.Context, c *mcp.Client) ([]mcp.Tool, mcp.CacheHint, e
 
 // listPrompts lists the prompts of a server that declared them; a failure
 // is a warning, not a failed connection.
-func (s *server) listPrompts(ctx context.Context, c *mcp.Client) ([]mcp.Prompt, bool) {
-	return listDeclared(ctx, s, c.ServerCapabilities().Prompts != nil, "prompts", c.ListPrompts)
+func (s *server) listPrompts(ctx context.Context, c *mcp.Client) ([]mcp.Prompt, mcp.CacheHint, bool) {
+	return listDeclared(ctx, s, c.ServerCapabilities().Prompts != nil, "prompts", c.ListPromptsWithHint)
 }
 
 // listResources is listPrompts for resources.
-func (s *server) listResources(ctx context.Context, c *mcp.Client) ([]mcp.Resource, bool) {
-	return listDeclared(ctx, s, c.ServerCapabilities().Resources != nil, "resources", c.ListResources)
+func (s *server) listResources(ctx context.Context, c *mcp.Client) ([]mcp.Resource, mcp.CacheHint, bool) {
+	return listDeclared(ctx, s, c.ServerCapabilities().Resources != nil, "resources", c.ListResourcesWithHint)
 }
 
 // listDeclared runs list when the server declared the feature. A failure
 // becomes a Warning event and ok=false; an undeclared feature is an empty,
-// successful listing.
+// successful listing (with no caching hint: nothing to refresh).
 func listDeclared[T any](ctx context.Context, s *server, declared bool, what string,
-	list func(context.Context) ([]T, error)) ([]T, bool) {
+	list func(context.Context) ([]T, mcp.CacheHint, error)) ([]T, mcp.CacheHint, bool) {
 	if !declared {
-		return nil, true
+		return nil, mcp.CacheHint{}, true
 	}
-	items, err := list(ctx)
+	items, hint, err := list(ctx)
 	if err != nil {
 		s.emit(Event{Kind: Warning, Err: fmt.Errorf("listing %s: %w", what, err)})
-		return nil, false
+		return nil, mcp.CacheHint{}, false
 	}
-	return items, true
+	return items, hint, true
 }
 
 // refreshTools re-lists tools after tools/list_changed, or when the list
@@ -348,7 +353,7 @@ func (s *server) refreshTools(ctx context.Context, c *mcp.Client) {
 	}
 	s.mu.Lock()
 	changed := s.setToolsLocked(tools, false)
-	s.setFreshLocked(time.Now(), hint.TTL())
+	s.setFreshLocked(toolList, time.Now(), hint.TTL())
 	kept := s.tools
 	s.mu.Unlock()
 	if !changed {
@@ -359,32 +364,42 @@ func (s *server) refreshTools(ctx context.Context, c *mcp.Client) {
 	s.emit(Event{Kind: ToolsChanged, Tools: len(kept)})
 }
 
-// refreshPrompts re-lists prompts after prompts/list_changed.
+// refreshPrompts re-lists prompts after prompts/list_changed, or when the
+// list went stale by its ttlMs. The event says the list changed: a
+// refresh by time that finds the same list is not one.
 func (s *server) refreshPrompts(ctx context.Context, c *mcp.Client) {
 	rctx, cancel := context.WithTimeout(ctx, s.m.opts.ConnectTimeout)
 	defer cancel()
-	p, ok := s.listPrompts(rctx, c)
+	p, hint, ok := s.listPrompts(rctx, c)
 	if !ok {
 		return
 	}
 	s.mu.Lock()
+	changed := !reflect.DeepEqual(s.prompts, p)
 	s.prompts = p
+	s.setFreshLocked(promptList, time.Now(), hint.TTL())
 	s.mu.Unlock()
-	s.emit(Event{Kind: PromptsChanged})
+	if changed {
+		s.emit(Event{Kind: PromptsChanged})
+	}
 }
 
-// refreshResources re-lists resources after resources/list_changed.
+// refreshResources is refreshPrompts for resources.
 func (s *server) refreshResources(ctx context.Context, c *mcp.Client) {
 	rctx, cancel := context.WithTimeout(ctx, s.m.opts.ConnectTimeout)
 	defer cancel()
-	r, ok := s.listResources(rctx, c)
+	r, hint, ok := s.listResources(rctx, c)
 	if !ok {
 		return
 	}
 	s.mu.Lock()
+	changed := !reflect.DeepEqual(s.resources, r)
 	s.resources = r
+	s.setFreshLocked(resourceList, time.Now(), hint.TTL())
 	s.mu.Unlock()
-	s.emit(Event{Kind: ResourcesChanged})
+	if changed {
+		s.emit(Event{Kind: ResourcesChanged})
+	}
 }
 
 // orNoop returns fn, or a callback that does nothing when fn is nil.
