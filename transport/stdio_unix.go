@@ -43,7 +43,8 @@ type process struct {
 	closeTimeout time.Duration
 	killTimeout  time.Duration
 	proc         *os.Process
-	released     func() // tells the starter the child was reaped (stdio_start_*.go)
+	released     func()      // tells the starter the child was reaped (stdio_start_*.go)
+	guard        *groupGuard // ends the group should mcpwire die; nil if none
 	stdin        *os.File
 	stdout       *os.File
 	stderr       *os.File
@@ -111,6 +112,7 @@ func startProcess(c *Command, path string, env []string) (*stdioStream, error) {
 		exited:       make(chan struct{}),
 		drained:      make(chan struct{}),
 		closing:      make(chan struct{}),
+		guard:        startGuard(cmd.Process.Pid),
 	}
 	if c.Stderr != nil || !stderrPolling.add(p) {
 		go p.watch()
@@ -250,7 +252,14 @@ func (p *process) shutdown() error {
 	// blocked on a full pipe.
 	p.stdin.Close()
 	var err error
-	if !p.waitExit(p.closeTimeout) || groupRunning(p.proc.Pid) {
+	exited := p.waitExit(p.closeTimeout)
+	if exited {
+		// The guard is no process of the server's: out of the way
+		// before the group is looked at. Otherwise it stays while the
+		// server may still run, and SIGTERM to the group ends it.
+		p.guard.stop()
+	}
+	if !exited || groupRunning(p.proc.Pid) {
 		p.signalGroup(syscall.SIGTERM)
 		if !p.waitGroup(p.killTimeout) {
 			p.signalGroup(syscall.SIGKILL)
@@ -259,6 +268,7 @@ func (p *process) shutdown() error {
 			}
 		}
 	}
+	p.guard.stop()
 	// Let the stderr drain catch the child's last words, unless a process
 	// the child started keeps the pipe open; then end the readers.
 	if err == nil {
