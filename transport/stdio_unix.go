@@ -33,11 +33,14 @@ const reapTimeout = 5 * time.Second
 // An idle connection costs no goroutine here on Linux: one goroutine drains
 // the stderr of every child without a tee (stderrPoller). Elsewhere, or
 // with a tee, the connection has one, parked in the runtime's poller on
-// stderr with no buffer of its own (stderrLog.drain). Nobody waits for the
-// child while it runs: reaping starts when someone needs the exit status
-// (stdout ended, or Close), or when stderr ends, and on Linux it waits in
-// the poller on a pidfd rather than in a blocked wait system call, which
-// would hold an OS thread per child.
+// stderr with no buffer of its own (stderrLog.drain). On Linux that same
+// goroutine watches a pidfd of the child, and its exit starts the reaping
+// (and then ends the stdout reader at the end of what the pipe holds, even
+// if a process the child started holds stdout open). Elsewhere nobody
+// waits for the child while it runs: reaping starts when someone needs
+// the exit status (stdout ended, or Close), or when stderr ends. On Linux
+// the reaper waits in the poller on a pidfd rather than in a blocked wait
+// system call, which would hold an OS thread per child.
 type process struct {
 	name         string // the configured command, for errors
 	closeTimeout time.Duration
@@ -48,7 +51,9 @@ type process struct {
 	stdin        *os.File
 	stdout       *os.File
 	stderr       *os.File
-	stderrFd     int // its descriptor while stderrPolling drains it, or -1
+	stderrFd     int    // its descriptor while stderrPolling drains it, or -1
+	pidfd        int    // a pidfd while stderrPolling watches for the exit, or -1
+	exitSeen     func() // tells the stdout reader the child was reaped, or nil
 	log          stderrLog
 	reaping      atomic.Bool   // someone reaps the child, or will
 	exited       chan struct{} // closed once the child was reaped; state is set
@@ -108,6 +113,7 @@ func startProcess(c *Command, path string, env []string) (*stdioStream, error) {
 		stdout:       stdoutR,
 		stderr:       stderrR,
 		stderrFd:     -1,
+		pidfd:        -1,
 		log:          stderrLog{size: stderrKeep, tee: c.Stderr},
 		exited:       make(chan struct{}),
 		drained:      make(chan struct{}),
@@ -117,7 +123,14 @@ func startProcess(c *Command, path string, env []string) (*stdioStream, error) {
 	if c.Stderr != nil || !stderrPolling.add(p) {
 		go p.watch()
 	}
-	s := newLineStream(newReadyPipe(stdoutR), stdinW, lineStreamConfig{
+	out := newReadyPipe(stdoutR)
+	if n, ok := out.(interface{ serverExited() }); ok {
+		p.exitSeen = n.serverExited
+	}
+	// The child's exit ends the stream even while a process it started
+	// holds stdout open (where that can be watched for).
+	stderrPolling.watchExit(p)
+	s := newLineStream(out, stdinW, lineStreamConfig{
 		maxFrameSize: c.MaxMessageSize,
 		ended:        p.endedError,
 		close:        p.shutdown,
@@ -159,6 +172,9 @@ func (p *process) wait() {
 	p.state, _ = p.proc.Wait() // nil on error: exitError copes
 	p.released()
 	close(p.exited)
+	if p.exitSeen != nil {
+		p.exitSeen()
+	}
 }
 
 func (p *process) hasExited() bool {
@@ -269,6 +285,7 @@ func (p *process) shutdown() error {
 		}
 	}
 	p.guard.stop()
+	stderrPolling.unwatchExit(p)
 	// Let the stderr drain catch the child's last words, unless a process
 	// the child started keeps the pipe open; then end the readers.
 	if err == nil {
