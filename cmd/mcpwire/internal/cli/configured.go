@@ -163,7 +163,7 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 		opts.Stderr = func(server string) io.Writer { return &prefixWriter{w: streams.ErrOut, prefix: "[" + server + "] "} }
 	}
 	// Remote servers use the tokens "mcpwire login SERVER" stored.
-	opts.Dial = signin.Dial(manager.DialWith(opts.Dir, opts.Stderr), signin.Options{Out: streams.ErrOut, Verbose: sf.Verbose, AddSecret: streams.AddSecret})
+	opts.Dial = signin.Dial(dialConfigured(opts.Dir, opts.Stderr, sf.AllowInsecureHTTP), signin.Options{Out: streams.ErrOut, Verbose: sf.Verbose, AddSecret: streams.AddSecret, AllowInsecureHTTP: sf.AllowInsecureHTTP})
 	s.M = manager.New(set, opts)
 	if sf.Verbose || sf.LogLevel != "" {
 		s.M.Subscribe(s.showEvent)
