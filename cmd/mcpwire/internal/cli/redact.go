@@ -18,8 +18,9 @@ const minSecretLen = 6
 // parallel) and read by every write, so it has a lock of its own; the
 // IOStreams holds a pointer, and Main's copy shares it.
 type secretSet struct {
-	mu   sync.RWMutex
-	list []string
+	mu    sync.RWMutex
+	list  []string
+	bytes [][]byte // list as bytes, for the writers' search
 }
 
 // AddSecret registers a value (a bearer token, a header value, an env
@@ -41,6 +42,7 @@ func (s *IOStreams) AddSecret(v string) {
 		}
 	}
 	s.secrets.list = append(s.secrets.list, v)
+	s.secrets.bytes = append(s.secrets.bytes, []byte(v))
 }
 
 // Redact replaces every registered secret in text with "***".
@@ -70,8 +72,8 @@ type redactWriter struct {
 func (r *redactWriter) Write(p []byte) (int, error) {
 	r.secrets.mu.RLock()
 	found := false
-	for _, v := range r.secrets.list {
-		if bytes.Contains(p, []byte(v)) {
+	for _, v := range r.secrets.bytes {
+		if bytes.Contains(p, v) {
 			found = true
 			break
 		}
