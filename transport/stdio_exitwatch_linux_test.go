@@ -3,6 +3,7 @@ package transport
 import (
 	"context"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 
@@ -43,23 +44,28 @@ func TestStdioServerExitEndsCallsWhileAGrandchildHoldsItsPipes(t *testing.T) {
 	}
 }
 
-// The same for a stream read by its own goroutine (Read, not in turns).
+// The same for a stream read by its own goroutine (Read, not in turns),
+// with stderr drained by the shared poller or, with a tee, by a goroutine
+// of the connection's own.
 func TestStdioServerExitEndsReadWhileAGrandchildHoldsItsPipes(t *testing.T) {
-	c := forkingServer(testExecutable(t), childExitOnRequest)
-	c.CloseTimeout, c.KillTimeout = shortTimeout, shortTimeout
-	s := connect(t, c)
-	killGroupAtCleanup(t, s.proc.proc.Pid)
-	ctx, cancel := context.WithTimeout(context.Background(), longTimeout)
-	defer cancel()
-	if err := s.Write(ctx, &jsonrpc.Request{ID: jsonrpc.Int64ID(1), Method: "exit"}); err != nil {
-		t.Fatal(err)
-	}
-	_, err := s.Read(ctx)
-	var ee *ExitError
-	if !errors.As(err, &ee) {
-		t.Fatalf("Read: %v, want an *ExitError", err)
-	}
-	if ee.ExitCode != 3 || !strings.Contains(ee.StderrTail, exitWords) {
-		t.Fatalf("Read: %v, want exit status 3 and the stderr tail", err)
+	for _, tee := range []io.Writer{nil, io.Discard} {
+		c := forkingServer(testExecutable(t), childExitOnRequest)
+		c.CloseTimeout, c.KillTimeout = shortTimeout, shortTimeout
+		c.Stderr = tee
+		s := connect(t, c)
+		killGroupAtCleanup(t, s.proc.proc.Pid)
+		ctx, cancel := context.WithTimeout(context.Background(), longTimeout)
+		defer cancel()
+		if err := s.Write(ctx, &jsonrpc.Request{ID: jsonrpc.Int64ID(1), Method: "exit"}); err != nil {
+			t.Fatal(err)
+		}
+		_, err := s.Read(ctx)
+		var ee *ExitError
+		if !errors.As(err, &ee) {
+			t.Fatalf("tee %v: Read: %v, want an *ExitError", tee != nil, err)
+		}
+		if ee.ExitCode != 3 || !strings.Contains(ee.StderrTail, exitWords) {
+			t.Fatalf("tee %v: Read: %v, want exit status 3 and the stderr tail", tee != nil, err)
+		}
 	}
 }

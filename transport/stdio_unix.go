@@ -120,12 +120,13 @@ func startProcess(c *Command, path string, env []string) (*stdioStream, error) {
 		closing:      make(chan struct{}),
 		guard:        startGuard(cmd.Process.Pid),
 	}
-	if c.Stderr != nil || !stderrPolling.add(p) {
-		go p.watch()
-	}
+	// exitSeen is set before anything that may reap the child starts.
 	out := newReadyPipe(stdoutR)
 	if n, ok := out.(interface{ serverExited() }); ok {
 		p.exitSeen = n.serverExited
+	}
+	if c.Stderr != nil || !stderrPolling.add(p) {
+		go p.watch()
 	}
 	// The child's exit ends the stream even while a process it started
 	// holds stdout open (where that can be watched for).
