@@ -74,7 +74,14 @@ func (r *recording) addSecret(v string) {
 
 // secretValues are the secrets registered so far; those registered later
 // reach the recording through AddSecret.
-func (s *IOStreams) secretValues() []string { return s.secrets }
+func (s *IOStreams) secretValues() []string {
+	if s.secrets == nil {
+		return nil
+	}
+	s.secrets.mu.RLock()
+	defer s.secrets.mu.RUnlock()
+	return append([]string(nil), s.secrets.list...)
+}
 
 // finish closes the file once every client is closed, and warns on
 // stderr when the recording is incomplete.
