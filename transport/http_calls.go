@@ -61,6 +61,11 @@ type postCall struct {
 	mirror  []ParamHeader // the stateless era's Mcp-Param-* headers of the request
 	oneWay  bool          // a notification or response: no reply to read
 
+	// header and headerVals are the stateless era's POST header, rebuilt
+	// in place for each use (see fillStatelessHeader) as req is.
+	header     http.Header
+	headerVals [2]string
+
 	cancelled atomic.Bool
 
 	// prev and next link the stream's calls in flight (httpStream.running),
@@ -154,6 +159,8 @@ func release(c *postCall) {
 	}
 	c.id, c.method, c.body, c.params, c.mirror = jsonrpc.ID{}, "", nil, nil, nil
 	c.initial, c.oneWay = false, false
+	clear(c.header) // let the values go; the map is kept for the next use
+	c.headerVals = [2]string{}
 	c.req.Body, c.req.Header, c.req.URL = nil, nil, nil // let the body, an old header and URL go
 	c.cancelled.Store(false)
 	callPool.Put(c)

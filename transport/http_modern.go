@@ -2,7 +2,6 @@ package transport
 
 import (
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -44,37 +43,26 @@ func isStatelessVersion(v string) bool {
 // value slices.
 func statelessHeader(h http.Header, method string, params []byte, mirror []ParamHeader) http.Header {
 	out := make(http.Header, len(h)+2+len(mirror))
-	for k, v := range h {
-		out[k] = v
-	}
-	out[headerMcpMethod] = []string{headerValue(method)}
-	if name, ok := addressedName(method, params); ok {
-		out[headerMcpName] = []string{headerValue(name)}
-	}
-	addParamHeaders(out, mirror)
+	fillStatelessHeader(out, h, method, params, mirror, new([2]string))
 	return out
 }
 
-// addressedName returns params.name of tools/call and prompts/get and
-// params.uri of resources/read: what Mcp-Name carries.
-func addressedName(method string, params []byte) (string, bool) {
-	var p struct {
-		Name string `json:"name"`
-		URI  string `json:"uri"`
+// fillStatelessHeader makes out (emptied first) what statelessHeader
+// returns. vals holds the values of Mcp-Method and Mcp-Name, so that a
+// caller that reuses out and vals for its POSTs (a postCall does, as it
+// reuses its request) builds the header without allocating.
+func fillStatelessHeader(out, h http.Header, method string, params []byte, mirror []ParamHeader, vals *[2]string) {
+	clear(out)
+	for k, v := range h {
+		out[k] = v
 	}
-	switch method {
-	case "tools/call", "prompts/get":
-		if json.Unmarshal(params, &p) != nil {
-			return "", false
-		}
-		return p.Name, true
-	case "resources/read":
-		if json.Unmarshal(params, &p) != nil {
-			return "", false
-		}
-		return p.URI, true
+	vals[0] = headerValue(method)
+	out[headerMcpMethod] = vals[0:1:1]
+	if name, ok := addressedName(method, params); ok {
+		vals[1] = headerValue(name)
+		out[headerMcpName] = vals[1:2:2]
 	}
-	return "", false
+	addParamHeaders(out, mirror)
 }
 
 // headerValue returns s as it travels in an Mcp- header: as is when it is

@@ -267,7 +267,11 @@ func (s *httpStream) enter() bool {
 func (s *httpStream) runPost(c *postCall) postOutcome {
 	h, info := s.postHeaders(c.initial)
 	if s.stateless.Load() {
-		h = statelessHeader(h, c.method, c.params, c.mirror)
+		if c.header == nil {
+			c.header = make(http.Header, len(h)+2+len(c.mirror))
+		}
+		fillStatelessHeader(c.header, h, c.method, c.params, c.mirror, &c.headerVals)
+		h = c.header
 	}
 	resp, err := s.sender.do(c.request(s, h), c.body)
 	if err != nil {

@@ -70,16 +70,16 @@ type stdioStream struct {
 }
 
 func startProcess(c *Command, path string, env []string) (*stdioStream, error) {
-	stdinR, stdinW, err := os.Pipe()
+	stdinW, stdinR, err := childPipe(true)
 	if err != nil {
 		return nil, fmt.Errorf("transport: start %q: %w", c.Command, err)
 	}
-	stdoutR, stdoutW, err := os.Pipe()
+	stdoutR, stdoutW, err := childPipe(false)
 	if err != nil {
 		closeAll(stdinR, stdinW)
 		return nil, fmt.Errorf("transport: start %q: %w", c.Command, err)
 	}
-	stderrR, stderrW, err := os.Pipe()
+	stderrR, stderrW, err := childPipe(false)
 	if err != nil {
 		closeAll(stdinR, stdinW, stdoutR, stdoutW)
 		return nil, fmt.Errorf("transport: start %q: %w", c.Command, err)
