@@ -188,7 +188,9 @@ func TestAutoLegacyOddErrors(t *testing.T) {
 	}{
 		{"method not found", nil}, // the fake's default
 		{"not initialized", func() (any, error) { return nil, &jsonrpc.Error{Code: -32000, Message: "Server not initialized"} }},
-		{"invalid request", func() (any, error) { return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "initialize first"} }},
+		{"invalid request", func() (any, error) {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "initialize first"}
+		}},
 		{"-32022 without a version list", func() (any, error) { return nil, &jsonrpc.Error{Code: CodeUnsupportedProtocolVersion, Message: "odd"} }},
 		{"an empty result", func() (any, error) { return json.RawMessage(`{}`), nil }},
 		{"only legacy versions", func() (any, error) {
