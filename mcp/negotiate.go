@@ -312,3 +312,17 @@ func (c *Client) callDiscover(ctx context.Context, m *modernSession) (*DiscoverR
 // Modern reports whether the session speaks the stateless era (2026-07-28
 // and later), opened with server/discover rather than initialize.
 func (c *Client) Modern() bool { return c.modern != nil }
+
+// Request sends any request in the session's era and returns its raw
+// result: in the modern era with the _meta every request carries (and
+// input_required answered for tools/call, prompts/get and
+// resources/read), in the legacy era as is. It is the form for methods
+// this package does not type; Conn().Call sends bytes unchanged, which a
+// modern server refuses without _meta.
+func (c *Client) Request(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	var raw json.RawMessage
+	if err := c.call(ctx, method, params, nil, &raw); err != nil {
+		return nil, err
+	}
+	return raw, nil
+}

@@ -52,7 +52,7 @@ func (f *ServerFlags) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.Verbose, "verbose", false, "show the server's stderr and log messages live")
 	fs.BoolVar(&f.Verbose, "stderr", false, "same as --verbose")
 	fs.StringVar(&f.LogLevel, "log-level", "", "ask the server for log messages of `LEVEL` and up (debug, info, notice, warning, error, critical, alert, emergency), shown on stderr")
-	fs.StringVar(&f.Protocol, "protocol", "", "protocol `VERSION` to speak: auto (the default; for now initialize, the older eras), "+mcp.ModernProtocolVersion+" (stateless, no initialize) or an older revision such as 2025-11-25")
+	fs.StringVar(&f.Protocol, "protocol", "", "protocol `VERSION` to speak: auto (the default: probe with server/discover, fall back to initialize), "+mcp.ModernProtocolVersion+" (pin the stateless era) or an older revision such as 2025-11-25 (pin initialize)")
 }
 
 // Target is a resolved server: how to reach it and how to name it.
