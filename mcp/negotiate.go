@@ -59,7 +59,7 @@ func (c *Client) open(ctx context.Context, o *ClientOptions, n negotiation) erro
 	if n.kind == "" {
 		// A bare stream: HTTP streams can set their version, stdio and
 		// pipes cannot; only the latter need the probe bound.
-		if _, http := c.stream.(transport.ProtocolVersionSetter); http {
+		if _, isHTTP := c.stream.(transport.ProtocolVersionSetter); isHTTP {
 			n.kind = "http"
 		} else {
 			n.kind = "stdio"
