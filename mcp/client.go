@@ -31,7 +31,8 @@ type ClientOptions struct {
 	// initialize offering LatestProtocolVersion when the server shows
 	// itself legacy (an error other than the modern era's own, a result
 	// that is not a DiscoverResult, an HTTP 4xx without a modern error;
-	// over stdio also no answer within half a second). The outcome is
+	// over stdio also no answer within half a second of the server
+	// reading the probe). The outcome is
 	// remembered per server for the life of the process (see Connect),
 	// and the next connect skips the probe. A version in ProtocolVersions
 	// pins the legacy era: initialize offers it and nothing is probed.

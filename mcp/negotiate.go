@@ -20,11 +20,12 @@ import (
 // when the server does not.
 const ProtocolAuto = "auto"
 
-// probeBound is how long a probe over stdio waits alone before
+// probeBound is how long a probe over stdio waits alone, after the server
+// read it (when the stream can tell, see transport.InputPending), before
 // initialize is sent after it. A legacy server may drop server/discover
 // without a word; it still answers initialize. The probe is not given up
-// then: a modern server that was merely slow to start answers it, and
-// initialize decides only if it succeeds. A variable for tests.
+// then: a modern server that was merely slow answers it, and initialize
+// decides only if it succeeds. A variable for tests.
 var probeBound = 500 * time.Millisecond
 
 // negotiation is what the era negotiation knows about the server: the
@@ -98,19 +99,39 @@ func (c *Client) probe(ctx context.Context, info Implementation, version string,
 	if err != nil {
 		return err
 	}
-	var out discoverOutcome
-	if n.kind == "stdio" {
-		timer := time.NewTimer(probeBound)
-		select {
-		case out = <-answer:
-			timer.Stop()
-		case <-timer.C:
-			return c.raceInitialize(ctx, m, version, answer, n)
-		}
-	} else {
-		out = <-answer
+	if n.kind != "stdio" {
+		return c.settle(ctx, m, version, <-answer, n)
 	}
-	return c.settle(ctx, m, version, out, n)
+	timer := time.NewTimer(probeBound)
+	defer timer.Stop()
+	wasUnread := false
+	for {
+		select {
+		case out := <-answer:
+			return c.settle(ctx, m, version, out, n)
+		case <-timer.C:
+		}
+		// A server that has not read the probe yet is still starting (a
+		// runtime loading, a package being fetched): its silence says
+		// nothing yet. The bound counts from when it read the probe.
+		if unread := c.probeUnread(); unread || wasUnread {
+			wasUnread = unread
+			timer.Reset(probeBound)
+			continue
+		}
+		return c.raceInitialize(ctx, m, version, answer, n)
+	}
+}
+
+// probeUnread reports whether the server has yet to read what was written
+// to it, when the stream can tell (transport.InputPending).
+func (c *Client) probeUnread() bool {
+	p, ok := c.stream.(transport.InputPending)
+	if !ok {
+		return false
+	}
+	n, ok := p.PendingInput()
+	return ok && n > 0
 }
 
 // discoverOutcome is the answer to one server/discover.

@@ -436,3 +436,54 @@ func TestAutoHTTPLegacySSE(t *testing.T) {
 		}
 	}
 }
+
+// pendingStream reports the probe unread for a while, as a child that is
+// still starting would, and notes when initialize is written.
+type pendingStream struct {
+	jsonrpc.Stream
+	mu       sync.Mutex
+	queries  int
+	initAt   int // queries answered when initialize was written
+	unreadAt int // PendingInput reports bytes for the first unreadAt queries
+}
+
+func (p *pendingStream) PendingInput() (int, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.queries++
+	if p.queries <= p.unreadAt {
+		return 1, true
+	}
+	return 0, true
+}
+
+func (p *pendingStream) Write(ctx context.Context, m jsonrpc.Message) error {
+	if r, ok := m.(*jsonrpc.Request); ok && r.Method == MethodInitialize {
+		p.mu.Lock()
+		p.initAt = p.queries
+		p.mu.Unlock()
+	}
+	return p.Stream.Write(ctx, m)
+}
+
+// The probe's bound counts from when the server read the probe: a server
+// still starting is not taken for a silent legacy one.
+func TestAutoProbeBoundWaitsForTheServerToRead(t *testing.T) {
+	setProbeBound(t, time.Millisecond)
+	srv := mcptest.NewDefault(&mcptest.Options{Eras: mcptest.LegacyOnly})
+	srv.Fault(mcptest.Fault{Kind: mcptest.FaultNeverAnswer, Target: MethodServerDiscover})
+	stream, _ := mcptest.Connect(t, srv)
+	ps := &pendingStream{Stream: stream, unreadAt: 3}
+	c, err := NewClient(t.Context(), ps, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	// 3 ticks unread, 1 that sees it read and waits a bound more, 1 that
+	// sends initialize.
+	if c.Modern() || ps.initAt != 5 {
+		t.Fatalf("Modern %v; initialize sent after %d checks, want 5", c.Modern(), ps.initAt)
+	}
+}
