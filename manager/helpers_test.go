@@ -60,10 +60,13 @@ func newFleet() *fleet {
 }
 
 // add registers an mcptest server under name (NewDefault when srv is nil)
-// and returns it; the test closes it with f.close.
+// and returns it; the test closes it with f.close. The default server
+// speaks only the legacy era, whose supervision (server→client requests,
+// notifications at any time) these tests exercise; the client reaches it
+// through the era negotiation's fallback.
 func (f *fleet) add(name string, srv *mcptest.Server) *mcptest.Server {
 	if srv == nil {
-		srv = mcptest.NewDefault(&mcptest.Options{Name: name})
+		srv = mcptest.NewDefault(&mcptest.Options{Name: name, Eras: mcptest.LegacyOnly})
 	}
 	f.mu.Lock()
 	f.servers[name] = srv

@@ -132,7 +132,9 @@ func TestStdioServerComesBack(t *testing.T) {
 
 // A child that dies at every start trips the breaker.
 func TestStdioCrashLoopTripsBreaker(t *testing.T) {
-	m := NewServers([]*config.Server{stdioServer("loop", "crash:initialize*")},
+	// It dies at the first thing a client sends: the era probe, or
+	// initialize for a client that pins the legacy era.
+	m := NewServers([]*config.Server{stdioServer("loop", "crash:server/discover*", "crash:initialize*")},
 		&Options{DisableCache: true, Backoff: []time.Duration{time.Millisecond}})
 	defer m.Close()
 	log := record(m)

@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -27,19 +26,23 @@ type ClientOptions struct {
 	// required.
 	ClientInfo Implementation
 
-	// ProtocolVersion pins the protocol revision. "" (the default) opens
-	// with initialize offering LatestProtocolVersion, as before; a version
-	// in ProtocolVersions is offered in initialize instead.
-	// ModernProtocolVersion ("2026-07-28") speaks the stateless revision:
+	// ProtocolVersion chooses the protocol revision. "" and ProtocolAuto
+	// (the default) negotiate the era: server/discover first, and
+	// initialize offering LatestProtocolVersion when the server shows
+	// itself legacy (an error other than the modern era's own, a result
+	// that is not a DiscoverResult, an HTTP 4xx without a modern error;
+	// over stdio also no answer within half a second of the server
+	// reading the probe). The outcome is
+	// remembered per server for the life of the process (see Connect),
+	// and the next connect skips the probe. A version in ProtocolVersions
+	// pins the legacy era: initialize offers it and nothing is probed.
+	// ModernProtocolVersion ("2026-07-28") pins the stateless revision:
 	// no initialize; server/discover at connect fills ServerInfo,
 	// ServerCapabilities, Instructions, ProtocolVersion and ServerVersions
 	// (a -32022 refusal is retried once with the newest version both
 	// speak); every request carries the version, the client capabilities
 	// and ClientInfo in _meta, the log level of SetLogLevel travels there
-	// too, and Ping sends server/discover. Automatic negotiation between
-	// the eras ("auto", probing server/discover first) is coming and will
-	// become the default; until then a modern-only server needs this pin.
-	// Any other value is an error.
+	// too, and Ping sends server/discover. Any other value is an error.
 	ProtocolVersion string
 
 	// ServerName names the server in the Origin that handlers and
@@ -198,7 +201,10 @@ type sessionOptions struct {
 }
 
 // Connect opens t and performs the handshake (see NewClient). ctx bounds
-// both; it does not end the session later.
+// both; it does not end the session later. When t is a
+// transport.Identifier, the negotiated era is remembered for its server
+// (see ClientOptions.ProtocolVersion); a transport.SSE is legacy-only and
+// never probed.
 func Connect(ctx context.Context, t transport.Transport, opts *ClientOptions) (*Client, error) {
 	if t == nil {
 		return nil, errors.New("mcp: Connect: transport is nil")
@@ -207,17 +213,26 @@ func Connect(ctx context.Context, t transport.Transport, opts *ClientOptions) (*
 	if err != nil {
 		return nil, fmt.Errorf("mcp: connecting: %w", err)
 	}
-	return NewClient(ctx, s, opts)
+	return newClient(ctx, s, opts, negotiationOf(t))
 }
 
-// NewClient starts a session over the open stream s: it sends initialize
-// offering LatestProtocolVersion and the capabilities of the handlers in
-// opts, accepts any answer in ProtocolVersions, tells a stream
-// that implements transport.ProtocolVersionSetter the negotiated version,
-// and then sends notifications/initialized. The client owns s from here
+// NewClient starts a session over the open stream s in the era that
+// opts.ProtocolVersion pins or negotiates. In the legacy era it sends
+// initialize offering LatestProtocolVersion (or the pinned revision) and
+// the capabilities of the handlers in opts, accepts any answer in
+// ProtocolVersions, tells a stream that implements
+// transport.ProtocolVersionSetter the negotiated version, and then sends
+// notifications/initialized. A stream that does not implement it is
+// treated as stdio for the probe's bound. Nothing is remembered for a bare
+// stream (see Connect). The client owns s from here
 // on: if anything fails, s is closed and the error says what went wrong.
 // Server pings are answered from the start, also mid-handshake.
 func NewClient(ctx context.Context, s jsonrpc.Stream, opts *ClientOptions) (*Client, error) {
+	return newClient(ctx, s, opts, negotiation{})
+}
+
+// newClient is NewClient with what Connect knows of the server.
+func newClient(ctx context.Context, s jsonrpc.Stream, opts *ClientOptions, n negotiation) (*Client, error) {
 	if s == nil {
 		return nil, errors.New("mcp: NewClient: stream is nil")
 	}
@@ -252,13 +267,7 @@ func NewClient(ctx context.Context, s jsonrpc.Stream, opts *ClientOptions) (*Cli
 	if c.opts.notify.any() {
 		c.conn.Subscribe("", c.deliver)
 	}
-	var err error
-	if isModernVersion(o.ProtocolVersion) {
-		err = c.discover(ctx, o.ClientInfo, o.ProtocolVersion)
-	} else {
-		err = c.handshake(ctx, o.ClientInfo, cmp.Or(o.ProtocolVersion, LatestProtocolVersion))
-	}
-	if err != nil {
+	if err := c.open(ctx, &o, n); err != nil {
 		_ = c.conn.Close()
 		return nil, err
 	}
@@ -269,7 +278,7 @@ func NewClient(ctx context.Context, s jsonrpc.Stream, opts *ClientOptions) (*Cli
 		c.restore(ctx, o.Restore)
 	}
 	if c.modern != nil {
-		c.relisten()
+		c.awaitListen(ctx, c.relisten())
 	}
 	if h, ok := s.(renewhook.Hooker); ok {
 		h.SetRenewalHook(c.restoreAfterRenewal)

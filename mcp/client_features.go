@@ -74,14 +74,16 @@ func (c *Client) ReadResource(ctx context.Context, uri string) (*ReadResourceRes
 // ClientOptions.OnResourceUpdated. The client remembers the subscription
 // and makes it again on a renewed session (see SessionState). In the
 // modern era it adds uri to the client's subscriptions/listen, which it
-// opens again with the new set; it returns before the server acknowledged.
+// opens again with the new set, and returns once the server acknowledged
+// it (or after 5 s without an acknowledgement).
 func (c *Client) SubscribeResource(ctx context.Context, uri string) error {
 	if uri == "" {
 		return errors.New("mcp: resources/subscribe: the URI is empty")
 	}
 	if c.modern != nil {
 		c.state.subscribed(uri)
-		c.relisten() // the modern era subscribes through subscriptions/listen
+		// The modern era subscribes through subscriptions/listen.
+		c.awaitListen(ctx, c.relisten())
 		return nil
 	}
 	if err := c.call(ctx, MethodResourcesSubscribe, uriParams{uri}, nil, nil); err != nil {
@@ -100,7 +102,7 @@ func (c *Client) UnsubscribeResource(ctx context.Context, uri string) error {
 	}
 	c.state.unsubscribed(uri)
 	if c.modern != nil {
-		c.relisten()
+		c.awaitListen(ctx, c.relisten())
 		return nil
 	}
 	return c.call(ctx, MethodResourcesUnsubscribe, uriParams{uri}, nil, nil)

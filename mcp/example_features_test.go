@@ -132,7 +132,10 @@ func ExampleClient_StartToolTask() {
 		return mcptest.TextResult("a report"), nil
 	})
 	ctx := context.Background()
-	c, err := mcp.Connect(ctx, srv.Transport(), nil)
+	// Tasks as the core protocol has them belong to the legacy era (the
+	// 2026-07-28 revision moved them to an extension), so this client
+	// pins it.
+	c, err := mcp.Connect(ctx, srv.Transport(), &mcp.ClientOptions{ProtocolVersion: mcp.LatestProtocolVersion})
 	if err != nil {
 		log.Fatal(err)
 	}

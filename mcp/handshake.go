@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
-	"github.com/mcpwire/mcpwire/transport"
 )
 
 // InitializeResult is the server's answer to initialize.
@@ -67,6 +66,15 @@ func (e *ProtocolVersionError) Unwrap() error { return e.Err }
 // handshake runs initialize → check the version → tell the stream →
 // notifications/initialized.
 func (c *Client) handshake(ctx context.Context, info Implementation, offered string) error {
+	raw, err := c.initialize(ctx, info, offered)
+	if err != nil {
+		return err
+	}
+	return c.finishHandshake(ctx, raw, offered)
+}
+
+// initialize sends initialize offering offered and returns its result.
+func (c *Client) initialize(ctx context.Context, info Implementation, offered string) (json.RawMessage, error) {
 	params := initializeParams{
 		ProtocolVersion: offered,
 		Capabilities:    c.caps,
@@ -79,10 +87,16 @@ func (c *Client) handshake(ctx context.Context, info Implementation, offered str
 	raw, err := c.conn.Call(ctx, MethodInitialize, encoded, nil)
 	if err != nil {
 		if vErr := versionRefusal(err, offered); vErr != nil {
-			return vErr
+			return nil, vErr
 		}
-		return fmt.Errorf("mcp: initialize: %w", err)
+		return nil, fmt.Errorf("mcp: initialize: %w", err)
 	}
+	return raw, nil
+}
+
+// finishHandshake checks the initialize result raw, tells the stream the
+// version and sends notifications/initialized.
+func (c *Client) finishHandshake(ctx context.Context, raw json.RawMessage, offered string) error {
 	if !isJSONObject(raw) {
 		return fmt.Errorf("mcp: initialize: the result is %s, not a JSON object", jsonKind(raw))
 	}
@@ -101,9 +115,7 @@ func (c *Client) handshake(ctx context.Context, info Implementation, offered str
 	c.init = res
 	// The stream's wire format may depend on the version (the HTTP
 	// header), and the notification below is already sent under it.
-	if vs, ok := c.stream.(transport.ProtocolVersionSetter); ok {
-		vs.SetProtocolVersion(res.ProtocolVersion)
-	}
+	c.setStreamVersion(res.ProtocolVersion)
 	if err := c.conn.Notify(ctx, NotificationInitialized, nil); err != nil {
 		return fmt.Errorf("mcp: sending %s: %w", NotificationInitialized, err)
 	}

@@ -259,7 +259,7 @@ func TestInitializedSentAfterSetProtocolVersion(t *testing.T) {
 	s := newFakeServer(t)
 	s.version = "2025-06-18"
 	rec := &versionRecorder{Stream: s.start()}
-	c, err := NewClient(t.Context(), rec, nil)
+	c, err := NewClient(t.Context(), rec, legacyUnlessPinned(nil))
 	if err != nil {
 		t.Fatal(err)
 	}

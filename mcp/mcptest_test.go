@@ -16,9 +16,13 @@ import (
 // These tests run the client against mcptest, a server written
 // independently of this package's types and of the jsonrpc engine.
 
-// connectMCPTest starts a session of srv and runs the handshake.
+// connectMCPTest starts a session of srv and runs the handshake. Options
+// without a protocol pin are pinned to the legacy era, which these tests
+// exercise (mcptest speaks both, and auto negotiation would choose the
+// modern one); negotiate_test.go tests the negotiation.
 func connectMCPTest(t *testing.T, srv *mcptest.Server, opts *ClientOptions) (*Client, *mcptest.Session) {
 	t.Helper()
+	opts = legacyUnlessPinned(opts)
 	stream, session := mcptest.Connect(t, srv)
 	c, err := NewClient(t.Context(), stream, opts)
 	if err != nil {
@@ -282,7 +286,7 @@ func TestMCPTestVersionNegotiation(t *testing.T) {
 	}
 	t.Run("counter-proposal refused", func(t *testing.T) {
 		stream, _ := mcptest.Connect(t, mcptest.NewDefault(&mcptest.Options{ProtocolVersion: "2099-12-31"}))
-		_, err := NewClient(t.Context(), stream, nil)
+		_, err := NewClient(t.Context(), stream, legacyUnlessPinned(nil))
 		var vErr *ProtocolVersionError
 		if !errors.As(err, &vErr) || vErr.Server != "2099-12-31" {
 			t.Errorf("NewClient = %v", err)
@@ -291,7 +295,7 @@ func TestMCPTestVersionNegotiation(t *testing.T) {
 	t.Run("rejected with the supported list", func(t *testing.T) {
 		stream, _ := mcptest.Connect(t, mcptest.NewDefault(&mcptest.Options{
 			SupportedVersions: []string{"2024-01-01"}, RejectUnsupportedVersion: true}))
-		_, err := NewClient(t.Context(), stream, nil)
+		_, err := NewClient(t.Context(), stream, legacyUnlessPinned(nil))
 		var vErr *ProtocolVersionError
 		if !errors.As(err, &vErr) || !slices.Equal(vErr.Supported, []string{"2024-01-01"}) || !strings.Contains(err.Error(), `"2024-01-01"`) {
 			t.Errorf("NewClient = %v", err)
@@ -342,4 +346,17 @@ func TestMCPTestConnectTransport(t *testing.T) {
 	if err := c.Ping(t.Context()); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// legacyUnlessPinned returns opts pinned to LatestProtocolVersion unless
+// they pin a version already.
+func legacyUnlessPinned(opts *ClientOptions) *ClientOptions {
+	var o ClientOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.ProtocolVersion == "" {
+		o.ProtocolVersion = LatestProtocolVersion
+	}
+	return &o
 }

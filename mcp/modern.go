@@ -12,7 +12,6 @@ import (
 	"sync/atomic"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
-	"github.com/mcpwire/mcpwire/transport"
 )
 
 // ModernProtocolVersion is the first protocol revision without the
@@ -249,54 +248,35 @@ func (m *modernSession) setLogLevel(level LoggingLevel) error {
 	return nil
 }
 
-// discover opens a modern session: server/discover under the pinned
-// version, and once more under the highest version both sides speak if
-// the server refuses it with -32022. It fills c.init as initialize would.
+// discover opens a modern session pinned to version: server/discover
+// under it, and once more under the newest version both sides speak if
+// the server refuses it with -32022 (even the same one: a server that
+// lists the version it refused may have refused something else). It
+// fills c.init as initialize would.
 func (c *Client) discover(ctx context.Context, info Implementation, version string) error {
 	m := &modernSession{info: info, caps: c.caps}
-	c.modern = m
-	res, err := c.discoverAs(ctx, version)
+	answer, err := c.startDiscover(ctx, m, version)
 	if err != nil {
-		var rpcErr *jsonrpc.Error
-		supported := refusedVersions(err, CodeUnsupportedProtocolVersion)
-		if supported == nil || !errors.As(err, &rpcErr) {
-			return err
+		return err
+	}
+	out := <-answer
+	if out.err != nil {
+		supported := refusedVersions(out.err, CodeUnsupportedProtocolVersion)
+		if supported == nil {
+			return out.err
 		}
 		next := highestCommon(supported)
-		if next == "" || next == version {
+		if next == "" {
+			var rpcErr *jsonrpc.Error
+			errors.As(out.err, &rpcErr)
 			return &ProtocolVersionError{Offered: version, Supported: supported, Err: rpcErr, modern: true}
 		}
-		if res, err = c.discoverAs(ctx, next); err != nil {
-			return err
-		}
-		version = next
+		return c.modernAfterProbe(ctx, m, version, next, negotiation{}, out.err)
 	}
-	if !slices.Contains(res.SupportedVersions, version) {
-		return fmt.Errorf("mcp: %s: the server's supportedVersions %q do not list %s, the version it answered", MethodServerDiscover, res.SupportedVersions, version)
+	if !slices.Contains(out.res.SupportedVersions, version) {
+		return fmt.Errorf("mcp: %s: the server's supportedVersions %q do not list %s, the version it answered", MethodServerDiscover, out.res.SupportedVersions, version)
 	}
-	m.version, m.supported = version, res.SupportedVersions
-	c.init = InitializeResult{ProtocolVersion: version, Capabilities: res.Capabilities, Instructions: res.Instructions, Meta: res.Meta}
-	return nil
-}
-
-// discoverAs sends server/discover under version.
-func (c *Client) discoverAs(ctx context.Context, version string) (*DiscoverResult, error) {
-	if err := c.modern.encodeMeta(version, ""); err != nil {
-		return nil, err
-	}
-	// The stream's wire format depends on the version (the HTTP headers),
-	// and server/discover is already sent under it.
-	if vs, ok := c.stream.(transport.ProtocolVersionSetter); ok {
-		vs.SetProtocolVersion(version)
-	}
-	var res DiscoverResult
-	if err := c.call(ctx, MethodServerDiscover, nil, nil, &res); err != nil {
-		return nil, err
-	}
-	if len(res.SupportedVersions) == 0 {
-		return nil, fmt.Errorf("mcp: %s: the result has no supportedVersions", MethodServerDiscover)
-	}
-	return &res, nil
+	return c.modernOpened(m, version, out.res, negotiation{})
 }
 
 // highestCommon returns the newest modern revision in supported that the
@@ -323,11 +303,11 @@ func (c *Client) ServerVersions() []string {
 
 // checkProtocolPin validates ClientOptions.ProtocolVersion.
 func checkProtocolPin(v string) error {
-	if v == "" || isModernVersion(v) || IsSupportedProtocolVersion(v) {
+	if v == "" || v == ProtocolAuto || isModernVersion(v) || IsSupportedProtocolVersion(v) {
 		return nil
 	}
-	return fmt.Errorf("mcp: ClientOptions.ProtocolVersion %q is not one this client speaks (%s, %s)",
-		clip(v), strings.Join(modernVersions, ", "), strings.Join(supportedVersions, ", "))
+	return fmt.Errorf("mcp: ClientOptions.ProtocolVersion %q is not one this client speaks (%s, %s, %s)",
+		clip(v), ProtocolAuto, strings.Join(modernVersions, ", "), strings.Join(supportedVersions, ", "))
 }
 
 // modernHeaders are the HTTP headers the modern era checks against the

@@ -55,7 +55,12 @@ func (f *listenFilter) empty() bool {
 // keeps a listen open; a change of the opt-ins cancels the open one and
 // the goroutine opens the new one at once.
 type listenLoop struct {
-	mu      sync.Mutex
+	mu sync.Mutex
+	// pending wait for the next listen to open, current for the open one
+	// to be acknowledged (or to end); see awaitListen.
+	pending, current []chan struct{}
+	acks             bool // a subscriber for the acknowledgements is in place
+
 	running bool
 	stop    context.CancelFunc // ends the open listen; nil when none
 	changed bool               // the filter changed since the open listen began
@@ -79,24 +84,66 @@ func (c *Client) listenFilterNow() listenFilter {
 	return f
 }
 
+// listenReadyBound bounds how long the client waits for a listen to be
+// acknowledged (see awaitListen).
+const listenReadyBound = 5 * time.Second
+
+// awaitListen waits (bounded) until the server acknowledged the listen
+// with the opt-ins of ready (from relisten): a change the server makes
+// right after (a tool call that adds a tool or touches a resource) is
+// then seen, as the legacy era sees it from the handshake on.
+func (c *Client) awaitListen(ctx context.Context, ready <-chan struct{}) {
+	if ready == nil {
+		return
+	}
+	t := time.NewTimer(listenReadyBound)
+	defer t.Stop()
+	select {
+	case <-ready:
+	case <-t.C:
+	case <-ctx.Done():
+	case <-c.conn.Done():
+	}
+}
+
+// acknowledged releases the waiters of the open listen.
+func (l *listenLoop) acknowledged() {
+	l.mu.Lock()
+	current := l.current
+	l.current = nil
+	l.mu.Unlock()
+	for _, ch := range current {
+		close(ch)
+	}
+}
+
 // relisten makes the open listen match the opt-ins: it starts the loop
 // when there is something to listen to, and replaces an open listen.
-func (c *Client) relisten() {
+// It returns a channel closed once the server acknowledged the listen
+// that carries the current opt-ins, nil when nothing is listened to.
+func (c *Client) relisten() <-chan struct{} {
 	l := &c.listen
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if f := c.listenFilterNow(); !l.running && f.empty() {
+		return nil
+	}
+	ready := make(chan struct{})
+	l.pending = append(l.pending, ready)
+	if !l.acks {
+		l.acks = true
+		c.conn.Subscribe(NotificationSubscriptionsAcknowledged, func(*jsonrpc.Notification) { l.acknowledged() })
+	}
 	if l.running {
 		l.changed = true
 		if l.stop != nil {
 			l.stop()
 		}
-		return
-	}
-	if f := c.listenFilterNow(); f.empty() {
-		return
+		return ready
 	}
 	l.running = true
 	go c.listenLoop()
+	return ready
 }
 
 // listenLoop keeps a listen open until the session ends or nothing is
@@ -110,16 +157,24 @@ func (c *Client) listenLoop() {
 		f := c.listenFilterNow()
 		if f.empty() || c.conn.Err() != nil {
 			l.running, l.stop = false, nil
+			waiting := append(l.pending, l.current...)
+			l.pending, l.current = nil, nil
 			l.mu.Unlock()
 			stop()
+			for _, ch := range waiting {
+				close(ch)
+			}
 			return
 		}
 		l.stop, l.changed, l.filter = stop, false, f
+		l.current = append(l.current, l.pending...)
+		l.pending = nil
 		l.mu.Unlock()
 		err := c.call(ctx, MethodSubscriptionsListen, struct {
 			Notifications listenFilter `json:"notifications"`
 		}{f}, &jsonrpc.CallOptions{Timeout: NoTimeout, OnStart: c.listenStarted}, nil)
 		stop()
+		l.acknowledged() // or ended: nobody waits for it any longer
 		l.mu.Lock()
 		changed := l.changed
 		l.id = jsonrpc.ID{} // what still comes tagged with it is stale

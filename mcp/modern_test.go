@@ -86,20 +86,6 @@ func TestModernPinnedChild(t *testing.T) {
 	}
 }
 
-// Without the pin, a modern-only server is still met with initialize:
-// nothing changes for a client that does not ask for the modern era.
-func TestModernNotPinnedStaysLegacy(t *testing.T) {
-	srv := mcptest.NewDefault(&mcptest.Options{Eras: mcptest.ModernOnly})
-	stream, _ := mcptest.Connect(t, srv)
-	_, err := NewClient(t.Context(), stream, nil)
-	if err == nil || !strings.Contains(err.Error(), "initialize") {
-		t.Fatalf("NewClient without the pin: %v, want an initialize error", err)
-	}
-	if n := len(srv.ModernRequests()); n != 0 {
-		t.Errorf("the server saw %d modern requests", n)
-	}
-}
-
 // A -32022 refusal is retried once with the newest version both speak.
 func TestModernUnsupportedVersionRetried(t *testing.T) {
 	saved := modernVersions

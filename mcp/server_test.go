@@ -124,7 +124,7 @@ func (s *fakeServer) nextNote(ctx context.Context, method string) *jsonrpc.Notif
 // connect starts s and runs the handshake with opts.
 func connect(t *testing.T, s *fakeServer, opts *ClientOptions) *Client {
 	t.Helper()
-	c, err := NewClient(t.Context(), s.start(), opts)
+	c, err := NewClient(t.Context(), s.start(), legacyUnlessPinned(opts)) // a legacy fake
 	if err != nil {
 		t.Fatalf("NewClient: %v", err)
 	}

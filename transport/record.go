@@ -192,6 +192,13 @@ func (rs *recordedStream) Write(ctx context.Context, msg jsonrpc.Message) error 
 
 func (rs *recordedStream) Close() error { return rs.s.Close() }
 
+func (rs *recordedStream) PendingInput() (int, bool) {
+	if p, ok := rs.s.(InputPending); ok {
+		return p.PendingInput()
+	}
+	return 0, false
+}
+
 func (rs *recordedStream) SetProtocolVersion(v string) {
 	if p, ok := rs.s.(ProtocolVersionSetter); ok {
 		p.SetProtocolVersion(v)

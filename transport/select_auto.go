@@ -20,6 +20,10 @@ import (
 // speaks JSON-RPC over POST at this URL; StreamableHTTP delivers it as the
 // initialize response and Auto does not fall back.
 //
+// A client that negotiates the protocol era sends server/discover first;
+// when Streamable HTTP refuses it with 400, 404 or 405 the choice waits for
+// the initialize that follows (the 2026-07-28 revision's fallback).
+//
 // The zero value of every field but URL is usable.
 type Auto struct {
 	// URL is tried with Streamable HTTP first.
@@ -138,7 +142,9 @@ func (s *autoStream) closedErr() error {
 }
 
 // Write sends msg. The first one (the initialize request) decides the
-// transport; see Auto.
+// transport; see Auto. A server/discover that Streamable HTTP refuses with
+// 400, 404 or 405 decides nothing: it is the probe of a client that
+// negotiates the era, and initialize follows.
 func (s *autoStream) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if c := s.current(); c != nil {
 		return c.Write(ctx, msg)
@@ -165,7 +171,18 @@ func (s *autoStream) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if !IsHTTPStatus(err, http.StatusBadRequest, http.StatusNotFound, http.StatusMethodNotAllowed) {
 		return err
 	}
+	if isEraProbe(msg) {
+		// A legacy server refused the 2026-07-28 client's server/discover:
+		// the client goes on with initialize, which decides as before.
+		return err
+	}
 	return s.fallBack(ctx, msg, err)
+}
+
+// isEraProbe reports whether msg is a server/discover request.
+func isEraProbe(msg jsonrpc.Message) bool {
+	req, ok := msg.(*jsonrpc.Request)
+	return ok && req.Method == "server/discover"
 }
 
 // fallBack connects legacy SSE after Streamable HTTP refused msg with

@@ -34,3 +34,13 @@ type SessionIDer interface {
 type ProtocolVersionSetter interface {
 	SetProtocolVersion(version string)
 }
+
+// InputPending is a stream that knows how much of what was written to it
+// the server has not read yet (a stdio child's stdin pipe, on Linux). The
+// MCP client's era probe waits for a server that has not read its probe
+// yet, rather than taking its silence for a legacy server's.
+type InputPending interface {
+	// PendingInput returns the number of unread bytes; ok is false when
+	// it cannot be known.
+	PendingInput() (n int, ok bool)
+}

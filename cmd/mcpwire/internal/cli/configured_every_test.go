@@ -85,7 +85,7 @@ func TestConfigProblemsExitCodes(t *testing.T) {
 func TestConfiguredServerFailuresReadLikeAdHoc(t *testing.T) {
 	dir := project(t)
 	cfg := filepath.Join(dir, "failing.json")
-	hung, _ := json.Marshal(map[string]any{"command": os.Args[0], "args": []string{ServeName, "--faults", "never-answer:initialize"}})
+	hung, _ := json.Marshal(map[string]any{"command": os.Args[0], "args": []string{ServeName, "--faults", "never-answer:server/discover,never-answer:initialize"}})
 	write(t, cfg, `{"mcpServers": {
   "hung": `+string(hung)+`,
   "dies": {"command": "sh", "args": ["-c", "read line; echo 'line one' >&2; echo 'line two' >&2; exit 3"]}
@@ -124,7 +124,7 @@ func TestOthersPrintedWhileOneHangs(t *testing.T) {
 	dir := project(t)
 	cfg := filepath.Join(dir, "hang.json")
 	good, _ := json.Marshal(map[string]any{"command": os.Args[0], "args": []string{ServeName}})
-	hung, _ := json.Marshal(map[string]any{"command": os.Args[0], "args": []string{ServeName, "--faults", "never-answer:initialize"}})
+	hung, _ := json.Marshal(map[string]any{"command": os.Args[0], "args": []string{ServeName, "--faults", "never-answer:server/discover,never-answer:initialize"}})
 	write(t, cfg, `{"mcpServers": {"hung": `+string(hung)+`, "good": `+string(good)+`}}`)
 	both := &syncBuffer{} // stdout and stderr in the order written
 	r := runIO(t, t.Context(), &IOStreams{Out: both, ErrOut: both}, "resources", "--config", cfg, "--timeout", "1s")

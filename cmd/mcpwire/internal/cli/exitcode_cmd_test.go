@@ -90,7 +90,7 @@ func TestExitConnectSpawnFailed(t *testing.T) {
 
 func TestExitConnectChildDiedInHandshake(t *testing.T) {
 	t.Parallel()
-	r := run(t, args(a("tools"), server("crash:initialize"))...).wantCode(t, ExitConnect)
+	r := run(t, args(a("tools"), server("crash:server/discover"))...).wantCode(t, ExitConnect)
 	if !strings.HasPrefix(r.err, "mcpwire: cannot connect to stdio server") {
 		t.Errorf("stderr = %q", r.err)
 	}
@@ -110,7 +110,7 @@ func TestExitConnectChildDiedMidCall(t *testing.T) {
 
 func TestVerboseShowsServerStderrLive(t *testing.T) {
 	t.Parallel()
-	r := run(t, args(a("tools", "--verbose"), server("crash:initialize"))...).wantCode(t, ExitConnect)
+	r := run(t, args(a("tools", "--verbose"), server("crash:server/discover"))...).wantCode(t, ExitConnect)
 	first := strings.Index(r.err, "crashing on purpose")
 	if first < 0 || first > strings.Index(r.err, "mcpwire: cannot connect") {
 		t.Errorf("--verbose did not show stderr before the error: %q", r.err)

@@ -15,8 +15,9 @@ func newInfoCommand() *Command {
 		Summary: "show the server's name, version, protocol, capabilities and instructions",
 		Usage:   "info [flags] [TARGET]",
 		Description: `Connect, and show what the server said about itself in the handshake:
-name and version, the negotiated protocol version, its capabilities and
-its instructions. With --json, print the initialize result as received:
+name and version, the negotiated protocol version and era (modern, opened
+with server/discover, with the versions the server supports; or legacy,
+opened with initialize), its capabilities and its instructions. With --json, print the initialize result as received:
 {"protocolVersion", "capabilities", "serverInfo", "instructions"}.
 Without TARGET, show every configured server, or one with --server NAME.`,
 		Options: func() Options {
@@ -41,9 +42,11 @@ func printInfo(w io.Writer, c *mcp.Client) {
 		name += " (" + si.Title + ")"
 	}
 	fmt.Fprintf(w, "Server:        %s %s\n", Sanitize(name), Sanitize(si.Version))
-	era := "" // the stateless era names the versions server/discover listed
-	if vs := c.ServerVersions(); vs != nil {
-		era = " (stateless era; the server supports " + Sanitize(strings.Join(vs, ", ")) + ")"
+	// The era, and in the stateless one the versions server/discover
+	// listed.
+	era := " (legacy era, opened with initialize)"
+	if c.Modern() {
+		era = " (modern era, stateless; the server supports " + Sanitize(strings.Join(c.ServerVersions(), ", ")) + ")"
 	}
 	fmt.Fprintf(w, "Protocol:      %s%s\n", Sanitize(c.ProtocolVersion()), era)
 	fmt.Fprintf(w, "Capabilities:  %s\n", capabilities(c.ServerCapabilities()))

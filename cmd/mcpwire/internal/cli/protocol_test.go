@@ -8,8 +8,9 @@ import (
 	"github.com/mcpwire/mcpwire/mcptest"
 )
 
-// --protocol pins the era: a modern-only server is reachable only with
-// 2026-07-28, and a bad value is a usage error naming the choices.
+// --protocol pins the era or negotiates it (auto, the default): a
+// modern-only server is reachable with auto and 2026-07-28, not with a
+// legacy pin, and a bad value is a usage error naming the choices.
 func TestProtocolFlag(t *testing.T) {
 	hs := mcptest.NewHTTPServer(t, mcptest.NewDefault(&mcptest.Options{Eras: mcptest.ModernOnly}), nil)
 	modern := a(hs.URL) // the default transport, auto
@@ -22,15 +23,24 @@ func TestProtocolFlag(t *testing.T) {
 		t.Errorf("call add: %q", r.out)
 	}
 	r = run(t, args(a("info", "--protocol", "2026-07-28"), modern)...).wantCode(t, 0)
-	if !strings.Contains(r.out, "Protocol:      2026-07-28 (stateless era; the server supports 2026-07-28)") {
+	if !strings.Contains(r.out, "Protocol:      2026-07-28 (modern era, stateless; the server supports 2026-07-28)") {
 		t.Errorf("info: %q", r.out)
 	}
 	r = run(t, args(a("info", "--json", "--protocol", "2026-07-28"), modern)...).wantCode(t, 0)
 	if !strings.Contains(r.out, `"name": "mcptest"`) {
 		t.Errorf("info --json: %q", r.out)
 	}
-	if r = run(t, args(a("ping"), modern)...); r.code == 0 {
-		t.Errorf("ping without --protocol reached a modern-only server: %q", r.out)
+	r = run(t, args(a("info"), modern)...).wantCode(t, 0)
+	if !strings.Contains(r.out, "Protocol:      2026-07-28 (modern era, stateless; the server supports 2026-07-28)") {
+		t.Errorf("info without --protocol: %q", r.out)
+	}
+	if r = run(t, args(a("ping", "--protocol", "2025-11-25"), modern)...); r.code == 0 {
+		t.Errorf("ping --protocol 2025-11-25 reached a modern-only server: %q", r.out)
+	}
+	legacy := a(mcptest.NewHTTPServer(t, mcptest.NewDefault(&mcptest.Options{Eras: mcptest.LegacyOnly}), nil).URL)
+	r = run(t, args(a("info", "--protocol", "auto"), legacy)...).wantCode(t, 0)
+	if !strings.Contains(r.out, "Protocol:      2025-11-25 (legacy era, opened with initialize)") {
+		t.Errorf("info --protocol auto, legacy server: %q", r.out)
 	}
 	run(t, args(a("ping", "--protocol", "2025-03-26"), server())...).wantCode(t, 0)
 	r = run(t, args(a("ping", "--protocol", "newest"), server())...).wantCode(t, ExitUsage)
@@ -48,8 +58,9 @@ func TestProtocolFlagConfigured(t *testing.T) {
 	if !strings.Contains(r.out, "mcptest") {
 		t.Errorf("ping: %q", r.out)
 	}
-	if r = run(t, "ping", "--config", cfg, "--timeout", "5s"); r.code == 0 {
-		t.Errorf("ping without --protocol reached a modern-only server: %q", r.out)
+	run(t, "ping", "--config", cfg, "--timeout", "5s").wantCode(t, 0) // auto
+	if r = run(t, "ping", "--config", cfg, "--protocol", "2025-11-25"); r.code == 0 {
+		t.Errorf("ping --protocol 2025-11-25 reached a modern-only server: %q", r.out)
 	}
 	run(t, "ping", "--config", cfg, "--protocol", "x").wantCode(t, ExitUsage)
 }

@@ -42,7 +42,7 @@ func (o *requestOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error
 		params = obj
 	}
 	return o.Target.Each(ctx, io, p, 1, 1, "METHOD", func(c Conn, args []string) error {
-		res, err := c.Client.Conn().Call(ctx, args[0], params, nil)
+		res, err := c.Client.Request(ctx, args[0], params)
 		if err != nil {
 			return c.Target.Explain(fmt.Sprintf("request %q", args[0]), err)
 		}

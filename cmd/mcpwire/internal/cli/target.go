@@ -59,7 +59,7 @@ func (f *ServerFlags) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.Verbose, "stderr", false, "same as --verbose")
 	fs.StringVar(&f.LogLevel, "log-level", "", "ask the server for log messages of `LEVEL` and up (debug, info, notice, warning, error, critical, alert, emergency), shown on stderr")
 	registerAllowInsecureHTTP(fs, &f.AllowInsecureHTTP)
-	fs.StringVar(&f.Protocol, "protocol", "", "protocol `VERSION` to speak: auto (the default; for now initialize, the older eras), "+mcp.ModernProtocolVersion+" (stateless, no initialize) or an older revision such as 2025-11-25")
+	fs.StringVar(&f.Protocol, "protocol", "", "protocol `VERSION` to speak: auto (the default: probe with server/discover, fall back to initialize), "+mcp.ModernProtocolVersion+" (pin the stateless era) or an older revision such as 2025-11-25 (pin initialize)")
 	f.Input.register(fs)
 	f.registerRecord(fs)
 }

@@ -45,6 +45,9 @@ func (o *watchOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
 	}
 	return o.Target.Each(ctx, io, p, 0, 0, "", func(c Conn, _ []string) error {
 		unsubscribe := c.Client.OnNotification("", func(n *jsonrpc.Notification) {
+			if n.Method == "notifications/subscriptions/acknowledged" {
+				return // the modern era's plumbing of the listen, not news
+			}
 			if format == "text" {
 				fmt.Fprintf(io.Out, "%s %s\n", Sanitize(n.Method), Sanitize(oneLine(string(n.Params))))
 				return

@@ -1,0 +1,349 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/mcpwire/mcpwire/jsonrpc"
+	"github.com/mcpwire/mcpwire/transport"
+)
+
+// ProtocolAuto is the ClientOptions.ProtocolVersion that negotiates the
+// era, the default ("" means the same): the client probes with
+// server/discover and speaks the 2026-07-28 revision to a server that
+// answers it, and opens with initialize (offering LatestProtocolVersion)
+// when the server does not.
+const ProtocolAuto = "auto"
+
+// probeBound is how long a probe over stdio waits alone, after the server
+// read it (when the stream can tell, see transport.InputPending), before
+// initialize is sent after it. A legacy server may drop server/discover
+// without a word; it still answers initialize. The probe is not given up
+// then: a modern server that was merely slow answers it, and initialize
+// decides only if it succeeds. A variable for tests.
+var probeBound = 500 * time.Millisecond
+
+// negotiation is what the era negotiation knows about the server: the
+// kind of transport and the key under which the era is remembered (see
+// transport.Identifier), set by Connect.
+type negotiation struct {
+	kind, key string
+}
+
+// negotiationOf describes t for the era negotiation.
+func negotiationOf(t transport.Transport) negotiation {
+	if id, ok := t.(transport.Identifier); ok {
+		kind, key := id.ServerIdentity()
+		return negotiation{kind: kind, key: key}
+	}
+	return negotiation{}
+}
+
+// open starts the session under the protocol pin of o: the modern era,
+// a legacy revision, or (ProtocolAuto, "") whichever the server speaks.
+func (c *Client) open(ctx context.Context, o *ClientOptions, n negotiation) error {
+	pin := o.ProtocolVersion
+	switch {
+	case isModernVersion(pin):
+		return c.discover(ctx, o.ClientInfo, pin)
+	case pin != "" && pin != ProtocolAuto:
+		return c.handshake(ctx, o.ClientInfo, pin)
+	case n.kind == "sse":
+		// The legacy HTTP+SSE transport has no modern era.
+		return c.handshake(ctx, o.ClientInfo, LatestProtocolVersion)
+	}
+	if n.kind == "" {
+		// A bare stream: HTTP streams can set their version, stdio and
+		// pipes cannot; only the latter need the probe bound.
+		if _, isHTTP := c.stream.(transport.ProtocolVersionSetter); isHTTP {
+			n.kind = "http"
+		} else {
+			n.kind = "stdio"
+		}
+	}
+	version := ModernProtocolVersion
+	if v, ok := eras.get(n.key); ok {
+		if !isModernVersion(v) {
+			err := c.handshake(ctx, o.ClientInfo, LatestProtocolVersion)
+			if err == nil || !refusedByServer(err) {
+				return err
+			}
+			// The server changed since: it refuses initialize, so it
+			// may be modern now. Negotiate afresh.
+			eras.forget(n.key)
+			if perr := c.probe(ctx, o.ClientInfo, ModernProtocolVersion, n); perr != nil {
+				return fmt.Errorf("%w (and server/discover after it: %v)", err, perr)
+			}
+			return nil
+		}
+		version = v
+	}
+	return c.probe(ctx, o.ClientInfo, version, n)
+}
+
+// probe sends server/discover under version and goes on in the era its
+// answer shows: the modern era on a DiscoverResult or a modern error (a
+// -32022 refusal is retried once with the newest version both speak),
+// initialize on anything else a server says. Over stdio, no answer
+// within probeBound sends initialize as well (see probeBound).
+func (c *Client) probe(ctx context.Context, info Implementation, version string, n negotiation) error {
+	pctx, cancel := context.WithCancel(ctx)
+	defer cancel() // a probe initialize overtook is given up
+	m := &modernSession{info: info, caps: c.caps}
+	answer, err := c.startDiscover(pctx, m, version)
+	if err != nil {
+		return err
+	}
+	if n.kind != "stdio" {
+		return c.settle(ctx, m, version, <-answer, n)
+	}
+	timer := time.NewTimer(probeBound)
+	defer timer.Stop()
+	wasUnread := false
+	for {
+		select {
+		case out := <-answer:
+			return c.settle(ctx, m, version, out, n)
+		case <-timer.C:
+		}
+		// A server that has not read the probe yet is still starting (a
+		// runtime loading, a package being fetched): its silence says
+		// nothing yet. The bound counts from when it read the probe.
+		if unread := c.probeUnread(); unread || wasUnread {
+			wasUnread = unread
+			timer.Reset(probeBound)
+			continue
+		}
+		return c.raceInitialize(ctx, m, version, answer, n)
+	}
+}
+
+// probeUnread reports whether the server has yet to read what was written
+// to it, when the stream can tell (transport.InputPending).
+func (c *Client) probeUnread() bool {
+	p, ok := c.stream.(transport.InputPending)
+	if !ok {
+		return false
+	}
+	n, ok := p.PendingInput()
+	return ok && n > 0
+}
+
+// discoverOutcome is the answer to one server/discover.
+type discoverOutcome struct {
+	res *DiscoverResult
+	err error
+}
+
+// startDiscover sends server/discover under version, with m's _meta; the
+// answer arrives on the channel.
+func (c *Client) startDiscover(ctx context.Context, m *modernSession, version string) (<-chan discoverOutcome, error) {
+	if err := m.encodeMeta(version, ""); err != nil {
+		return nil, err
+	}
+	// The stream's wire format depends on the version (the HTTP headers),
+	// and server/discover is already sent under it.
+	c.setStreamVersion(version)
+	answer := make(chan discoverOutcome, 1)
+	go func() {
+		res, err := c.callDiscover(ctx, m)
+		answer <- discoverOutcome{res, err}
+	}()
+	return answer, nil
+}
+
+// settle goes on from the probe's answer out.
+func (c *Client) settle(ctx context.Context, m *modernSession, version string, out discoverOutcome, n negotiation) error {
+	if out.err == nil {
+		if common := highestCommon(out.res.SupportedVersions); slices.Contains(out.res.SupportedVersions, version) || common != "" {
+			if !slices.Contains(out.res.SupportedVersions, version) {
+				// Asked under a version it does not list: ask again.
+				return c.modernAfterProbe(ctx, m, version, common, n, nil)
+			}
+			return c.modernOpened(m, version, out.res, n)
+		}
+		// A server/discover answer without a modern version in common:
+		// a legacy server that answers unknown methods with a result,
+		// or a dual-era one that speaks no modern version of ours.
+		return c.legacyAfterProbe(ctx, m.info, n)
+	}
+	if supported := refusedVersions(out.err, CodeUnsupportedProtocolVersion); supported != nil {
+		next := highestCommon(supported)
+		if next == "" {
+			if slices.ContainsFunc(supported, IsSupportedProtocolVersion) {
+				return c.legacyAfterProbe(ctx, m.info, n)
+			}
+			var rpcErr *jsonrpc.Error
+			errors.As(out.err, &rpcErr)
+			return &ProtocolVersionError{Offered: version, Supported: supported, Err: rpcErr, modern: true}
+		}
+		return c.modernAfterProbe(ctx, m, version, next, n, out.err)
+	}
+	if isModernError(out.err) || !refusedByServer(out.err) {
+		return out.err
+	}
+	return c.legacyAfterProbe(ctx, m.info, n)
+}
+
+// modernAfterProbe retries server/discover once under next, the newest
+// version both speak, after the server refused version.
+func (c *Client) modernAfterProbe(ctx context.Context, m *modernSession, version, next string, n negotiation, refusal error) error {
+	answer, err := c.startDiscover(ctx, m, next)
+	if err != nil {
+		return err
+	}
+	out := <-answer
+	if out.err != nil {
+		if supported := refusedVersions(out.err, CodeUnsupportedProtocolVersion); supported != nil {
+			var rpcErr *jsonrpc.Error
+			errors.As(out.err, &rpcErr)
+			return &ProtocolVersionError{Offered: next, Supported: supported, Err: rpcErr, modern: true}
+		}
+		return out.err
+	}
+	if !slices.Contains(out.res.SupportedVersions, next) {
+		return fmt.Errorf("mcp: %s: the server's supportedVersions %q do not list %s, the version it answered (after refusing %s: %v)",
+			MethodServerDiscover, out.res.SupportedVersions, next, version, refusal)
+	}
+	return c.modernOpened(m, next, out.res, n)
+}
+
+// modernOpened finishes a modern session: the accessors, and the era
+// remembered for the server.
+func (c *Client) modernOpened(m *modernSession, version string, res *DiscoverResult, n negotiation) error {
+	m.version, m.supported = version, res.SupportedVersions
+	c.modern = m
+	c.init = InitializeResult{ProtocolVersion: version, Capabilities: res.Capabilities, Instructions: res.Instructions, Meta: res.Meta}
+	eras.put(n.key, version)
+	return nil
+}
+
+// legacyAfterProbe opens with initialize after a probe that showed a
+// legacy server.
+func (c *Client) legacyAfterProbe(ctx context.Context, info Implementation, n negotiation) error {
+	c.setStreamVersion("")
+	if err := c.handshake(ctx, info, LatestProtocolVersion); err != nil {
+		return err
+	}
+	eras.put(n.key, c.init.ProtocolVersion)
+	return nil
+}
+
+// raceInitialize runs when a stdio probe found no answer within the
+// bound: initialize goes out after it. A server that answers initialize
+// is spoken to in the legacy era (a dual-era server scopes the process to
+// it); one that refuses initialize decides by its answer to the probe.
+func (c *Client) raceInitialize(ctx context.Context, m *modernSession, version string, answer <-chan discoverOutcome, n negotiation) error {
+	raw, err := c.initialize(ctx, m.info, LatestProtocolVersion)
+	if err == nil {
+		if err := c.finishHandshake(ctx, raw, LatestProtocolVersion); err != nil {
+			return err
+		}
+		eras.put(n.key, c.init.ProtocolVersion)
+		return nil
+	}
+	out := <-answer
+	if out.err != nil && !isModernError(out.err) && refusedVersions(out.err, CodeUnsupportedProtocolVersion) == nil {
+		return fmt.Errorf("%w (server/discover before it: %v)", err, out.err)
+	}
+	if out.err == nil && highestCommon(out.res.SupportedVersions) == "" {
+		return err
+	}
+	return c.settle(ctx, m, version, out, n)
+}
+
+// setStreamVersion tells a stream whose wire format depends on the
+// version (the HTTP headers) which one the next messages go under.
+func (c *Client) setStreamVersion(version string) {
+	if vs, ok := c.stream.(transport.ProtocolVersionSetter); ok {
+		vs.SetProtocolVersion(version)
+	}
+}
+
+// isModernError reports a JSON-RPC error that only a server of the
+// modern era sends: the codes -32020 to -32022 it defines.
+func isModernError(err error) bool {
+	var rpcErr *jsonrpc.Error
+	if !errors.As(err, &rpcErr) {
+		var hErr *transport.HTTPError
+		if !errors.As(err, &hErr) || hErr.RPCError == nil {
+			return false
+		}
+		rpcErr = hErr.RPCError
+	}
+	switch rpcErr.Code {
+	case CodeHeaderMismatch, CodeMissingClientCapability:
+		return true
+	case CodeUnsupportedProtocolVersion:
+		return refusedVersions(rpcErr, CodeUnsupportedProtocolVersion) != nil
+	}
+	return false
+}
+
+// refusedByServer reports an answer of the server that refuses a request
+// (a JSON-RPC error, an HTTP 400, 404, 405 or another client error but
+// those of authorization), as opposed to a connection that failed or a
+// deadline that passed: only the former says which era a server speaks.
+func refusedByServer(err error) bool {
+	var rpcErr *jsonrpc.Error
+	if errors.As(err, &rpcErr) {
+		return true
+	}
+	if errors.Is(err, errNotDiscoverResult) {
+		return true
+	}
+	var hErr *transport.HTTPError
+	if errors.As(err, &hErr) {
+		s := hErr.StatusCode
+		return s >= 400 && s < 500 && s != http.StatusUnauthorized && s != http.StatusForbidden
+	}
+	return false
+}
+
+// errNotDiscoverResult: a server/discover result without supportedVersions.
+var errNotDiscoverResult = errors.New("the result is not a DiscoverResult (no supportedVersions)")
+
+// callDiscover sends server/discover with m's _meta. It does not touch
+// c.modern: a probe may still be under way when the client has chosen.
+func (c *Client) callDiscover(ctx context.Context, m *modernSession) (*DiscoverResult, error) {
+	params, err := m.withMeta(nil)
+	if err != nil {
+		return nil, fmt.Errorf("mcp: %s: adding _meta: %w", MethodServerDiscover, err)
+	}
+	raw, err := c.conn.Call(ctx, MethodServerDiscover, params, requestOptions(ctx))
+	if err != nil {
+		if hErr := headerMismatch(MethodServerDiscover, err); hErr != nil {
+			return nil, hErr
+		}
+		return nil, fmt.Errorf("mcp: %s: %w", MethodServerDiscover, err)
+	}
+	var res DiscoverResult
+	if !isJSONObject(raw) || json.Unmarshal(raw, &res) != nil || len(res.SupportedVersions) == 0 {
+		return nil, fmt.Errorf("mcp: %s: %w", MethodServerDiscover, errNotDiscoverResult)
+	}
+	m.observe(raw)
+	return &res, nil
+}
+
+// Modern reports whether the session speaks the stateless era (2026-07-28
+// and later), opened with server/discover rather than initialize.
+func (c *Client) Modern() bool { return c.modern != nil }
+
+// Request sends any request in the session's era and returns its raw
+// result: in the modern era with the _meta every request carries (and
+// input_required answered for tools/call, prompts/get and
+// resources/read), in the legacy era as is. It is the form for methods
+// this package does not type; Conn().Call sends bytes unchanged, which a
+// modern server refuses without _meta.
+func (c *Client) Request(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	var raw json.RawMessage
+	if err := c.call(ctx, method, params, nil, &raw); err != nil {
+		return nil, err
+	}
+	return raw, nil
+}
