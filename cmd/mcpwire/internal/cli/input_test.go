@@ -14,13 +14,14 @@ import (
 // inputServers are the example server in both eras, over stdio and HTTP:
 // the flags that answer a server's questions must answer the older eras'
 // requests (elicitation/create, roots/list) and the stateless era's
-// input_required results alike.
+// input_required results alike. The example server speaks both eras, so
+// each case pins one: left to negotiate, every case would be the modern one.
 func inputServers(t *testing.T) map[string][]string {
 	hs := mcptest.NewHTTPServer(t, withURLElicitTool(mcptest.NewDefault(nil)), nil)
 	return map[string][]string{
-		"stdio legacy": server(),
+		"stdio legacy": args(a("--protocol", "2025-11-25"), server()),
 		"stdio modern": args(a("--protocol", "2026-07-28"), server()),
-		"http legacy":  a(hs.URL),
+		"http legacy":  a("--protocol", "2025-11-25", hs.URL),
 		"http modern":  a("--protocol", "2026-07-28", hs.URL),
 	}
 }
