@@ -124,3 +124,46 @@ func TestGuardIsReplacedAfterItDied(t *testing.T) {
 		}
 	}
 }
+
+// A guard that stopped reading (SIGSTOP) fills its pipe; a write that
+// would wait for room must not hold connects and Closes: the guard is
+// replaced instead, and the new one knows the groups.
+func TestGuardThatStoppedReadingIsReplaced(t *testing.T) {
+	var g groupGuard
+	pgid := startGroup(t)
+	if !g.watch(pgid) {
+		t.Fatal("no guard started")
+	}
+	stopped := g.proc
+	t.Cleanup(func() { stopped.Kill() })
+	if err := stopped.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	// A pipe holds 64 KiB by default; the bound is far beyond that.
+	for i := 0; g.proc == stopped; i++ {
+		if i == 1<<20 {
+			t.Fatal("the pipe never filled")
+		}
+		g.watch(pgid)
+		g.forget(pgid)
+	}
+	// A forget that found the pipe full leaves no guard until the next
+	// watch starts one.
+	if g.proc == nil && !g.watch(pgid) {
+		t.Fatal("no guard after the stopped one")
+	}
+	if guardPidOf(&g) == 0 || g.groups[pgid] == 0 {
+		t.Fatalf("after the stopped guard: guard %d, group %d known %d times", guardPidOf(&g), pgid, g.groups[pgid])
+	}
+	endGuard(t, &g)
+	if !exitedWithin(t, pgid) {
+		t.Fatalf("group %d outlived the new guard's end", pgid)
+	}
+}
+
+func guardPidOf(g *groupGuard) int {
+	if g.proc == nil {
+		return 0
+	}
+	return g.proc.Pid
+}

@@ -59,6 +59,7 @@ type groupGuard struct {
 	mu     sync.Mutex
 	proc   *os.Process // the guard; nil before the first start, or after a failed one
 	pipe   *os.File    // its stdin's write end
+	raw    syscall.RawConn
 	failed bool        // /bin/sh cannot start: no further tries
 	groups map[int]int // pgid → how many servers of this process hold it
 	buf    []byte      // a message being written; guarded by mu
@@ -123,12 +124,21 @@ func (g *groupGuard) forget(pgid int) {
 	}
 }
 
-// send writes one "+ PGID" or "- PGID" line (atomic: far below PIPE_BUF).
-// A failure means the guard is gone: it is reaped, and false returned.
+// send writes one "+ PGID" or "- PGID" line, in one try that never
+// waits: the write end is non-blocking, and a line far below PIPE_BUF
+// goes in whole or not at all. A failure means the guard is gone, or
+// stopped with a full pipe, which would otherwise hold every connect and
+// Close behind mu: it is ended and reaped, and false returned.
 func (g *groupGuard) send(op byte, pgid int) bool {
 	g.buf = strconv.AppendInt(append(g.buf[:0], op, ' '), int64(pgid), 10)
 	g.buf = append(g.buf, '\n')
-	if _, err := g.pipe.Write(g.buf); err == nil {
+	var n int
+	var werr error
+	err := g.raw.Write(func(fd uintptr) bool {
+		n, werr = syscall.Write(int(fd), g.buf)
+		return true // no waiting in the poller, even on EAGAIN
+	})
+	if err == nil && werr == nil && n == len(g.buf) {
 		return true
 	}
 	g.drop()
@@ -141,7 +151,7 @@ func (g *groupGuard) drop() {
 	_ = g.proc.Signal(syscall.SIGKILL)
 	_, _ = g.proc.Wait()
 	g.pipe.Close()
-	g.proc, g.pipe = nil, nil
+	g.proc, g.pipe, g.raw = nil, nil, nil
 }
 
 // start starts a guard told every group of g.groups, or marks g failed.
@@ -166,7 +176,13 @@ func (g *groupGuard) start() bool {
 		g.failed = errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission)
 		return false
 	}
-	g.proc, g.pipe = proc, w
+	raw, err := w.SyscallConn()
+	if err != nil {
+		g.proc, g.pipe = proc, w
+		g.drop()
+		return false
+	}
+	g.proc, g.pipe, g.raw = proc, w, raw
 	for pgid, n := range g.groups {
 		for range n {
 			if !g.send('+', pgid) {
