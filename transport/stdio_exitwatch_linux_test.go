@@ -28,8 +28,8 @@ func TestStdioServerExitEndsCallsWhileAGrandchildHoldsItsPipes(t *testing.T) {
 	if _, err := conn.Call(ctx, "echo", map[string]bool{"up": true}, noTimeout); err != nil {
 		t.Fatalf("echo: %v", err)
 	}
-	if pids := running(t, s.proc.proc.Pid); len(pids) != 3 {
-		t.Fatalf("group runs %v, want the server, the sleep and the guard", pids)
+	if pids := running(t, s.proc.proc.Pid); len(pids) != 2 {
+		t.Fatalf("group runs %v, want the server and the sleep", pids)
 	}
 	_, err := conn.Call(ctx, "exit", nil, noTimeout)
 	if ctx.Err() != nil {

@@ -57,11 +57,11 @@ func TestStdioCloseEndsWhatTheServerLeftRunning(t *testing.T) {
 	pgid := s.proc.proc.Pid
 	killGroupAtCleanup(t, pgid)
 	call(t, s, 1, "echo", `{}`) // the server runs: the shell forked before it
-	if s.proc.guard == nil {
-		t.Fatal("no guard started")
+	if guardKnows(pgid) != 1 || !s.proc.guarded.Load() {
+		t.Fatalf("the guard was not told of group %d", pgid)
 	}
-	if pids := running(t, pgid); len(pids) != 3 || !slices.Contains(pids, s.proc.guard.proc.Pid) {
-		t.Fatalf("before Close, group %d runs %v, want the server, the sleep and the guard %d", pgid, pids, s.proc.guard.proc.Pid)
+	if pids := running(t, pgid); len(pids) != 2 || slices.Contains(pids, guardPid()) {
+		t.Fatalf("before Close, group %d runs %v, want the server and the sleep (not the guard %d)", pgid, pids, guardPid())
 	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
@@ -72,17 +72,53 @@ func TestStdioCloseEndsWhatTheServerLeftRunning(t *testing.T) {
 	if pids := running(t, pgid); len(pids) != 0 {
 		t.Fatalf("after Close, group %d still runs %v", pgid, pids)
 	}
+	if guardKnows(pgid) != 0 || s.proc.guarded.Load() {
+		t.Fatalf("after Close, the guard still knows group %d", pgid)
+	}
 }
 
 // A client that is SIGKILLed runs no Close. The parent-death signal ends
-// its server all the same, even one that ignores SIGTERM and the end of
-// its stdin, and the group's guard ends what the server started: here a
-// shell's background sleep, which the kernel reparents to init and which
-// neither signal would reach.
+// its servers all the same, even ones that ignore SIGTERM and the end of
+// their stdin, and the guard ends what the servers started: here a
+// shell's background sleep each, which the kernel reparents to init and
+// which neither signal would reach.
 func TestStdioGroupDiesWithItsSIGKILLedClient(t *testing.T) {
+	client, pgids, guardPid := startClient(t, false)
+	members := runningMembers(t, pgids)
+	if err := client.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	client.Wait()
+	endsAll(t, pgids, append(members, guardPid))
+}
+
+// A Ctrl-C at a terminal sends SIGINT to the foreground group: the
+// client's (here a group of its own, as a shell makes one per job). The
+// guard is in a session of its own, out of that group, so it outlives
+// the client (which, with no handler, dies of it without a Close) and
+// ends the servers' groups.
+func TestStdioGroupDiesWithItsInterruptedClient(t *testing.T) {
+	client, pgids, guardPid := startClient(t, true)
+	members := runningMembers(t, pgids)
+	if pg, err := syscall.Getpgid(guardPid); err != nil || pg != guardPid || pg == client.Process.Pid {
+		t.Fatalf("guard %d in group %d (%v), want a group of its own", guardPid, pg, err)
+	}
+	if err := syscall.Kill(-client.Process.Pid, syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	client.Wait()
+	endsAll(t, pgids, append(members, guardPid))
+}
+
+// startClient starts a client process (in a group of its own if
+// ownGroup) that connects two servers, and returns their groups' ids and
+// the guard's pid.
+func startClient(t *testing.T, ownGroup bool) (*exec.Cmd, []int, int) {
+	t.Helper()
 	client := exec.Command(testExecutable(t))
 	client.Env = append(os.Environ(), childModeEnv+"="+childClient)
 	client.Stderr = os.Stderr
+	client.SysProcAttr = &syscall.SysProcAttr{Setpgid: ownGroup}
 	out, err := client.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -90,35 +126,60 @@ func TestStdioGroupDiesWithItsSIGKILLedClient(t *testing.T) {
 	if err := client.Start(); err != nil {
 		t.Fatal(err)
 	}
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
+	t.Cleanup(func() {
 		client.Process.Kill()
 		client.Wait()
+	})
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
 		t.Fatalf("client: %v", err)
 	}
-	pgid, err := strconv.Atoi(strings.TrimSpace(line))
-	if err != nil {
-		t.Fatalf("client printed %q, want the server's pid", line)
+	var ids []int
+	for _, f := range strings.Fields(line) {
+		id, err := strconv.Atoi(f)
+		if err != nil {
+			t.Fatalf("client printed %q, want two servers' pids and the guard's", line)
+		}
+		ids = append(ids, id)
 	}
-	killGroupAtCleanup(t, pgid)
-	// The server printed its readiness after the shell forked the sleep,
-	// and the client started the guard before it read that: the group is
-	// complete.
-	members := running(t, pgid)
-	if len(members) != 3 {
-		t.Fatalf("group %d runs %v, want the server, the sleep and the guard", pgid, members)
+	if len(ids) != 3 || ids[2] == 0 {
+		t.Fatalf("client printed %q, want two servers' pids and the guard's", line)
 	}
-	if err := client.Process.Kill(); err != nil {
-		t.Fatal(err)
+	for _, pgid := range ids[:2] {
+		killGroupAtCleanup(t, pgid)
 	}
-	client.Wait()
-	for _, pid := range members {
+	return client, ids[:2], ids[2]
+}
+
+// runningMembers returns the processes of the groups, each of which must
+// be complete: its server printed its readiness after the shell forked
+// the sleep, and the client told the guard of it before it read that.
+func runningMembers(t *testing.T, pgids []int) []int {
+	t.Helper()
+	var all []int
+	for _, pgid := range pgids {
+		members := running(t, pgid)
+		if len(members) != 2 {
+			t.Fatalf("group %d runs %v, want the server and the sleep", pgid, members)
+		}
+		all = append(all, members...)
+	}
+	return all
+}
+
+// endsAll waits for every one of pids to exit, and checks that nothing of
+// the groups runs.
+func endsAll(t *testing.T, pgids, pids []int) {
+	t.Helper()
+	for _, pid := range pids {
 		if !waitForExit(t, pid, int(longTimeout/time.Millisecond)) {
-			t.Fatalf("process %d of group %d outlived its SIGKILLed client", pid, pgid)
+			t.Fatalf("process %d outlived its client", pid)
 		}
 	}
-	if pids := running(t, pgid); len(pids) != 0 {
-		t.Fatalf("after the client's death, group %d still runs %v", pgid, pids)
+	for _, pgid := range pgids {
+		if pids := running(t, pgid); len(pids) != 0 {
+			t.Fatalf("after the client's death, group %d still runs %v", pgid, pids)
+		}
 	}
 }
 

@@ -20,24 +20,31 @@ func forkingServer(exe, mode string) *Command {
 	}
 }
 
-// runClient is the childClient mode: a client process that starts a
-// server and is then SIGKILLed by the test, so that it runs no Close.
+// runClient is the childClient mode: a client process that starts two
+// servers and is then SIGKILLed (or sent a Ctrl-C's SIGINT) by the test,
+// so that it runs no Close. It prints the servers' pids (their groups'
+// ids) and the guard's pid on one line.
 func runClient() int {
 	exe, err := os.Executable()
 	if err != nil {
 		return 70
 	}
-	s, err := forkingServer(exe, childIgnoreTerm).Connect(context.Background())
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "client:", err)
-		return 70
+	var pids []any
+	for range 2 {
+		s, err := forkingServer(exe, childIgnoreTerm).Connect(context.Background())
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "client:", err)
+			return 70
+		}
+		// The server says it is ready once it runs (after the shell's fork).
+		if _, err := s.Read(context.Background()); err != nil {
+			fmt.Fprintln(os.Stderr, "client:", err)
+			return 70
+		}
+		pids = append(pids, s.(*stdioStream).proc.proc.Pid)
 	}
-	// The server says it is ready once it runs (after the shell's fork).
-	if _, err := s.Read(context.Background()); err != nil {
-		fmt.Fprintln(os.Stderr, "client:", err)
-		return 70
-	}
-	fmt.Println(s.(*stdioStream).proc.proc.Pid)
+	pids = append(pids, guardPid())
+	fmt.Println(pids...)
 	sleepForever()
 	return 0
 }

@@ -47,7 +47,7 @@ type process struct {
 	killTimeout  time.Duration
 	proc         *os.Process
 	released     func()      // tells the starter the child was reaped (stdio_start_*.go)
-	guard        *groupGuard // ends the group should mcpwire die; nil if none
+	guarded      atomic.Bool // the guard knows the group (stdio_guard_unix.go)
 	stdin        *os.File
 	stdout       *os.File
 	stderr       *os.File
@@ -118,8 +118,9 @@ func startProcess(c *Command, path string, env []string) (*stdioStream, error) {
 		exited:       make(chan struct{}),
 		drained:      make(chan struct{}),
 		closing:      make(chan struct{}),
-		guard:        startGuard(cmd.Process.Pid),
 	}
+	// Should mcpwire die from here on, the guard ends the group.
+	p.guarded.Store(guard.watch(cmd.Process.Pid))
 	// exitSeen is set before anything that may reap the child starts.
 	out := newReadyPipe(stdoutR)
 	if n, ok := out.(interface{ serverExited() }); ok {
@@ -171,10 +172,22 @@ func (p *process) startReaper() {
 func (p *process) wait() {
 	awaitExit(p.proc)
 	p.state, _ = p.proc.Wait() // nil on error: exitError copes
+	// An empty group (not even a zombie) has ended, and its id may be
+	// reused: out of the guard's list. Otherwise Close does that.
+	if syscall.Kill(-p.proc.Pid, 0) == syscall.ESRCH {
+		p.unguard()
+	}
 	p.released()
 	close(p.exited)
 	if p.exitSeen != nil {
 		p.exitSeen()
+	}
+}
+
+// unguard takes the group off the guard's list, once.
+func (p *process) unguard() {
+	if p.guarded.CompareAndSwap(true, false) {
+		guard.forget(p.proc.Pid)
 	}
 }
 
@@ -269,14 +282,7 @@ func (p *process) shutdown() error {
 	// blocked on a full pipe.
 	p.stdin.Close()
 	var err error
-	exited := p.waitExit(p.closeTimeout)
-	if exited {
-		// The guard is no process of the server's: out of the way
-		// before the group is looked at. Otherwise it stays while the
-		// server may still run, and SIGTERM to the group ends it.
-		p.guard.stop()
-	}
-	if !exited || groupRunning(p.proc.Pid) {
+	if !p.waitExit(p.closeTimeout) || groupRunning(p.proc.Pid) {
 		p.signalGroup(syscall.SIGTERM)
 		if !p.waitGroup(p.killTimeout) {
 			p.signalGroup(syscall.SIGKILL)
@@ -285,7 +291,11 @@ func (p *process) shutdown() error {
 			}
 		}
 	}
-	p.guard.stop()
+	if err == nil {
+		// The child was reaped and the rest of its group ended or got
+		// SIGKILL (which cannot be refused): nothing left to guard.
+		p.unguard()
+	}
 	stderrPolling.unwatchExit(p)
 	// Let the stderr drain catch the child's last words, unless a process
 	// the child started keeps the pipe open; then end the readers.
