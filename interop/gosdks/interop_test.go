@@ -42,8 +42,9 @@ var targets = []target{
 	{name: "go-sdk-modern-only/http-stateless", dial: goSDKHTTP(modernOnly, true), eras: "modern", stateless: true},
 	{name: "go-sdk-legacy-only/stdio", dial: stdio("go-sdk-legacy"), eras: "legacy"},
 	{name: "mcp-go/stdio", dial: stdio("mcp-go"), eras: "both"},
-	{name: "mcp-go/http", dial: mcpGoHTTP(false), eras: "both", lossyProgress: true},
-	{name: "mcp-go/http-stateless", dial: mcpGoHTTP(true), eras: "both", stateless: true, lossyProgress: true},
+	{name: "mcp-go/http", dial: mcpGoHTTP(nil, false), eras: "both", lossyProgress: true},
+	{name: "mcp-go/http-stateless", dial: mcpGoHTTP(nil, true), eras: "both", stateless: true, lossyProgress: true},
+	{name: "mcp-go-modern-only/http-stateless", dial: mcpGoHTTP(modernOnly, true), eras: "modern", stateless: true, lossyProgress: true},
 }
 
 // pins are the client's ways to choose the era: default options (automatic

@@ -81,12 +81,16 @@ func goSDKHTTP(versions []string, stateless bool) func(t *testing.T) transport.T
 }
 
 // mcpGoHTTP serves an mcp-go server over its Streamable HTTP server.
-func mcpGoHTTP(stateless bool) func(t *testing.T) transport.Transport {
+// versions restricts the protocol versions it advertises (nil: all).
+func mcpGoHTTP(versions []string, stateless bool) func(t *testing.T) transport.Transport {
 	return func(t *testing.T) transport.Transport {
-		opt := mcpgoserver.WithStateful(true)
-		if stateless {
-			opt = mcpgoserver.WithStateLess(true)
+		opts := []mcpgoserver.StreamableHTTPOption{
+			mcpgoserver.WithStateful(!stateless),
+			mcpgoserver.WithStreamableHTTPProtocolVersions(versions...),
 		}
-		return serveHTTP(t, mcpgoserver.NewStreamableHTTPServer(mcpGoServer(), opt))
+		if stateless {
+			opts[0] = mcpgoserver.WithStateLess(true)
+		}
+		return serveHTTP(t, mcpgoserver.NewStreamableHTTPServer(mcpGoServer(), opts...))
 	}
 }
