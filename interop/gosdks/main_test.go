@@ -70,6 +70,11 @@ func serveHTTP(t *testing.T, h http.Handler) transport.Transport {
 	return &transport.StreamableHTTP{URL: srv.URL + "/mcp"}
 }
 
+// urlOf serves a server for the test and returns its endpoint's URL.
+func urlOf(t *testing.T, dial func(t *testing.T) transport.Transport) string {
+	return dial(t).(*transport.StreamableHTTP).URL
+}
+
 // goSDKHTTP serves a go-sdk server over its Streamable HTTP handler.
 func goSDKHTTP(versions []string, stateless bool) func(t *testing.T) transport.Transport {
 	return func(t *testing.T) transport.Transport {
