@@ -29,7 +29,12 @@ var publicHeaders = map[string]bool{
 	"Content-Length":       true,
 	"User-Agent":           true,
 	"Mcp-Protocol-Version": true,
-	"Last-Event-Id":        true,
+	// The stateless era's routing headers repeat the method and the
+	// tool, prompt or resource name: scrubbing them would turn every
+	// error about a call into "[redacted]".
+	"Mcp-Method":    true,
+	"Mcp-Name":      true,
+	"Last-Event-Id": true,
 }
 
 // sentSecrets lists the credentials req carried: the values of its

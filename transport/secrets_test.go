@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -93,5 +94,21 @@ func TestLegacySSEEchoedCredentialsAreScrubbed(t *testing.T) {
 	text := e.Message + " " + string(e.Data)
 	if strings.Contains(text, bearer) || !strings.Contains(text, redactedMark) {
 		t.Fatalf("error response %q: want the token scrubbed", text)
+	}
+}
+
+// The stateless era's Mcp-Method and Mcp-Name name the request, not a
+// credential: an error that repeats them stays readable.
+func TestRoutingHeadersAreNoSecrets(t *testing.T) {
+	req, err := http.NewRequest("POST", "http://127.0.0.1/mcp", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Mcp-Method", "tools/call")
+	req.Header.Set("Mcp-Name", "roots")
+	req.Header.Set("X-Api-Key", "key-0a1b2c")
+	got := sentSecrets(req)
+	if slices.Contains(got, "tools/call") || slices.Contains(got, "roots") || !slices.Contains(got, "key-0a1b2c") {
+		t.Errorf("sentSecrets = %q", got)
 	}
 }

@@ -109,6 +109,10 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 	if err != nil {
 		return nil, err
 	}
+	answers, err := sf.Input.resolve()
+	if err != nil {
+		return nil, err
+	}
 	inputs, err := StringArgs(f.Inputs)
 	if err != nil {
 		return nil, Usagef("--input: %s", strings.TrimPrefix(err.(*UsageError).Msg, "--arg "))
@@ -145,6 +149,7 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 	s := &Session{Set: set, Timeout: timeout, Verbose: sf.Verbose, LogLevel: level, io: streams}
 	s.ToolTimeout, s.ToolMaxTimeout = sf.toolPolicy()
 	client := &mcp.ClientOptions{ClientInfo: mcp.Implementation{Name: ClientName, Version: Version()}, ProtocolVersion: protocol}
+	answers.apply(client, streams)
 	if sf.timeoutSet {
 		// --timeout is for protocol requests only; without the explicit
 		// tool policy the library would give tool calls that deadline too.
@@ -164,6 +169,9 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 	}
 	// Remote servers use the tokens "mcpwire login SERVER" stored.
 	opts.Dial = signin.Dial(manager.DialWith(opts.Dir, opts.Stderr), signin.Options{Out: streams.ErrOut, Verbose: sf.Verbose, AddSecret: streams.AddSecret})
+	if opts.Dial, err = sf.recordDial(streams, opts.Dial); err != nil {
+		return nil, err
+	}
 	s.M = manager.New(set, opts)
 	if sf.Verbose || sf.LogLevel != "" {
 		s.M.Subscribe(s.showEvent)

@@ -27,6 +27,9 @@ func Connect(ctx context.Context, io *IOStreams, t *Target) (*mcp.Client, error)
 		ToolTimeout:    mcp.DefaultToolTimeout,
 		ToolMaxTimeout: mcp.DefaultToolMaxTimeout,
 	}
+	if t.input != nil {
+		t.input.apply(opts, io)
+	}
 	if t.Verbose || t.LogLevel != "" {
 		opts.OnLogMessage = func(_ context.Context, m mcp.LoggingMessage) {
 			fmt.Fprintln(io.ErrOut, Sanitize(LogLine(m)))

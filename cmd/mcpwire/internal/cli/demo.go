@@ -41,6 +41,7 @@ func (o *demoOptions) Flags(fs *flag.FlagSet) {
 	fs.Var((*durationFlag)(&o.Server.Timeout), "timeout", "per-request timeout `DURATION` (5s, 1m; 0 disables it)")
 	o.Server.Timeout = jsonrpc.DefaultTimeout
 	fs.BoolVar(&o.Server.Verbose, "verbose", false, "show the example server's stderr and log messages")
+	o.Server.registerRecord(fs)
 }
 
 func (o *demoOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {

@@ -23,7 +23,7 @@ func Report(ctx context.Context, io *IOStreams, err error) int {
 		return code
 	}
 	msg, tail := splitStderrTail(err)
-	msg = cliWording(msg)
+	msg = cliWording(msg) + inputNote(err)
 	// A server's words reach the terminal here: escape sequences in them
 	// (a title change, a cleared screen) are taken out.
 	fmt.Fprintf(io.ErrOut, "mcpwire: %s\n", Sanitize(oneLine(io.Redact(msg))))

@@ -29,6 +29,8 @@ type IOStreams struct {
 	// stderrLive is set once a server's stderr is copied to ErrOut
 	// (--verbose), so Report does not repeat it.
 	stderrLive bool
+	// recording is the --record file, closed when the command ends.
+	recording *recording
 }
 
 // DefaultWidth is the width of a terminal whose size cannot be read.

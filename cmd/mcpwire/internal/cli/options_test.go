@@ -51,6 +51,9 @@ func TestOptionsParse(t *testing.T) {
 			&viewOptions{Target: TargetFlags{ServerFlags: ServerFlags{Transport: "auto", timeoutSet: true}}}, nil},
 		{"ping", []string{"--server", "s"},
 			&viewOptions{Target: TargetFlags{ServerFlags: ServerFlags{Timeout: 30 * time.Second, Transport: "auto"}, Config: ConfigFlags{Server: "s"}}}, nil},
+		{"call", []string{"elicit", "--elicit", "defaults", "--elicit-json", `{"a":1}`, "--root", "/a", "--root", "b", "--record", "s.jsonl", "https://h/mcp"},
+			&callOptions{Target: TargetFlags{ServerFlags: ServerFlags{Timeout: 30 * time.Second, Transport: "auto", Record: "s.jsonl",
+				Input: InputFlags{Elicit: "defaults", ElicitJSON: `{"a":1}`, Roots: StringList{"/a", "b"}}}}}, []string{"elicit", "https://h/mcp"}},
 		{"servers", []string{"--sources", "--json", "--timeout", "2s"},
 			&serversOptions{Server: ServerFlags{Timeout: 2 * time.Second, timeoutSet: true}, Sources: true, Output: OutputFlags{JSON: true}}, nil},
 		{"login", []string{"s", "--no-browser", "--verbose"}, &loginOptions{NoBrowser: true, Verbose: true}, []string{"s"}},
@@ -59,6 +62,7 @@ func TestOptionsParse(t *testing.T) {
 		{"version", []string{"--json"}, &versionOptions{JSON: true}, nil},
 		{"demo", []string{"--timeout", "1m"}, &demoOptions{Server: ServerFlags{Timeout: time.Minute}}, nil},
 		{ServeName, []string{"--faults", "crash:echo"}, &serveOptions{Faults: "crash:echo"}, nil},
+		{ServeName, []string{"--replay", "s.jsonl"}, &serveOptions{Replay: "s.jsonl"}, nil},
 	}
 	for _, c := range cases {
 		got, p := parseOptions(t, c.cmd, c.args...)

@@ -13,6 +13,7 @@ const minSecretLen = 6
 func (s *IOStreams) AddSecret(v string) {
 	if len(v) >= minSecretLen {
 		s.secrets = append(s.secrets, v)
+		s.recording.addSecret(v)
 	}
 }
 

@@ -65,6 +65,7 @@ func Main(ctx context.Context, streams *IOStreams, args []string) int {
 	io.Out = &lockedWriter{w: streams.Out}
 	io.ErrOut = &lockedWriter{w: streams.ErrOut}
 	err := runCommand(ctx, &io, args)
+	io.recording.finish(&io) // every client is closed by now
 	code := Report(ctx, &io, err)
 	if code == ExitUsage {
 		fmt.Fprintf(io.ErrOut, "Run 'mcpwire help%s' for usage.\n", helpTopic(args))

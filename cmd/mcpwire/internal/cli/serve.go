@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"flag"
+	"fmt"
 
 	"github.com/mcpwire/mcpwire/mcptest"
 )
@@ -19,7 +20,7 @@ func newServeCommand() *Command {
 	return &Command{
 		Name:    ServeName,
 		Summary: "run the built-in example MCP server on stdin/stdout",
-		Usage:   ServeName + " [--faults LIST]",
+		Usage:   ServeName + " [--faults LIST] [--replay FILE]",
 		Hidden:  true,
 		Options: func() Options { return &serveOptions{} },
 	}
@@ -28,15 +29,29 @@ func newServeCommand() *Command {
 // serveOptions are the command's flags.
 type serveOptions struct {
 	Faults string
+	// Replay serves a wire recording (--record's file) instead.
+	Replay string
 }
 
 func (o *serveOptions) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&o.Faults, "faults", "", "misbehave on purpose: a comma-separated `LIST` of mcptest faults, e.g. crash:echo")
+	fs.StringVar(&o.Replay, "replay", "", "answer as the wire recording in `FILE` (see --record) instead")
 }
 
 func (o *serveOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
 	if err := NoArgs(p); err != nil {
 		return err
+	}
+	if o.Replay != "" {
+		if o.Faults != "" {
+			return Usagef("--faults and --replay cannot be combined")
+		}
+		r, err := mcptest.OpenReplay(o.Replay)
+		if err != nil {
+			return fmt.Errorf("--replay: %w", err)
+		}
+		defer r.Close()
+		return r.ServeStdio(ctx)
 	}
 	opts := &mcptest.Options{Instructions: Instructions}
 	if o.Faults != "" {

@@ -54,6 +54,7 @@ func (o *serversOptions) Flags(fs *flag.FlagSet) {
 	fs.Var(setDuration{&o.Server.Timeout, &o.Server.timeoutSet}, "timeout", "how long each server may take to connect, and per request `DURATION` (5s, 1m; 0 disables it)")
 	o.Server.Timeout = jsonrpc.DefaultTimeout
 	fs.BoolVar(&o.Server.Verbose, "verbose", false, "show the servers' stderr, log messages and failures live")
+	o.Server.registerRecord(fs)
 	o.Output.Register(fs, "table", "json")
 }
 

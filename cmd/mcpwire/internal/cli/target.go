@@ -37,6 +37,10 @@ type ServerFlags struct {
 	LogLevel string
 	// Protocol is --protocol: "auto" or a protocol revision to pin.
 	Protocol string
+	// Input answers a server's questions (--elicit, --elicit-json, --root).
+	Input InputFlags
+	// Record is --record FILE, a wire recording of every server.
+	Record string
 
 	timeoutSet, toolTimeoutSet bool
 }
@@ -53,6 +57,8 @@ func (f *ServerFlags) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.Verbose, "stderr", false, "same as --verbose")
 	fs.StringVar(&f.LogLevel, "log-level", "", "ask the server for log messages of `LEVEL` and up (debug, info, notice, warning, error, critical, alert, emergency), shown on stderr")
 	fs.StringVar(&f.Protocol, "protocol", "", "protocol `VERSION` to speak: auto (the default; for now initialize, the older eras), "+mcp.ModernProtocolVersion+" (stateless, no initialize) or an older revision such as 2025-11-25")
+	f.Input.register(fs)
+	f.registerRecord(fs)
 }
 
 // Target is a resolved server: how to reach it and how to name it.
@@ -77,6 +83,8 @@ type Target struct {
 	// Auth authorizes a URL target that was given no Authorization
 	// header: stored tokens, and a browser sign-in on a terminal.
 	Auth *auth.Authorizer
+	// input answers the server's questions; nil declares nothing.
+	input *answers
 
 	stderr *tail
 	// hint gives advice for a failed connect (connectHint).
@@ -104,14 +112,18 @@ func (f *ServerFlags) Resolve(io *IOStreams, p Parsed) (*Target, []string, error
 	if err != nil {
 		return nil, nil, err
 	}
+	input, err := f.Input.resolve()
+	if err != nil {
+		return nil, nil, err
+	}
 	if p.Dash {
 		t, err := f.stdio(io, p.Command)
 		if err != nil {
 			return nil, nil, err
 		}
-		t.Timeout, t.LogLevel, t.Protocol = timeout, level, protocol
+		t.Timeout, t.LogLevel, t.Protocol, t.input = timeout, level, protocol, input
 		t.ToolTimeout, t.ToolMaxTimeout = f.toolPolicy()
-		return t, p.Args, nil
+		return t, p.Args, f.record(io, t)
 	}
 	if len(p.Args) == 0 {
 		return nil, nil, Usagef("no server given: add a server URL, or -- COMMAND [ARGS...] to start one over stdio")
@@ -125,9 +137,9 @@ func (f *ServerFlags) Resolve(io *IOStreams, p Parsed) (*Target, []string, error
 	if err != nil {
 		return nil, nil, err
 	}
-	t.Timeout, t.LogLevel, t.Protocol = timeout, level, protocol
+	t.Timeout, t.LogLevel, t.Protocol, t.input = timeout, level, protocol, input
 	t.ToolTimeout, t.ToolMaxTimeout = f.toolPolicy()
-	return t, p.Args[:len(p.Args)-1], nil
+	return t, p.Args[:len(p.Args)-1], f.record(io, t)
 }
 
 func (f *ServerFlags) stdio(io *IOStreams, argv []string) (*Target, error) {
