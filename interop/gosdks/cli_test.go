@@ -80,3 +80,35 @@ func TestCLICall(t *testing.T) {
 		}
 	}
 }
+
+// TestCLIElicitDefaults answers the go-sdk server's MRTR tool from the
+// command line: --elicit defaults accepts the form with its schema's
+// defaults (ok=true). Over stateless HTTP in the modern era the server has
+// no other way to ask than an input-required result, so that case is MRTR
+// end to end; the others show the same flag answering each era's way.
+func TestCLIElicitDefaults(t *testing.T) {
+	bin := buildCLI(t)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		args []string
+	}{
+		{"go-sdk/http-stateless/modern-2026-07-28", []string{"--protocol", modernVersion, urlOf(t, goSDKHTTP(nil, true))}},
+		{"go-sdk/stdio/modern-2026-07-28", []string{"--protocol", modernVersion, "--env", serverEnv + "=go-sdk", "--", exe}},
+		{"go-sdk/stdio/legacy-2025-11-25", []string{"--protocol", "2025-11-25", "--env", serverEnv + "=go-sdk", "--", exe}},
+		{"go-sdk/stdio/default", []string{"--env", serverEnv + "=go-sdk", "--", exe}},
+		{"go-sdk-modern-only/stdio/default", []string{"--env", serverEnv + "=go-sdk-modern", "--", exe}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			out := runCLI(t, bin, append([]string{"call", toolConfirm, "--elicit", "defaults"}, tc.args...)...)
+			if strings.TrimSpace(out) != "accept ok=true" {
+				t.Errorf("stdout %q, want %q (the form accepted with its default)", out, "accept ok=true")
+			}
+		})
+	}
+}
