@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -40,7 +41,39 @@ const (
 	// assertion grant (ID-JAG, RFC 8693), which the MCP server's
 	// authorization server trades for an access token (RFC 7523).
 	GrantEnterprise Grant = "enterprise"
+	// GrantWorkloadIdentity: workload identity federation (the MCP
+	// "workload identity" extension): a JWT that the platform issues to
+	// this workload (a Kubernetes service account token, a cloud's
+	// identity token, a CI job's OIDC token) is presented as an RFC 7523
+	// JWT bearer grant; no user and no client secret are involved.
+	GrantWorkloadIdentity Grant = "workload_identity"
 )
+
+// WorkloadTokenFile is a WorkloadToken source that reads the JWT from a
+// file each time (platforms rotate projected tokens in place).
+func WorkloadTokenFile(path string) func(context.Context) (string, error) {
+	return func(context.Context) (string, error) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			// The path is the user's own; the error names it, never the
+			// contents.
+			return "", fmt.Errorf("reading the workload identity token: %w", err)
+		}
+		return strings.TrimSpace(string(b)), nil
+	}
+}
+
+// WorkloadTokenEnv is a WorkloadToken source that reads the JWT from the
+// environment variable name each time.
+func WorkloadTokenEnv(name string) func(context.Context) (string, error) {
+	return func(context.Context) (string, error) {
+		v := strings.TrimSpace(os.Getenv(name))
+		if v == "" {
+			return "", fmt.Errorf("the environment variable %s holds no workload identity token", name)
+		}
+		return v, nil
+	}
+}
 
 // Enterprise configures GrantEnterprise.
 type Enterprise struct {
@@ -84,6 +117,15 @@ type Options struct {
 	SigningAlg    string
 	// Enterprise configures GrantEnterprise.
 	Enterprise *Enterprise
+	// WorkloadToken returns the workload's identity JWT for
+	// GrantWorkloadIdentity (see WorkloadTokenFile, WorkloadTokenEnv). It
+	// is called for every token request, so a rotated token is picked up.
+	// ClientID is optional with this grant: when set the client names
+	// itself (or authenticates, with a secret or key).
+	WorkloadToken func(ctx context.Context) (string, error)
+	// DPoP says when tokens are bound to a key (RFC 9449); the default,
+	// DPoPAuto, does it with authorization servers that support it.
+	DPoP DPoPMode
 	// UserAgent takes the user through sign-in. Nil means headless:
 	// stored tokens, refresh and the non-interactive grants only; a
 	// sign-in that is needed fails with ErrInteractionRequired.
@@ -109,10 +151,11 @@ type Options struct {
 	// network path can then read and replace them. For a lab setup only.
 	AllowInsecureHTTP bool
 	// ClientSecretIssuer is the issuer of the authorization server that
-	// ClientID and ClientSecret were registered with. The secret is sent
-	// to that issuer only. Empty binds it to the first issuer it is used
-	// with (kept in the Store), so that a server whose metadata later
-	// names another authorization server cannot collect it.
+	// ClientID and ClientSecret were registered with. The secret (and a
+	// workload identity token) is sent to that issuer only. Empty binds
+	// it to the first issuer it is used with (kept in the Store), so that
+	// a server whose metadata later names another authorization server
+	// cannot collect it.
 	ClientSecretIssuer string
 
 	// now is replaced by tests that need to move time.
@@ -120,8 +163,9 @@ type Options struct {
 }
 
 // Authorizer obtains, keeps and sends tokens for one MCP server. It
-// implements transport.Authorizer (and transport.AuthorizationObserver),
-// so it goes into the Auth field of the HTTP transports.
+// implements transport.Authorizer (and transport.AuthorizationObserver and
+// transport.AuthorizationReplyObserver), so it goes into the Auth field of
+// the HTTP transports.
 //
 // It is safe for concurrent use. Requests that meet an expired token or a
 // challenge at the same time share one refresh or authorization (one
@@ -149,6 +193,11 @@ type Authorizer struct {
 	flight    *flight
 	attempts  int   // authorizations since a request last succeeded
 	cancelled error // sticky: the user cancelled; cleared by Reset
+	// DPoP: the servers' latest nonces by origin, and the parsed key of
+	// the current token (dpopEncoded is its stored form).
+	nonces      map[string]string
+	dpopEncoded string
+	dpopKey     *dpopKey
 
 	// waitHook, set by tests, runs whenever a caller starts waiting for
 	// another caller's flight.
@@ -249,6 +298,11 @@ func New(serverURL string, opts *Options) (*Authorizer, error) {
 		}
 		a.signer = k
 	}
+	switch o.DPoP {
+	case DPoPAuto, DPoPOn, DPoPOff:
+	default:
+		return nil, fmt.Errorf("auth: unknown DPoP mode %q (want on, off or empty for automatic)", clean(string(o.DPoP), 20))
+	}
 	switch a.grant {
 	case GrantAuthorizationCode:
 	case GrantClientCredentials:
@@ -265,6 +319,10 @@ func New(serverURL string, opts *Options) (*Authorizer, error) {
 		}
 		if err := a.requireTLS("identity provider token endpoint", e.TokenEndpoint); err != nil {
 			return nil, err
+		}
+	case GrantWorkloadIdentity:
+		if o.WorkloadToken == nil {
+			return nil, errors.New("auth: the workload identity grant needs a workload token source (a token file or environment variable)")
 		}
 	default:
 		return nil, fmt.Errorf("auth: unknown grant %q", clean(string(a.grant), 40))
@@ -286,11 +344,25 @@ func (a *Authorizer) Authorize(ctx context.Context, req *http.Request) error {
 		return nil // never a token in clear text; Challenge says why
 	}
 	tok, err := a.token(ctx)
-	if err != nil {
+	if err != nil || tok == "" {
 		return err
 	}
-	if tok != "" {
+	a.mu.Lock()
+	var bound *Token
+	if t := a.rec.Token; t != nil && t.AccessToken == tok && t.Type == dpopScheme {
+		c := *t
+		bound = &c
+	}
+	a.mu.Unlock()
+	if bound == nil {
 		req.Header.Set("Authorization", "Bearer "+tok)
+		return nil
+	}
+	if err := a.setDPoP(req, bound); err != nil {
+		// A damaged key: the token cannot be used, so it goes, and the
+		// server's 401 brings a new one.
+		a.logf("%v", err)
+		a.dropToken(ctx)
 	}
 	return nil
 }
@@ -339,13 +411,26 @@ func (a *Authorizer) token(ctx context.Context) (string, error) {
 	}
 }
 
-// oauthChallenge reads the Bearer challenge of a reply; ours is false when
-// the reply challenges with another scheme only (Basic, say), which is not
-// OAuth's to answer. No challenge at all is ours: the spec's fallbacks find
-// the metadata.
+// oauthChallenge reads the Bearer challenge of a reply, else its DPoP
+// one (RFC 9449 section 7.1: a resource server that takes only DPoP
+// tokens challenges with that scheme); ours is false when the reply
+// challenges with another scheme only (Basic, say), which is not OAuth's
+// to answer. No challenge at all is ours: the spec's fallbacks find the
+// metadata.
 func oauthChallenge(h http.Header) (ch Challenge, ours bool) {
-	ch, isBearer := BearerChallenge(h)
-	return ch, isBearer || len(h.Values("WWW-Authenticate")) == 0
+	var dpop *Challenge
+	for _, c := range ParseChallenges(h.Values("WWW-Authenticate")) {
+		if strings.EqualFold(c.Scheme, "Bearer") {
+			return c, true
+		}
+		if dpop == nil && strings.EqualFold(c.Scheme, dpopScheme) {
+			dpop = &c
+		}
+	}
+	if dpop != nil {
+		return *dpop, true
+	}
+	return Challenge{}, len(h.Values("WWW-Authenticate")) == 0
 }
 
 // Challenge handles a 401, or a 403 with error="insufficient_scope", to a
@@ -374,6 +459,9 @@ func (a *Authorizer) Challenge(ctx context.Context, resp *http.Response) (bool, 
 	if a.cleartext {
 		return false, a.cleartextErr()
 	}
+	if retry, handled := a.nonceRetry(resp); handled {
+		return retry, nil
+	}
 	sent := bearerToken(resp.Request)
 	for {
 		a.mu.Lock()
@@ -399,7 +487,7 @@ func (a *Authorizer) Challenge(ctx context.Context, resp *http.Response) (bool, 
 		}
 		f := a.startFlightLocked()
 		a.mu.Unlock()
-		err := a.satisfy(ctx, ch, stepUp)
+		err := a.satisfy(ctx, ch, stepUp, sent != "")
 		a.endFlight(f, err)
 		if err != nil {
 			return false, err
@@ -517,7 +605,8 @@ func (a *Authorizer) logf(format string, args ...any) {
 	}
 }
 
-// bearerToken returns the Bearer token a request carried.
+// bearerToken returns the access token a request carried, with the
+// Bearer or the DPoP scheme.
 func bearerToken(req *http.Request) string {
 	if req == nil {
 		return ""
@@ -525,6 +614,9 @@ func bearerToken(req *http.Request) string {
 	v := req.Header.Get("Authorization")
 	if len(v) > 7 && strings.EqualFold(v[:7], "Bearer ") {
 		return strings.TrimSpace(v[7:])
+	}
+	if len(v) > 5 && strings.EqualFold(v[:5], dpopScheme+" ") {
+		return strings.TrimSpace(v[5:])
 	}
 	return ""
 }

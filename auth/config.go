@@ -20,12 +20,24 @@ import (
 //	  "callbackPort": 8976,
 //	  "clientMetadataUrl": "https://example.com/mcpwire-client.json",
 //	  "issuer": "https://auth.example.com",
-//	  "allowInsecureHttp": false
+//	  "allowInsecureHttp": false,
+//	  "dpop": "auto",
+//	  "workloadIdentity": {"tokenFile": "/var/run/secrets/tokens/mcp"},
+//	  "enterprise": {
+//	    "idpTokenEndpoint": "https://idp.example.com/oauth2/token",
+//	    "idpClientId": "mcp-host", "idpClientSecret": "${IDP_SECRET}",
+//	    "idTokenFile": "/run/user/sso/id_token"
+//	  }
 //	}
 //
 // "issuer" binds the client secret to that authorization server (see
 // Options.ClientSecretIssuer); "allowInsecureHttp" is
 // Options.AllowInsecureHTTP, for a lab setup only (see docs/security.md).
+// "dpop" is "auto" (the default), "on" or "off" (or true/false), see
+// DPoPMode. "workloadIdentity" selects GrantWorkloadIdentity with the
+// token read from "tokenFile" or the variable named by "tokenEnv" at each
+// grant; "enterprise" selects GrantEnterprise with the identity token
+// read likewise ("idTokenFile", "idTokenEnv"); the two exclude each other.
 // Every field is optional. The config package keeps the block as written;
 // ParseConfig expands ${VAR} references in the strings.
 type Config struct {
@@ -36,6 +48,22 @@ type Config struct {
 	ClientMetadataURL string
 	Issuer            string
 	AllowInsecureHTTP bool
+	DPoP              DPoPMode
+	// WorkloadTokenFile or WorkloadTokenEnv: the workload identity token's
+	// file or variable name.
+	WorkloadTokenFile string
+	WorkloadTokenEnv  string
+	Enterprise        *EnterpriseConfig
+}
+
+// EnterpriseConfig is the "enterprise" part of the block: the identity
+// provider's side of GrantEnterprise.
+type EnterpriseConfig struct {
+	TokenEndpoint string
+	ClientID      string
+	ClientSecret  string
+	IDTokenFile   string
+	IDTokenEnv    string
 }
 
 // String describes the block without the secret.
@@ -50,6 +78,19 @@ func (c Config) String() string {
 	}
 	if c.AllowInsecureHTTP {
 		s += ", allowInsecureHttp"
+	}
+	if c.DPoP != DPoPAuto {
+		s += fmt.Sprintf(", dpop %s", c.DPoP)
+	}
+	if c.WorkloadTokenFile != "" || c.WorkloadTokenEnv != "" {
+		s += fmt.Sprintf(", workloadIdentity{tokenFile %q, tokenEnv %q}", c.WorkloadTokenFile, c.WorkloadTokenEnv)
+	}
+	if e := c.Enterprise; e != nil {
+		s += fmt.Sprintf(", enterprise{idpTokenEndpoint %q, idpClientId %q", e.TokenEndpoint, e.ClientID)
+		if e.ClientSecret != "" {
+			s += ", idpClientSecret [redacted]"
+		}
+		s += fmt.Sprintf(", idTokenFile %q, idTokenEnv %q}", e.IDTokenFile, e.IDTokenEnv)
 	}
 	return s + "}"
 }
@@ -74,6 +115,18 @@ func ParseConfig(raw json.RawMessage, opts config.LoadOptions) (*Config, error) 
 		ClientMetadataURL *string         `json:"clientMetadataUrl"`
 		Issuer            *string         `json:"issuer"`
 		AllowInsecureHTTP *bool           `json:"allowInsecureHttp"`
+		DPoP              json.RawMessage `json:"dpop"`
+		WorkloadIdentity  *struct {
+			TokenFile *string `json:"tokenFile"`
+			TokenEnv  *string `json:"tokenEnv"`
+		} `json:"workloadIdentity"`
+		Enterprise *struct {
+			TokenEndpoint *string `json:"idpTokenEndpoint"`
+			ClientID      *string `json:"idpClientId"`
+			ClientSecret  *string `json:"idpClientSecret"`
+			IDTokenFile   *string `json:"idTokenFile"`
+			IDTokenEnv    *string `json:"idTokenEnv"`
+		} `json:"enterprise"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if err := dec.Decode(&doc); err != nil {
@@ -107,8 +160,53 @@ func ParseConfig(raw json.RawMessage, opts config.LoadOptions) (*Config, error) 
 		return nil, fmt.Errorf("oauth.issuer: want the authorization server's issuer, an http(s) URL")
 	}
 	c.AllowInsecureHTTP = doc.AllowInsecureHTTP != nil && *doc.AllowInsecureHTTP
+	if c.DPoP, err = parseDPoPMode(doc.DPoP); err != nil {
+		return nil, err
+	}
+	if wi := doc.WorkloadIdentity; wi != nil {
+		if c.WorkloadTokenFile, err = expand("workloadIdentity.tokenFile", wi.TokenFile); err != nil {
+			return nil, err
+		}
+		if c.WorkloadTokenEnv, err = expand("workloadIdentity.tokenEnv", wi.TokenEnv); err != nil {
+			return nil, err
+		}
+		if (c.WorkloadTokenFile == "") == (c.WorkloadTokenEnv == "") {
+			return nil, fmt.Errorf("oauth.workloadIdentity: want one of tokenFile and tokenEnv")
+		}
+	}
+	if e := doc.Enterprise; e != nil {
+		if doc.WorkloadIdentity != nil {
+			return nil, fmt.Errorf("oauth: enterprise and workloadIdentity are two ways to get a token; choose one")
+		}
+		ec := &EnterpriseConfig{}
+		for _, f := range []struct {
+			name string
+			in   *string
+			out  *string
+		}{
+			{"idpTokenEndpoint", e.TokenEndpoint, &ec.TokenEndpoint},
+			{"idpClientId", e.ClientID, &ec.ClientID},
+			{"idpClientSecret", e.ClientSecret, &ec.ClientSecret},
+			{"idTokenFile", e.IDTokenFile, &ec.IDTokenFile},
+			{"idTokenEnv", e.IDTokenEnv, &ec.IDTokenEnv},
+		} {
+			if *f.out, err = expand("enterprise."+f.name, f.in); err != nil {
+				return nil, err
+			}
+		}
+		if !isHTTPURL(ec.TokenEndpoint) {
+			return nil, fmt.Errorf("oauth.enterprise.idpTokenEndpoint: want the identity provider's token endpoint, an http(s) URL")
+		}
+		if (ec.IDTokenFile == "") == (ec.IDTokenEnv == "") {
+			return nil, fmt.Errorf("oauth.enterprise: want one of idTokenFile and idTokenEnv")
+		}
+		c.Enterprise = ec
+	}
 	if c.ClientSecret != "" && c.ClientID == "" {
 		return nil, fmt.Errorf("oauth.clientSecret is set without oauth.clientId")
+	}
+	if c.Enterprise != nil && c.ClientID == "" {
+		return nil, fmt.Errorf("oauth.enterprise needs oauth.clientId, the client registered with the MCP server's authorization server")
 	}
 	if len(doc.Scopes) > 0 && string(doc.Scopes) != "null" {
 		var list []string
@@ -139,8 +237,9 @@ func ParseConfig(raw json.RawMessage, opts config.LoadOptions) (*Config, error) 
 }
 
 // Apply copies the block's settings into o: the pre-registered client and
-// the issuer it belongs to, the scopes, the client metadata URL and the
-// insecure-http override. CallbackPort is for the
+// the issuer it belongs to, the scopes, the client metadata URL, the
+// insecure-http override, the DPoP mode, and the grant that the
+// workloadIdentity or enterprise parts select. CallbackPort is for the
 // Loopback user agent.
 func (c *Config) Apply(o *Options) {
 	if c.ClientID != "" {
@@ -158,6 +257,49 @@ func (c *Config) Apply(o *Options) {
 	if c.AllowInsecureHTTP {
 		o.AllowInsecureHTTP = true
 	}
+	if c.DPoP != DPoPAuto {
+		o.DPoP = c.DPoP
+	}
+	switch {
+	case c.WorkloadTokenFile != "":
+		o.Grant, o.WorkloadToken = GrantWorkloadIdentity, WorkloadTokenFile(c.WorkloadTokenFile)
+	case c.WorkloadTokenEnv != "":
+		o.Grant, o.WorkloadToken = GrantWorkloadIdentity, WorkloadTokenEnv(c.WorkloadTokenEnv)
+	case c.Enterprise != nil:
+		e := c.Enterprise
+		src := WorkloadTokenFile(e.IDTokenFile)
+		if e.IDTokenEnv != "" {
+			src = WorkloadTokenEnv(e.IDTokenEnv)
+		}
+		o.Grant = GrantEnterprise
+		o.Enterprise = &Enterprise{IDToken: src, TokenEndpoint: e.TokenEndpoint, ClientID: e.ClientID, ClientSecret: e.ClientSecret}
+	}
+}
+
+// parseDPoPMode reads "dpop": "auto", "on" or "off", or true/false.
+func parseDPoPMode(raw json.RawMessage) (DPoPMode, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return DPoPAuto, nil
+	}
+	var b bool
+	if json.Unmarshal(raw, &b) == nil {
+		if b {
+			return DPoPOn, nil
+		}
+		return DPoPOff, nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		switch strings.ToLower(strings.TrimSpace(s)) {
+		case "", "auto":
+			return DPoPAuto, nil
+		case "on":
+			return DPoPOn, nil
+		case "off":
+			return DPoPOff, nil
+		}
+	}
+	return "", fmt.Errorf(`oauth.dpop: want "auto", "on" or "off" (or true/false)`)
 }
 
 // configProblem describes a decoding error of the block without quoting

@@ -2,6 +2,7 @@ package auth
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -85,5 +86,77 @@ func TestParseConfigSecurityKeys(t *testing.T) {
 	(&Config{}).Apply(&def)
 	if def.AllowInsecureHTTP {
 		t.Error("insecure http is on by default")
+	}
+}
+
+func TestParseConfigGrantsAndDPoP(t *testing.T) {
+	env := func(name string) (string, bool) {
+		if name == "IDP_SECRET" {
+			return "idp-SECRET-value", true
+		}
+		return "", false
+	}
+	opts := config.LoadOptions{Env: env}
+	for in, want := range map[string]DPoPMode{
+		`{}`: DPoPAuto, `{"dpop": "auto"}`: DPoPAuto, `{"dpop": "ON"}`: DPoPOn,
+		`{"dpop": true}`: DPoPOn, `{"dpop": false}`: DPoPOff, `{"dpop": "off"}`: DPoPOff,
+	} {
+		c, err := ParseConfig(json.RawMessage(in), opts)
+		if err != nil || c.DPoP != want {
+			t.Errorf("ParseConfig(%s).DPoP = %v, %v; want %q", in, c, err, want)
+			continue
+		}
+		var o Options
+		c.Apply(&o)
+		if o.DPoP != want {
+			t.Errorf("Apply(%s).DPoP = %q", in, o.DPoP)
+		}
+	}
+
+	c, err := ParseConfig(json.RawMessage(`{"workloadIdentity": {"tokenEnv": "WIF_TOKEN"}}`), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o Options
+	c.Apply(&o)
+	t.Setenv("WIF_TOKEN", "the-workload-jwt")
+	if tok, err := o.WorkloadToken(t.Context()); o.Grant != GrantWorkloadIdentity || tok != "the-workload-jwt" || err != nil {
+		t.Errorf("workloadIdentity: grant %q, token %q, %v", o.Grant, tok, err)
+	}
+
+	c, err = ParseConfig(json.RawMessage(`{"clientId": "mcp-app", "enterprise": {"idpTokenEndpoint": "https://idp.example/token", "idpClientId": "host", "idpClientSecret": "${IDP_SECRET}", "idTokenEnv": "SSO_ID_TOKEN"}}`), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := c.String() + fmt.Sprintf("%#v", c); strings.Contains(s, "idp-SECRET-value") {
+		t.Errorf("String shows the identity provider secret: %s", s)
+	}
+	o = Options{}
+	c.Apply(&o)
+	t.Setenv("SSO_ID_TOKEN", "id-token")
+	e := o.Enterprise
+	if o.Grant != GrantEnterprise || e == nil || e.TokenEndpoint != "https://idp.example/token" || e.ClientID != "host" || e.ClientSecret != "idp-SECRET-value" {
+		t.Fatalf("enterprise Apply = %+v", o)
+	}
+	if tok, err := e.IDToken(t.Context()); tok != "id-token" || err != nil {
+		t.Errorf("enterprise ID token = %q, %v", tok, err)
+	}
+	if _, err := New("https://mcp.example/mcp", &o); err != nil {
+		t.Errorf("New with the enterprise block: %v", err)
+	}
+
+	for _, tc := range []struct{ in, want string }{
+		{`{"dpop": "sometimes"}`, "oauth.dpop"},
+		{`{"dpop": 1}`, "oauth.dpop"},
+		{`{"workloadIdentity": {}}`, "one of tokenFile and tokenEnv"},
+		{`{"workloadIdentity": {"tokenFile": "a", "tokenEnv": "B"}}`, "one of tokenFile and tokenEnv"},
+		{`{"clientId": "a", "enterprise": {"idpTokenEndpoint": "ftp://x", "idTokenEnv": "T"}}`, "idpTokenEndpoint"},
+		{`{"clientId": "a", "enterprise": {"idpTokenEndpoint": "https://x/t"}}`, "one of idTokenFile and idTokenEnv"},
+		{`{"enterprise": {"idpTokenEndpoint": "https://x/t", "idTokenEnv": "T"}}`, "needs oauth.clientId"},
+		{`{"clientId": "a", "workloadIdentity": {"tokenEnv": "A"}, "enterprise": {"idpTokenEndpoint": "https://x/t", "idTokenEnv": "T"}}`, "choose one"},
+	} {
+		if _, err := ParseConfig(json.RawMessage(tc.in), opts); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ParseConfig(%s) = %v, want %q", tc.in, err, tc.want)
+		}
 	}
 }

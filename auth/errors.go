@@ -40,6 +40,9 @@ var (
 	// errSecretIssuer: the configured client secret is bound to another
 	// authorization server than the one the server's metadata names.
 	errSecretIssuer = errors.New("auth: client secret bound to another issuer")
+	// errWorkloadIssuer: the same for a workload identity token, which
+	// another authorization server could replay where it is valid.
+	errWorkloadIssuer = errors.New("auth: workload identity token bound to another issuer")
 )
 
 // OAuthError is an error reply of an authorization server endpoint (token,

@@ -9,7 +9,20 @@ import (
 )
 
 // satisfy gets a new token for a challenge. It runs as the one flight.
-func (a *Authorizer) satisfy(ctx context.Context, ch Challenge, stepUp bool) error {
+// rejected says the server refused a token it was sent (a 401 to a request
+// that carried one): the resource metadata is then read again, since the
+// server may have moved to another authorization server, whose
+// registration and tokens must be new (MCP 2026-07-28: credentials are
+// bound to the issuer that issued them).
+func (a *Authorizer) satisfy(ctx context.Context, ch Challenge, stepUp, rejected bool) error {
+	var recheck *discovery
+	if rejected && !stepUp {
+		d, err := a.rediscover(ctx, ch.Param("resource_metadata"))
+		if err != nil {
+			return err
+		}
+		recheck = d
+	}
 	a.mu.Lock()
 	var held []string // a step-up keeps the scopes already granted
 	if stepUp && a.rec.Token != nil {
@@ -36,13 +49,40 @@ func (a *Authorizer) satisfy(ctx context.Context, ch Challenge, stepUp bool) err
 	if attempts >= maxAttempts {
 		return fmt.Errorf("%w: %s", errTooManyAttempts, a.redacted)
 	}
-	d, err := a.discover(ctx, ch.Param("resource_metadata"))
-	if err != nil {
-		return err
+	d := recheck
+	if d == nil {
+		var err error
+		if d, err = a.discover(ctx, ch.Param("resource_metadata")); err != nil {
+			return err
+		}
 	}
 	scopes := a.scopesFor(d, ch, held)
 	a.bumpAttempts()
 	return a.obtain(ctx, d, scopes)
+}
+
+// rediscover reads the resource metadata again after the server refused
+// a token. When it still names the authorization server in use, what was
+// found before stands; otherwise discovery starts over (and drops the
+// tokens and registration of the old server).
+func (a *Authorizer) rediscover(ctx context.Context, prmURL string) (*discovery, error) {
+	a.mu.Lock()
+	d := a.disc
+	a.mu.Unlock()
+	if d == nil || d.prm == nil {
+		return a.discover(ctx, prmURL)
+	}
+	if prmURL == "" {
+		prmURL = d.prmURL
+	}
+	prm, from, err := a.discoverResource(ctx, prmURL)
+	if err != nil {
+		return nil, err
+	}
+	if prm != nil && from == d.prmURL && prm.Resource == d.prm.Resource && slices.Contains(prm.AuthorizationServers, d.as.Issuer) {
+		return d, nil
+	}
+	return a.discoverWith(ctx, prm, from)
 }
 
 func (a *Authorizer) bumpAttempts() {
@@ -56,15 +96,23 @@ func (a *Authorizer) obtain(ctx context.Context, d *discovery, scopes []string) 
 	var (
 		tok *Token
 		c   *client
+		key *dpopKey // a fresh key for every new credential
 		err error
 	)
+	if a.useDPoP(d.as) {
+		if key, err = newDPoPKey(); err != nil {
+			return err
+		}
+	}
 	switch a.grant {
 	case GrantClientCredentials:
-		tok, c, err = a.clientCredentials(ctx, d, scopes)
+		tok, c, err = a.clientCredentials(ctx, d, scopes, key)
 	case GrantEnterprise:
-		tok, c, err = a.enterprise(ctx, d, scopes)
+		tok, c, err = a.enterprise(ctx, d, scopes, key)
+	case GrantWorkloadIdentity:
+		tok, c, err = a.workloadIdentity(ctx, d, scopes, key)
 	default:
-		tok, c, err = a.authorizationCode(ctx, d, scopes)
+		tok, c, err = a.authorizationCode(ctx, d, scopes, key)
 	}
 	if err != nil {
 		return err
@@ -107,7 +155,17 @@ func (a *Authorizer) discover(ctx context.Context, prmURL string) (*discovery, e
 	if err != nil {
 		return nil, err
 	}
-	var as *ServerMetadata
+	return a.discoverWith(ctx, prm, from)
+}
+
+// discoverWith finds the authorization server of the resource metadata
+// prm (read from from; nil for a 2025-03-26 server) and makes it the one
+// in use, dropping the tokens of another.
+func (a *Authorizer) discoverWith(ctx context.Context, prm *ProtectedResourceMetadata, from string) (*discovery, error) {
+	var (
+		as  *ServerMetadata
+		err error
+	)
 	if prm == nil {
 		as, err = a.legacyServer(ctx)
 	} else {
@@ -126,7 +184,7 @@ func (a *Authorizer) discover(ctx context.Context, prmURL string) (*discovery, e
 	if err != nil {
 		return nil, err
 	}
-	d = &discovery{prmURL: from, prm: prm, as: as, resource: a.key}
+	d := &discovery{prmURL: from, prm: prm, as: as, resource: a.key}
 	if prm != nil && prm.Resource != "" {
 		d.resource = prm.Resource
 	}
@@ -224,7 +282,16 @@ func (a *Authorizer) refresh(ctx context.Context) error {
 	if rec.Resource != "" {
 		form.Set("resource", rec.Resource)
 	}
-	tok, err := a.grantToken(ctx, "token refresh", rec.TokenEndpoint, form, c, rec.Token.Scopes, rec.Token.RefreshToken)
+	// A DPoP-bound token is refreshed with a proof of the same key (RFC
+	// 9449 section 5: the refresh token is bound to it too).
+	var key *dpopKey
+	if rec.Token.Type == dpopScheme {
+		if key, err = a.keyFor(rec.Token.DPoPKey); err != nil {
+			a.dropToken(ctx)
+			return err
+		}
+	}
+	tok, err := a.grantToken(ctx, "token refresh", rec.TokenEndpoint, form, c, key, rec.Token.Scopes, rec.Token.RefreshToken)
 	if err != nil {
 		var oe *OAuthError
 		if errors.As(err, &oe) && (oe.Code == "invalid_grant" || oe.Code == "invalid_client" || oe.Code == "unauthorized_client") {

@@ -2,6 +2,8 @@ package auth
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -58,7 +60,7 @@ func FuzzDecodeTokenReply(f *testing.F) {
 		if r.AccessToken == "" || r.ExpiresIn < 0 {
 			t.Fatalf("accepted %q as %+v", body, r)
 		}
-		tok, err := r.accessToken(time.Unix(0, 0), nil)
+		tok, err := r.accessToken(time.Unix(0, 0), nil, "")
 		if err == nil && !tok.Valid(time.Unix(0, 0)) && r.ExpiresIn > 30 {
 			t.Fatalf("a fresh token from %q is not valid", body)
 		}
@@ -108,6 +110,41 @@ func FuzzResourceMetadataCheck(f *testing.F) {
 			if m.Resource == "" || !strings.HasPrefix(strings.ToLower(m.Resource), "http://127.0.0.1:1") {
 				t.Fatalf("accepted a resource of another origin: %q", m.Resource)
 			}
+		}
+	})
+}
+
+// FuzzDPoPNonceChallenge feeds a resource server's 401 headers (its
+// WWW-Authenticate and DPoP-Nonce) to what reads them: a nonce comes out
+// only when it is valid, it round-trips into a proof, and nothing panics.
+func FuzzDPoPNonceChallenge(f *testing.F) {
+	for _, s := range [][2]string{
+		{`DPoP error="use_dpop_nonce", error_description="Resource server requires nonce in DPoP proof"`, "eyJ7S_zG.eyJH0-Z.HX4w-7v"},
+		{`DPoP algs="ES256 PS256", error="use_dpop_nonce"`, "n"},
+		{`Bearer, DPoP error="use_dpop_nonce"`, `quote"inside`},
+		{`DPoP error="invalid_token"`, "abc"},
+		{`DPoP error=use_dpop_nonce`, strings.Repeat("x", 600)},
+		{`dpop ERROR="use_dpop_nonce"`, "\x00\x7f"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	key, err := newDPoPKey()
+	if err != nil {
+		f.Fatal(err)
+	}
+	u, _ := url.Parse("https://mcp.example.com/mcp")
+	f.Fuzz(func(t *testing.T, challenge, nonce string) {
+		h := http.Header{"Www-Authenticate": {challenge}, "Dpop-Nonce": {nonce}}
+		got, ok := nonceChallenge(h)
+		if !ok {
+			return
+		}
+		if got != nonce || !validNonce(got) {
+			t.Fatalf("nonce %q accepted from %q", got, nonce)
+		}
+		p, err := key.proof("POST", u, got, "", time.Now())
+		if err != nil || proofNonce(p) != got {
+			t.Fatalf("nonce %q does not round-trip through a proof: %v", got, err)
 		}
 	})
 }

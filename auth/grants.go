@@ -11,7 +11,7 @@ import (
 
 // authorizationCode runs the authorization code flow with PKCE through the
 // UserAgent.
-func (a *Authorizer) authorizationCode(ctx context.Context, d *discovery, scopes []string) (*Token, *client, error) {
+func (a *Authorizer) authorizationCode(ctx context.Context, d *discovery, scopes []string, key *dpopKey) (*Token, *client, error) {
 	as := d.as
 	if !as.supportsPKCE() {
 		return nil, nil, fmt.Errorf("%w: %s lists code_challenge_methods_supported %q; refusing to authorize without it",
@@ -89,7 +89,7 @@ func (a *Authorizer) authorizationCode(ctx context.Context, d *discovery, scopes
 		"code_verifier", p.verifier,
 		"resource", d.resource,
 	)
-	tok, err := a.grantToken(ctx, "token request", as.TokenEndpoint, form, c, scopes, code, p.verifier)
+	tok, err := a.grantToken(ctx, "token request", as.TokenEndpoint, form, c, key, scopes, code, p.verifier)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -113,7 +113,7 @@ func checkIss(vals url.Values, as *ServerMetadata) error {
 }
 
 // clientCredentials gets a token for the client itself.
-func (a *Authorizer) clientCredentials(ctx context.Context, d *discovery, scopes []string) (*Token, *client, error) {
+func (a *Authorizer) clientCredentials(ctx context.Context, d *discovery, scopes []string, key *dpopKey) (*Token, *client, error) {
 	c, err := a.configuredClient(ctx, d.as)
 	if err != nil {
 		return nil, nil, err
@@ -122,7 +122,7 @@ func (a *Authorizer) clientCredentials(ctx context.Context, d *discovery, scopes
 	if len(scopes) > 0 {
 		form.Set("scope", strings.Join(scopes, " "))
 	}
-	tok, err := a.grantToken(ctx, "client credentials token request", d.as.TokenEndpoint, form, c, scopes)
+	tok, err := a.grantToken(ctx, "client credentials token request", d.as.TokenEndpoint, form, c, key, scopes)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -132,7 +132,7 @@ func (a *Authorizer) clientCredentials(ctx context.Context, d *discovery, scopes
 // enterprise exchanges the identity provider's ID token for an identity
 // assertion grant (ID-JAG) there, then the grant for an access token at
 // the MCP server's authorization server.
-func (a *Authorizer) enterprise(ctx context.Context, d *discovery, scopes []string) (*Token, *client, error) {
+func (a *Authorizer) enterprise(ctx context.Context, d *discovery, scopes []string, key *dpopKey) (*Token, *client, error) {
 	e := a.opts.Enterprise
 	idToken, err := e.IDToken(ctx)
 	if err != nil {
@@ -156,7 +156,7 @@ func (a *Authorizer) enterprise(ctx context.Context, d *discovery, scopes []stri
 	if e.ClientID != "" {
 		idp = &client{id: e.ClientID, secret: e.ClientSecret, method: chooseAuthMethod(nil, e.ClientSecret != "", false)}
 	}
-	r, err := a.tokenRequest(ctx, "token exchange at the identity provider", e.TokenEndpoint, exchange, idp, idToken)
+	r, err := a.tokenRequest(ctx, "token exchange at the identity provider", e.TokenEndpoint, exchange, idp, nil, idToken)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -173,9 +173,45 @@ func (a *Authorizer) enterprise(ctx context.Context, d *discovery, scopes []stri
 	if len(scopes) > 0 {
 		form.Set("scope", strings.Join(scopes, " "))
 	}
-	tok, err := a.grantToken(ctx, "JWT bearer grant", d.as.TokenEndpoint, form, c, scopes, grant, idToken)
+	tok, err := a.grantToken(ctx, "JWT bearer grant", d.as.TokenEndpoint, form, c, key, scopes, grant, idToken)
 	if err != nil {
 		return nil, nil, err
+	}
+	return tok, c, nil
+}
+
+// workloadIdentity presents the workload's identity JWT as an RFC 7523
+// JWT bearer grant. A refused grant is reported as it is: the workload's
+// identity is what it is, so neither a retry nor another grant would help.
+func (a *Authorizer) workloadIdentity(ctx context.Context, d *discovery, scopes []string, key *dpopKey) (*Token, *client, error) {
+	// The token is valid wherever its audience is: a server that names
+	// another authorization server must not collect it to replay it.
+	if err := a.bindTo(ctx, d.as.Issuer, errWorkloadIssuer); err != nil {
+		return nil, nil, err
+	}
+	assertion, err := a.opts.WorkloadToken(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("auth: getting the workload identity token: %w", err)
+	}
+	if assertion == "" {
+		return nil, nil, errors.New("auth: the workload identity token source returned no token")
+	}
+	var c *client
+	if a.opts.ClientID != "" {
+		if c, err = a.configuredClient(ctx, d.as); err != nil {
+			return nil, nil, err
+		}
+	}
+	form := formValues("grant_type", grantJWTBearer, "assertion", assertion, "resource", d.resource)
+	if len(scopes) > 0 {
+		form.Set("scope", strings.Join(scopes, " "))
+	}
+	tok, err := a.grantToken(ctx, "workload identity token request", d.as.TokenEndpoint, form, c, key, scopes, assertion)
+	if err != nil {
+		return nil, nil, err
+	}
+	if c == nil {
+		c = &client{method: AuthNone, audience: d.as.Issuer}
 	}
 	return tok, c, nil
 }
@@ -204,6 +240,14 @@ func (a *Authorizer) bindSecret(ctx context.Context, issuer string) error {
 	if a.opts.ClientSecret == "" {
 		return nil
 	}
+	return a.bindTo(ctx, issuer, errSecretIssuer)
+}
+
+// bindTo checks that a credential of the configuration may go to issuer:
+// the issuer configured (ClientSecretIssuer), else the first one a
+// credential was sent to, recorded now if there is none yet. kind is the
+// error for a mismatch.
+func (a *Authorizer) bindTo(ctx context.Context, issuer string, kind error) error {
 	bound := a.opts.ClientSecretIssuer
 	if bound == "" {
 		a.mu.Lock()
@@ -216,19 +260,22 @@ func (a *Authorizer) bindSecret(ctx context.Context, issuer string) error {
 	}
 	if strings.TrimSuffix(bound, "/") != strings.TrimSuffix(issuer, "/") {
 		return fmt.Errorf("%w: it belongs to %s, and the server now names %s; refusing to send it (set the oauth block's \"issuer\" if the new one is right, or run mcpwire logout)",
-			errSecretIssuer, redactURL(bound), redactURL(issuer))
+			kind, redactURL(bound), redactURL(issuer))
 	}
 	return nil
 }
 
 // clientFor identifies the client for the authorization code flow, in the
-// order MCP prescribes: pre-registered credentials; a registration made
-// earlier with this server for this redirect URI; a client ID metadata
-// document where the server supports them; dynamic registration.
+// order MCP prescribes: pre-registered credentials; a client ID metadata
+// document where the server supports them; dynamic registration, reusing
+// one made earlier with this issuer for this redirect URI.
 func (a *Authorizer) clientFor(ctx context.Context, d *discovery, redirect string) (*client, error) {
 	as := d.as
 	if a.opts.ClientID != "" {
 		return a.configuredClient(ctx, as)
+	}
+	if as.ClientIDMetadataDocumentSupported && a.opts.ClientMetadataURL != "" {
+		return &client{id: a.opts.ClientMetadataURL, method: AuthNone, audience: as.Issuer}, nil
 	}
 	a.mu.Lock()
 	reg := a.rec.clone().Registration
@@ -236,9 +283,6 @@ func (a *Authorizer) clientFor(ctx context.Context, d *discovery, redirect strin
 	if reg != nil && reg.Issuer == as.Issuer && reg.RedirectURI == redirect &&
 		(reg.ClientSecretExpiresAt == 0 || a.now().Unix() < reg.ClientSecretExpiresAt) {
 		return &client{id: reg.ClientID, secret: reg.ClientSecret, method: reg.AuthMethod, audience: as.Issuer}, nil
-	}
-	if as.ClientIDMetadataDocumentSupported && a.opts.ClientMetadataURL != "" {
-		return &client{id: a.opts.ClientMetadataURL, method: AuthNone, audience: as.Issuer}, nil
 	}
 	if as.RegistrationEndpoint != "" {
 		return a.register(ctx, as, redirect)

@@ -80,7 +80,13 @@ func parsePrivateKey(pemBytes []byte, alg string) (*signingKey, error) {
 
 // sign returns a compact JWS of claims.
 func (k *signingKey) sign(claims map[string]any) (string, error) {
-	header, err := json.Marshal(map[string]string{"alg": k.alg, "typ": "JWT"})
+	return k.signWithHeader(map[string]any{"alg": k.alg, "typ": "JWT"}, claims)
+}
+
+// signWithHeader returns a compact JWS of claims under header, which
+// names k's alg.
+func (k *signingKey) signWithHeader(hdr map[string]any, claims map[string]any) (string, error) {
+	header, err := json.Marshal(hdr)
 	if err != nil {
 		return "", err
 	}

@@ -63,7 +63,7 @@ func (a *Authorizer) Prepare(ctx context.Context) error {
 		if cancelled != nil {
 			return cancelled
 		}
-		return a.satisfy(ctx, ch, false)
+		return a.satisfy(ctx, ch, false, false)
 	})
 }
 

@@ -39,6 +39,7 @@ type ServerMetadata struct {
 	CodeChallengeMethodsSupported              []string `json:"code_challenge_methods_supported"`
 	ClientIDMetadataDocumentSupported          bool     `json:"client_id_metadata_document_supported"`
 	AuthorizationResponseIssParameterSupported bool     `json:"authorization_response_iss_parameter_supported"`
+	DPoPSigningAlgValuesSupported              []string `json:"dpop_signing_alg_values_supported"`
 	legacyDefaults                             bool     // endpoints guessed by the 2025-03-26 fallback
 }
 

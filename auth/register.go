@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"slices"
+	"strings"
 )
 
 // registrationRequest is the client metadata sent to a registration
@@ -16,6 +18,10 @@ type registrationRequest struct {
 	GrantTypes              []string `json:"grant_types"`
 	ResponseTypes           []string `json:"response_types"`
 	TokenEndpointAuthMethod string   `json:"token_endpoint_auth_method"`
+	// ApplicationType (OpenID Connect Dynamic Registration, which MCP
+	// adopts): "native" for a redirect to this machine, "web" otherwise.
+	// Authorization servers apply different redirect rules to each.
+	ApplicationType string `json:"application_type"`
 }
 
 // registrationReply is the part of a registration response (RFC 7591
@@ -50,6 +56,7 @@ func (a *Authorizer) register(ctx context.Context, as *ServerMetadata, redirect 
 		GrantTypes:              []string{grantAuthorizationCode, grantRefreshToken},
 		ResponseTypes:           []string{"code"},
 		TokenEndpointAuthMethod: method,
+		ApplicationType:         applicationType(redirect),
 	})
 	if err != nil {
 		return nil, err
@@ -88,4 +95,18 @@ func (a *Authorizer) register(ctx context.Context, as *ServerMetadata, redirect 
 	a.commit(ctx, func(r *Record) { r.Registration = reg })
 	a.logf("auth: registered as client %s with %s", clip(r.ClientID, 80), as.Issuer)
 	return &client{id: r.ClientID, secret: r.ClientSecret, method: got, audience: as.Issuer}, nil
+}
+
+// applicationType classifies a redirect URI for registration: a loopback
+// address or a private-use scheme (a custom "com.example.app:/cb") is a
+// native application's, anything else a web application's.
+func applicationType(redirect string) string {
+	u, err := url.Parse(redirect)
+	if err != nil {
+		return "native"
+	}
+	if web := strings.EqualFold(u.Scheme, "https") || strings.EqualFold(u.Scheme, "http"); web && !isLoopbackHost(u.Hostname()) {
+		return "web"
+	}
+	return "native"
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -83,13 +84,18 @@ func decodeTokenReply(body []byte) (*tokenReply, error) {
 	return r, nil
 }
 
-// accessToken checks that a reply carries a Bearer access token (the only
-// kind MCP uses) and turns it into a Token.
-func (r *tokenReply) accessToken(now time.Time, requested []string) (*Token, error) {
-	if r.TokenType != "" && !strings.EqualFold(r.TokenType, "Bearer") {
-		return nil, fmt.Errorf("the token_type is %q, but MCP servers take only Bearer tokens", clean(r.TokenType, 40))
-	}
+// accessToken checks that a reply carries a Bearer access token, or a
+// DPoP-bound one when the request carried a proof of key (stored with it
+// as keyEncoded), and turns it into a Token.
+func (r *tokenReply) accessToken(now time.Time, requested []string, keyEncoded string) (*Token, error) {
 	t := &Token{AccessToken: r.AccessToken, RefreshToken: r.RefreshToken}
+	switch {
+	case r.TokenType == "" || strings.EqualFold(r.TokenType, "Bearer"):
+	case strings.EqualFold(r.TokenType, dpopScheme) && keyEncoded != "":
+		t.Type, t.DPoPKey = dpopScheme, keyEncoded
+	default:
+		return nil, fmt.Errorf("the token_type is %q, but MCP servers take Bearer tokens (and DPoP ones, when asked for)", clean(r.TokenType, 40))
+	}
 	if r.ExpiresIn > 0 {
 		t.Expiry = now.Add(time.Duration(r.ExpiresIn) * time.Second)
 	}
@@ -107,6 +113,13 @@ type Token struct {
 	RefreshToken string    `json:"refresh_token,omitempty"`
 	Expiry       time.Time `json:"expiry,omitzero"` // zero: the server did not say
 	Scopes       []string  `json:"scopes,omitempty"`
+	// Type is "DPoP" for a token bound to DPoPKey (RFC 9449), "" for a
+	// Bearer token.
+	Type string `json:"token_type,omitempty"`
+	// DPoPKey is the private key a DPoP token is bound to (PKCS #8,
+	// base64url); it is as secret as the refresh token and lives and dies
+	// with the token.
+	DPoPKey string `json:"dpop_key,omitempty"`
 }
 
 // String describes the token without revealing it.
@@ -115,6 +128,9 @@ func (t *Token) String() string {
 		return "no token"
 	}
 	var b strings.Builder
+	if t.Type == dpopScheme {
+		b.WriteString("DPoP-bound ")
+	}
 	b.WriteString("access token [redacted]")
 	if !t.Expiry.IsZero() {
 		fmt.Fprintf(&b, ", expires %s", t.Expiry.UTC().Format(time.RFC3339))
@@ -206,12 +222,20 @@ func (c *client) authenticate(form url.Values, h http.Header, now time.Time) err
 // grantToken makes a token request and reads the access token from its
 // reply; requested are the scopes asked for, the token's scopes when the
 // reply names none.
-func (a *Authorizer) grantToken(ctx context.Context, what, endpoint string, form url.Values, c *client, requested []string, secrets ...string) (*Token, error) {
-	r, err := a.tokenRequest(ctx, what, endpoint, form, c, secrets...)
+// With key, the request carries a DPoP proof and the token may come back
+// bound to key.
+func (a *Authorizer) grantToken(ctx context.Context, what, endpoint string, form url.Values, c *client, key *dpopKey, requested []string, secrets ...string) (*Token, error) {
+	r, err := a.tokenRequest(ctx, what, endpoint, form, c, key, secrets...)
 	if err != nil {
 		return nil, err
 	}
-	tok, err := r.accessToken(a.now(), requested)
+	var encoded string
+	if key != nil {
+		if encoded, err = key.encode(); err != nil {
+			return nil, err
+		}
+	}
+	tok, err := r.accessToken(a.now(), requested, encoded)
 	if err != nil {
 		return nil, &OAuthError{Endpoint: what, URL: redactURL(endpoint), Problem: err.Error()}
 	}
@@ -221,9 +245,41 @@ func (a *Authorizer) grantToken(ctx context.Context, what, endpoint string, form
 // tokenRequest posts form to a token endpoint with the client's
 // credentials and decodes the reply. what names the request in errors.
 // secrets are values that must not come back in an error even if the
-// server echoes them.
-func (a *Authorizer) tokenRequest(ctx context.Context, what, endpoint string, form url.Values, c *client, secrets ...string) (*tokenReply, error) {
+// server echoes them. With key, the request carries a DPoP proof, and a
+// use_dpop_nonce answer is tried once more with the server's nonce
+// (RFC 9449 section 8).
+func (a *Authorizer) tokenRequest(ctx context.Context, what, endpoint string, form url.Values, c *client, key *dpopKey, secrets ...string) (*tokenReply, error) {
+	if key == nil {
+		return a.tokenRequestOnce(ctx, what, endpoint, form, c, nil, secrets...)
+	}
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return nil, &OAuthError{Endpoint: what, URL: redactURL(endpoint), Problem: "invalid endpoint URL"}
+	}
+	for try := 0; ; try++ {
+		nonce := a.nonceFor(u)
+		proof, err := key.proof(http.MethodPost, u, nonce, "", a.now())
+		if err != nil {
+			return nil, &OAuthError{Endpoint: what, URL: redactURL(endpoint), Problem: "making the DPoP proof: " + err.Error()}
+		}
+		r, err := a.tokenRequestOnce(ctx, what, endpoint, form, c, http.Header{dpopHeader: {proof}}, secrets...)
+		var oe *OAuthError
+		if try == 0 && errors.As(err, &oe) && oe.Code == errUseDPoPNonce && a.nonceFor(u) != nonce {
+			continue // postOAuth kept the nonce the server sent
+		}
+		return r, err
+	}
+}
+
+// tokenRequestOnce is one token request, with the extra headers.
+func (a *Authorizer) tokenRequestOnce(ctx context.Context, what, endpoint string, form url.Values, c *client, extra http.Header, secrets ...string) (*tokenReply, error) {
 	h := http.Header{}
+	for k, vs := range extra {
+		for _, v := range vs {
+			h.Add(k, v)
+			secrets = append(secrets, v) // a DPoP proof is not for echoing either
+		}
+	}
 	if c != nil {
 		if err := c.authenticate(form, h, a.now()); err != nil {
 			return nil, &OAuthError{Endpoint: what, URL: redactURL(endpoint), Problem: err.Error()}
@@ -269,6 +325,9 @@ func (a *Authorizer) postOAuth(ctx context.Context, what, endpoint string, body 
 	defer resp.Body.Close()
 	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
 		return 0, nil, &OAuthError{Endpoint: what, URL: redactURL(endpoint), StatusCode: resp.StatusCode, Problem: errRedirected}
+	}
+	if nonce, ok := replyNonce(resp.Header); ok && req.Header.Get(dpopHeader) != "" {
+		a.setNonce(req.URL, nonce) // RFC 9449 section 8: for the next proof
 	}
 	raw, err = readLimited(resp.Body, maxMetadataSize)
 	if err != nil {

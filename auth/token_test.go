@@ -55,7 +55,7 @@ func TestDecodeTokenReply(t *testing.T) {
 	}
 	now := time.Unix(1000, 0)
 	r, _ := decodeTokenReply([]byte(`{"access_token":"a","token_type":"bearer","expires_in":60}`))
-	tok, err := r.accessToken(now, []string{"asked"})
+	tok, err := r.accessToken(now, []string{"asked"}, "")
 	if err != nil || !tok.Expiry.Equal(now.Add(time.Minute)) || fmt.Sprint(tok.Scopes) != "[asked]" {
 		t.Errorf("accessToken = %v, %v; want the requested scopes when the reply names none", tok, err)
 	}

@@ -42,27 +42,31 @@ type world struct {
 	required       map[string][]string // JSON-RPC method -> scopes it needs (403 otherwise)
 	rejectAll      bool                // every token is insufficient (403)
 	htmlPaths      map[string]bool     // answered 200 with a web page
+	// mcpHook, when set, sees each MCP request first (under mu) and may
+	// answer it itself.
+	mcpHook func(rw http.ResponseWriter, r *http.Request) (handled bool)
 
 	// Authorization server knobs.
-	combined     bool           // the resource server is its own AS (2025-03-26)
-	issuerPath   string         // path of the issuer, e.g. "/tenant1"
-	metaPath     string         // where the AS metadata lives; default RFC 8414 for the issuer
-	metaIssuer   string         // overrides the metadata's issuer
-	metaExtra    map[string]any // set in (or override) the AS metadata
-	noMeta       bool           // no AS metadata at all
-	pkce         []string       // code_challenge_methods_supported; nil omits it
-	authMethods  []string       // token_endpoint_auth_methods_supported
-	asScopes     []string       // scopes_supported
-	cimd         bool           // client_id_metadata_document_supported
-	noRegister   bool           // no registration endpoint
-	regMethod    string         // token_endpoint_auth_method the registration answers with
-	regSecret    string         // client_secret the registration hands out
-	issueRefresh bool           // hand out refresh tokens
-	expiresIn    int            // expires_in of tokens; 0 omits it
-	tokenHook    func(form url.Values, r *http.Request) (status int, body string, handled bool)
-	tokenGate    chan struct{}                 // when set, the token endpoint waits for it to close
-	tokenEntered chan struct{}                 // when set, receives once per token request entering
-	authzHook    func(q url.Values) url.Values // rewrites the redirect's query
+	combined         bool           // the resource server is its own AS (2025-03-26)
+	issuerPath       string         // path of the issuer, e.g. "/tenant1"
+	metaPath         string         // where the AS metadata lives; default RFC 8414 for the issuer
+	metaIssuer       string         // overrides the metadata's issuer
+	metaExtra        map[string]any // set in (or override) the AS metadata
+	noMeta           bool           // no AS metadata at all
+	pkce             []string       // code_challenge_methods_supported; nil omits it
+	authMethods      []string       // token_endpoint_auth_methods_supported
+	asScopes         []string       // scopes_supported
+	cimd             bool           // client_id_metadata_document_supported
+	noRegister       bool           // no registration endpoint
+	regMethod        string         // token_endpoint_auth_method the registration answers with
+	regSecret        string         // client_secret the registration hands out
+	issueRefresh     bool           // hand out refresh tokens
+	expiresIn        int            // expires_in of tokens; 0 omits it
+	tokenHook        func(form url.Values, r *http.Request) (status int, body string, handled bool)
+	tokenReplyHeader http.Header                   // set by tokenHook: headers of the reply it makes
+	tokenGate        chan struct{}                 // when set, the token endpoint waits for it to close
+	tokenEntered     chan struct{}                 // when set, receives once per token request entering
+	authzHook        func(q url.Values) url.Values // rewrites the redirect's query
 
 	// Records.
 	hits       []string // "RS GET /path", "AS POST /token"
@@ -188,6 +192,9 @@ func (w *world) serveMCP(rw http.ResponseWriter, r *http.Request) {
 		rw.Header().Set("WWW-Authenticate", v)
 		rw.WriteHeader(status)
 	}
+	if w.mcpHook != nil && w.mcpHook(rw, r) {
+		return
+	}
 	tok := bearerToken(r)
 	scopes, known := w.tokens[tok]
 	if !known {
@@ -310,6 +317,10 @@ func (w *world) serveToken(rw http.ResponseWriter, r *http.Request) {
 	w.tokenAuthz = append(w.tokenAuthz, r.Header.Get("Authorization"))
 	if w.tokenHook != nil {
 		if status, body, handled := w.tokenHook(r.PostForm, r); handled {
+			for k, v := range w.tokenReplyHeader {
+				rw.Header()[k] = v
+			}
+			w.tokenReplyHeader = nil
 			rw.Header().Set("Content-Type", "application/json")
 			rw.WriteHeader(status)
 			io.WriteString(rw, body)

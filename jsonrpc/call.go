@@ -72,7 +72,9 @@ func (c *Conn) Call(ctx context.Context, method string, params any, opts *CallOp
 	}
 	timeout, maxTimeout := c.timeout, c.maxTimeout
 	var onProgress func(Progress)
+	var onStart func(ID)
 	if opts != nil {
+		onStart = opts.OnStart
 		if opts.Timeout != 0 {
 			timeout = resolveTimeout(opts.Timeout, 0)
 		}
@@ -94,6 +96,9 @@ func (c *Conn) Call(ctx context.Context, method string, params any, opts *CallOp
 	p := &pendingCall{
 		id: id, method: method, timeout: timeout, signal: make(chan struct{}, 1), conn: c,
 		req: Request{ID: Int64ID(id), Method: method, Params: raw},
+	}
+	if onStart != nil {
+		onStart(p.req.ID)
 	}
 	callCtx := ctx
 	if timeout > 0 {

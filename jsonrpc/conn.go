@@ -90,6 +90,10 @@ type CallOptions struct {
 	// it and when the answer goes out: the peer may be waiting on it to
 	// finish this call.
 	OnProgress func(Progress)
+	// OnStart, when set, is called with the request's id before the
+	// request is written, so that the caller can recognise messages the
+	// peer tags with it (such as MCP's subscription ids) from the first.
+	OnStart func(ID)
 }
 
 // Progress is one notifications/progress for a call.

@@ -1096,3 +1096,29 @@ func TestAbandonedIDsAreBounded(t *testing.T) {
 		t.Error("an id was taken twice")
 	}
 }
+
+// OnStart learns the request's id before the request goes out.
+func TestCallOnStart(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c, p := newTestConn(t, byRead, Options{})
+		started := make(chan ID, 1)
+		done := make(chan error)
+		go func() {
+			_, err := c.Call(context.Background(), "subscriptions/listen", nil, &CallOptions{OnStart: func(id ID) { started <- id }})
+			done <- err
+		}()
+		req := p.recvRequest()
+		select {
+		case id := <-started:
+			if id != req.ID {
+				t.Errorf("OnStart got %s, the request went out as %s", id, req.ID)
+			}
+		default:
+			t.Fatal("OnStart was not called before the request was written")
+		}
+		p.reply(req, `{}`)
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	})
+}

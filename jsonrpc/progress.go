@@ -36,6 +36,9 @@ func withProgressToken(params json.RawMessage, token int64) (json.RawMessage, er
 		}
 		return append(out, rest...), nil
 	}
+	if out, ok := tokenIntoLeadingMeta(trimmed, token); ok {
+		return out, nil
+	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(trimmed, &obj); err != nil {
 		return nil, fmt.Errorf("params are not a JSON object: %w", err)
@@ -55,6 +58,59 @@ func withProgressToken(params json.RawMessage, token int64) (json.RawMessage, er
 }
 
 const tokenMemberPrefix = `{"_meta":{"progressToken":`
+
+// leadingMeta is how params begin when the only "meta" in them is a
+// _meta object put first, as the stateless era's requests (every one
+// carries _meta) are built.
+const leadingMeta = `{"_meta":{`
+
+// tokenIntoLeadingMeta is the second fast path: valid params whose one
+// "meta" is a leading _meta object without escapes (so no member of it
+// can spell progressToken in disguise) and without a progressToken get
+// the token as that object's first member, their bytes otherwise kept.
+// ok false means the general path must decide.
+func tokenIntoLeadingMeta(params []byte, token int64) ([]byte, bool) {
+	if !bytes.HasPrefix(params, []byte(leadingMeta)) || bytes.Count(params, []byte("meta")) != 1 {
+		return nil, false
+	}
+	rest := params[len(leadingMeta):]
+	end := plainObjectEnd(rest)
+	if end < 0 || bytes.Contains(rest[:end], []byte("progressToken")) {
+		return nil, false
+	}
+	out := make([]byte, 0, len(params)+len(`"progressToken":,`)+20)
+	out = append(out, leadingMeta...)
+	out = append(out, `"progressToken":`...)
+	out = strconv.AppendInt(out, token, 10)
+	if len(bytes.TrimSpace(rest[:end])) > 0 {
+		out = append(out, ',')
+	}
+	return append(out, rest...), true
+}
+
+// plainObjectEnd returns the index in b of the '}' that closes the object
+// whose members b begins with (its '{' already read), or -1 if a
+// backslash comes first. b must be valid JSON from there on.
+func plainObjectEnd(b []byte) int {
+	depth, inString := 0, false
+	for i, c := range b {
+		switch {
+		case c == '\\':
+			return -1
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			if depth == 0 {
+				return i
+			}
+			depth--
+		}
+	}
+	return -1
+}
 
 // appendTokenMember appends the start of an object holding the progress
 // token, `{"_meta":{"progressToken":N}`, built in place so that adding a

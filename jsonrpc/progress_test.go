@@ -13,6 +13,41 @@ import (
 	"time"
 )
 
+// FuzzWithProgressToken: the fast paths give what the general one does
+// (the same object, with the token in _meta), and never accept what it
+// refuses.
+func FuzzWithProgressToken(f *testing.F) {
+	for _, s := range []string{`{}`, `{"_meta":{"a":1},"b":2}`, `{"_meta":{"progressToken":1}}`, `{"_meta":{"k":"}"},"x":[{}]}`, `{"name":"x"}`, `{"_meta":{"a":"\\"}}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, params string) {
+		got, err := withProgressToken(json.RawMessage(params), 7)
+		var obj map[string]json.RawMessage
+		if json.Unmarshal([]byte(params), &obj) != nil || obj == nil {
+			return // the general path's errors are tested above
+		}
+		meta := map[string]any{}
+		if raw, ok := obj["_meta"]; ok && string(raw) != "null" {
+			if json.Unmarshal(raw, &meta) != nil || meta == nil {
+				return
+			}
+		}
+		if err != nil {
+			t.Fatalf("withProgressToken(%s): %v", params, err)
+		}
+		meta["progressToken"] = float64(7)
+		var want, have map[string]any
+		json.Unmarshal([]byte(params), &want)
+		want["_meta"] = meta
+		if err := json.Unmarshal(got, &have); err != nil {
+			t.Fatalf("withProgressToken(%s) = %s: %v", params, got, err)
+		}
+		if !reflect.DeepEqual(have, want) {
+			t.Fatalf("withProgressToken(%s) = %s, want %v", params, got, want)
+		}
+	})
+}
+
 func TestWithProgressToken(t *testing.T) {
 	tests := []struct {
 		params string
@@ -27,6 +62,15 @@ func TestWithProgressToken(t *testing.T) {
 		{`{"_meta":{"progressToken":"theirs"}}`, `{"_meta":{"progressToken":5}}`},
 		{`{"\u005fmeta":{"k":1}}`, `{"_meta":{"k":1,"progressToken":5}}`},
 		{`{"metadata":1}`, `{"_meta":{"progressToken":5},"metadata":1}`},
+		// A leading _meta, as the stateless era's requests have.
+		{`{"_meta":{}}`, `{"_meta":{"progressToken":5}}`},
+		{`{"_meta":{ },"a":1}`, `{"_meta":{"progressToken":5},"a":1}`},
+		{`{"_meta":{"io.x/v":"1","c":{"a":{},"b":[1,{}]}},"name":"echo","arguments":{"m":"}"}}`, `{"_meta":{"progressToken":5,"io.x/v":"1","c":{"a":{},"b":[1,{}]}},"name":"echo","arguments":{"m":"}"}}`},
+		{`{"_meta":{"k":"}{"},"n":1}`, `{"_meta":{"k":"}{","progressToken":5},"n":1}`},
+		{`{"_meta":{"progressToken":"theirs"},"x":1}`, `{"_meta":{"progressToken":5},"x":1}`},
+		{`{"_meta":{"progress\u0054oken":"theirs"}}`, `{"_meta":{"progressToken":5}}`},
+		{`{"_meta":{"k":"a\"b"},"n":"x\ny"}`, `{"_meta":{"k":"a\"b","progressToken":5},"n":"x\ny"}`},
+		{`{"_meta":{"k":1},"_meta":{"j":2}}`, `{"_meta":{"j":2,"progressToken":5}}`},
 	}
 	for _, tt := range tests {
 		got, err := withProgressToken(json.RawMessage(tt.params), 5)

@@ -153,3 +153,11 @@ func (c *toolCache) save(key, server string, tools []mcp.Tool, now time.Time) er
 	}
 	return nil
 }
+
+// remove deletes a server's cache file, if any.
+func (c *toolCache) remove(key string) error {
+	if err := os.Remove(c.path(key)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("tool cache: %w", err)
+	}
+	return nil
+}

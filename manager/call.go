@@ -54,6 +54,7 @@ func (m *Manager) callTool(ctx context.Context, s *server, tool string, args any
 	if err != nil {
 		return nil, &Error{Server: s.name, Op: op, Err: err}
 	}
+	m.refreshStale(toolList)
 	res, err := c.CallTool(ctx, tool, args, opts)
 	if err != nil {
 		if errors.Is(err, jsonrpc.ErrClosed) && m.ctx.Err() != nil {

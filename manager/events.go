@@ -28,8 +28,9 @@ const (
 	// ToolsChanged: the server's tools as Tools() shows them changed
 	// (after a connect or a tools/list_changed). Tools is the new count.
 	ToolsChanged
-	// PromptsChanged and ResourcesChanged: those lists were refreshed
-	// after the server announced a change.
+	// PromptsChanged and ResourcesChanged: those lists were listed again
+	// (after a list_changed, or once their ttlMs passed) and differ from
+	// before.
 	PromptsChanged
 	ResourcesChanged
 	// Notification: the server sent a notification (every one, including

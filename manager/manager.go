@@ -45,6 +45,11 @@ type Manager struct {
 	tableMu  sync.Mutex
 	tableGen atomic.Uint64
 	table    atomic.Pointer[toolTable]
+
+	// staleAt holds, per list (toolList, promptList, resourceList), the
+	// earliest time (Unix ns) a server's live list of that kind goes stale
+	// by its ttlMs; 0 when none will (see freshness.go).
+	staleAt [numLists]atomic.Int64
 }
 
 // New returns a manager for the servers of set: the definitions in
@@ -298,12 +303,15 @@ func (m *Manager) Server(name string) (ServerStatus, bool) {
 // cached or last known tools (Cached set). The entries share memory with
 // the manager: do not modify them.
 func (m *Manager) Tools() []ToolEntry {
+	m.refreshStale(toolList)
 	return m.currentTable().entries()
 }
 
 // Prompts returns the prompts of the servers that listed them, as last
-// listed.
+// listed. A list whose ttlMs (2026-07-28) has passed is listed again in
+// the background; this call returns it as it was.
 func (m *Manager) Prompts() []PromptEntry {
+	m.refreshStale(promptList)
 	var out []PromptEntry
 	for _, s := range m.servers {
 		s.mu.Lock()
@@ -316,8 +324,9 @@ func (m *Manager) Prompts() []PromptEntry {
 }
 
 // Resources returns the resources of the servers that listed them, as
-// last listed.
+// last listed, and refreshes stale lists as Prompts does.
 func (m *Manager) Resources() []ResourceEntry {
+	m.refreshStale(resourceList)
 	var out []ResourceEntry
 	for _, s := range m.servers {
 		s.mu.Lock()

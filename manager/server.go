@@ -45,8 +45,12 @@ type server struct {
 	names       *serverNames // of tools, for the tool table
 	toolsKnown  bool
 	toolsCached bool
-	prompts     []mcp.Prompt
-	resources   []mcp.Resource
+	// stale is when each live list (toolList, promptList, resourceList)
+	// goes stale by its ttlMs; zero when it does not by time (see
+	// freshness.go).
+	stale     [numLists]time.Time
+	prompts   []mcp.Prompt
+	resources []mcp.Resource
 	// changed is closed and replaced on every state change, waking the
 	// calls that wait for the server.
 	changed chan struct{}
@@ -173,9 +177,21 @@ func (s *server) loadCache() {
 	s.mu.Unlock()
 }
 
-// saveCache records the live tools; a failure is only a warning.
-func (s *server) saveCache(tools []mcp.Tool) {
+// saveCache records the live tools; a failure is only a warning. A
+// remote server's list that its server declared "private" (cacheScope,
+// 2026-07-28) is not written, and an older file is removed: the file
+// stands in for whoever next runs this definition, perhaps under another
+// account, and a private list must not cross authorization contexts. A
+// local process has no such context; a list without a scope (every older
+// server) is written as before.
+func (s *server) saveCache(tools []mcp.Tool, hint mcp.CacheHint) {
 	if s.m.cache == nil {
+		return
+	}
+	if hint.CacheScope != "" && hint.Private() && s.cfg != nil && s.cfg.Type != config.TypeStdio && s.cfg.Type != "" {
+		if err := s.m.cache.remove(s.key); err != nil {
+			s.emit(Event{Kind: Warning, Err: err})
+		}
 		return
 	}
 	if err := s.m.cache.save(s.key, s.name, tools, time.Now()); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"sync"
 	"time"
 
@@ -140,23 +141,27 @@ func (s *server) connect(ctx context.Context, attempt int) (*mcp.Client, error) 
 		default:
 		}
 	}
-	tools, err := listTools(cctx, c)
+	tools, hint, err := listTools(cctx, c)
 	if err != nil {
 		_ = c.Close()
 		return nil, err
 	}
-	prompts, _ := s.listPrompts(cctx, c)
-	resources, _ := s.listResources(cctx, c)
+	prompts, promptsHint, _ := s.listPrompts(cctx, c)
+	resources, resourcesHint, _ := s.listResources(cctx, c)
 
 	s.mu.Lock()
 	changed := s.setToolsLocked(tools, false)
+	now := time.Now()
+	s.setFreshLocked(toolList, now, hint.TTL())
+	s.setFreshLocked(promptList, now, promptsHint.TTL())
+	s.setFreshLocked(resourceList, now, resourcesHint.TTL())
 	kept := s.tools
 	s.prompts, s.resources = prompts, resources
 	s.info = c.ServerInfo()
 	s.mu.Unlock()
 	// Cache and table first, so that whoever reacts to Connected sees
 	// the new tools.
-	s.saveCache(kept)
+	s.saveCache(kept, hint)
 	if changed {
 		s.m.tableChanged()
 	}
@@ -202,6 +207,12 @@ func (s *server) clientOptions() *mcp.ClientOptions {
 			user(ctx, n)
 		}
 	}
+	// The list_changed refresh works from OnNotification in every era;
+	// the callbacks are set too because in 2026-07-28 they are what opts
+	// the client in to the notifications (subscriptions/listen).
+	o.OnToolsListChanged = orNoop(o.OnToolsListChanged)
+	o.OnPromptsListChanged = orNoop(o.OnPromptsListChanged)
+	o.OnResourcesListChanged = orNoop(o.OnResourcesListChanged)
 	next := o.ErrorHook
 	o.ErrorHook = func(err error) {
 		s.emit(Event{Kind: Warning, Err: err})
@@ -274,7 +285,8 @@ func (s *server) serve(ctx context.Context, c *mcp.Client) error {
 	}
 }
 
-// refreshList re-lists one list after its list_changed.
+// refreshList re-lists one list after its list_changed, or once its
+// ttlMs has passed.
 func (s *server) refreshList(ctx context.Context, c *mcp.Client, list int) {
 	switch list {
 	case toolList:
@@ -286,93 +298,114 @@ func (s *server) refreshList(ctx context.Context, c *mcp.Client, list int) {
 	}
 }
 
-// listTools lists every tool; a server without tools (-32601) has none.
-func listTools(ctx context.Context, c *mcp.Client) ([]mcp.Tool, error) {
-	tools, err := c.ListTools(ctx)
+// listTools lists every tool, with the listing's caching hint; a server
+// without tools (-32601) has none.
+func listTools(ctx context.Context, c *mcp.Client) ([]mcp.Tool, mcp.CacheHint, error) {
+	tools, hint, err := c.ListToolsWithHint(ctx)
 	var rpcErr *jsonrpc.Error
 	if errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc.CodeMethodNotFound {
-		return nil, nil
+		return nil, mcp.CacheHint{}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("listing tools: %w", err)
+		return nil, mcp.CacheHint{}, fmt.Errorf("listing tools: %w", err)
 	}
-	return tools, nil
+	return tools, hint, nil
 }
 
 // listPrompts lists the prompts of a server that declared them; a failure
 // is a warning, not a failed connection.
-func (s *server) listPrompts(ctx context.Context, c *mcp.Client) ([]mcp.Prompt, bool) {
-	return listDeclared(ctx, s, c.ServerCapabilities().Prompts != nil, "prompts", c.ListPrompts)
+func (s *server) listPrompts(ctx context.Context, c *mcp.Client) ([]mcp.Prompt, mcp.CacheHint, bool) {
+	return listDeclared(ctx, s, c.ServerCapabilities().Prompts != nil, "prompts", c.ListPromptsWithHint)
 }
 
 // listResources is listPrompts for resources.
-func (s *server) listResources(ctx context.Context, c *mcp.Client) ([]mcp.Resource, bool) {
-	return listDeclared(ctx, s, c.ServerCapabilities().Resources != nil, "resources", c.ListResources)
+func (s *server) listResources(ctx context.Context, c *mcp.Client) ([]mcp.Resource, mcp.CacheHint, bool) {
+	return listDeclared(ctx, s, c.ServerCapabilities().Resources != nil, "resources", c.ListResourcesWithHint)
 }
 
 // listDeclared runs list when the server declared the feature. A failure
 // becomes a Warning event and ok=false; an undeclared feature is an empty,
-// successful listing.
+// successful listing (with no caching hint: nothing to refresh).
 func listDeclared[T any](ctx context.Context, s *server, declared bool, what string,
-	list func(context.Context) ([]T, error)) ([]T, bool) {
+	list func(context.Context) ([]T, mcp.CacheHint, error)) ([]T, mcp.CacheHint, bool) {
 	if !declared {
-		return nil, true
+		return nil, mcp.CacheHint{}, true
 	}
-	items, err := list(ctx)
+	items, hint, err := list(ctx)
 	if err != nil {
 		s.emit(Event{Kind: Warning, Err: fmt.Errorf("listing %s: %w", what, err)})
-		return nil, false
+		return nil, mcp.CacheHint{}, false
 	}
-	return items, true
+	return items, hint, true
 }
 
-// refreshTools re-lists tools after tools/list_changed.
+// refreshTools re-lists tools after tools/list_changed, or when the list
+// went stale by its ttlMs.
 func (s *server) refreshTools(ctx context.Context, c *mcp.Client) {
 	rctx, cancel := context.WithTimeout(ctx, s.m.opts.ConnectTimeout)
 	defer cancel()
-	tools, err := listTools(rctx, c)
+	tools, hint, err := listTools(rctx, c)
 	if err != nil {
 		if ctx.Err() == nil && c.Err() == nil {
-			s.emit(Event{Kind: Warning, Err: fmt.Errorf("refreshing after tools/list_changed: %w", err)})
+			s.emit(Event{Kind: Warning, Err: fmt.Errorf("refreshing the tool list: %w", err)})
 		}
 		return
 	}
 	s.mu.Lock()
 	changed := s.setToolsLocked(tools, false)
+	s.setFreshLocked(toolList, time.Now(), hint.TTL())
 	kept := s.tools
 	s.mu.Unlock()
 	if !changed {
 		return
 	}
-	s.saveCache(kept)
+	s.saveCache(kept, hint)
 	s.m.tableChanged()
 	s.emit(Event{Kind: ToolsChanged, Tools: len(kept)})
 }
 
-// refreshPrompts re-lists prompts after prompts/list_changed.
+// refreshPrompts re-lists prompts after prompts/list_changed, or when the
+// list went stale by its ttlMs. The event says the list changed: a
+// refresh by time that finds the same list is not one.
 func (s *server) refreshPrompts(ctx context.Context, c *mcp.Client) {
 	rctx, cancel := context.WithTimeout(ctx, s.m.opts.ConnectTimeout)
 	defer cancel()
-	p, ok := s.listPrompts(rctx, c)
+	p, hint, ok := s.listPrompts(rctx, c)
 	if !ok {
 		return
 	}
 	s.mu.Lock()
+	changed := !reflect.DeepEqual(s.prompts, p)
 	s.prompts = p
+	s.setFreshLocked(promptList, time.Now(), hint.TTL())
 	s.mu.Unlock()
-	s.emit(Event{Kind: PromptsChanged})
+	if changed {
+		s.emit(Event{Kind: PromptsChanged})
+	}
 }
 
-// refreshResources re-lists resources after resources/list_changed.
+// refreshResources is refreshPrompts for resources.
 func (s *server) refreshResources(ctx context.Context, c *mcp.Client) {
 	rctx, cancel := context.WithTimeout(ctx, s.m.opts.ConnectTimeout)
 	defer cancel()
-	r, ok := s.listResources(rctx, c)
+	r, hint, ok := s.listResources(rctx, c)
 	if !ok {
 		return
 	}
 	s.mu.Lock()
+	changed := !reflect.DeepEqual(s.resources, r)
 	s.resources = r
+	s.setFreshLocked(resourceList, time.Now(), hint.TTL())
 	s.mu.Unlock()
-	s.emit(Event{Kind: ResourcesChanged})
+	if changed {
+		s.emit(Event{Kind: ResourcesChanged})
+	}
+}
+
+// orNoop returns fn, or a callback that does nothing when fn is nil.
+func orNoop(fn func(context.Context)) func(context.Context) {
+	if fn != nil {
+		return fn
+	}
+	return func(context.Context) {}
 }

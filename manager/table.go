@@ -159,6 +159,7 @@ func (m *Manager) lookup(name string) (*server, string, bool) {
 // caller can see which server and tool a name stands for without calling
 // it.
 func (m *Manager) Tool(name string) (ToolEntry, bool) {
+	m.refreshStale(toolList)
 	t := m.currentTable()
 	r, ok := t.routes[name]
 	if !ok {

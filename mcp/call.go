@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -56,7 +57,31 @@ func (c *Client) callModern(ctx context.Context, method string, params any, opts
 		return nil, fmt.Errorf("mcp: %s: %w", method, err)
 	}
 	c.modern.observe(raw)
+	if err := unaskedTask(method, raw); err != nil {
+		return nil, err
+	}
 	return raw, nil
+}
+
+// ExtensionTasks is the 2026-07-28 revision's tasks extension. This
+// client does not declare it, so a server must not answer it with a task.
+const ExtensionTasks = "io.modelcontextprotocol/tasks"
+
+// unaskedTask fails a modern result with resultType "task": the tasks
+// extension's handle, which a server may send only to a client that
+// declared the extension. Decoding it as the method's result would yield
+// an empty one. A result without the word costs a scan.
+func unaskedTask(method string, raw json.RawMessage) error {
+	if !bytes.Contains(raw, []byte(`"task"`)) {
+		return nil
+	}
+	var r struct {
+		ResultType string `json:"resultType"`
+	}
+	if json.Unmarshal(raw, &r) != nil || r.ResultType != "task" {
+		return nil
+	}
+	return fmt.Errorf("mcp: %s: the server answered with a task (resultType \"task\"), which this client did not ask for: it does not declare the %s extension", method, ExtensionTasks)
 }
 
 // cursorParams is the params of a list request; nil for the first page,

@@ -68,6 +68,10 @@ type ServerCapabilities struct {
 	Completions  *EmptyObject               `json:"completions,omitempty"`
 	Tasks        *ServerTasksCapability     `json:"tasks,omitempty"`
 	Experimental map[string]json.RawMessage `json:"experimental,omitempty"`
+	// Extensions are the official extensions the server supports
+	// (2026-07-28), by identifier such as ExtensionTasks, with their
+	// settings. The client uses none of them; they are here to be seen.
+	Extensions map[string]json.RawMessage `json:"extensions,omitempty"`
 }
 
 // PromptsCapability: the server offers prompts.

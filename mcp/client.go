@@ -178,6 +178,7 @@ type Client struct {
 	tasks taskWatchers
 
 	schemas schemaCache
+	headers toolHeaders // the modern era's x-mcp-header fields
 }
 
 // sessionOptions are the ClientOptions a session keeps after the

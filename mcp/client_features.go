@@ -64,7 +64,7 @@ func (c *Client) ReadResource(ctx context.Context, uri string) (*ReadResourceRes
 	}
 	var res ReadResourceResult
 	if err := c.call(ctx, MethodResourcesRead, uriParams{uri}, nil, &res); err != nil {
-		return nil, err
+		return nil, c.resourceNotFound(uri, err)
 	}
 	return &res, nil
 }

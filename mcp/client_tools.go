@@ -32,23 +32,16 @@ type CallOptions struct {
 // remembers each tool's outputSchema for CallTool to validate against;
 // tools that are no longer listed are forgotten.
 func (c *Client) ListTools(ctx context.Context) ([]Tool, error) {
-	tools, err := listAll(ctx, MethodToolsList, func(ctx context.Context, cursor string) ([]Tool, string, error) {
-		page, err := c.ListToolsPage(ctx, cursor)
-		if err != nil {
-			return nil, "", err
-		}
-		return page.Tools, page.NextCursor, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	c.schemas.retain(tools)
-	return tools, nil
+	tools, _, err := c.ListToolsWithHint(ctx)
+	return tools, err
 }
 
 // ListToolsPage fetches one page of tools/list ("" for the first). Tools
 // without a name cannot be called, so they are dropped and reported to the
-// ErrorHook. The page's outputSchemas are remembered for CallTool.
+// ErrorHook; so are, in the modern era, tools whose input schema has
+// invalid x-mcp-header annotations (the error wraps ErrInvalidToolHeaders).
+// The page's outputSchemas and x-mcp-header fields are remembered for
+// CallTool.
 func (c *Client) ListToolsPage(ctx context.Context, cursor string) (*ListToolsResult, error) {
 	var res ListToolsResult
 	if err := c.call(ctx, MethodToolsList, cursorParams(cursor), nil, &res); err != nil {
@@ -59,6 +52,14 @@ func (c *Client) ListToolsPage(ctx context.Context, cursor string) (*ListToolsRe
 		if t.Name == "" {
 			c.report(fmt.Errorf("mcp: %s: dropped tool %d of the page: it has no name", MethodToolsList, i))
 			continue
+		}
+		if c.modern != nil {
+			fields, err := toolHeaderFields(t.InputSchema)
+			if err != nil {
+				c.report(fmt.Errorf("mcp: %s: left out tool %q: %w: %v", MethodToolsList, clip(t.Name), ErrInvalidToolHeaders, err))
+				continue
+			}
+			c.headers.learn(t.Name, fields)
 		}
 		kept = append(kept, t)
 	}
@@ -108,7 +109,15 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts *Call
 		p.Meta = opts.Meta
 	}
 	var res CallToolResult
-	if err := c.call(ctx, MethodToolsCall, p, &copts, &res); err != nil {
+	err := c.call(c.withParamHeaders(ctx, name, p.Arguments), MethodToolsCall, p, &copts, &res)
+	if err != nil && c.modern != nil && isHeaderMismatch(err) && c.relistForHeaders(ctx, name) {
+		// The server wants Mcp-Param headers this client did not know
+		// of; the spec's answer is to list the tools and try again. A
+		// refused header means the call did not run, so this is safe.
+		res = CallToolResult{}
+		err = c.call(c.withParamHeaders(ctx, name, p.Arguments), MethodToolsCall, p, &copts, &res)
+	}
+	if err != nil {
 		if c.supportsToolTasks() && isMethodNotFound(err) {
 			// A tool that must run as a task answers a plain call
 			// -32601; this client had not seen it listed.

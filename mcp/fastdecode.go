@@ -23,7 +23,7 @@ import (
 func decodeTextResult(raw []byte, res *CallToolResult) (ok bool) {
 	d := scanner{b: raw}
 	var out CallToolResult
-	sawContent, sawIsError := false, false
+	sawContent, sawIsError, sawType, sawMeta := false, false, false, false
 	if !d.consume('{') {
 		return false
 	}
@@ -52,6 +52,31 @@ func decodeTextResult(raw []byte, res *CallToolResult) (ok bool) {
 			if out.IsError, ok = d.boolean(); !ok {
 				return false
 			}
+		case "resultType":
+			// No field takes it: encoding/json skips it. The caller has
+			// already told a complete result from an input_required one.
+			if sawType {
+				return false
+			}
+			sawType = true
+			if _, ok = d.plainString(); !ok {
+				return false
+			}
+		case "_meta":
+			// Its own small decoding, exactly encoding/json's (the
+			// object's bytes are handed to it whole).
+			if sawMeta {
+				return false
+			}
+			sawMeta = true
+			// Into a variable of its own: &out.Meta would move out, and
+			// so every result, to the heap.
+			var meta map[string]any
+			obj, ok := d.rawObject()
+			if !ok || json.Unmarshal(obj, &meta) != nil {
+				return false
+			}
+			out.Meta = meta
 		default:
 			return false
 		}
@@ -163,6 +188,41 @@ func (d *scanner) textBlocks() ([]Content, bool) {
 		}
 		return nil, false
 	}
+}
+
+// rawObject returns the bytes of the object that comes next, found by
+// matching its braces outside strings; it is not validated (the caller
+// decodes it, which does).
+func (d *scanner) rawObject() ([]byte, bool) {
+	d.space()
+	if d.i >= len(d.b) || d.b[d.i] != '{' {
+		return nil, false
+	}
+	start, depth, inString := d.i, 0, false
+	for j := d.i; j < len(d.b); j++ {
+		c := d.b[j]
+		if inString {
+			switch c {
+			case '\\':
+				j++
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				d.i = j + 1
+				return d.b[start:d.i], true
+			}
+		}
+	}
+	return nil, false
 }
 
 // plainString reads a string without escapes (member names, the type).

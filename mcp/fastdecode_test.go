@@ -13,6 +13,8 @@ var textResultSamples = []string{
 	` { "isError" : true , "content" : [ { "text" : "line\none\t\"two\"\\ \/ \r\b\f" , "type" : "text" } ] } `,
 	`{"content":[{"type":"text","text":""},{"type":"text","text":"héllo ✓"}]}`,
 	`{"content":[]}`,
+	`{"content":[{"type":"text","text":"hello, world"}],"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1.0.0"}}}`,
+	`{"_meta":{"a":[1,{"b":"}\"]"}],"c":null},"content":[{"type":"text","text":"x"}],"resultType":"complete"}`,
 }
 
 // The one-pass decoder and encoding/json agree on every result of the
@@ -64,6 +66,12 @@ func TestDecodeTextResultDeclines(t *testing.T) {
 		`{"content":[{"type":"text","text":"x"},]}`,
 		`{"content":[{"type":"text","text":"x"}],"isError":1}`,
 		`{"content":[{"type":"text","text":"unterminated}]}`,
+		`{"content":[],"_meta":null}`,
+		`{"content":[],"_meta":{"a":1},"_meta":{}}`,
+		`{"content":[],"_meta":{"a":}}`,
+		`{"content":[],"_meta":{"a":"}`,
+		`{"content":[],"resultType":1}`,
+		`{"content":[],"resultType":"a","resultType":"b"}`,
 	} {
 		var r CallToolResult
 		if decodeTextResult([]byte(raw), &r) {

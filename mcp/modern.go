@@ -60,6 +60,8 @@ type DiscoverResult struct {
 	Capabilities      ServerCapabilities `json:"capabilities"`
 	Instructions      string             `json:"instructions,omitempty"`
 	Meta              map[string]any     `json:"_meta,omitempty"`
+	// CacheHint is the 2026-07-28 ttlMs and cacheScope (zero before).
+	CacheHint
 }
 
 // modernSession is a Client's state in the modern era. The _meta members
@@ -71,6 +73,10 @@ type modernSession struct {
 
 	// meta is the members of the request _meta, without braces.
 	meta atomic.Pointer[[]byte]
+
+	// lastInfo is the raw serverInfo that serverInfo was last taken
+	// from (written under mu).
+	lastInfo atomic.Pointer[json.RawMessage]
 
 	mu         sync.Mutex
 	version    string
@@ -174,9 +180,13 @@ func spliceMembers(obj, members []byte) ([]byte, error) {
 
 // observe takes the serverInfo a result carries in _meta, so that
 // ServerInfo follows the server across requests. Results without one cost
-// a scan, not a decoding.
+// a scan, not a decoding, and so do results that repeat, byte for byte,
+// the serverInfo taken last (a server sends the same one every time).
 func (m *modernSession) observe(raw json.RawMessage) {
 	if !bytes.Contains(raw, []byte("serverInfo")) {
+		return
+	}
+	if m.sameServerInfo(raw) {
 		return
 	}
 	var r struct {
@@ -195,7 +205,37 @@ func (m *modernSession) observe(raw json.RawMessage) {
 	}
 	m.mu.Lock()
 	m.serverInfo = info
+	m.lastInfo.Store(&s)
 	m.mu.Unlock()
+}
+
+// serverInfoKey is the serverInfo member's name as it appears unescaped.
+var serverInfoKey = []byte(`"` + metaServerInfo + `"`)
+
+// sameServerInfo reports whether raw names serverInfo exactly once,
+// unescaped, with the value taken last. Taking it again would change
+// nothing: wherever that one member is, decoding raw either takes the
+// same value or (not in the result's _meta) nothing.
+func (m *modernSession) sameServerInfo(raw []byte) bool {
+	last := m.lastInfo.Load()
+	if last == nil {
+		return false
+	}
+	i := bytes.Index(raw, serverInfoKey)
+	if i < 0 {
+		return false
+	}
+	rest := raw[i+len(serverInfoKey):]
+	if bytes.Contains(rest, serverInfoKey) {
+		return false
+	}
+	rest = bytes.TrimLeft(rest, " \t\r\n")
+	if len(rest) == 0 || rest[0] != ':' {
+		return false
+	}
+	// The value is an object, and a complete object is a prefix of no
+	// other JSON value: equal leading bytes are an equal value.
+	return bytes.HasPrefix(bytes.TrimLeft(rest[1:], " \t\r\n"), *last)
 }
 
 // setLogLevel makes level travel with every later request.

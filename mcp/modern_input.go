@@ -106,6 +106,9 @@ func (c *Client) callWithInput(ctx context.Context, method string, params any, o
 		c.modern.observe(raw)
 		ir, asks := inputRequired(raw)
 		if !asks {
+			if err := unaskedTask(method, raw); err != nil {
+				return nil, err
+			}
 			return raw, nil
 		}
 		if ir == nil {
@@ -207,7 +210,16 @@ func missingCapability(method string, err error) error {
 	}
 	_ = json.Unmarshal(rpcErr.Data, &data)
 	names := make([]string, 0, len(data.Required))
-	for k := range data.Required {
+	for k, v := range data.Required {
+		var exts map[string]json.RawMessage
+		if k == "extensions" && json.Unmarshal(v, &exts) == nil && len(exts) > 0 {
+			// Such as io.modelcontextprotocol/tasks, for a tool that
+			// runs only as a task: name the extension itself.
+			for ext := range exts {
+				names = append(names, fmt.Sprintf("extension %q", clip(ext)))
+			}
+			continue
+		}
 		names = append(names, fmt.Sprintf("%q", clip(k)))
 	}
 	slices.Sort(names)

@@ -187,3 +187,47 @@ func FuzzModernInputRequired(f *testing.F) {
 		}
 	})
 }
+
+// Each round of a request goes out under a new JSON-RPC id, and a call
+// made between the rounds (here from the handler itself) carries nothing
+// of them.
+func TestModernInputRoundsIsolated(t *testing.T) {
+	srv := mcptest.NewDefault(&mcptest.Options{Eras: mcptest.ModernOnly})
+	var c *Client
+	c, session := connectMCPTest(t, srv, modernWith(func(o *ClientOptions) {
+		o.Elicitation = func(ctx context.Context, req *ElicitRequest) (*ElicitResult, error) {
+			if _, err := c.CallTool(ctx, "echo", map[string]any{"message": "between"}, nil); err != nil {
+				return nil, err
+			}
+			return &ElicitResult{Action: "accept", Content: map[string]any{"name": "ada"}}, nil
+		}
+	}))
+	if _, err := c.CallTool(t.Context(), "elicit", map[string]any{"message": "who?"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string][]jsonrpc.ID{}
+	for _, m := range session.Received() {
+		req, ok := m.(*jsonrpc.Request)
+		if !ok || req.Method != MethodToolsCall {
+			continue
+		}
+		var p struct {
+			Name           string
+			InputResponses json.RawMessage
+			RequestState   *string
+		}
+		if err := json.Unmarshal(req.Params, &p); err != nil {
+			t.Fatal(err)
+		}
+		ids[p.Name] = append(ids[p.Name], req.ID)
+		if p.Name == "echo" && (p.InputResponses != nil || p.RequestState != nil) {
+			t.Errorf("the call between the rounds carried another request's input: %s", req.Params)
+		}
+	}
+	if e := ids["elicit"]; len(e) != 2 || e[0] == e[1] {
+		t.Errorf("elicit went out as %v, want two rounds under different ids", e)
+	}
+	if len(ids["echo"]) != 1 {
+		t.Errorf("echo went out %d times", len(ids["echo"]))
+	}
+}

@@ -1,10 +1,13 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -21,6 +24,14 @@ import (
 
 // MethodSubscriptionsListen opens a modern-era notification stream.
 const MethodSubscriptionsListen = "subscriptions/listen"
+
+// NotificationSubscriptionsAcknowledged is a listen's first message: the
+// opt-ins the server agreed to.
+const NotificationSubscriptionsAcknowledged = "notifications/subscriptions/acknowledged"
+
+// metaSubscriptionID tags every message of a listen with the JSON-RPC id
+// of its subscriptions/listen request.
+const metaSubscriptionID = "io.modelcontextprotocol/subscriptionId"
 
 // Re-open backoff of a listen that ended.
 const (
@@ -48,6 +59,10 @@ type listenLoop struct {
 	running bool
 	stop    context.CancelFunc // ends the open listen; nil when none
 	changed bool               // the filter changed since the open listen began
+	// id is the JSON-RPC id of the open listen (invalid when none), the
+	// subscriptionId its notifications carry; filter is what it asked for.
+	id     jsonrpc.ID
+	filter listenFilter
 }
 
 // listenFilterNow is what the client opts in to now.
@@ -99,14 +114,15 @@ func (c *Client) listenLoop() {
 			stop()
 			return
 		}
-		l.stop, l.changed = stop, false
+		l.stop, l.changed, l.filter = stop, false, f
 		l.mu.Unlock()
 		err := c.call(ctx, MethodSubscriptionsListen, struct {
 			Notifications listenFilter `json:"notifications"`
-		}{f}, &jsonrpc.CallOptions{Timeout: NoTimeout}, nil)
+		}{f}, &jsonrpc.CallOptions{Timeout: NoTimeout, OnStart: c.listenStarted}, nil)
 		stop()
 		l.mu.Lock()
 		changed := l.changed
+		l.id = jsonrpc.ID{} // what still comes tagged with it is stale
 		l.mu.Unlock()
 		if changed {
 			backoff = listenBackoffFirst
@@ -128,4 +144,72 @@ func (c *Client) listenLoop() {
 		}
 		backoff = min(2*backoff, listenBackoffMax)
 	}
+}
+
+// listenStarted records the id of the listen about to be sent, before the
+// server can tag anything with it.
+func (c *Client) listenStarted(id jsonrpc.ID) {
+	c.listen.mu.Lock()
+	c.listen.id = id
+	c.listen.mu.Unlock()
+}
+
+// listenNotifications are the notifications that travel on a listen.
+var listenNotifications = []string{
+	NotificationToolsListChanged, NotificationPromptsListChanged, NotificationResourcesListChanged,
+	NotificationResourceUpdated, NotificationSubscriptionsAcknowledged,
+}
+
+// fromStaleListen reports whether n, in the modern era, is tagged with the
+// subscriptionId of a listen that is no longer the open one (a replaced or
+// ended listen, whose stream may still deliver a little): such a
+// notification is dropped. An untagged one is delivered, as a lenient
+// reading of a server that forgot the tag. An acknowledgement of the open
+// listen is checked against what it asked for.
+func (c *Client) fromStaleListen(n *jsonrpc.Notification) bool {
+	if c.modern == nil || !bytes.Contains(n.Params, []byte("subscriptionId")) || !slices.Contains(listenNotifications, n.Method) {
+		return false
+	}
+	var p struct {
+		Meta struct {
+			ID *jsonrpc.ID `json:"io.modelcontextprotocol/subscriptionId"`
+		} `json:"_meta"`
+		Notifications *listenFilter `json:"notifications"`
+	}
+	if json.Unmarshal(n.Params, &p) != nil || p.Meta.ID == nil {
+		return false
+	}
+	l := &c.listen
+	l.mu.Lock()
+	open, asked := l.id, l.filter
+	l.mu.Unlock()
+	if !open.IsValid() || *p.Meta.ID != open {
+		return true
+	}
+	if n.Method == NotificationSubscriptionsAcknowledged && p.Notifications != nil {
+		if missing := asked.notGranted(p.Notifications); missing != "" {
+			c.report(fmt.Errorf("mcp: %s: the server does not send %s; those callbacks will not be called", MethodSubscriptionsListen, missing))
+		}
+	}
+	return false
+}
+
+// notGranted names what f asked for and got lists, "" if all.
+func (f *listenFilter) notGranted(got *listenFilter) string {
+	var out []string
+	if f.ToolsListChanged && !got.ToolsListChanged {
+		out = append(out, "toolsListChanged")
+	}
+	if f.PromptsListChanged && !got.PromptsListChanged {
+		out = append(out, "promptsListChanged")
+	}
+	if f.ResourcesListChanged && !got.ResourcesListChanged {
+		out = append(out, "resourcesListChanged")
+	}
+	for _, uri := range f.ResourceSubscriptions {
+		if !slices.Contains(got.ResourceSubscriptions, uri) {
+			out = append(out, fmt.Sprintf("updates of %q", clip(uri)))
+		}
+	}
+	return strings.Join(out, ", ")
 }

@@ -1,11 +1,13 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"slices"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/jsonrpc"
 	"github.com/mcpwire/mcpwire/mcptest"
 	"github.com/mcpwire/mcpwire/transport"
 )
@@ -96,4 +98,91 @@ func TestModernListenReopened(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-w.tools
+}
+
+// Notifications are routed by their subscriptionId: one tagged with an id
+// that is not the open listen's (a replaced or ended one) is dropped, one
+// tagged with the open listen's or not tagged is delivered.
+func TestModernListenRoutedBySubscriptionID(t *testing.T) {
+	srv := mcptest.NewDefault(&mcptest.Options{Eras: mcptest.ModernOnly})
+	type seen struct {
+		method string
+		tag    string
+	}
+	got := make(chan seen, 16)
+	tools := make(chan struct{}, 16)
+	_, session := connectMCPTest(t, srv, modernWith(func(o *ClientOptions) {
+		o.OnToolsListChanged = func(context.Context) { tools <- struct{}{} }
+		o.OnNotification = func(_ context.Context, n *Notification) {
+			var p struct {
+				Meta map[string]json.RawMessage `json:"_meta"`
+			}
+			_ = json.Unmarshal(n.Params, &p)
+			got <- seen{n.Method, string(p.Meta["io.modelcontextprotocol/subscriptionId"])}
+		}
+	}))
+	ctx := t.Context()
+	msg, err := session.WaitReceived(ctx, MethodSubscriptionsListen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := msg.(*jsonrpc.Request).ID
+	if ack := <-got; ack.method != NotificationSubscriptionsAcknowledged || ack.tag != open.String() {
+		t.Fatalf("first notification %+v, want the acknowledgement tagged %s", ack, open)
+	}
+	tagged := func(id any) map[string]any {
+		return map[string]any{"_meta": map[string]any{"io.modelcontextprotocol/subscriptionId": id}}
+	}
+	for _, p := range []any{tagged(9999), tagged("stale"), tagged(open), nil} {
+		if err := session.Notify(ctx, NotificationToolsListChanged, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// In order: the two stale ones were dropped before the open listen's.
+	if n := <-got; n.method != NotificationToolsListChanged || n.tag != open.String() {
+		t.Fatalf("delivered %+v, want the one tagged %s", n, open)
+	}
+	if n := <-got; n.method != NotificationToolsListChanged || n.tag != "" {
+		t.Fatalf("delivered %+v, want the untagged one", n)
+	}
+	<-tools
+	<-tools
+	select {
+	case <-tools:
+		t.Error("a stale notification reached OnToolsListChanged")
+	default:
+	}
+}
+
+func TestListenFilterNotGranted(t *testing.T) {
+	asked := listenFilter{ToolsListChanged: true, PromptsListChanged: true, ResourceSubscriptions: []string{"a://x", "a://y"}}
+	got := asked.notGranted(&listenFilter{ToolsListChanged: true, ResourceSubscriptions: []string{"a://x"}})
+	if got != `promptsListChanged, updates of "a://y"` {
+		t.Errorf("notGranted = %q", got)
+	}
+	if s := asked.notGranted(&asked); s != "" {
+		t.Errorf("all granted, got %q", s)
+	}
+}
+
+// Notification params come from the server: none may panic, and only a
+// notification of a listen kind that carries a subscriptionId other than
+// the open listen's is dropped.
+func FuzzFromStaleListen(f *testing.F) {
+	f.Add(NotificationToolsListChanged, []byte(`{"_meta":{"io.modelcontextprotocol/subscriptionId":7}}`))
+	f.Add(NotificationSubscriptionsAcknowledged, []byte(`{"_meta":{"io.modelcontextprotocol/subscriptionId":3},"notifications":{"toolsListChanged":false,"resourceSubscriptions":["a"]}}`))
+	f.Add(NotificationResourceUpdated, []byte(`{"_meta":{"io.modelcontextprotocol/subscriptionId":null},"uri":"x"}`))
+	f.Add(NotificationProgress, []byte(`{"_meta":{"io.modelcontextprotocol/subscriptionId":"s"}}`))
+	f.Fuzz(func(t *testing.T, method string, params []byte) {
+		c := &Client{modern: &modernSession{}}
+		c.listen.id = jsonrpc.Int64ID(3)
+		c.listen.filter = listenFilter{ToolsListChanged: true, ResourceSubscriptions: []string{"a"}}
+		dropped := c.fromStaleListen(&jsonrpc.Notification{Method: method, Params: params})
+		if dropped && !bytes.Contains(params, []byte("subscriptionId")) {
+			t.Fatalf("dropped an untagged %s: %s", method, params)
+		}
+		if dropped && !slices.Contains(listenNotifications, method) {
+			t.Fatalf("dropped %s, which does not travel on a listen", method)
+		}
+	})
 }

@@ -3,6 +3,7 @@ package mcp
 import (
 	"encoding/json"
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -186,11 +187,43 @@ func FuzzModernObserve(f *testing.F) {
 	f.Add([]byte(`{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}}}`))
 	f.Add([]byte(`{"_meta":{"io.modelcontextprotocol/serverInfo":"serverInfo"}}`))
 	f.Add([]byte(`{"_meta":null,"serverInfo":1}`))
+	f.Add([]byte(`{"content":[],"_meta":{"io.modelcontextprotocol/serverInfo" : {"name":"s","version":"1"}}}`))
+	f.Add([]byte(`{"x":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"t"}}}`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		m := &modernSession{}
 		m.observe(raw)
 		if m.serverInfo.Name == "" && m.serverInfo.Version != "" {
 			t.Fatalf("took a nameless serverInfo %+v", m.serverInfo)
 		}
+		// After a first serverInfo, the shortcut for a repeated one
+		// takes what decoding takes.
+		const first = `{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}}}`
+		fast, slow := &modernSession{}, &modernSession{}
+		fast.observe(json.RawMessage(first))
+		slow.observe(json.RawMessage(first))
+		slow.lastInfo.Store(nil)
+		fast.observe(raw)
+		slow.observe(raw)
+		if !reflect.DeepEqual(fast.serverInfo, slow.serverInfo) {
+			t.Fatalf("observe(%s) took %+v, decoding takes %+v", raw, fast.serverInfo, slow.serverInfo)
+		}
 	})
+}
+
+// A result that repeats the serverInfo taken last costs no decoding.
+func TestModernObserveRepeat(t *testing.T) {
+	m := &modernSession{}
+	first := json.RawMessage(`{"content":[],"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}}}`)
+	m.observe(first)
+	if m.serverInfo.Name != "s" {
+		t.Fatalf("serverInfo %+v", m.serverInfo)
+	}
+	again := json.RawMessage(`{"content":[{"type":"text","text":"x"}],"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo": {"name":"s","version":"1"}}}`)
+	if n := testing.AllocsPerRun(100, func() { m.observe(again) }); n != 0 {
+		t.Errorf("observing a repeated serverInfo allocated %v times", n)
+	}
+	m.observe(json.RawMessage(`{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"2"}}}`))
+	if m.serverInfo.Version != "2" {
+		t.Errorf("a changed serverInfo was not taken: %+v", m.serverInfo)
+	}
 }

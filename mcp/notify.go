@@ -65,6 +65,9 @@ func (h *notificationHandlers) any() bool {
 // one notification at a time, in arrival order, from the first message
 // of the session on (it is subscribed before initialize is sent).
 func (c *Client) deliver(n *jsonrpc.Notification) {
+	if c.fromStaleListen(n) {
+		return
+	}
 	h := &c.opts.notify
 	ctx := context.Context(sessionCtx{c})
 	switch n.Method {

@@ -29,6 +29,8 @@ type ListPromptsResult struct {
 	Prompts    []Prompt       `json:"prompts"`
 	NextCursor string         `json:"nextCursor,omitempty"`
 	Meta       map[string]any `json:"_meta,omitempty"`
+	// CacheHint is the 2026-07-28 ttlMs and cacheScope (zero before).
+	CacheHint
 }
 
 // GetPromptResult is the answer to prompts/get.

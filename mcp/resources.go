@@ -31,6 +31,8 @@ type ListResourcesResult struct {
 	Resources  []Resource     `json:"resources"`
 	NextCursor string         `json:"nextCursor,omitempty"`
 	Meta       map[string]any `json:"_meta,omitempty"`
+	// CacheHint is the 2026-07-28 ttlMs and cacheScope (zero before).
+	CacheHint
 }
 
 // ListResourceTemplatesResult is one page of resources/templates/list.
@@ -38,6 +40,8 @@ type ListResourceTemplatesResult struct {
 	ResourceTemplates []ResourceTemplate `json:"resourceTemplates"`
 	NextCursor        string             `json:"nextCursor,omitempty"`
 	Meta              map[string]any     `json:"_meta,omitempty"`
+	// CacheHint is the 2026-07-28 ttlMs and cacheScope (zero before).
+	CacheHint
 }
 
 // ReadResourceResult is the answer to resources/read; a resource may have
@@ -45,6 +49,8 @@ type ListResourceTemplatesResult struct {
 type ReadResourceResult struct {
 	Contents []ResourceContents `json:"contents"`
 	Meta     map[string]any     `json:"_meta,omitempty"`
+	// CacheHint is the 2026-07-28 ttlMs and cacheScope (zero before).
+	CacheHint
 }
 
 // ResourceUpdated is the params of notifications/resources/updated.

@@ -60,6 +60,8 @@ type ListToolsResult struct {
 	Tools      []Tool         `json:"tools"`
 	NextCursor string         `json:"nextCursor,omitempty"`
 	Meta       map[string]any `json:"_meta,omitempty"`
+	// CacheHint is the 2026-07-28 ttlMs and cacheScope (zero before).
+	CacheHint
 }
 
 // CallToolResult is the answer to tools/call. IsError means the tool ran

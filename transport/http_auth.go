@@ -43,6 +43,18 @@ type AuthorizationObserver interface {
 	Accepted(req *http.Request)
 }
 
+// AuthorizationReplyObserver may be implemented by an Authorizer that
+// needs the headers of such a reply too: a DPoP resource server may hand
+// out its next nonce in the DPoP-Nonce header of any reply (RFC 9449
+// sections 8 and 9), and the next proof should carry it rather than cost
+// a 401. AcceptedReply is called after Accepted (when the Authorizer has
+// both) for every reply other than 401 or 403 to a request that
+// Authorize prepared; resp.Request is that request. It must not read or
+// close resp.Body, must not keep resp, and must return promptly.
+type AuthorizationReplyObserver interface {
+	AcceptedReply(resp *http.Response)
+}
+
 // maxAuthRetries bounds how often one request is sent again after
 // challenges. The Authorizer is expected to give up earlier (MCP clients
 // limit authorization attempts to three); this is the transport's own
@@ -55,6 +67,10 @@ type authRoundTripper struct {
 	next   http.RoundTripper
 	auth   Authorizer
 	origin *url.URL
+	// The optional interfaces of auth, asserted once rather than per
+	// request; nil when auth lacks them.
+	observer AuthorizationObserver
+	replies  AuthorizationReplyObserver
 }
 
 // withAuthorizer returns c with its transport wrapped by auth for requests
@@ -67,7 +83,14 @@ func withAuthorizer(c *http.Client, auth Authorizer, endpoint *url.URL) {
 	if next == nil {
 		next = http.DefaultTransport
 	}
-	c.Transport = &authRoundTripper{next: next, auth: auth, origin: endpoint}
+	c.Transport = newAuthRoundTripper(next, auth, endpoint)
+}
+
+func newAuthRoundTripper(next http.RoundTripper, auth Authorizer, endpoint *url.URL) *authRoundTripper {
+	t := &authRoundTripper{next: next, auth: auth, origin: endpoint}
+	t.observer, _ = auth.(AuthorizationObserver)
+	t.replies, _ = auth.(AuthorizationReplyObserver)
+	return t
 }
 
 func (t *authRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -93,8 +116,11 @@ func (t *authRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) 
 			return nil, err
 		}
 		if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
-			if o, ok := t.auth.(AuthorizationObserver); ok {
-				o.Accepted(out)
+			if t.observer != nil {
+				t.observer.Accepted(out)
+			}
+			if t.replies != nil {
+				t.replies.AcceptedReply(resp)
 			}
 			return resp, nil
 		}

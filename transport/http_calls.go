@@ -56,9 +56,10 @@ type postCall struct {
 	id      jsonrpc.ID
 	method  string // the JSON-RPC method, or what a one-way message is
 	body    []byte
-	initial bool   // the engine's initialize: no session headers
-	params  []byte // initialize's, kept to repeat it; any request's in the stateless era (Mcp-Name)
-	oneWay  bool   // a notification or response: no reply to read
+	initial bool          // the engine's initialize: no session headers
+	params  []byte        // initialize's, kept to repeat it; any request's in the stateless era (Mcp-Name)
+	mirror  []ParamHeader // the stateless era's Mcp-Param-* headers of the request
+	oneWay  bool          // a notification or response: no reply to read
 
 	cancelled atomic.Bool
 
@@ -151,7 +152,7 @@ func release(c *postCall) {
 	if c.ctx.Err() != nil {
 		return
 	}
-	c.id, c.method, c.body, c.params = jsonrpc.ID{}, "", nil, nil
+	c.id, c.method, c.body, c.params, c.mirror = jsonrpc.ID{}, "", nil, nil, nil
 	c.initial, c.oneWay = false, false
 	c.req.Body, c.req.Header, c.req.URL = nil, nil, nil // let the body, an old header and URL go
 	c.cancelled.Store(false)

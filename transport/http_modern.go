@@ -39,10 +39,11 @@ func isStatelessVersion(v string) bool {
 }
 
 // statelessHeader returns the shared POST header h plus the Mcp-Method and
-// Mcp-Name of the message. h is read-only (shared by POSTs), so the
-// result is a new map that shares h's value slices.
-func statelessHeader(h http.Header, method string, params []byte) http.Header {
-	out := make(http.Header, len(h)+2)
+// Mcp-Name of the message and its Mcp-Param-* headers (mirror). h is
+// read-only (shared by POSTs), so the result is a new map that shares h's
+// value slices.
+func statelessHeader(h http.Header, method string, params []byte, mirror []ParamHeader) http.Header {
+	out := make(http.Header, len(h)+2+len(mirror))
 	for k, v := range h {
 		out[k] = v
 	}
@@ -50,6 +51,7 @@ func statelessHeader(h http.Header, method string, params []byte) http.Header {
 	if name, ok := addressedName(method, params); ok {
 		out[headerMcpName] = []string{headerValue(name)}
 	}
+	addParamHeaders(out, mirror)
 	return out
 }
 
@@ -137,7 +139,7 @@ func (s *httpStream) reissue(call *postCall, cause string, onMsg func(jsonrpc.Me
 	}
 	s.hook(fmt.Errorf("transport: the SSE stream for %s (id %s) from %s broke (%s); sending the request again as id %s", call.method, call.id, s.redacted(), cause, id))
 	h, _ := s.postHeaders(false)
-	resp, err := s.sender.do(newHTTPRequest(call.ctx, http.MethodPost, s.url, statelessHeader(h, call.method, call.params), b), b)
+	resp, err := s.sender.do(newHTTPRequest(call.ctx, http.MethodPost, s.url, statelessHeader(h, call.method, call.params, call.mirror), b), b)
 	if call.ctx.Err() != nil {
 		if err == nil {
 			resp.Body.Close()

@@ -142,6 +142,9 @@ func (s *httpStream) writeRequest(ctx context.Context, m *jsonrpc.Request, body 
 	if c.initial || s.stateless.Load() {
 		c.params = m.Params
 	}
+	if !c.initial && s.stateless.Load() {
+		c.mirror = paramHeaders(ctx)
+	}
 	if !s.track(c) {
 		return s.termErr
 	}
@@ -264,7 +267,7 @@ func (s *httpStream) enter() bool {
 func (s *httpStream) runPost(c *postCall) postOutcome {
 	h, info := s.postHeaders(c.initial)
 	if s.stateless.Load() {
-		h = statelessHeader(h, c.method, c.params)
+		h = statelessHeader(h, c.method, c.params, c.mirror)
 	}
 	resp, err := s.sender.do(c.request(s, h), c.body)
 	if err != nil {

@@ -54,7 +54,7 @@ func newHTTPSender(hc *http.Client, configured http.Header, auth Authorizer, end
 	}
 	var rt http.RoundTripper = acquireSharedTransport()
 	if auth != nil {
-		rt = &authRoundTripper{next: rt, auth: auth, origin: endpoint}
+		rt = newAuthRoundTripper(rt, auth, endpoint)
 	}
 	return &httpSender{rt: rt, configured: configured}
 }

@@ -19,6 +19,10 @@ type ServerOptions struct {
 	// Stderr receives a copy of a stdio server's stderr; nil for nowhere
 	// (the transport keeps a tail for error messages either way).
 	Stderr io.Writer
+	// AllowInsecureHTTP lets configured headers go to a plain-http URL
+	// on another machine, where they would travel in clear text (see
+	// ErrInsecureHTTP). For a lab network only.
+	AllowInsecureHTTP bool
 }
 
 // FromServer is the one mapping from a server definition to a transport;
@@ -37,7 +41,8 @@ type ServerOptions struct {
 //     HTTP falling back to legacy SSE); the URL is required.
 //
 // A command together with a URL is refused, as are fields that belong to
-// the other kind. Errors name fields, never header or env values. It
+// the other kind, and configured headers for a plain-http URL outside
+// loopback (ErrInsecureHTTP). Errors name fields, never header or env values. It
 // opens nothing; the caller connects the transport.
 func FromServer(s *config.Server, o ServerOptions) (Transport, error) {
 	typ := ""
@@ -62,7 +67,7 @@ func FromServer(s *config.Server, o ServerOptions) (Transport, error) {
 	if typ == config.TypeStdio {
 		return stdioFromServer(s, o)
 	}
-	return httpFromServer(s, typ)
+	return httpFromServer(s, typ, o)
 }
 
 func quoteServer(name string) string {
@@ -107,7 +112,7 @@ func stdioFromServer(s *config.Server, o ServerOptions) (Transport, error) {
 	return cmd, nil
 }
 
-func httpFromServer(s *config.Server, typ string) (Transport, error) {
+func httpFromServer(s *config.Server, typ string, o ServerOptions) (Transport, error) {
 	kind := map[string]string{config.TypeHTTP: "Streamable HTTP", config.TypeSSE: "legacy SSE", config.TypeAuto: "HTTP"}[typ]
 	switch {
 	case s.URL == "":
@@ -128,6 +133,9 @@ func httpFromServer(s *config.Server, typ string) (Transport, error) {
 			h.Set(k, v)
 		}
 		if err := checkHeaderValues(h, u); err != nil {
+			return nil, err
+		}
+		if err := checkCleartextHeaders(s, u, o); err != nil {
 			return nil, err
 		}
 	}

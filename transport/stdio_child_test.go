@@ -56,7 +56,13 @@ const (
 	// forkingServer(childIgnoreTerm), prints the server's pid, and then
 	// waits to be killed.
 	childClient = "client"
+	// childExitOnRequest echoes requests, and on the request "exit"
+	// writes exitWords to stderr and exits with status 3, unanswered.
+	childExitOnRequest = "exit-on-request"
 )
+
+// exitWords is childExitOnRequest's last line on stderr.
+const exitWords = "leaving on request"
 
 const (
 	floodBytes  = 4 << 20
@@ -184,6 +190,14 @@ func runChild(mode string) int {
 		sleepForever()
 	case childClient:
 		return runClient()
+	case childExitOnRequest:
+		return echoRequests(send, func(req *jsonrpc.Request) int {
+			if req.Method == "exit" {
+				fmt.Fprintln(os.Stderr, exitWords)
+				return 3
+			}
+			return -1
+		})
 	}
 	fmt.Fprintf(os.Stderr, "child: unknown mode %q\n", mode)
 	return 64

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -56,8 +57,11 @@ func TestStdioCloseEndsWhatTheServerLeftRunning(t *testing.T) {
 	pgid := s.proc.proc.Pid
 	killGroupAtCleanup(t, pgid)
 	call(t, s, 1, "echo", `{}`) // the server runs: the shell forked before it
-	if pids := running(t, pgid); len(pids) != 2 {
-		t.Fatalf("before Close, group %d runs %v, want the server and the sleep", pgid, pids)
+	if s.proc.guard == nil {
+		t.Fatal("no guard started")
+	}
+	if pids := running(t, pgid); len(pids) != 3 || !slices.Contains(pids, s.proc.guard.proc.Pid) {
+		t.Fatalf("before Close, group %d runs %v, want the server, the sleep and the guard %d", pgid, pids, s.proc.guard.proc.Pid)
 	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
@@ -70,10 +74,12 @@ func TestStdioCloseEndsWhatTheServerLeftRunning(t *testing.T) {
 	}
 }
 
-// A client that is SIGKILLed runs no Close; the parent-death signal ends
+// A client that is SIGKILLed runs no Close. The parent-death signal ends
 // its server all the same, even one that ignores SIGTERM and the end of
-// its stdin.
-func TestStdioServerDiesWithItsSIGKILLedClient(t *testing.T) {
+// its stdin, and the group's guard ends what the server started: here a
+// shell's background sleep, which the kernel reparents to init and which
+// neither signal would reach.
+func TestStdioGroupDiesWithItsSIGKILLedClient(t *testing.T) {
 	client := exec.Command(testExecutable(t))
 	client.Env = append(os.Environ(), childModeEnv+"="+childClient)
 	client.Stderr = os.Stderr
@@ -90,17 +96,29 @@ func TestStdioServerDiesWithItsSIGKILLedClient(t *testing.T) {
 		client.Wait()
 		t.Fatalf("client: %v", err)
 	}
-	pid, err := strconv.Atoi(strings.TrimSpace(line))
+	pgid, err := strconv.Atoi(strings.TrimSpace(line))
 	if err != nil {
 		t.Fatalf("client printed %q, want the server's pid", line)
 	}
-	killGroupAtCleanup(t, pid)
+	killGroupAtCleanup(t, pgid)
+	// The server printed its readiness after the shell forked the sleep,
+	// and the client started the guard before it read that: the group is
+	// complete.
+	members := running(t, pgid)
+	if len(members) != 3 {
+		t.Fatalf("group %d runs %v, want the server, the sleep and the guard", pgid, members)
+	}
 	if err := client.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	client.Wait()
-	if !waitForExit(t, pid, int(longTimeout/time.Millisecond)) {
-		t.Fatalf("server %d outlived its SIGKILLed client", pid)
+	for _, pid := range members {
+		if !waitForExit(t, pid, int(longTimeout/time.Millisecond)) {
+			t.Fatalf("process %d of group %d outlived its SIGKILLed client", pid, pgid)
+		}
+	}
+	if pids := running(t, pgid); len(pids) != 0 {
+		t.Fatalf("after the client's death, group %d still runs %v", pgid, pids)
 	}
 }
 

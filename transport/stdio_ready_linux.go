@@ -1,9 +1,12 @@
 package transport
 
 import (
+	"errors"
 	"io"
 	"os"
+	"sync/atomic"
 	"syscall"
+	"time"
 	"unsafe"
 )
 
@@ -13,8 +16,13 @@ import (
 type readyPipe struct {
 	*os.File
 	rc syscall.RawConn
-	// check is p.hasInput, made once so that a wait allocates nothing.
+	// check is p.readyOrGone, made once so that a wait allocates nothing.
 	check func(fd uintptr) bool
+	// gone is set once the server (the child) has exited: from then on
+	// the pipe is read without waiting, and its end is where the input
+	// runs out, even if a process the server started still holds the
+	// write end open.
+	gone atomic.Bool
 }
 
 // newReadyPipe wraps f, or returns f itself if it cannot wait that way.
@@ -24,13 +32,64 @@ func newReadyPipe(f *os.File) io.Reader {
 		return f
 	}
 	p := &readyPipe{File: f, rc: rc}
-	p.check = p.hasInput
+	p.check = p.readyOrGone
 	return p
 }
 
-// WaitReady returns once the pipe has input or has ended, or with the
-// read deadline's error.
-func (p *readyPipe) WaitReady() error { return p.rc.Read(p.check) }
+// WaitReady returns once the pipe has input or has ended, or the server
+// exited, or with the read deadline's error.
+func (p *readyPipe) WaitReady() error {
+	err := p.rc.Read(p.check)
+	if err != nil && p.gone.Load() {
+		return nil // the wake-up of serverExited, or a deadline: Read settles it
+	}
+	return err
+}
+
+// Read reads as an *os.File does until the server exited; from then on
+// without waiting, and the input ends where it runs out.
+func (p *readyPipe) Read(b []byte) (int, error) {
+	if !p.gone.Load() {
+		n, err := p.File.Read(b)
+		if err == nil || !errors.Is(err, os.ErrDeadlineExceeded) || !p.gone.Load() {
+			return n, err
+		}
+	}
+	return p.readNow(b)
+}
+
+// readNow reads what the pipe holds now, without waiting (and past any
+// deadline, which serverExited set only to wake a waiter): io.EOF when it
+// holds nothing.
+func (p *readyPipe) readNow(b []byte) (int, error) {
+	var (
+		n   int
+		err error
+	)
+	if cerr := p.rc.Control(func(fd uintptr) { n, err = readRetryingEINTR(int(fd), b) }); cerr != nil {
+		return 0, cerr // closed
+	}
+	switch {
+	case n > 0:
+		return n, nil
+	case err == nil || err == syscall.EAGAIN:
+		return 0, io.EOF
+	default:
+		return 0, err
+	}
+}
+
+// serverExited tells the pipe that the server was reaped, and wakes a
+// reader waiting in the poller (a deadline in the past is the only way to;
+// a reader in its turn sets its own deadline next, and finds gone set).
+func (p *readyPipe) serverExited() {
+	p.gone.Store(true)
+	_ = p.SetReadDeadline(time.Unix(1, 0))
+}
+
+// readyOrGone is the wait's check: input, the end of the pipe, or the
+// server's exit.
+func (p *readyPipe) readyOrGone(fd uintptr) bool { return p.gone.Load() || p.hasInput(fd) }
 
 // hasInput asks the kernel, without waiting, whether a read would find
 // input or the end of the pipe. The poller's readiness alone cannot say:

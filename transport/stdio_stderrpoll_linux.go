@@ -15,6 +15,11 @@ import (
 // into the children's rings, and exits when no child is left. A child with
 // a tee gets a goroutine of its own instead (stderrLog.drain): the tee may
 // block, and must not hold up the others.
+//
+// The same epoll instance watches a pidfd of every child (watchExit), so
+// that a child's exit is noticed when it happens even if a process it
+// started holds its stdout and stderr open: the child is then reaped and
+// its stdout reader told to end at the end of what is buffered.
 type stderrPoller struct {
 	mu      sync.Mutex
 	ep      *os.File         // the epoll instance, nil until first used
@@ -22,6 +27,7 @@ type stderrPoller struct {
 	wakeR   int              // read end of the pipe that wakes the goroutine
 	wakeW   int              // its write end
 	watched map[int]*process // by stderr descriptor
+	exits   map[int]*process // by pidfd
 	serving bool             // the goroutine runs
 	broken  bool             // no epoll here: children drain on their own
 }
@@ -83,6 +89,7 @@ func (s *stderrPoller) init() bool {
 	}
 	s.ep, s.epfd, s.wakeR, s.wakeW = ep, epfd, wake[0], wake[1]
 	s.watched = make(map[int]*process)
+	s.exits = make(map[int]*process)
 	s.broken = false
 	return true
 }
@@ -100,11 +107,86 @@ func (s *stderrPoller) remove(p *process) bool {
 	delete(s.watched, p.stderrFd)
 	_ = syscall.EpollCtl(s.epfd, syscall.EPOLL_CTL_DEL, p.stderrFd, nil)
 	p.stderrFd = -1
-	if len(s.watched) == 0 && s.serving {
-		// Wake the goroutine so that it sees nobody is left and ends.
+	s.wakeIfIdle()
+	return true
+}
+
+// wakeIfIdle wakes the goroutine when nothing is left to watch, so that it
+// sees that and ends. Called with mu held.
+func (s *stderrPoller) wakeIfIdle() {
+	if s.idle() && s.serving {
 		_, _ = syscall.Write(s.wakeW, []byte{0})
 	}
+}
+
+// idle reports whether nothing is watched. Called with mu held.
+func (s *stderrPoller) idle() bool { return len(s.watched) == 0 && len(s.exits) == 0 }
+
+// watchExit has the poller watch for p's exit through a pidfd; when it
+// comes, p is reaped (which tells its stdout reader). Where the poller or
+// pidfds are unavailable, p is reaped by a goroutine of its own started
+// now, which waits for the exit (in the runtime's poller on a pidfd, or
+// without pidfds in a wait system call, on a thread of its own).
+func (s *stderrPoller) watchExit(p *process) {
+	if !s.addExit(p) {
+		p.startReaper()
+	}
+}
+
+func (s *stderrPoller) addExit(p *process) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.broken || (s.ep == nil && !s.init()) {
+		return false
+	}
+	fd, err := pidfdOpen(p.proc.Pid)
+	if err != nil {
+		return false
+	}
+	if err := syscall.EpollCtl(s.epfd, syscall.EPOLL_CTL_ADD, fd, &syscall.EpollEvent{Events: syscall.EPOLLIN, Fd: int32(fd)}); err != nil {
+		syscall.Close(fd)
+		return false
+	}
+	p.pidfd = fd
+	s.exits[fd] = p
+	if !s.serving {
+		s.serving = true
+		go s.serve()
+	}
 	return true
+}
+
+// unwatchExit stops watching for p's exit, if that is still watched, and
+// closes the pidfd.
+func (s *stderrPoller) unwatchExit(p *process) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.dropExit(p)
+}
+
+// dropExit is unwatchExit with mu held. It reports whether p was watched.
+func (s *stderrPoller) dropExit(p *process) bool {
+	if p.pidfd < 0 || s.exits[p.pidfd] != p {
+		return false
+	}
+	delete(s.exits, p.pidfd)
+	_ = syscall.EpollCtl(s.epfd, syscall.EPOLL_CTL_DEL, p.pidfd, nil)
+	syscall.Close(p.pidfd)
+	p.pidfd = -1
+	s.wakeIfIdle()
+	return true
+}
+
+// exited handles a readable pidfd: the child exited. It is reaped on a
+// goroutine of its own (the exit is there, so Wait does not block).
+func (s *stderrPoller) exited(fd int) {
+	s.mu.Lock()
+	p := s.exits[fd]
+	gone := p != nil && s.dropExit(p)
+	s.mu.Unlock()
+	if gone {
+		p.startReaper()
+	}
 }
 
 // serve drains ready pipes until no child is left.
@@ -127,7 +209,7 @@ func (s *stderrPoller) serve() {
 			// nobody is left to wait for.
 			s.mu.Lock()
 			defer s.mu.Unlock()
-			if len(s.watched) == 0 {
+			if s.idle() {
 				s.serving, done = false, true
 			}
 			return done
@@ -147,9 +229,13 @@ func (s *stderrPoller) serve() {
 			}
 			s.mu.Lock()
 			p := s.watched[fd]
+			_, isExit := s.exits[fd]
 			s.mu.Unlock()
-			if p != nil {
+			switch {
+			case p != nil:
 				s.readFrom(p)
+			case isExit:
+				s.exited(fd)
 			}
 		}
 	}
@@ -166,6 +252,13 @@ func (s *stderrPoller) giveUp() {
 		_ = syscall.EpollCtl(s.epfd, syscall.EPOLL_CTL_DEL, fd, nil)
 		p.stderrFd = -1
 		go p.watch()
+	}
+	for fd, p := range s.exits {
+		delete(s.exits, fd)
+		_ = syscall.EpollCtl(s.epfd, syscall.EPOLL_CTL_DEL, fd, nil)
+		syscall.Close(fd)
+		p.pidfd = -1
+		p.startReaper()
 	}
 }
 

@@ -33,21 +33,27 @@ const reapTimeout = 5 * time.Second
 // An idle connection costs no goroutine here on Linux: one goroutine drains
 // the stderr of every child without a tee (stderrPoller). Elsewhere, or
 // with a tee, the connection has one, parked in the runtime's poller on
-// stderr with no buffer of its own (stderrLog.drain). Nobody waits for the
-// child while it runs: reaping starts when someone needs the exit status
-// (stdout ended, or Close), or when stderr ends, and on Linux it waits in
-// the poller on a pidfd rather than in a blocked wait system call, which
-// would hold an OS thread per child.
+// stderr with no buffer of its own (stderrLog.drain). On Linux that same
+// goroutine watches a pidfd of the child, and its exit starts the reaping
+// (and then ends the stdout reader at the end of what the pipe holds, even
+// if a process the child started holds stdout open). Elsewhere nobody
+// waits for the child while it runs: reaping starts when someone needs
+// the exit status (stdout ended, or Close), or when stderr ends. On Linux
+// the reaper waits in the poller on a pidfd rather than in a blocked wait
+// system call, which would hold an OS thread per child.
 type process struct {
 	name         string // the configured command, for errors
 	closeTimeout time.Duration
 	killTimeout  time.Duration
 	proc         *os.Process
-	released     func() // tells the starter the child was reaped (stdio_start_*.go)
+	released     func()      // tells the starter the child was reaped (stdio_start_*.go)
+	guard        *groupGuard // ends the group should mcpwire die; nil if none
 	stdin        *os.File
 	stdout       *os.File
 	stderr       *os.File
-	stderrFd     int // its descriptor while stderrPolling drains it, or -1
+	stderrFd     int    // its descriptor while stderrPolling drains it, or -1
+	pidfd        int    // a pidfd while stderrPolling watches for the exit, or -1
+	exitSeen     func() // tells the stdout reader the child was reaped, or nil
 	log          stderrLog
 	reaping      atomic.Bool   // someone reaps the child, or will
 	exited       chan struct{} // closed once the child was reaped; state is set
@@ -107,15 +113,25 @@ func startProcess(c *Command, path string, env []string) (*stdioStream, error) {
 		stdout:       stdoutR,
 		stderr:       stderrR,
 		stderrFd:     -1,
+		pidfd:        -1,
 		log:          stderrLog{size: stderrKeep, tee: c.Stderr},
 		exited:       make(chan struct{}),
 		drained:      make(chan struct{}),
 		closing:      make(chan struct{}),
+		guard:        startGuard(cmd.Process.Pid),
+	}
+	// exitSeen is set before anything that may reap the child starts.
+	out := newReadyPipe(stdoutR)
+	if n, ok := out.(interface{ serverExited() }); ok {
+		p.exitSeen = n.serverExited
 	}
 	if c.Stderr != nil || !stderrPolling.add(p) {
 		go p.watch()
 	}
-	s := newLineStream(newReadyPipe(stdoutR), stdinW, lineStreamConfig{
+	// The child's exit ends the stream even while a process it started
+	// holds stdout open (where that can be watched for).
+	stderrPolling.watchExit(p)
+	s := newLineStream(out, stdinW, lineStreamConfig{
 		maxFrameSize: c.MaxMessageSize,
 		ended:        p.endedError,
 		close:        p.shutdown,
@@ -157,6 +173,9 @@ func (p *process) wait() {
 	p.state, _ = p.proc.Wait() // nil on error: exitError copes
 	p.released()
 	close(p.exited)
+	if p.exitSeen != nil {
+		p.exitSeen()
+	}
 }
 
 func (p *process) hasExited() bool {
@@ -250,7 +269,14 @@ func (p *process) shutdown() error {
 	// blocked on a full pipe.
 	p.stdin.Close()
 	var err error
-	if !p.waitExit(p.closeTimeout) || groupRunning(p.proc.Pid) {
+	exited := p.waitExit(p.closeTimeout)
+	if exited {
+		// The guard is no process of the server's: out of the way
+		// before the group is looked at. Otherwise it stays while the
+		// server may still run, and SIGTERM to the group ends it.
+		p.guard.stop()
+	}
+	if !exited || groupRunning(p.proc.Pid) {
 		p.signalGroup(syscall.SIGTERM)
 		if !p.waitGroup(p.killTimeout) {
 			p.signalGroup(syscall.SIGKILL)
@@ -259,6 +285,8 @@ func (p *process) shutdown() error {
 			}
 		}
 	}
+	p.guard.stop()
+	stderrPolling.unwatchExit(p)
 	// Let the stderr drain catch the child's last words, unless a process
 	// the child started keeps the pipe open; then end the readers.
 	if err == nil {

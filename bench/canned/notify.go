@@ -46,7 +46,7 @@ func (r *Responder) countList() {
 func (r *Responder) statsResult() []byte {
 	after := float64(r.stats.lastList.Load()-r.stats.lastNote.Load()) / 1e6
 	text := fmt.Sprintf("%d %.3f", r.stats.lists.Load(), after)
-	return []byte(`{"content":[{"type":"text","text":"` + text + `"}]}`)
+	return r.result(`{"content":[{"type":"text","text":"` + text + `"}]}`)
 }
 
 // notifyOrderFor checks a notify call's arguments.

@@ -21,6 +21,21 @@ const (
 // one the server does not know.
 const ServerVersion = "2025-11-25"
 
+// ModernVersion is the stateless revision that NewModernResponder speaks.
+const ModernVersion = "2026-07-28"
+
+// Keys of the modern era in _meta.
+const (
+	metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
+	metaServerInfo      = "io.modelcontextprotocol/serverInfo"
+)
+
+// Error codes of the modern era.
+const (
+	codeHeaderMismatch     = -32020
+	codeUnsupportedVersion = -32022
+)
+
 var knownVersions = map[string]bool{
 	"2025-11-25": true, "2025-06-18": true, "2025-03-26": true, "2024-11-05": true,
 }
@@ -38,14 +53,32 @@ type request struct {
 			GapUS  int    `json:"gap_us"`
 			Method string `json:"method"`
 		} `json:"arguments"`
+		// Meta is what the modern era (2026-07-28) puts in every
+		// request; a legacy request has none, which costs no decoding.
+		Meta struct {
+			ProtocolVersion    string          `json:"io.modelcontextprotocol/protocolVersion"`
+			ClientCapabilities json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
+		} `json:"_meta"`
 	} `json:"params"`
 }
 
 // Responder builds replies. It is safe for concurrent use.
 type Responder struct {
-	echoResult  []byte
-	listResult  []byte
+	// modern: see NewModernResponder.
+	modern bool
+	// resultEnd closes every result object: "}" in the legacy era; in
+	// the modern era the resultType and serverInfo every result carries
+	// come first.
+	resultEnd string
+
+	echoResult []byte
+	// list is the tools/list result, built on first use: it takes the
+	// server a millisecond or two, which every spawn would otherwise add
+	// to the connect figures of clients that never list.
+	list        func() []byte
 	emptyResult []byte
+	// discoverResult answers server/discover (modern era only).
+	discoverResult []byte
 
 	mu  sync.Mutex
 	big map[int][]byte // tools/call big results by size
@@ -53,16 +86,45 @@ type Responder struct {
 	stats notifyStats
 }
 
-// NewResponder pre-encodes the fixed replies.
+// NewResponder is a server of the legacy era (up to 2025-11-25), as every
+// server of 2025 is: initialize opens the session, and server/discover is
+// refused with -32601. It pre-encodes the fixed replies.
 func NewResponder() *Responder {
-	r := &Responder{
-		echoResult:  []byte(`{"content":[{"type":"text","text":"` + EchoText + `"}]}`),
-		emptyResult: []byte(`{}`),
-		big:         make(map[int][]byte),
+	return newResponder(false)
+}
+
+// NewModernResponder is a server of the stateless era only (2026-07-28):
+// server/discover answers {supportedVersions, capabilities}; initialize
+// is refused with -32022 naming the versions it speaks; every other
+// request must carry the protocol version and the client capabilities in
+// _meta (else -32602, or -32022 for a version it does not speak); every
+// result carries resultType and the server's info in _meta, as the
+// go-sdk's server sends them. A client that falls back to the legacy era
+// gets errors, so a figure measured against it is a modern one.
+func NewModernResponder() *Responder {
+	return newResponder(true)
+}
+
+func newResponder(modern bool) *Responder {
+	r := &Responder{modern: modern, resultEnd: "}", big: make(map[int][]byte)}
+	if modern {
+		r.resultEnd = `,"resultType":"complete","_meta":{"` + metaServerInfo + `":{"name":"canned","version":"1.0.0"}}}`
 	}
-	r.listResult = ToolsListResult()
+	r.echoResult = r.result(`{"content":[{"type":"text","text":"` + EchoText + `"}]}`)
+	r.emptyResult = []byte(`{}`)
+	r.discoverResult = r.result(`{"supportedVersions":["` + ModernVersion + `"],"capabilities":{"tools":{}}}`)
+	r.list = sync.OnceValue(func() []byte { return r.result(string(ToolsListResult())) })
 	return r
 }
+
+// result ends the result object obj (whose last byte is its "}") as the
+// responder's era wants.
+func (r *Responder) result(obj string) []byte {
+	return []byte(obj[:len(obj)-1] + r.resultEnd)
+}
+
+// Modern reports whether the responder serves the stateless era.
+func (r *Responder) Modern() bool { return r.modern }
 
 // ToolsListResult is the tools/list result: ToolCount tools with a
 // description and an input schema each, as real servers send them.
@@ -104,7 +166,8 @@ func (r *Responder) bigResult(size int) []byte {
 	var b []byte
 	b = append(b, `{"content":[{"type":"text","text":"`...)
 	b = append(b, BigText(size)...)
-	b = append(b, `"}]}`...)
+	b = append(b, `"}]`...)
+	b = append(b, r.resultEnd...)
 	// Keep at most a few sizes: the survival probe walks up to 256 MiB.
 	if len(r.big) >= 2 {
 		clear(r.big)
@@ -122,6 +185,11 @@ type Reply struct {
 	NoReply bool
 	// Initialize is set when the message was initialize.
 	Initialize bool
+	// code is Error's code; method, name and version are the request's
+	// method, params.name and _meta protocol version, which the modern
+	// era's HTTP headers must repeat.
+	code                  int
+	method, name, version string
 	// notify is set for a notify call: its notifications go first.
 	notify *notifyOrder
 }
@@ -130,33 +198,41 @@ type Reply struct {
 func (r *Responder) Answer(msg []byte) Reply {
 	var req request
 	if err := json.Unmarshal(msg, &req); err != nil {
-		return Reply{ID: json.RawMessage("null"), Error: errorObject(-32700, "parse error")}
+		return Reply{ID: json.RawMessage("null"), Error: errorObject(-32700, "parse error"), code: -32700}
 	}
 	if len(req.ID) == 0 || req.Method == "" {
 		return Reply{NoReply: true} // a notification or a response
 	}
-	rep := Reply{ID: req.ID}
-	switch req.Method {
-	case "initialize":
+	rep := Reply{ID: req.ID, method: req.Method, name: req.Params.Name, version: req.Params.Meta.ProtocolVersion}
+	if r.modern {
+		if code, e := r.checkModern(&req); e != nil {
+			rep.Error, rep.code = e, code
+			return rep
+		}
+	}
+	switch {
+	case req.Method == "initialize":
 		v := req.Params.ProtocolVersion
 		if !knownVersions[v] {
 			v = ServerVersion
 		}
 		rep.Initialize = true
 		rep.Result = []byte(`{"protocolVersion":"` + v + `","capabilities":{"tools":{}},"serverInfo":{"name":"canned","version":"1.0.0"}}`)
-	case "ping":
+	case req.Method == "server/discover" && r.modern:
+		rep.Result = r.discoverResult
+	case req.Method == "ping" && !r.modern: // the stateless era has no ping
 		rep.Result = r.emptyResult
-	case "tools/list":
+	case req.Method == "tools/list":
 		r.countList()
-		rep.Result = r.listResult
-	case "tools/call":
+		rep.Result = r.list()
+	case req.Method == "tools/call":
 		switch req.Params.Name {
 		case EchoTool:
 			rep.Result = r.echoResult
 		case BigTool:
 			size := req.Params.Arguments.Size
 			if size <= 0 || size > 1<<30 {
-				rep.Error = errorObject(-32602, "big: arguments.size must be between 1 and 1 GiB")
+				rep.Error, rep.code = errorObject(-32602, "big: arguments.size must be between 1 and 1 GiB"), -32602
 			} else {
 				rep.Result = r.bigResult(size)
 			}
@@ -164,20 +240,44 @@ func (r *Responder) Answer(msg []byte) Reply {
 			a := req.Params.Arguments
 			o, err := notifyOrderFor(a.Count, a.Size, a.GapUS, a.Method)
 			if err != nil {
-				rep.Error = errorObject(-32602, err.Error())
+				rep.Error, rep.code = errorObject(-32602, err.Error()), -32602
 			} else {
 				rep.notify = o
-				rep.Result = []byte(`{"content":[{"type":"text","text":"sent"}]}`)
+				rep.Result = r.result(`{"content":[{"type":"text","text":"sent"}]}`)
 			}
 		case StatsTool:
 			rep.Result = r.statsResult()
 		default:
-			rep.Error = errorObject(-32602, "unknown tool "+strconv.Quote(req.Params.Name))
+			rep.Error, rep.code = errorObject(-32602, "unknown tool "+strconv.Quote(req.Params.Name)), -32602
 		}
 	default:
-		rep.Error = errorObject(-32601, "method not found: "+req.Method)
+		rep.Error, rep.code = errorObject(-32601, "method not found: "+req.Method), -32601
 	}
 	return rep
+}
+
+// checkModern refuses what a server of the stateless era only must: the
+// legacy handshake, and requests without the protocol version or the
+// client capabilities in _meta, or under a version it does not speak.
+func (r *Responder) checkModern(req *request) (int, []byte) {
+	m := req.Params.Meta
+	switch {
+	case req.Method == "initialize":
+		return codeUnsupportedVersion, unsupportedVersion(req.Params.ProtocolVersion)
+	case m.ProtocolVersion == "":
+		return -32602, errorObject(-32602, req.Method+": _meta "+metaProtocolVersion+" is required")
+	case m.ProtocolVersion != ModernVersion:
+		return codeUnsupportedVersion, unsupportedVersion(m.ProtocolVersion)
+	case len(m.ClientCapabilities) == 0 || string(m.ClientCapabilities) == "null":
+		return -32602, errorObject(-32602, req.Method+": _meta io.modelcontextprotocol/clientCapabilities is required")
+	}
+	return 0, nil
+}
+
+// unsupportedVersion is the -32022 error with data {supported, requested}.
+func unsupportedVersion(requested string) []byte {
+	q, _ := json.Marshal(requested)
+	return []byte(`{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["` + ModernVersion + `"],"requested":` + string(q) + `}}`)
 }
 
 func errorObject(code int, msg string) []byte {

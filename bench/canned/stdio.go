@@ -6,12 +6,11 @@ import (
 	"io"
 )
 
-// ServeStdio answers JSON lines from r on w until r ends. Replies are
-// buffered and flushed whenever no further input is already waiting, so a
-// burst of requests costs one write. A notify call runs on a goroutine of
-// its own while requests keep being answered.
-func ServeStdio(r io.Reader, w io.Writer) error {
-	rsp := NewResponder()
+// ServeStdio answers JSON lines from r on w with rsp until r ends.
+// Replies are buffered and flushed whenever no further input is already
+// waiting, so a burst of requests costs one write. A notify call runs on
+// a goroutine of its own while requests keep being answered.
+func ServeStdio(rsp *Responder, r io.Reader, w io.Writer) error {
 	br := bufio.NewReaderSize(r, 256<<10)
 	out := &lockedWriter{bw: bufio.NewWriterSize(w, 256<<10)}
 	bw := out.bw

@@ -23,6 +23,9 @@ type Target struct {
 	Command string
 	Args    []string
 	URL     string
+	// Modern says the server speaks only the stateless 2026-07-28
+	// revision; a client that must be told to speak it is told so.
+	Modern bool
 }
 
 // IsHTTP reports whether the target is an HTTP endpoint.
@@ -59,6 +62,9 @@ type Client struct {
 	VariantOf string
 	// HTTP says whether the client can reach an HTTP target.
 	HTTP bool
+	// Modern says whether the client speaks the stateless 2026-07-28
+	// revision (Target.Modern).
+	Modern bool
 	// Usage says how the client is used, for BENCHMARKS.md.
 	Usage string
 	// Connect spawns or reaches the server, performs the handshake and

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -31,19 +32,29 @@ func TestMain(m *testing.M) {
 }
 
 // TestEachClientOnce proves the harness: every client and floor connects
-// to the canned server over every transport it has, calls each tool once
-// and lists the tools.
+// to the canned server over every transport it has, in each era it
+// speaks, calls each tool once and lists the tools. The canned server of
+// the 2026-07-28 era refuses anything else, so passing there proves the
+// client spoke that era.
 func TestEachClientOnce(t *testing.T) {
 	targets := map[string]func(t *testing.T) Target{
 		"stdio": func(t *testing.T) Target { return Target{Command: serverBin} },
-		"http":  func(t *testing.T) Target { return httpTarget(t, false) },
-		"sse":   func(t *testing.T) Target { return httpTarget(t, true) },
+		"http":  func(t *testing.T) Target { return httpTarget(t, false, false) },
+		"sse":   func(t *testing.T) Target { return httpTarget(t, true, false) },
+		"stdio-modern": func(t *testing.T) Target {
+			return Target{Command: serverBin, Args: serverproc.ModernArgs, Modern: true}
+		},
+		"http-modern": func(t *testing.T) Target { return httpTarget(t, false, true) },
+		"sse-modern":  func(t *testing.T) Target { return httpTarget(t, true, true) },
 	}
 	for _, c := range All() {
-		for _, tname := range []string{"stdio", "http", "sse"} {
+		for _, tname := range []string{"stdio", "http", "sse", "stdio-modern", "http-modern", "sse-modern"} {
 			t.Run(c.Name+"/"+tname, func(t *testing.T) {
-				if tname != "stdio" && !c.HTTP {
+				if !strings.HasPrefix(tname, "stdio") && !c.HTTP {
 					t.Skip("no HTTP form")
+				}
+				if strings.HasSuffix(tname, "-modern") && !c.Modern {
+					t.Skip("no form for the 2026-07-28 era")
 				}
 				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 				defer cancel()
@@ -82,13 +93,13 @@ func TestEachClientOnce(t *testing.T) {
 	}
 }
 
-func httpTarget(t *testing.T, sse bool) Target {
-	srv, err := serverproc.StartHTTP(serverBin, sse)
+func httpTarget(t *testing.T, sse, modern bool) Target {
+	srv, err := serverproc.StartHTTP(serverBin, sse, modern)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Stop() })
-	return Target{URL: srv.URL}
+	return Target{URL: srv.URL, Modern: modern}
 }
 
 // TestConnectMany proves the managed connect: several servers at once,
@@ -102,7 +113,7 @@ func TestConnectMany(t *testing.T) {
 			t.Run(c.Name+"/"+tname, func(t *testing.T) {
 				target := Target{Command: serverBin}
 				if tname == "http" {
-					target = httpTarget(t, false)
+					target = httpTarget(t, false, false)
 				}
 				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 				defer cancel()

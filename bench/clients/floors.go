@@ -29,24 +29,100 @@ func rawBig(size int) []byte {
 	return []byte(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"big","arguments":{"size":` + strconv.Itoa(size) + `}}}` + "\n")
 }
 
+// The stateless era's requests carry their version, capabilities and
+// client info in _meta, and there is no handshake: server/discover is the
+// first request, as the clients send it.
+const rawMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"` + canned.ModernVersion +
+	`","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1.0.0"}}`
+
+var (
+	rawDiscover   = []byte(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + rawMeta + `}}` + "\n")
+	rawEchoModern = []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{` + rawMeta + `,"name":"echo","arguments":{"message":"hello, world"}}}` + "\n")
+	rawListModern = []byte(`{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{` + rawMeta + `}}` + "\n")
+)
+
+func rawBigModern(size int) []byte {
+	return []byte(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{` + rawMeta + `,"name":"big","arguments":{"size":` + strconv.Itoa(size) + `}}}` + "\n")
+}
+
+// rawMsg is one pre-encoded request and, for the stateless era's HTTP
+// headers, its method and name.
+type rawMsg struct {
+	line         []byte // with its newline
+	method, name string
+}
+
+// rawMsgs are a floor's requests in one era.
+type rawMsgs struct {
+	modern bool
+	open   rawMsg // initialize or server/discover
+	opened []byte // notifications/initialized; nil in the stateless era
+	echo   rawMsg
+	list   rawMsg
+	big    func(size int) rawMsg
+	// bigEnvelope is the length of a big reply less its text.
+	bigEnvelope int
+}
+
+func rawMsgsFor(modern bool) *rawMsgs {
+	m := &rawMsgs{
+		modern: modern,
+		open:   rawMsg{line: rawInitialize, method: "initialize"},
+		opened: rawInitialized,
+		echo:   rawMsg{line: rawEcho, method: "tools/call", name: canned.EchoTool},
+		list:   rawMsg{line: rawList, method: "tools/list"},
+		big:    func(size int) rawMsg { return rawMsg{line: rawBig(size), method: "tools/call", name: canned.BigTool} },
+	}
+	m.bigEnvelope = bigEnvelopes()[0]
+	if modern {
+		m.open = rawMsg{line: rawDiscover, method: "server/discover"}
+		m.opened = nil
+		m.echo.line, m.list.line = rawEchoModern, rawListModern
+		m.big = func(size int) rawMsg {
+			return rawMsg{line: rawBigModern(size), method: "tools/call", name: canned.BigTool}
+		}
+		m.bigEnvelope = bigEnvelopes()[1]
+	}
+	return m
+}
+
+// bigEnvelopes are the lengths of a big reply less its text, in the
+// legacy and the stateless era, learnt once from the canned server's own
+// replies (building a responder costs milliseconds: not per connection).
+var bigEnvelopes = sync.OnceValue(func() [2]int {
+	var out [2]int
+	for i, rsp := range []*canned.Responder{canned.NewResponder(), canned.NewModernResponder()} {
+		line := rawBig(1)
+		if rsp.Modern() {
+			line = rawBigModern(1)
+		}
+		rep := rsp.Answer(line)
+		out[i] = len(rep.AppendFrame(nil)) - 1
+	}
+	return out
+})
+
 // Raw is the floor of the server and the transport: it writes pre-encoded
 // requests and reads reply lines (or HTTP bodies) without decoding them.
 func Raw() *Client {
 	return &Client{
-		Name:  "raw",
-		Floor: true,
-		HTTP:  true,
+		Name:   "raw",
+		Floor:  true,
+		HTTP:   true,
+		Modern: true,
 		Usage: "No client: pre-encoded request lines written to the same canned server, reply lines read and not decoded " +
-			"(over HTTP: pre-encoded POST bodies through a net/http client with 64 idle connections per host, bodies read and discarded).",
+			"(over HTTP: pre-encoded POST bodies through a net/http client with 64 idle connections per host, bodies read and discarded). " +
+			"In the 2026-07-28 era its requests carry the `_meta` and the HTTP headers that era requires, and `server/discover` replaces `initialize`.",
 		Connect: func(ctx context.Context, t Target) (Session, error) {
+			msgs := rawMsgsFor(t.Modern)
 			if t.IsHTTP() {
-				return connectRawHTTP(ctx, t.URL)
+				return connectRawHTTP(ctx, t.URL, msgs)
 			}
 			p, err := startPipe(t.Command, t.Args...)
 			if err != nil {
 				return nil, err
 			}
-			s := &rawSession{pipe: p}
+			s := &rawSession{pipe: p, msgs: msgs}
 			if err := s.handshake(); err != nil {
 				p.Close()
 				return nil, err
@@ -66,6 +142,9 @@ func Cat() *Client {
 		Connect: func(ctx context.Context, t Target) (Session, error) {
 			if t.IsHTTP() {
 				return nil, errors.New("cat has no HTTP form")
+			}
+			if t.Modern {
+				return nil, errors.New("cat has no form for the 2026-07-28 era")
 			}
 			p, err := startPipe("cat")
 			if err != nil {
@@ -178,18 +257,24 @@ func (p *pipe) Close() error {
 	return p.cmd.Wait()
 }
 
-type rawSession struct{ pipe *pipe }
+type rawSession struct {
+	pipe *pipe
+	msgs *rawMsgs
+}
 
 func (s *rawSession) handshake() error {
-	if _, err := s.pipe.roundTrip(rawInitialize); err != nil {
+	if _, err := s.pipe.roundTrip(s.msgs.open.line); err != nil {
 		return err
 	}
-	_, err := s.pipe.in.Write(rawInitialized)
+	if s.msgs.opened == nil {
+		return nil
+	}
+	_, err := s.pipe.in.Write(s.msgs.opened)
 	return err
 }
 
 func (s *rawSession) Echo(ctx context.Context) error {
-	n, err := s.pipe.roundTrip(rawEcho)
+	n, err := s.pipe.roundTrip(s.msgs.echo.line)
 	if err == nil && n < 10 {
 		err = fmt.Errorf("short reply of %d bytes", n)
 	}
@@ -197,13 +282,13 @@ func (s *rawSession) Echo(ctx context.Context) error {
 }
 
 func (s *rawSession) Big(ctx context.Context, size int) (int, error) {
-	n, err := s.pipe.roundTrip(rawBig(size))
-	// The text is the frame less the envelope around it.
-	return n - len(`{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":""}]}}`+"\n"), err
+	n, err := s.pipe.roundTrip(s.msgs.big(size).line)
+	// The text is the frame (and its newline) less the envelope around it.
+	return n - 1 - s.msgs.bigEnvelope, err
 }
 
 func (s *rawSession) List(ctx context.Context) (int, error) {
-	n, err := s.pipe.roundTrip(rawList)
+	n, err := s.pipe.roundTrip(s.msgs.list.line)
 	if err != nil {
 		return 0, err
 	}
@@ -214,7 +299,7 @@ func (s *rawSession) List(ctx context.Context) (int, error) {
 }
 
 func (s *rawSession) Pipeline(ctx context.Context, total, depth int) error {
-	return s.pipe.pipeline(ctx, rawEcho, total, depth)
+	return s.pipe.pipeline(ctx, s.msgs.echo.line, total, depth)
 }
 
 func (s *rawSession) Close() error { return s.pipe.Close() }
@@ -271,37 +356,56 @@ type rawHTTPSession struct {
 	url     string
 	client  *http.Client
 	session string
+	msgs    *rawMsgs
 	bufs    sync.Pool
 }
 
-func connectRawHTTP(ctx context.Context, url string) (*rawHTTPSession, error) {
-	s := &rawHTTPSession{url: url, client: &http.Client{Transport: &http.Transport{
+func connectRawHTTP(ctx context.Context, url string, msgs *rawMsgs) (*rawHTTPSession, error) {
+	s := &rawHTTPSession{url: url, msgs: msgs, client: &http.Client{Transport: &http.Transport{
 		MaxIdleConns: 128, MaxIdleConnsPerHost: 64,
 	}}}
-	resp, err := s.post(ctx, rawInitialize, nil)
+	resp, err := s.post(ctx, msgs.open, nil)
 	if err != nil {
 		return nil, err
 	}
+	if msgs.opened == nil {
+		return s, nil
+	}
 	s.session = resp.Header.Get("Mcp-Session-Id")
-	if _, err := s.post(ctx, rawInitialized, nil); err != nil {
+	if _, err := s.post(ctx, rawMsg{line: msgs.opened}, nil); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-// post sends body and reads the reply into a pooled buffer; it returns
-// the response (its body consumed) and the reply length in n.
-func (s *rawHTTPSession) post(ctx context.Context, body []byte, n *int) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.url, bytes.NewReader(body))
+// Header values the raw floor sends, shared by every POST.
+var (
+	rawContentType = []string{"application/json"}
+	rawAccept      = []string{"application/json, text/event-stream"}
+	rawLegacyVer   = []string{"2025-11-25"}
+	rawModernVer   = []string{canned.ModernVersion}
+)
+
+// post sends m and reads the reply into a pooled buffer; it returns the
+// response (its body consumed) and the reply length in n.
+func (s *rawHTTPSession) post(ctx context.Context, m rawMsg, n *int) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.url, bytes.NewReader(m.line))
 	if err != nil {
 		return nil, err
 	}
 	h := req.Header
-	h["Content-Type"] = []string{"application/json"}
-	h["Accept"] = []string{"application/json, text/event-stream"}
+	h["Content-Type"] = rawContentType
+	h["Accept"] = rawAccept
 	if s.session != "" {
 		h["Mcp-Session-Id"] = []string{s.session}
-		h["Mcp-Protocol-Version"] = []string{"2025-11-25"}
+		h["Mcp-Protocol-Version"] = rawLegacyVer
+	}
+	if s.msgs.modern {
+		h["Mcp-Protocol-Version"] = rawModernVer
+		h["Mcp-Method"] = []string{m.method}
+		if m.name != "" {
+			h["Mcp-Name"] = []string{m.name}
+		}
 	}
 	resp, err := s.client.Do(req)
 	if err != nil {
@@ -333,19 +437,21 @@ func (s *rawHTTPSession) post(ctx context.Context, body []byte, n *int) (*http.R
 }
 
 func (s *rawHTTPSession) Echo(ctx context.Context) error {
-	_, err := s.post(ctx, rawEcho[:len(rawEcho)-1], nil)
+	m := s.msgs.echo
+	m.line = m.line[:len(m.line)-1]
+	_, err := s.post(ctx, m, nil)
 	return err
 }
 
 func (s *rawHTTPSession) Big(ctx context.Context, size int) (int, error) {
 	var n int
-	_, err := s.post(ctx, rawBig(size), &n)
-	return n - len(`{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":""}]}}`), err
+	_, err := s.post(ctx, s.msgs.big(size), &n)
+	return n - s.msgs.bigEnvelope, err
 }
 
 func (s *rawHTTPSession) List(ctx context.Context) (int, error) {
 	var n int
-	if _, err := s.post(ctx, rawList, &n); err != nil {
+	if _, err := s.post(ctx, s.msgs.list, &n); err != nil {
 		return 0, err
 	}
 	return canned.ToolCount, nil

@@ -14,11 +14,13 @@ import (
 // CommandTransport or StreamableClientTransport, default options.
 func GoSDK() *Client {
 	return &Client{
-		Name: "go-sdk",
-		HTTP: true,
+		Name:   "go-sdk",
+		HTTP:   true,
+		Modern: true,
 		Usage: "`mcp.NewClient(impl, nil).Connect(ctx, &mcp.CommandTransport{Command: exec.Command(bin)}, nil)` or " +
 			"`&mcp.StreamableClientTransport{Endpoint: url}`, default options; `CallTool(ctx, &mcp.CallToolParams{...})`, `ListTools(ctx, nil)`. " +
-			"Its default handshake first tries `server/discover` (protocol 2026-07-28), which the canned server refuses with -32601, then falls back to `initialize`.",
+			"Its default handshake first tries `server/discover` (protocol 2026-07-28), which the canned server of the legacy era refuses with -32601, then falls back to `initialize`; " +
+			"against the canned server of the 2026-07-28 era that probe is the handshake, and the session stays in that era (its modern mode is its default).",
 		Connect: func(ctx context.Context, t Target) (Session, error) {
 			return gosdkConnect(ctx, t, nil)
 		},
@@ -43,6 +45,10 @@ func gosdkConnect(ctx context.Context, t Target, opts *sdk.ClientOptions) (*gosd
 	cs, err := c.Connect(ctx, tr, nil)
 	if err != nil {
 		return nil, err
+	}
+	if got := cs.InitializeResult().ProtocolVersion; t.Modern && got != canned.ModernVersion {
+		cs.Close()
+		return nil, fmt.Errorf("go-sdk settled on protocol %q, want %s", got, canned.ModernVersion)
 	}
 	return &gosdkSession{cs: cs}, nil
 }

@@ -15,12 +15,14 @@ import (
 // simple_client example does.
 func MCPGo() *Client {
 	return &Client{
-		Name: "mcp-go",
-		HTTP: true,
+		Name:   "mcp-go",
+		HTTP:   true,
+		Modern: true,
 		Usage: "`client.NewStdioMCPClient(bin, nil)` or `client.NewStreamableHttpClient(url)` + `Start(ctx)`, then " +
 			"`Initialize(ctx, req)` with `ProtocolVersion: mcp.LATEST_PROTOCOL_VERSION` as in its simple_client example; " +
 			"`CallTool(ctx, mcp.CallToolRequest{...})`, `ListTools(ctx, mcp.ListToolsRequest{})`. " +
-			"Initialize first probes `server/discover`, which the canned server refuses with -32601, then falls back to `initialize`.",
+			"Initialize first probes `server/discover`, which the canned server of the legacy era refuses with -32601, then falls back to `initialize`; " +
+			"against the canned server of the 2026-07-28 era the probe is the handshake and the client stays in that era (its modern mode is its default).",
 		Connect: func(ctx context.Context, t Target) (Session, error) {
 			return mcpgoConnect(ctx, t, nil)
 		},
@@ -63,6 +65,10 @@ func mcpgoConnect(ctx context.Context, t Target, onNote func(mg.JSONRPCNotificat
 	if _, err := c.Initialize(ctx, req); err != nil {
 		c.Close()
 		return nil, err
+	}
+	if got := c.ProtocolVersion(); t.Modern && got != canned.ModernVersion {
+		c.Close()
+		return nil, fmt.Errorf("mcp-go settled on protocol %q, want %s", got, canned.ModernVersion)
 	}
 	return &mcpgoSession{c: c}, nil
 }

@@ -18,15 +18,17 @@ import (
 // or transport.StreamableHTTP with default options.
 func MCPWire() *Client {
 	return &Client{
-		Name: "mcpwire",
-		HTTP: true,
+		Name:   "mcpwire",
+		HTTP:   true,
+		Modern: true,
 		Usage: "`mcp.Connect(ctx, &transport.Command{Command: bin}, nil)` or " +
 			"`&transport.StreamableHTTP{URL: url}`, default options; `CallTool(ctx, name, args, nil)`, `ListTools(ctx)`. " +
 			"The connect workload goes through package `manager` instead: `manager.NewServers(servers, &manager.Options{DisableCache: true, StartupGate: -1})`, " +
 			"`Start`, then `WaitSettled` (every server connected and its tools listed). " +
 			"The flood and storm workloads use the manager too (`Subscribe`, `Connect`, `CallServerTool`), with default options. " +
 			"The survive workload sets `MaxBodySize: -1, MaxEventSize: -1` over HTTP: mcpwire's default limit on one reply is 32 MiB, " +
-			"against hostile servers (docs/security.md), and a user who expects larger results raises it the same way.",
+			"against hostile servers (docs/security.md), and a user who expects larger results raises it the same way. " +
+			"Against a server of the 2026-07-28 era it is pinned to it, `&mcp.ClientOptions{ProtocolVersion: mcp.ModernProtocolVersion}`: the handshake is `server/discover`.",
 		ConnectMany: connectManaged,
 		ConnectLarge: func(ctx context.Context, t Target) (Session, error) {
 			var tr transport.Transport = &transport.Command{Command: t.Command, Args: t.Args}
@@ -48,13 +50,23 @@ func MCPWire() *Client {
 			} else {
 				tr = &transport.Command{Command: t.Command, Args: t.Args}
 			}
-			c, err := mcp.Connect(ctx, tr, nil)
+			c, err := mcp.Connect(ctx, tr, mcpwireOptions(t))
 			if err != nil {
 				return nil, err
 			}
 			return &mcpwireSession{c: c}, nil
 		},
 	}
+}
+
+// mcpwireOptions are the default options (nil), but for a server of the
+// stateless era, which mcpwire is pinned to: what a user does to reach one
+// until automatic negotiation is the default.
+func mcpwireOptions(t Target) *mcp.ClientOptions {
+	if !t.Modern {
+		return nil
+	}
+	return &mcp.ClientOptions{ProtocolVersion: mcp.ModernProtocolVersion}
 }
 
 type mcpwireSession struct{ c *mcp.Client }

@@ -55,12 +55,20 @@ type HTTPServer struct {
 	stdin io.WriteCloser
 }
 
+// ModernArgs are the arguments that make the canned server serve the
+// stateless 2026-07-28 revision only, over stdio or HTTP.
+var ModernArgs = []string{"-era", "modern"}
+
 // StartHTTP starts bin serving Streamable HTTP on a free loopback port,
-// answering with SSE streams when sse is set.
-func StartHTTP(bin string, sse bool) (*HTTPServer, error) {
+// answering with SSE streams when sse is set, in the stateless era only
+// when modern is set.
+func StartHTTP(bin string, sse, modern bool) (*HTTPServer, error) {
 	args := []string{"-http", "127.0.0.1:0"}
 	if sse {
 		args = append(args, "-sse")
+	}
+	if modern {
+		args = append(args, ModernArgs...)
 	}
 	cmd := exec.Command(bin, args...)
 	stdin, err := cmd.StdinPipe()

@@ -35,6 +35,8 @@ type conformanceContext struct {
 	IdPIDToken       string `json:"idp_id_token"`
 	IdPIssuer        string `json:"idp_issuer"`
 	IdPTokenEndpoint string `json:"idp_token_endpoint"`
+	// ValidJWT is the workload identity token of auth/wif-jwt-bearer.
+	ValidJWT string `json:"valid_jwt"`
 }
 
 // authorizerFor builds the Authorizer a scenario needs: the grant it tests
@@ -60,7 +62,12 @@ func authorizerFor(scenario, serverURL string, logger *log.Logger) (*auth.Author
 		opts.PrivateKeyPEM = []byte(cc.PrivateKeyPEM)
 		opts.SigningAlg = cc.SigningAlgorithm
 		opts.UserAgent = nil
-	case "auth/cross-app-access-complete-flow":
+	case "auth/wif-jwt-bearer":
+		opts.Grant = auth.GrantWorkloadIdentity
+		jwt := cc.ValidJWT
+		opts.WorkloadToken = func(context.Context) (string, error) { return jwt, nil }
+		opts.UserAgent = nil
+	case "auth/cross-app-access-complete-flow", "auth/enterprise-managed-authorization":
 		opts.Grant = auth.GrantEnterprise
 		idToken := cc.IdPIDToken
 		opts.Enterprise = &auth.Enterprise{

@@ -16,11 +16,19 @@ import (
 // get the generic behaviour: handshake, list tools, close.
 func run(ctx context.Context, scenario, url string) error {
 	logger := log.New(os.Stderr, "mcpwire-conformance: ", 0)
+	var client *mcp.Client // set before any call can ask for input
 	opts := &mcp.ClientOptions{
 		ClientInfo: mcp.Implementation{Name: "mcpwire-conformance", Version: mcp.Version},
 		// Accept every elicitation, with the schema's defaults filled in:
 		// the suite checks that a client pre-fills them.
 		Elicitation: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			if scenario == "sep-2322-client-request-state" && req.Message == mrtrEchoPrompt {
+				// Between the rounds of one request, another call must
+				// carry nothing of it.
+				if err := callChecked(ctx, client, "test_mrtr_unrelated", map[string]any{}); err != nil {
+					return nil, err
+				}
+			}
 			content, err := mcp.ElicitationDefaults(req.RequestedSchema)
 			if err != nil {
 				return nil, err
@@ -28,8 +36,11 @@ func run(ctx context.Context, scenario, url string) error {
 			return &mcp.ElicitResult{Action: "accept", Content: content}, nil
 		},
 		ErrorHook: func(err error) { logger.Printf("note: %v", err) },
+		// Pins a revision when set ("2026-07-28", say); empty negotiates.
+		ProtocolVersion: os.Getenv("MCPWIRE_CONFORMANCE_PROTOCOL"),
 	}
 	tr := &transport.StreamableHTTP{URL: url}
+	var err error
 	if strings.HasPrefix(scenario, "auth/") {
 		authz, err := authorizerFor(scenario, url, logger)
 		if err != nil {
@@ -37,7 +48,7 @@ func run(ctx context.Context, scenario, url string) error {
 		}
 		tr.Auth = authz
 	}
-	client, err := mcp.Connect(ctx, tr, opts)
+	client, err = mcp.Connect(ctx, tr, opts)
 	if err != nil {
 		return fmt.Errorf("connect: %w", err)
 	}
@@ -53,6 +64,14 @@ func run(ctx context.Context, scenario, url string) error {
 		return callTool(ctx, client, "test_client_elicitation_defaults", map[string]any{})
 	case "sse-retry":
 		return callTool(ctx, client, "test_reconnection", map[string]any{})
+	case "sep-2322-client-request-state":
+		return mrtrRequestState(ctx, client)
+	case "http-custom-headers":
+		return contextToolCalls(ctx, client)
+	case "http-invalid-tool-headers":
+		return callEveryTool(ctx, client)
+	case "json-schema-2020-12-preservation":
+		return echoSchema(ctx, client, "json_schema_2020_12_tool", "json_schema_echo")
 	default:
 		// The authorization scenarios guard every request; some (step-up)
 		// ask for more scopes to call a tool than to list them.

@@ -1,6 +1,9 @@
+//go:build unix
+
 // Package interop gives tests the third-party MCP peers that live in the
 // repository's interop/ folder (npm packages pinned by its package-lock):
-// the reference server and the official conformance suite.
+// the reference server and the official conformance suite. It is unix
+// only: it runs them in process groups and locks files with flock.
 //
 // The first test that needs them installs them with `npm ci`; a file lock
 // keeps the test binaries that `go test ./...` runs in parallel from

@@ -17,6 +17,9 @@ type env struct {
 	quick   bool
 	bin     string                    // the canned server binary
 	targets map[string]clients.Target // "stdio", "http", "sse"
+	// modern are the same transports to the canned server of the
+	// stateless 2026-07-28 era (started only for the workloads of that era).
+	modern  map[string]clients.Target
 	clients []*clients.Client
 	log     io.Writer
 }
@@ -83,10 +86,15 @@ func settle() {
 // openAll connects every client; a client that fails is recorded in t and
 // left out.
 func (e *env) openAll(cs []*clients.Client, tr string, t *Table) map[string]clients.Session {
+	return e.openAt(cs, e.targets[tr], t)
+}
+
+// openAt is openAll against one target.
+func (e *env) openAt(cs []*clients.Client, target clients.Target, t *Table) map[string]clients.Session {
 	out := make(map[string]clients.Session)
 	for _, c := range cs {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		s, err := c.Connect(ctx, e.targets[tr])
+		s, err := c.Connect(ctx, target)
 		cancel()
 		if err != nil {
 			t.fail(c.Name, fmt.Errorf("connect: %w", err))

@@ -21,13 +21,16 @@ import (
 	"github.com/mcpwire/mcpwire/bench/serverproc"
 )
 
-var workloadOrder = []string{"seq", "conc", "big", "survive", "list", "connect", "idle", "flood", "storm"}
+var workloadOrder = []string{"seq", "conc", "big", "survive", "list", "connect", "idle", "flood", "storm", "first", "stateless"}
+
+// modernWorkloads need the canned server of the 2026-07-28 era.
+var modernWorkloads = []string{"first", "stateless"}
 
 func main() {
 	out := flag.String("o", "", "write the report to this file (default: standard output)")
 	reps := flag.Int("reps", 5, "repetitions of each measurement")
 	only := flag.String("only", "", "comma-separated workloads to run ("+strings.Join(workloadOrder, ",")+"); default all")
-	transports := flag.String("transports", "stdio,http,sse", "comma-separated transports: stdio, http (JSON replies), sse (SSE replies; seq and conc only)")
+	transports := flag.String("transports", "stdio,http,sse", "comma-separated transports: stdio, http (JSON replies), sse (SSE replies; seq, conc and stateless only)")
 	which := flag.String("clients", "", "comma-separated clients to run (default all): mcpwire, go-sdk, mcp-go, raw, cat")
 	quick := flag.Bool("quick", false, "tiny counts, to check the harness (figures not comparable)")
 	rawOut := flag.String("raw", "", "also write the samples in benchstat format to this file")
@@ -103,22 +106,33 @@ func run(out string, reps int, only, transports, which string, quick bool, rawOu
 	}
 	defer os.RemoveAll(dir)
 	start := time.Now()
-	e := &env{reps: reps, quick: quick, clients: all, log: os.Stderr, targets: map[string]clients.Target{}}
+	e := &env{reps: reps, quick: quick, clients: all, log: os.Stderr, targets: map[string]clients.Target{}, modern: map[string]clients.Target{}}
 	e.logf("building the canned server…")
 	if e.bin, err = serverproc.Build(context.Background(), dir); err != nil {
 		return err
 	}
 	e.targets["stdio"] = clients.Target{Command: e.bin}
+	e.modern["stdio"] = clients.Target{Command: e.bin, Args: serverproc.ModernArgs, Modern: true}
+	needModern := slices.ContainsFunc(works, func(w string) bool { return slices.Contains(modernWorkloads, w) })
 	for _, tr := range []string{"http", "sse"} {
 		if !slices.Contains(trs, tr) {
 			continue
 		}
-		srv, err := serverproc.StartHTTP(e.bin, tr == "sse")
-		if err != nil {
-			return err
+		for _, modern := range []bool{false, true} {
+			if modern && !needModern {
+				continue
+			}
+			srv, err := serverproc.StartHTTP(e.bin, tr == "sse", modern)
+			if err != nil {
+				return err
+			}
+			defer srv.Stop()
+			if modern {
+				e.modern[tr] = clients.Target{URL: srv.URL, Modern: true}
+			} else {
+				e.targets[tr] = clients.Target{URL: srv.URL}
+			}
 		}
-		defer srv.Stop()
-		e.targets[tr] = clients.Target{URL: srv.URL}
 	}
 	if memprofile != "" {
 		// Every allocation, so that a per-call count can be read off.
@@ -139,15 +153,19 @@ func run(out string, reps int, only, transports, which string, quick bool, rawOu
 	var tables []*Table
 	for _, w := range works {
 		for _, tr := range trs {
-			if tr == "sse" && w != "seq" && w != "conc" {
+			if tr == "sse" && w != "seq" && w != "conc" && w != "stateless" {
 				continue
 			}
 			if tr != "stdio" && (w == "flood" || w == "storm") {
 				continue
 			}
+			if tr == "stdio" && w == "stateless" {
+				continue
+			}
 			e.logf("%s over %s…", w, tr)
 			t0 := time.Now()
 			var t *Table
+			var more []*Table // a workload's further tables (first: the second era)
 			switch w {
 			case "seq":
 				t = e.seq(tr)
@@ -167,12 +185,19 @@ func run(out string, reps int, only, transports, which string, quick bool, rawOu
 				t = e.flood(tr)
 			case "storm":
 				t = e.storm(tr)
+			case "first":
+				ts := e.first(tr)
+				t, more = ts[0], ts[1:]
+			case "stateless":
+				t = e.stateless(tr)
 			}
 			e.logf("  done in %s", time.Since(t0).Round(time.Millisecond))
-			for c, f := range t.Failures {
-				e.logf("  %s failed: %s", c, f)
+			for _, t := range append([]*Table{t}, more...) {
+				for c, f := range t.Failures {
+					e.logf("  %s: %s failed: %s", t.ID, c, f)
+				}
+				tables = append(tables, t)
 			}
-			tables = append(tables, t)
 		}
 	}
 	if memprofile != "" {

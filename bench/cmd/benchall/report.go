@@ -34,6 +34,7 @@ func (r *report) write(w io.Writer) {
 	}
 	p("Machine: %d cores (%s), %s/%s, %s, GOMAXPROCS %d.\n\n", runtime.NumCPU(), cpuModel(), runtime.GOOS, runtime.GOARCH, runtime.Version(), runtime.GOMAXPROCS(0))
 	p("Method: every client talks to the same canned server (`bench/canned`, its own process: a binary spawned per connection for stdio, one process on 127.0.0.1 for HTTP), with the same payloads. ")
+	p("The workloads of the 2026-07-28 era (first, stateless) use the same binary serving only that era (`-era modern`: `server/discover`, `_meta` on every request, no `initialize`), beside the legacy one for the legacy figures of first. ")
 	p("Each workload opens every client, warms it up, then runs %d repetitions; in each repetition every client runs once, in an order that rotates from one repetition to the next. ", r.reps)
 	p("A figure is the median of its samples (one per repetition; %d per repetition for idle memory), followed by ± half their range as a percentage of that median. ", idleSamples)
 	p("Ratios divide a client's median by mcpwire's (\"vs mcpwire\") and by the raw floor's (\"vs raw\"), one ratio per figure in column order; ↓ marks figures where lower is better, ↑ higher. ")

@@ -92,11 +92,15 @@ func (e *env) warm(ss map[string]clients.Session, t *Table, k int) {
 // conc: 64 goroutines calling echo on one connection; the floors instead
 // keep 64 pre-encoded requests in flight.
 func (e *env) conc(tr string) *Table {
-	cs := e.clientsFor(tr, true)
 	total := e.n(map[bool]int{true: 20000, false: 10000}[tr == "stdio"])
-	t := newTable("conc/"+tr, fmt.Sprintf("%d concurrent callers on one connection, %s (%d calls per repetition)", concurrency, transportNames[tr], total),
-		names(cs), mRate, mAllocs)
-	ss := e.openAll(cs, tr, t)
+	return e.concOn(e.clientsFor(tr, true), e.targets[tr], "conc/"+tr,
+		fmt.Sprintf("%d concurrent callers on one connection, %s (%d calls per repetition)", concurrency, transportNames[tr], total), total)
+}
+
+// concOn runs the concurrent workload against target.
+func (e *env) concOn(cs []*clients.Client, target clients.Target, id, title string, total int) *Table {
+	t := newTable(id, title, names(cs), mRate, mAllocs)
+	ss := e.openAt(cs, target, t)
 	defer closeAll(ss)
 	for name, s := range ss {
 		ctx, cancel := measureCtx()

@@ -2,7 +2,8 @@
 // default it speaks JSON lines on stdin and stdout and exits when stdin
 // ends. With -http it serves Streamable HTTP on the given loopback address
 // and prints "http://ADDR/mcp" on stdout once it listens; it exits when
-// stdin ends, so the harness only has to close the pipe.
+// stdin ends, so the harness only has to close the pipe. -era modern
+// serves the stateless 2026-07-28 revision only (canned.NewModernResponder).
 package main
 
 import (
@@ -21,9 +22,20 @@ import (
 func main() {
 	addr := flag.String("http", "", "serve Streamable HTTP on this loopback address (e.g. 127.0.0.1:0) instead of stdio")
 	sse := flag.Bool("sse", false, "with -http: answer requests with an SSE stream instead of a JSON body")
+	era := flag.String("era", "legacy", "the protocol era served: legacy (initialize; up to 2025-11-25) or modern (2026-07-28 only, stateless)")
 	flag.Parse()
+	var rsp *canned.Responder
+	switch *era {
+	case "legacy":
+		rsp = canned.NewResponder()
+	case "modern":
+		rsp = canned.NewModernResponder()
+	default:
+		fmt.Fprintf(os.Stderr, "cannedserver: -era %q: want legacy or modern\n", *era)
+		os.Exit(2)
+	}
 	if *addr == "" {
-		if err := canned.ServeStdio(os.Stdin, os.Stdout); err != nil {
+		if err := canned.ServeStdio(rsp, os.Stdin, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, "cannedserver:", err)
 			os.Exit(1)
 		}
@@ -40,7 +52,7 @@ func main() {
 		os.Exit(1)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", canned.Handler(*sse))
+	mux.Handle("/mcp", canned.Handler(rsp, *sse))
 	srv := &http.Server{Handler: mux}
 	go func() {
 		// The harness closes stdin to stop the server.

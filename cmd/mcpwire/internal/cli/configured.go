@@ -168,7 +168,7 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 		opts.Stderr = func(server string) io.Writer { return &prefixWriter{w: streams.ErrOut, prefix: "[" + server + "] "} }
 	}
 	// Remote servers use the tokens "mcpwire login SERVER" stored.
-	opts.Dial = signin.Dial(manager.DialWith(opts.Dir, opts.Stderr), signin.Options{Out: streams.ErrOut, Verbose: sf.Verbose, AddSecret: streams.AddSecret})
+	opts.Dial = signin.Dial(dialConfigured(opts.Dir, opts.Stderr, sf.AllowInsecureHTTP), signin.Options{Out: streams.ErrOut, Verbose: sf.Verbose, AddSecret: streams.AddSecret, AllowInsecureHTTP: sf.AllowInsecureHTTP})
 	if opts.Dial, err = sf.recordDial(streams, opts.Dial); err != nil {
 		return nil, err
 	}
@@ -189,7 +189,7 @@ func (s *Session) Close() {
 func (s *Session) showEvent(e manager.Event) {
 	switch e.Kind {
 	case manager.Failed, manager.Warning:
-		fmt.Fprintf(s.io.ErrOut, "mcpwire: %s: server %q: %s\n", e.Kind, e.Server, fold(s.io.Redact(e.Err.Error())))
+		fmt.Fprintf(s.io.ErrOut, "mcpwire: %s: server %q: %s\n", e.Kind, e.Server, Sanitize(fold(s.io.Redact(e.Err.Error()))))
 	case manager.Notification:
 		if e.Notification.Method == mcp.NotificationMessage {
 			fmt.Fprintf(s.io.ErrOut, "[%s] %s\n", e.Server, Sanitize(fold(s.io.Redact(string(e.Notification.Params)))))
@@ -332,7 +332,7 @@ func (s *Session) Warn(failed []manager.ServerStatus) {
 		if st.Err != nil {
 			msg, tail = splitStderrTail(deadlineAsTimeout(st.Err, s.Timeout))
 		}
-		fmt.Fprintf(s.io.ErrOut, "mcpwire: warning: server %q (%s): %s\n", st.Name, st.Source, fold(s.io.Redact(cliWording(msg))))
+		fmt.Fprintf(s.io.ErrOut, "mcpwire: warning: server %q (%s): %s\n", st.Name, st.Source, Sanitize(fold(s.io.Redact(cliWording(msg)))))
 		printStderrTail(s.io, tail)
 	}
 }

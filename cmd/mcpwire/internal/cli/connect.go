@@ -37,7 +37,7 @@ func Connect(ctx context.Context, io *IOStreams, t *Target) (*mcp.Client, error)
 	}
 	if t.Verbose {
 		opts.ErrorHook = func(err error) {
-			fmt.Fprintf(io.ErrOut, "mcpwire: warning: %s\n", oneLine(io.Redact(err.Error())))
+			fmt.Fprintf(io.ErrOut, "mcpwire: warning: %s\n", Sanitize(oneLine(io.Redact(err.Error()))))
 		}
 	}
 	if t.Auth != nil && io.IsTerminal {
@@ -103,6 +103,6 @@ func askLogLevel(ctx context.Context, io *IOStreams, c *mcp.Client, level mcp.Lo
 		return
 	}
 	if err := c.SetLogLevel(ctx, level); err != nil {
-		fmt.Fprintf(io.ErrOut, "mcpwire: warning: asking the server for %s logs: %s\n", level, oneLine(io.Redact(err.Error())))
+		fmt.Fprintf(io.ErrOut, "mcpwire: warning: asking the server for %s logs: %s\n", level, Sanitize(oneLine(io.Redact(err.Error()))))
 	}
 }

@@ -33,6 +33,7 @@ func Report(ctx context.Context, io *IOStreams, err error) int {
 	if errors.As(err, &conn) && conn.Hint != "" {
 		fmt.Fprintf(io.ErrOut, "mcpwire: hint: %s\n", Sanitize(io.Redact(conn.Hint)))
 	}
+	printInsecureHTTPHint(io, err)
 	return code
 }
 

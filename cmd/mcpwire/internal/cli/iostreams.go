@@ -21,8 +21,8 @@ type IOStreams struct {
 	// a pipe gets every character.
 	Width int
 
-	// secrets are masked by Redact; see AddSecret.
-	secrets []string
+	// secrets are masked by Redact and in all output; see AddSecret.
+	secrets *secretSet
 	// clock times the live elapsed line of a call; nil is the system
 	// clock (see clock.go).
 	clock clock

@@ -38,12 +38,15 @@ type loginOptions struct {
 	Config    ConfigFlags
 	NoBrowser bool
 	Verbose   bool
+	// AllowInsecureHTTP is --allow-insecure-http.
+	AllowInsecureHTTP bool
 }
 
 func (o *loginOptions) Flags(fs *flag.FlagSet) {
 	o.Config.Register(fs)
 	fs.BoolVar(&o.NoBrowser, "no-browser", false, "print the sign-in URL instead of opening a browser")
 	fs.BoolVar(&o.Verbose, "verbose", false, "show each step of the sign-in")
+	registerAllowInsecureHTTP(fs, &o.AllowInsecureHTTP)
 }
 
 func (o *loginOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
@@ -53,7 +56,7 @@ func (o *loginOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
 	}
 	a, err := signin.New(target.url, signin.Options{
 		Interactive: true, NoBrowser: o.NoBrowser, Out: io.ErrOut, Verbose: o.Verbose,
-		OAuth: target.oauth, AddSecret: io.AddSecret,
+		OAuth: target.oauth, AddSecret: io.AddSecret, AllowInsecureHTTP: o.AllowInsecureHTTP,
 	})
 	if err != nil {
 		return Usagef("%s: %s", target.name, err.Error())

@@ -11,10 +11,11 @@ func newPingCommand() *Command {
 		Name:    "ping",
 		Summary: "check that the server answers",
 		Usage:   "ping [flags] [TARGET]",
-		Description: `Connect (the MCP handshake), send one ping and report how long the
-answer took. Exit status 0 means the server is up and answering.
-With --json, print {"ok": true, "server": {...}, "pingMs": N}. Without
-TARGET, ping every configured server, or one with --server NAME.`,
+		Description: `Connect, send one ping and report how long the answer took. A
+2026-07-28 server has no ping: it is asked server/discover instead.
+Exit status 0 means the server is up and answering. With --json, print
+{"ok": true, "server": {...}, "pingMs": N}. Without TARGET, ping every
+configured server, or one with --server NAME.`,
 		Options: func() Options {
 			return &viewOptions{formats: []string{"text", "json"}, show: showPing}
 		},

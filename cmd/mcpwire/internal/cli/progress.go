@@ -139,7 +139,7 @@ func progressText(n jsonrpc.Progress) string {
 		s += fmt.Sprintf(" (%d%%)", percent(n))
 	}
 	if n.Message != "" {
-		s += " " + strings.Join(strings.Fields(n.Message), " ")
+		s += " " + Sanitize(strings.Join(strings.Fields(n.Message), " "))
 	}
 	return s
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/mcp"
 	"github.com/mcpwire/mcpwire/mcptest"
 )
 
@@ -196,5 +197,38 @@ func TestRecordConfiguredServers(t *testing.T) {
 		if strings.Contains(string(b), "tok-sekrit-4711") {
 			t.Errorf("%s: a configured env value is in the recording", cmd)
 		}
+	}
+}
+
+// A secret registered after the file was opened (a token loaded while
+// connecting) is kept out of the recording too.
+func TestRecordLateSecret(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "late.jsonl")
+	io := &IOStreams{ErrOut: &syncBuffer{}}
+	f := &ServerFlags{Record: file}
+	r, err := f.recorder(io)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := mcptest.NewDefault(nil)
+	defer srv.Close()
+	c, err := mcp.Connect(t.Context(), r.wrap(srv.Transport(), "pipe"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const late = "late-secret-7c8d9e"
+	io.AddSecret(late)
+	if _, err := c.CallTool(t.Context(), "echo", map[string]any{"message": late}, nil); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	r.finish(io)
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), late) || !strings.Contains(string(b), `"transport":"pipe"`) || !strings.Contains(string(b), "[redacted]") {
+		t.Errorf("recording:\n%s", b)
 	}
 }

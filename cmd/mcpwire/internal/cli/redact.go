@@ -1,6 +1,11 @@
 package cli
 
-import "strings"
+import (
+	"bytes"
+	"io"
+	"strings"
+	"sync"
+)
 
 // minSecretLen is the shortest value Redact masks. Masking "1" or "on"
 // would garble every message while protecting nothing; mcpwire's own
@@ -8,19 +13,92 @@ import "strings"
 // defence, against text from transports and servers.
 const minSecretLen = 6
 
+// secretSet is the registered secrets. Tokens are registered while
+// commands run (a refresh, a sign-in, the manager connecting servers in
+// parallel) and read by every write, so it has a lock of its own; the
+// IOStreams holds a pointer, and Main's copy shares it.
+type secretSet struct {
+	mu    sync.RWMutex
+	list  []string
+	bytes [][]byte // list as bytes, for the writers' search
+}
+
 // AddSecret registers a value (a bearer token, a header value, an env
-// value) that must never reach the user's screen in an error message.
+// value, a token from the store) that must never reach the user's screen.
+// Safe for concurrent use, once Main has set the streams up (before that
+// the streams are one goroutine's).
 func (s *IOStreams) AddSecret(v string) {
-	if len(v) >= minSecretLen {
-		s.secrets = append(s.secrets, v)
-		s.recording.addSecret(v)
+	if len(v) < minSecretLen {
+		return
 	}
+	if s.secrets == nil {
+		s.secrets = &secretSet{}
+	}
+	if !s.secrets.add(v) {
+		return
+	}
+	// A recording opened earlier scrubs it from the messages still to come.
+	s.recording.addSecret(v)
+}
+
+// add registers v once, and reports whether it was new.
+func (set *secretSet) add(v string) bool {
+	set.mu.Lock()
+	defer set.mu.Unlock()
+	for _, have := range set.list {
+		if have == v {
+			return false
+		}
+	}
+	set.list = append(set.list, v)
+	set.bytes = append(set.bytes, []byte(v))
+	return true
 }
 
 // Redact replaces every registered secret in text with "***".
 func (s *IOStreams) Redact(text string) string {
-	for _, v := range s.secrets {
+	if s.secrets == nil {
+		return text
+	}
+	s.secrets.mu.RLock()
+	defer s.secrets.mu.RUnlock()
+	for _, v := range s.secrets.list {
 		text = strings.ReplaceAll(text, v, "***")
 	}
 	return text
+}
+
+// redactWriter masks the registered secrets in everything written to w:
+// a server that echoes a token back (in a tool result, an error, a JSON
+// reply printed with --json) must not get it onto the screen or into a
+// log. Each Write is masked on its own; mcpwire writes a value in one
+// Write (and Main's lockedWriter keeps writes whole). A write that holds
+// no secret passes through as it is, without a copy.
+type redactWriter struct {
+	w       io.Writer
+	secrets *secretSet
+}
+
+func (r *redactWriter) Write(p []byte) (int, error) {
+	r.secrets.mu.RLock()
+	found := false
+	for _, v := range r.secrets.bytes {
+		if bytes.Contains(p, v) {
+			found = true
+			break
+		}
+	}
+	if !found {
+		r.secrets.mu.RUnlock()
+		return r.w.Write(p)
+	}
+	masked := string(p)
+	for _, v := range r.secrets.list {
+		masked = strings.ReplaceAll(masked, v, "***")
+	}
+	r.secrets.mu.RUnlock()
+	if _, err := io.WriteString(r.w, masked); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

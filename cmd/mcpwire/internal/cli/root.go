@@ -62,8 +62,12 @@ func Main(ctx context.Context, streams *IOStreams, args []string) int {
 	io := *streams
 	// Server stderr, progress, log messages and the command itself may all
 	// write at once; each write lands whole.
-	io.Out = &lockedWriter{w: streams.Out}
-	io.ErrOut = &lockedWriter{w: streams.ErrOut}
+	// Registered secrets (tokens among them) are masked in all output.
+	if io.secrets == nil {
+		io.secrets = &secretSet{}
+	}
+	io.Out = &lockedWriter{w: &redactWriter{w: streams.Out, secrets: io.secrets}}
+	io.ErrOut = &lockedWriter{w: &redactWriter{w: streams.ErrOut, secrets: io.secrets}}
 	err := runCommand(ctx, &io, args)
 	io.recording.finish(&io) // every client is closed by now
 	code := Report(ctx, &io, err)

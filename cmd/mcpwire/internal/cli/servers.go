@@ -55,6 +55,7 @@ func (o *serversOptions) Flags(fs *flag.FlagSet) {
 	o.Server.Timeout = jsonrpc.DefaultTimeout
 	fs.BoolVar(&o.Server.Verbose, "verbose", false, "show the servers' stderr, log messages and failures live")
 	o.Server.registerRecord(fs)
+	registerAllowInsecureHTTP(fs, &o.Server.AllowInsecureHTTP)
 	o.Output.Register(fs, "table", "json")
 }
 

@@ -41,6 +41,8 @@ type ServerFlags struct {
 	Input InputFlags
 	// Record is --record FILE, a wire recording of every server.
 	Record string
+	// AllowInsecureHTTP is --allow-insecure-http (flags_security.go).
+	AllowInsecureHTTP bool
 
 	timeoutSet, toolTimeoutSet bool
 }
@@ -56,6 +58,7 @@ func (f *ServerFlags) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.Verbose, "verbose", false, "show the server's stderr and log messages live")
 	fs.BoolVar(&f.Verbose, "stderr", false, "same as --verbose")
 	fs.StringVar(&f.LogLevel, "log-level", "", "ask the server for log messages of `LEVEL` and up (debug, info, notice, warning, error, critical, alert, emergency), shown on stderr")
+	registerAllowInsecureHTTP(fs, &f.AllowInsecureHTTP)
 	fs.StringVar(&f.Protocol, "protocol", "", "protocol `VERSION` to speak: auto (the default; for now initialize, the older eras), "+mcp.ModernProtocolVersion+" (stateless, no initialize) or an older revision such as 2025-11-25")
 	f.Input.register(fs)
 	f.registerRecord(fs)
@@ -168,7 +171,7 @@ func (f *ServerFlags) stdio(io *IOStreams, argv []string) (*Target, error) {
 	}
 	opts := transport.ServerOptions{Stderr: t.stderr}
 	if f.Verbose {
-		opts.Stderr = multiWriter(t.stderr, io.ErrOut)
+		opts.Stderr = multiWriter(t.stderr, sanitizeWriter{io.ErrOut})
 		io.stderrLive = true
 	}
 	given := slices.Collect(maps.Keys(def.Env))
@@ -226,13 +229,13 @@ func (f *ServerFlags) remote(io *IOStreams, raw string) (*Target, error) {
 	t.hint = func(err error) string { return connectHint(err, "", raw, false, false, nil, "") }
 	if def.Headers["Authorization"] == "" {
 		// OAuth as MCP specifies it, unless the user brought a token.
-		t.Auth, err = signin.New(raw, signin.Options{Interactive: io.IsTerminal, Out: io.ErrOut, Verbose: f.Verbose, AddSecret: io.AddSecret})
+		t.Auth, err = signin.New(raw, signin.Options{Interactive: io.IsTerminal, Out: io.ErrOut, Verbose: f.Verbose, AddSecret: io.AddSecret, AllowInsecureHTTP: f.AllowInsecureHTTP})
 		if err != nil {
 			return nil, Usagef("%s", err.Error())
 		}
 	}
-	if t.Transport, err = transport.FromServer(def, transport.ServerOptions{}); err != nil {
-		return nil, Usagef("%s", io.Redact(err.Error()))
+	if t.Transport, err = transport.FromServer(def, transport.ServerOptions{AllowInsecureHTTP: f.AllowInsecureHTTP}); err != nil {
+		return nil, usageFrom(io.Redact(err.Error()), err)
 	}
 	if auto, ok := t.Transport.(*transport.Auto); ok && f.Verbose {
 		auto.OnFallback = func(err error) {

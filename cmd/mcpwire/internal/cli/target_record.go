@@ -50,7 +50,7 @@ func (f *ServerFlags) recorder(io *IOStreams) (*recording, error) {
 		return nil, fmt.Errorf("--record: %w", pathReason(err))
 	}
 	r := &recording{path: f.Record, f: file, rec: transport.NewRecorder(file)}
-	r.rec.AddSecrets(io.secrets...)
+	r.rec.AddSecrets(io.secretValues()...)
 	io.recording = r
 	return r, nil
 }
@@ -70,6 +70,17 @@ func (r *recording) addSecret(v string) {
 	if r != nil {
 		r.rec.AddSecrets(v)
 	}
+}
+
+// secretValues are the secrets registered so far; those registered later
+// reach the recording through AddSecret.
+func (s *IOStreams) secretValues() []string {
+	if s.secrets == nil {
+		return nil
+	}
+	s.secrets.mu.RLock()
+	defer s.secrets.mu.RUnlock()
+	return append([]string(nil), s.secrets.list...)
 }
 
 // finish closes the file once every client is closed, and warns on

@@ -35,12 +35,16 @@ type Options struct {
 	Verbose bool
 	// OAuth is the server's "oauth" config block, if it has one.
 	OAuth json.RawMessage
-	// AddSecret registers a value that must never be printed (the client
-	// secret of the oauth block).
+	// AddSecret registers a value that must never be printed: the client
+	// secret of the oauth block, and every token and registered client
+	// secret the Authorizer loads from its store or saves to it.
 	AddSecret func(string)
 	// Name is the configured server's name, for the sign-in hint; empty
 	// for a URL target.
 	Name string
+	// AllowInsecureHTTP is the CLI's --allow-insecure-http: it sets
+	// auth.Options.AllowInsecureHTTP over whatever the oauth block says.
+	AllowInsecureHTTP bool
 }
 
 // signInTarget is what to pass to "mcpwire login": the configured name,
@@ -76,15 +80,25 @@ func New(serverURL string, o Options) (*auth.Authorizer, error) {
 	if cfg.ClientSecret != "" && o.AddSecret != nil {
 		o.AddSecret(cfg.ClientSecret)
 	}
+	if e := cfg.Enterprise; e != nil && e.ClientSecret != "" && o.AddSecret != nil {
+		o.AddSecret(e.ClientSecret)
+	}
 	opts := &auth.Options{SignInHint: "sign in first: mcpwire login " + signInTarget(serverURL, o.Name)}
 	if store, err := Store(); err == nil {
-		opts.Store = store
-	} else if o.Verbose {
+		opts.Store = registeringStore(store, o.AddSecret)
+	} else {
 		// No place for files (no home directory): tokens last for this
-		// run only, which beats refusing to run.
-		fmt.Fprintf(out, "mcpwire: tokens will not be kept: %v\n", err)
+		// run only, which beats refusing to run. They are still
+		// registered as secrets on their way through the store.
+		opts.Store = registeringStore(&auth.MemoryStore{}, o.AddSecret)
+		if o.Verbose {
+			fmt.Fprintf(out, "mcpwire: tokens will not be kept: %v\n", err)
+		}
 	}
 	cfg.Apply(opts)
+	if o.AllowInsecureHTTP {
+		opts.AllowInsecureHTTP = true
+	}
 	if o.Interactive {
 		opts.UserAgent = &auth.Loopback{Port: cfg.CallbackPort, NoBrowser: o.NoBrowser, Out: out}
 	}

@@ -3,11 +3,15 @@ package signin
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"go.uber.org/goleak"
 
+	"github.com/mcpwire/mcpwire/auth"
 	"github.com/mcpwire/mcpwire/config"
 	"github.com/mcpwire/mcpwire/transport"
 )
@@ -79,5 +83,32 @@ func TestDialAttachesOnlyWithoutAnAuthorizationHeader(t *testing.T) {
 	_, err = dial(t.Context(), &config.Server{Name: "d", URL: "https://h.example/mcp", OAuth: json.RawMessage(`{"callbackPort": -1}`)})
 	if err == nil || !strings.Contains(err.Error(), `server "d"`) {
 		t.Errorf("bad oauth block: %v", err)
+	}
+}
+
+// AllowInsecureHTTP (--allow-insecure-http) reaches the Authorizer: a
+// challenge from a plain-http server on another machine is refused
+// without it, and taken up with it (discovery then fails on the made-up
+// host, for another reason).
+func TestAllowInsecureHTTPReachesTheAuthorizer(t *testing.T) {
+	t.Setenv(DirEnv, t.TempDir())
+	const server = "http://mcp.example.test/mcp"
+	challenge := func(allow bool) error {
+		a, err := New(server, Options{AllowInsecureHTTP: allow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		req, _ := http.NewRequest(http.MethodPost, server, nil)
+		resp := &http.Response{StatusCode: http.StatusUnauthorized, Header: http.Header{"Www-Authenticate": {`Bearer realm="x"`}}, Request: req}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_, err = a.Challenge(ctx, resp)
+		return err
+	}
+	if err := challenge(false); !errors.Is(err, auth.ErrInsecureHTTP) {
+		t.Fatalf("without the option: %v, want ErrInsecureHTTP", err)
+	}
+	if err := challenge(true); errors.Is(err, auth.ErrInsecureHTTP) {
+		t.Fatalf("with the option: %v", err)
 	}
 }
