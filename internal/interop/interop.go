@@ -52,12 +52,27 @@ func ServerEverything(t testing.TB, mode string) (command string, args []string)
 }
 
 // Conformance returns the command line prefix that runs the official
-// conformance suite on this machine's Node (with the loader shim that lets
-// the bundle start on Node 20).
+// conformance suite at 0.1.16 (the scenarios of the eras up to 2025-11-25)
+// on this machine's Node (with the loader shim that lets the bundle start
+// on Node 20).
 func Conformance(t testing.TB) (command string, args []string) {
 	t.Helper()
+	return suite(t, entryPoint(t, "conformance"))
+}
+
+// ConformanceNext returns the command line prefix that runs the official
+// conformance suite at 0.2.0-alpha.12, the version that tests the
+// 2026-07-28 revision. package.json installs it beside 0.1.16 under the
+// npm alias conformance-next.
+func ConformanceNext(t testing.TB) (command string, args []string) {
+	t.Helper()
+	return suite(t, packageEntry(t, "conformance-next"))
+}
+
+func suite(t testing.TB, entry string) (command string, args []string) {
+	t.Helper()
 	shim := filepath.Join(Dir(t), "node-shim", "register.mjs")
-	return "node", []string{"--import", shim, entryPoint(t, "conformance")}
+	return "node", []string{"--import", shim, entry}
 }
 
 func unavailable(t testing.TB, why string) {
@@ -156,7 +171,14 @@ func ServerMemory(t testing.TB) (command string, args []string) {
 // @modelcontextprotocol package.
 func entryPoint(t testing.TB, pkg string) string {
 	t.Helper()
-	entry := filepath.Join(Dir(t), "node_modules", "@modelcontextprotocol", pkg, "dist", "index.js")
+	return packageEntry(t, "@modelcontextprotocol/"+pkg)
+}
+
+// packageEntry is the installed dist/index.js of the package that
+// node_modules holds under pkg (a scoped name, or an alias).
+func packageEntry(t testing.TB, pkg string) string {
+	t.Helper()
+	entry := filepath.Join(Dir(t), "node_modules", filepath.FromSlash(pkg), "dist", "index.js")
 	if _, err := os.Stat(entry); err != nil {
 		t.Fatalf("interop: %s entry point missing after install: %v", pkg, err)
 	}
