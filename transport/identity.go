@@ -3,7 +3,10 @@ package transport
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"maps"
 	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -14,10 +17,12 @@ import (
 type Identifier interface {
 	// ServerIdentity returns the kind of transport ("stdio", "http" for
 	// Streamable HTTP, "sse" for the legacy HTTP+SSE transport) and an
-	// opaque key naming the server: a hash of the command, its arguments
-	// and working directory (not its environment, which holds secrets
-	// and changes between runs), or of the URL's origin and path. The
-	// key is "" when the configuration cannot name a server.
+	// opaque key naming the server: a hash of the command, its arguments,
+	// working directory and the environment it is given (one program run
+	// with another variable is often another server: a mode, an account),
+	// or of the URL's origin and path. Only the hash is kept, as arguments
+	// and environment values may be secrets. The key is "" when the
+	// configuration cannot name a server.
 	ServerIdentity() (kind, key string)
 }
 
@@ -29,12 +34,16 @@ var (
 	_ Identifier = (*recordedTransport)(nil)
 )
 
-// ServerIdentity names the command line and directory.
+// ServerIdentity names the command line, directory and environment.
 func (c *Command) ServerIdentity() (kind, key string) {
 	if c.Command == "" {
 		return "stdio", ""
 	}
-	parts := append([]string{"stdio", c.Dir, c.Command}, c.Args...)
+	parts := []string{"stdio", c.Dir, strconv.FormatBool(c.InheritEnv), strconv.Itoa(len(c.Env))}
+	for _, k := range slices.Sorted(maps.Keys(c.Env)) {
+		parts = append(parts, k, c.Env[k])
+	}
+	parts = append(append(parts, c.Command), c.Args...)
 	return "stdio", identityHash(parts)
 }
 

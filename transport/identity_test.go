@@ -14,13 +14,21 @@ func TestServerIdentity(t *testing.T) {
 	if base == "" || strings.Contains(base, "s3cret") || strings.Contains(base, "srv") {
 		t.Fatalf("key %q", base)
 	}
-	if k := cmd(&Command{Command: "srv", Args: []string{"--token", "s3cret"}, Env: map[string]string{"API_KEY": "x"}}); k != base {
-		t.Error("the environment changed the key")
+	withEnv := &Command{Command: "srv", Args: []string{"--token", "s3cret"}, Env: map[string]string{"MODE": "a", "API_KEY": "x"}}
+	for range 3 { // map order must not matter
+		if k := cmd(withEnv); k != cmd(&Command{Command: "srv", Args: []string{"--token", "s3cret"}, Env: map[string]string{"API_KEY": "x", "MODE": "a"}}) {
+			t.Fatal("the same environment gave two keys")
+		}
 	}
+	// The same program with another environment is often another server
+	// (a mode, an account): it must not inherit the first one's era.
 	for _, other := range []*Command{
 		{Command: "srv", Args: []string{"--token", "other"}},
 		{Command: "srv", Args: []string{"--token s3cret"}},
 		{Command: "srv", Args: []string{"--token", "s3cret"}, Dir: "/tmp"},
+		withEnv,
+		{Command: "srv", Args: []string{"--token", "s3cret"}, Env: map[string]string{"MODE": "b", "API_KEY": "x"}},
+		{Command: "srv", Args: []string{"--token", "s3cret"}, InheritEnv: true},
 	} {
 		if cmd(other) == base {
 			t.Errorf("%+v has the key of another command", other)
