@@ -24,8 +24,8 @@ func buildCLI(t *testing.T) string {
 }
 
 // cliTargets are the CLI's spellings of some of the servers above: a
-// stdio command (the test binary re-executed, told by --env which server
-// to be) or a URL served by this test.
+// stdio command (the test binary re-executed, told by its argument which
+// server to be) or a URL served by this test.
 func cliTargets(t *testing.T) []struct {
 	name string
 	args []string
@@ -38,9 +38,9 @@ func cliTargets(t *testing.T) []struct {
 		name string
 		args []string
 	}{
-		{"go-sdk/stdio", []string{"--env", serverEnv + "=go-sdk", "--", exe}},
+		{"go-sdk/stdio", []string{"--", exe, serverArg + "go-sdk"}},
 		{"go-sdk/http-stateless", []string{urlOf(t, goSDKHTTP(nil, true))}},
-		{"mcp-go/stdio", []string{"--env", serverEnv + "=mcp-go", "--", exe}},
+		{"mcp-go/stdio", []string{"--", exe, serverArg + "mcp-go"}},
 		{"mcp-go/http", []string{urlOf(t, mcpGoHTTP(nil, false))}},
 	}
 }
@@ -97,10 +97,10 @@ func TestCLIElicitDefaults(t *testing.T) {
 		args []string
 	}{
 		{"go-sdk/http-stateless/modern-2026-07-28", []string{"--protocol", modernVersion, urlOf(t, goSDKHTTP(nil, true))}},
-		{"go-sdk/stdio/modern-2026-07-28", []string{"--protocol", modernVersion, "--env", serverEnv + "=go-sdk", "--", exe}},
-		{"go-sdk/stdio/legacy-2025-11-25", []string{"--protocol", "2025-11-25", "--env", serverEnv + "=go-sdk", "--", exe}},
-		{"go-sdk/stdio/default", []string{"--env", serverEnv + "=go-sdk", "--", exe}},
-		{"go-sdk-modern-only/stdio/default", []string{"--env", serverEnv + "=go-sdk-modern", "--", exe}},
+		{"go-sdk/stdio/modern-2026-07-28", []string{"--protocol", modernVersion, "--", exe, serverArg + "go-sdk"}},
+		{"go-sdk/stdio/legacy-2025-11-25", []string{"--protocol", "2025-11-25", "--", exe, serverArg + "go-sdk"}},
+		{"go-sdk/stdio/default", []string{"--", exe, serverArg + "go-sdk"}},
+		{"go-sdk-modern-only/stdio/default", []string{"--", exe, serverArg + "go-sdk-modern"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

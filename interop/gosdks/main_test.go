@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strings"
 	"testing"
 
 	mcpgoserver "github.com/mark3labs/mcp-go/server"
@@ -14,10 +15,14 @@ import (
 	"github.com/mcpwire/mcpwire/transport"
 )
 
-// serverEnv names the stdio server a re-executed test binary runs instead
-// of the tests (the go-sdk's own tests start their stdio servers the same
-// way): a real child process, built from the SDK as its users build one.
-const serverEnv = "MCPWIRE_INTEROP_SERVER"
+// serverArg, followed by a server's name, is the one argument with which
+// the test binary, re-executed, runs that stdio server instead of the tests
+// (the go-sdk's own tests start their stdio servers the same way): a real
+// child process, built from the SDK as its users build one. The name is an
+// argument, not an environment variable, because the client remembers each
+// stdio server's era by its command line and directory: servers that
+// differ only in their environment would share one memory.
+const serverArg = "interop-server="
 
 // The protocol versions of each era, as the go-sdk spells them for
 // ServerOptions.SupportedProtocolVersions.
@@ -34,10 +39,11 @@ var stdioServers = map[string]func() error{
 }
 
 func TestMain(m *testing.M) {
-	if name := os.Getenv(serverEnv); name != "" {
+	if len(os.Args) == 2 && strings.HasPrefix(os.Args[1], serverArg) {
+		name := strings.TrimPrefix(os.Args[1], serverArg)
 		run := stdioServers[name]
 		if run == nil {
-			fmt.Fprintf(os.Stderr, "%s=%q names no server\n", serverEnv, name)
+			fmt.Fprintf(os.Stderr, "%s names no server\n", os.Args[1])
 			os.Exit(2)
 		}
 		// A server ends when its client closes stdin; the SDKs report that
@@ -58,7 +64,7 @@ func stdio(name string) func(t *testing.T) transport.Transport {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return &transport.Command{Command: exe, Env: map[string]string{serverEnv: name}}
+		return &transport.Command{Command: exe, Args: []string{serverArg + name}}
 	}
 }
 
