@@ -17,8 +17,10 @@ func newInfoCommand() *Command {
 		Description: `Connect, and show what the server said about itself in the handshake:
 name and version, the negotiated protocol version and era (modern, opened
 with server/discover, with the versions the server supports; or legacy,
-opened with initialize), its capabilities and its instructions. With --json, print the initialize result as received:
-{"protocolVersion", "capabilities", "serverInfo", "instructions"}.
+opened with initialize), its capabilities and its instructions. With
+--json, print the handshake's result with the era added: {"protocolVersion",
+"capabilities", "serverInfo", "instructions", "era": "modern" or "legacy",
+"supportedVersions" (modern era only)}.
 Without TARGET, show every configured server, or one with --server NAME.`,
 		Options: func() Options {
 			return &viewOptions{formats: []string{"text", "json"}, show: showInfo}
@@ -28,10 +30,25 @@ Without TARGET, show every configured server, or one with --server NAME.`,
 
 func showInfo(ctx context.Context, io *IOStreams, v view) error {
 	if v.Format == "json" {
-		return WriteJSON(io.Out, v.Client.InitializeResult())
+		return WriteJSON(io.Out, infoJSON(v.Client))
 	}
 	printInfo(io.Out, v.Client)
 	return nil
+}
+
+// infoJSON is the handshake's result (initialize's, or what
+// server/discover gave in its shape) with the era, so that a script can
+// tell the eras apart without parsing the text form.
+func infoJSON(c *mcp.Client) any {
+	out := struct {
+		mcp.InitializeResult
+		Era               string   `json:"era"`
+		SupportedVersions []string `json:"supportedVersions,omitempty"`
+	}{InitializeResult: c.InitializeResult(), Era: "legacy"}
+	if c.Modern() {
+		out.Era, out.SupportedVersions = "modern", c.ServerVersions()
+	}
+	return out
 }
 
 // printInfo writes the server's self-description for people.

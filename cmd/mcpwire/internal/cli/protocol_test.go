@@ -27,7 +27,7 @@ func TestProtocolFlag(t *testing.T) {
 		t.Errorf("info: %q", r.out)
 	}
 	r = run(t, args(a("info", "--json", "--protocol", "2026-07-28"), modern)...).wantCode(t, 0)
-	if !strings.Contains(r.out, `"name": "mcptest"`) {
+	if !strings.Contains(r.out, `"name": "mcptest"`) || !strings.Contains(r.out, `"era": "modern"`) || !strings.Contains(r.out, `"supportedVersions": [`) {
 		t.Errorf("info --json: %q", r.out)
 	}
 	r = run(t, args(a("info"), modern)...).wantCode(t, 0)
@@ -41,6 +41,10 @@ func TestProtocolFlag(t *testing.T) {
 	r = run(t, args(a("info", "--protocol", "auto"), legacy)...).wantCode(t, 0)
 	if !strings.Contains(r.out, "Protocol:      2025-11-25 (legacy era, opened with initialize)") {
 		t.Errorf("info --protocol auto, legacy server: %q", r.out)
+	}
+	r = run(t, args(a("info", "--json"), legacy)...).wantCode(t, 0)
+	if !strings.Contains(r.out, `"era": "legacy"`) || strings.Contains(r.out, "supportedVersions") {
+		t.Errorf("info --json, legacy server: %q", r.out)
 	}
 	run(t, args(a("ping", "--protocol", "2025-03-26"), server())...).wantCode(t, 0)
 	r = run(t, args(a("ping", "--protocol", "newest"), server())...).wantCode(t, ExitUsage)
