@@ -64,7 +64,7 @@ func TestModernPinnedHTTP(t *testing.T) {
 				t.Errorf("%s: Mcp-Name %q", body.Method, name)
 			}
 		}
-		if r.Status >= 300 { // 0: a stream the log saw still open
+		if r.Status >= 300 { // 0: not answered when the log was read
 			t.Errorf("%s answered %d", body.Method, r.Status)
 		}
 	}

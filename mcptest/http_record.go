@@ -19,8 +19,11 @@ type RecordedRequest struct {
 	Path, RawQuery string
 	Header         http.Header
 	Body           []byte
-	// Status is the status code the server answered with (0 while the
-	// answer, such as an event stream, is still going).
+	// Status is the status code the server answered with. It is recorded
+	// as the header is written, before any of the answer can reach the
+	// client, so a client holding its reply always finds it here; it is 0
+	// only while the server has not answered yet, or if the server dropped
+	// the connection without answering.
 	Status int
 }
 
@@ -111,23 +114,35 @@ func redactHeader(h http.Header) http.Header {
 	return out
 }
 
-// statusRecorder remembers the status code written through it.
+// statusRecorder records the status code written through it into the log
+// entry before passing the header on. Recording it when the handler returns
+// would be too late: a streamed answer is flushed to the client as it goes,
+// so the client can act on its reply (and read the log) before the handler
+// has finished.
 type statusRecorder struct {
 	http.ResponseWriter
+	log    *RequestLog
+	rec    *RecordedRequest
 	status int
 }
 
-func (s *statusRecorder) WriteHeader(code int) {
-	if s.status == 0 {
-		s.status = code
+// note records code as the answer's status, once. A 1xx code is
+// informational, not the answer's.
+func (s *statusRecorder) note(code int) {
+	if s.status != 0 || (code >= 100 && code < 200) {
+		return
 	}
+	s.status = code
+	s.log.setStatus(s.rec, code)
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	s.note(code)
 	s.ResponseWriter.WriteHeader(code)
 }
 
 func (s *statusRecorder) Write(b []byte) (int, error) {
-	if s.status == 0 {
-		s.status = http.StatusOK
-	}
+	s.note(http.StatusOK)
 	return s.ResponseWriter.Write(b)
 }
 
@@ -146,12 +161,15 @@ func (s *statusRecorder) Flush() { _ = s.FlushError() }
 func recordingHandler(log *RequestLog, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rec, err := log.record(r)
-		sr := &statusRecorder{ResponseWriter: w}
-		defer func() { log.setStatus(rec, sr.status) }()
+		sr := &statusRecorder{ResponseWriter: w, log: log, rec: rec}
 		if err != nil {
 			http.Error(sr, "mcptest: reading the request body: "+err.Error(), http.StatusBadRequest)
 			return
 		}
 		h.ServeHTTP(sr, r)
+		// A handler that returns without writing is answered 200 by
+		// net/http, after this; one that panics (a dropped connection)
+		// does not get here and keeps 0.
+		sr.note(http.StatusOK)
 	})
 }
