@@ -18,13 +18,32 @@ import (
 // is false, and nothing is appended, when p has a part left to
 // encoding/json: tasks or experimental capabilities, or client icons.
 func appendInitializeParams(b []byte, p *initializeParams) (_ []byte, ok bool) {
-	c, info := &p.Capabilities, &p.ClientInfo
-	if c.Tasks != nil || c.Experimental != nil || info.Icons != nil {
+	if !plainCapabilities(&p.Capabilities) || !plainImplementation(&p.ClientInfo) {
 		return b, false
 	}
 	b = append(b, `{"protocolVersion":`...)
 	b = appendString(b, p.ProtocolVersion)
-	b = append(b, `,"capabilities":{`...)
+	b = append(b, `,"capabilities":`...)
+	b = appendClientCapabilities(b, &p.Capabilities)
+	b = append(b, `,"clientInfo":`...)
+	b = appendImplementation(b, &p.ClientInfo)
+	return append(b, '}'), true
+}
+
+// plainCapabilities reports whether appendClientCapabilities encodes c:
+// it has no tasks or experimental capabilities.
+func plainCapabilities(c *ClientCapabilities) bool {
+	return c.Tasks == nil && c.Experimental == nil
+}
+
+// plainImplementation reports whether appendImplementation encodes info:
+// it has no icons.
+func plainImplementation(info *Implementation) bool { return info.Icons == nil }
+
+// appendClientCapabilities appends c encoded as json.Marshal encodes it;
+// c must be plainCapabilities.
+func appendClientCapabilities(b []byte, c *ClientCapabilities) []byte {
+	b = append(b, '{')
 	first := true
 	if c.Roots != nil {
 		b = appendName(b, &first, "roots")
@@ -42,7 +61,13 @@ func appendInitializeParams(b []byte, p *initializeParams) (_ []byte, ok bool) {
 		b = appendName(b, &first, "elicitation")
 		b = appendEmptyMembers(b, "form", c.Elicitation.Form != nil, "url", c.Elicitation.URL != nil)
 	}
-	b = append(b, `},"clientInfo":{"name":`...)
+	return append(b, '}')
+}
+
+// appendImplementation appends info encoded as json.Marshal encodes it;
+// info must be plainImplementation.
+func appendImplementation(b []byte, info *Implementation) []byte {
+	b = append(b, `{"name":`...)
 	b = appendString(b, info.Name)
 	if info.Title != "" {
 		b = append(b, `,"title":`...)
@@ -58,7 +83,7 @@ func appendInitializeParams(b []byte, p *initializeParams) (_ []byte, ok bool) {
 		b = append(b, `,"websiteUrl":`...)
 		b = appendString(b, info.WebsiteURL)
 	}
-	return append(b, "}}"...), true
+	return append(b, '}')
 }
 
 // appendName appends an object member's name, after a comma unless it is

@@ -155,3 +155,58 @@ func FuzzDecodeInitializeResult(f *testing.F) {
 		checkFastDecode(t, raw, decodeInitializeResult)
 	})
 }
+
+// metaByEncodingJSON is the _meta members as encoding/json writes them,
+// what encodeMeta must write whichever way it encodes.
+func metaByEncodingJSON(t *testing.T, m *modernSession, version string, level LoggingLevel) string {
+	t.Helper()
+	members := []struct {
+		name string
+		v    any
+	}{{metaProtocolVersion, version}, {metaClientCapabilities, m.caps}, {metaClientInfo, m.info}}
+	if level != "" {
+		members = append(members, struct {
+			name string
+			v    any
+		}{metaLogLevel, level})
+	}
+	var out []byte
+	for i, mb := range members {
+		name, _ := json.Marshal(mb.name)
+		v, err := json.Marshal(mb.v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(append(append(out, name...), ':'), v...)
+	}
+	return string(out)
+}
+
+// encodeMeta writes the capabilities and client info by hand in the
+// common shapes and through encoding/json otherwise; both come out as
+// encoding/json writes them.
+func TestEncodeMetaMatchesEncodingJSON(t *testing.T) {
+	check := func(t *testing.T, p initializeParams, level LoggingLevel) {
+		t.Helper()
+		m := &modernSession{info: p.ClientInfo, caps: p.Capabilities}
+		if err := m.encodeMeta(ModernProtocolVersion, level); err != nil {
+			t.Fatal(err)
+		}
+		want := metaByEncodingJSON(t, m, ModernProtocolVersion, level)
+		if got := string(*m.meta.Load()); got != want {
+			t.Fatalf("encodeMeta differs\n got %s\nwant %s", got, want)
+		}
+	}
+	for flags := range 256 {
+		check(t, paramsVariant(uint8(flags), "agent", "Agent <&> \"q\"", "2.0", "é\u2028", "https://x.test/?a=1&b=2"), "")
+	}
+	check(t, paramsVariant(255, "bad\xffutf8", "", "v", "", ""), LevelDebug)
+	declined := paramsVariant(255, "n", "", "v", "", "")
+	declined.Capabilities.Tasks = &ClientTasksCapability{}
+	declined.Capabilities.Experimental = map[string]json.RawMessage{"x": json.RawMessage(`{}`)}
+	declined.ClientInfo.Icons = []Icon{{Src: "data:,x"}}
+	check(t, declined, LevelWarning)
+}

@@ -86,20 +86,38 @@ type modernSession struct {
 
 // encodeMeta builds the constant _meta members for version and level.
 func (m *modernSession) encodeMeta(version string, level LoggingLevel) error {
-	caps, err := json.Marshal(m.caps)
-	if err != nil {
+	// The common shapes are written by hand, as for initialize (see
+	// handshake_json.go): encoding/json would keep field tables for
+	// these types for the life of the process.
+	var caps, info []byte
+	var err error
+	if plainCapabilities(&m.caps) {
+		caps = appendClientCapabilities(nil, &m.caps)
+	} else if caps, err = json.Marshal(m.caps); err != nil {
 		return fmt.Errorf("mcp: encoding the client capabilities: %w", err)
 	}
-	info, err := json.Marshal(m.info)
-	if err != nil {
+	if plainImplementation(&m.info) {
+		info = appendImplementation(nil, &m.info)
+	} else if info, err = json.Marshal(m.info); err != nil {
 		return fmt.Errorf("mcp: encoding the client info: %w", err)
 	}
-	v, _ := json.Marshal(version)
-	var b []byte
-	b = fmt.Appendf(b, "%q:%s,%q:%s,%q:%s", metaProtocolVersion, v, metaClientCapabilities, caps, metaClientInfo, info)
+	b := make([]byte, 0, 64+len(caps)+len(info))
+	b = appendString(b, metaProtocolVersion)
+	b = append(b, ':')
+	b = appendString(b, version)
+	b = append(b, ',')
+	b = appendString(b, metaClientCapabilities)
+	b = append(b, ':')
+	b = append(b, caps...)
+	b = append(b, ',')
+	b = appendString(b, metaClientInfo)
+	b = append(b, ':')
+	b = append(b, info...)
 	if level != "" {
-		l, _ := json.Marshal(level)
-		b = fmt.Appendf(b, ",%q:%s", metaLogLevel, l)
+		b = append(b, ',')
+		b = appendString(b, metaLogLevel)
+		b = append(b, ':')
+		b = appendString(b, string(level))
 	}
 	m.meta.Store(&b)
 	return nil

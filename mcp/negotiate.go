@@ -95,12 +95,19 @@ func (c *Client) probe(ctx context.Context, info Implementation, version string,
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel() // a probe initialize overtook is given up
 	m := &modernSession{info: info, caps: c.caps}
+	if n.kind != "stdio" {
+		// Nothing races the probe: it runs on this goroutine, whose stack
+		// is already grown, rather than on a new one that would grow its
+		// own (and touch the runtime's tables of every frame to copy it).
+		if err := c.prepareDiscover(m, version); err != nil {
+			return err
+		}
+		res, err := c.callDiscover(pctx, m)
+		return c.settle(ctx, m, version, discoverOutcome{res, err}, n)
+	}
 	answer, err := c.startDiscover(pctx, m, version)
 	if err != nil {
 		return err
-	}
-	if n.kind != "stdio" {
-		return c.settle(ctx, m, version, <-answer, n)
 	}
 	timer := time.NewTimer(probeBound)
 	defer timer.Stop()
@@ -143,18 +150,27 @@ type discoverOutcome struct {
 // startDiscover sends server/discover under version, with m's _meta; the
 // answer arrives on the channel.
 func (c *Client) startDiscover(ctx context.Context, m *modernSession, version string) (<-chan discoverOutcome, error) {
-	if err := m.encodeMeta(version, ""); err != nil {
+	if err := c.prepareDiscover(m, version); err != nil {
 		return nil, err
 	}
-	// The stream's wire format depends on the version (the HTTP headers),
-	// and server/discover is already sent under it.
-	c.setStreamVersion(version)
 	answer := make(chan discoverOutcome, 1)
 	go func() {
 		res, err := c.callDiscover(ctx, m)
 		answer <- discoverOutcome{res, err}
 	}()
 	return answer, nil
+}
+
+// prepareDiscover readies m and the stream for a server/discover under
+// version.
+func (c *Client) prepareDiscover(m *modernSession, version string) error {
+	if err := m.encodeMeta(version, ""); err != nil {
+		return err
+	}
+	// The stream's wire format depends on the version (the HTTP headers),
+	// and server/discover is already sent under it.
+	c.setStreamVersion(version)
+	return nil
 }
 
 // settle goes on from the probe's answer out.
@@ -193,11 +209,11 @@ func (c *Client) settle(ctx context.Context, m *modernSession, version string, o
 // modernAfterProbe retries server/discover once under next, the newest
 // version both speak, after the server refused version.
 func (c *Client) modernAfterProbe(ctx context.Context, m *modernSession, version, next string, n negotiation, refusal error) error {
-	answer, err := c.startDiscover(ctx, m, next)
-	if err != nil {
+	if err := c.prepareDiscover(m, next); err != nil {
 		return err
 	}
-	out := <-answer
+	res, err := c.callDiscover(ctx, m)
+	out := discoverOutcome{res, err}
 	if out.err != nil {
 		if supported := refusedVersions(out.err, CodeUnsupportedProtocolVersion); supported != nil {
 			var rpcErr *jsonrpc.Error
