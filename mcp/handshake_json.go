@@ -24,7 +24,17 @@ func appendInitializeParams(b []byte, p *initializeParams) (_ []byte, ok bool) {
 	}
 	b = append(b, `{"protocolVersion":`...)
 	b = appendString(b, p.ProtocolVersion)
-	b = append(b, `,"capabilities":{`...)
+	b = append(b, `,"capabilities":`...)
+	b = appendClientCapabilities(b, c)
+	b = append(b, `,"clientInfo":`...)
+	b = appendImplementation(b, info)
+	return append(b, '}'), true
+}
+
+// appendClientCapabilities appends c without its tasks and experimental
+// parts (the callers leave those to encoding/json).
+func appendClientCapabilities(b []byte, c *ClientCapabilities) []byte {
+	b = append(b, '{')
 	first := true
 	if c.Roots != nil {
 		b = appendName(b, &first, "roots")
@@ -42,7 +52,13 @@ func appendInitializeParams(b []byte, p *initializeParams) (_ []byte, ok bool) {
 		b = appendName(b, &first, "elicitation")
 		b = appendEmptyMembers(b, "form", c.Elicitation.Form != nil, "url", c.Elicitation.URL != nil)
 	}
-	b = append(b, `},"clientInfo":{"name":`...)
+	return append(b, '}')
+}
+
+// appendImplementation appends info without its icons (the callers
+// leave those to encoding/json).
+func appendImplementation(b []byte, info *Implementation) []byte {
+	b = append(b, `{"name":`...)
 	b = appendString(b, info.Name)
 	if info.Title != "" {
 		b = append(b, `,"title":`...)
@@ -58,7 +74,7 @@ func appendInitializeParams(b []byte, p *initializeParams) (_ []byte, ok bool) {
 		b = append(b, `,"websiteUrl":`...)
 		b = appendString(b, info.WebsiteURL)
 	}
-	return append(b, "}}"...), true
+	return append(b, '}')
 }
 
 // appendName appends an object member's name, after a comma unless it is

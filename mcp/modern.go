@@ -85,21 +85,35 @@ type modernSession struct {
 }
 
 // encodeMeta builds the constant _meta members for version and level.
+// The common capabilities and client info are written without
+// encoding/json's reflection (see handshake_json.go), as for initialize.
 func (m *modernSession) encodeMeta(version string, level LoggingLevel) error {
-	caps, err := json.Marshal(m.caps)
-	if err != nil {
-		return fmt.Errorf("mcp: encoding the client capabilities: %w", err)
+	b := make([]byte, 0, 160)
+	b = append(b, `"`+metaProtocolVersion+`":`...)
+	b = appendString(b, version)
+	b = append(b, `,"`+metaClientCapabilities+`":`...)
+	if m.caps.Tasks == nil && m.caps.Experimental == nil {
+		b = appendClientCapabilities(b, &m.caps)
+	} else {
+		caps, err := json.Marshal(m.caps)
+		if err != nil {
+			return fmt.Errorf("mcp: encoding the client capabilities: %w", err)
+		}
+		b = append(b, caps...)
 	}
-	info, err := json.Marshal(m.info)
-	if err != nil {
-		return fmt.Errorf("mcp: encoding the client info: %w", err)
+	b = append(b, `,"`+metaClientInfo+`":`...)
+	if m.info.Icons == nil {
+		b = appendImplementation(b, &m.info)
+	} else {
+		info, err := json.Marshal(m.info)
+		if err != nil {
+			return fmt.Errorf("mcp: encoding the client info: %w", err)
+		}
+		b = append(b, info...)
 	}
-	v, _ := json.Marshal(version)
-	var b []byte
-	b = fmt.Appendf(b, "%q:%s,%q:%s,%q:%s", metaProtocolVersion, v, metaClientCapabilities, caps, metaClientInfo, info)
 	if level != "" {
-		l, _ := json.Marshal(level)
-		b = fmt.Appendf(b, ",%q:%s", metaLogLevel, l)
+		b = append(b, `,"`+metaLogLevel+`":`...)
+		b = appendString(b, string(level))
 	}
 	m.meta.Store(&b)
 	return nil
@@ -199,7 +213,17 @@ func (m *modernSession) observe(raw json.RawMessage) {
 		return
 	}
 	var info Implementation
-	if json.Unmarshal(s, &info) != nil || info.Name == "" {
+	if json.Unmarshal(s, &info) != nil {
+		return
+	}
+	m.tookServerInfo(info, s)
+}
+
+// tookServerInfo keeps info, whose raw value in a result was s (not
+// shared with anyone), as the server's; a serverInfo without a name is
+// ignored.
+func (m *modernSession) tookServerInfo(info Implementation, s json.RawMessage) {
+	if info.Name == "" {
 		return
 	}
 	m.mu.Lock()
@@ -255,11 +279,13 @@ func (m *modernSession) setLogLevel(level LoggingLevel) error {
 // fills c.init as initialize would.
 func (c *Client) discover(ctx context.Context, info Implementation, version string) error {
 	m := &modernSession{info: info, caps: c.caps}
-	answer, err := c.startDiscover(ctx, m, version)
-	if err != nil {
+	// Nothing races this server/discover: it runs here, not on a
+	// goroutine of its own as a probe does.
+	if err := c.prepareDiscover(m, version); err != nil {
 		return err
 	}
-	out := <-answer
+	var out discoverOutcome
+	out.res, out.err = c.callDiscover(ctx, m)
 	if out.err != nil {
 		supported := refusedVersions(out.err, CodeUnsupportedProtocolVersion)
 		if supported == nil {

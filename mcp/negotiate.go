@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -143,18 +144,27 @@ type discoverOutcome struct {
 // startDiscover sends server/discover under version, with m's _meta; the
 // answer arrives on the channel.
 func (c *Client) startDiscover(ctx context.Context, m *modernSession, version string) (<-chan discoverOutcome, error) {
-	if err := m.encodeMeta(version, ""); err != nil {
+	if err := c.prepareDiscover(m, version); err != nil {
 		return nil, err
 	}
-	// The stream's wire format depends on the version (the HTTP headers),
-	// and server/discover is already sent under it.
-	c.setStreamVersion(version)
 	answer := make(chan discoverOutcome, 1)
 	go func() {
 		res, err := c.callDiscover(ctx, m)
 		answer <- discoverOutcome{res, err}
 	}()
 	return answer, nil
+}
+
+// prepareDiscover readies m and the stream for a server/discover under
+// version.
+func (c *Client) prepareDiscover(m *modernSession, version string) error {
+	if err := m.encodeMeta(version, ""); err != nil {
+		return err
+	}
+	// The stream's wire format depends on the version (the HTTP headers),
+	// and server/discover is already sent under it.
+	c.setStreamVersion(version)
+	return nil
 }
 
 // settle goes on from the probe's answer out.
@@ -323,6 +333,16 @@ func (c *Client) callDiscover(ctx context.Context, m *modernSession) (*DiscoverR
 		return nil, fmt.Errorf("mcp: %s: %w", MethodServerDiscover, err)
 	}
 	var res DiscoverResult
+	if info, ok := decodeDiscover(raw, &res); ok {
+		if len(res.SupportedVersions) == 0 {
+			return nil, fmt.Errorf("mcp: %s: %w", MethodServerDiscover, errNotDiscoverResult)
+		}
+		if info != nil {
+			// What observe would take, without decoding raw again.
+			m.tookServerInfo(implementationOf(res.Meta[metaServerInfo]), bytes.Clone(info))
+		}
+		return &res, nil
+	}
 	if !isJSONObject(raw) || json.Unmarshal(raw, &res) != nil || len(res.SupportedVersions) == 0 {
 		return nil, fmt.Errorf("mcp: %s: %w", MethodServerDiscover, errNotDiscoverResult)
 	}
