@@ -213,7 +213,13 @@ func Connect(ctx context.Context, t transport.Transport, opts *ClientOptions) (*
 	if err != nil {
 		return nil, fmt.Errorf("mcp: connecting: %w", err)
 	}
-	return newClient(ctx, s, opts, negotiationOf(t))
+	// Only the negotiation needs the server's identity (a hash of the
+	// command and its environment, or of the URL): a pinned era skips it.
+	var n negotiation
+	if opts == nil || opts.ProtocolVersion == "" || opts.ProtocolVersion == ProtocolAuto {
+		n = negotiationOf(t)
+	}
+	return newClient(ctx, s, opts, n)
 }
 
 // NewClient starts a session over the open stream s in the era that

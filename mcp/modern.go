@@ -85,6 +85,8 @@ type modernSession struct {
 }
 
 // encodeMeta builds the constant _meta members for version and level.
+// The common capabilities and client info are written without
+// encoding/json's reflection (see handshake_json.go), as for initialize.
 func (m *modernSession) encodeMeta(version string, level LoggingLevel) error {
 	// The common shapes are written by hand, as for initialize (see
 	// handshake_json.go): encoding/json would keep field tables for
@@ -217,7 +219,17 @@ func (m *modernSession) observe(raw json.RawMessage) {
 		return
 	}
 	var info Implementation
-	if json.Unmarshal(s, &info) != nil || info.Name == "" {
+	if json.Unmarshal(s, &info) != nil {
+		return
+	}
+	m.tookServerInfo(info, s)
+}
+
+// tookServerInfo keeps info, whose raw value in a result was s (not
+// shared with anyone), as the server's; a serverInfo without a name is
+// ignored.
+func (m *modernSession) tookServerInfo(info Implementation, s json.RawMessage) {
+	if info.Name == "" {
 		return
 	}
 	m.mu.Lock()
@@ -273,11 +285,13 @@ func (m *modernSession) setLogLevel(level LoggingLevel) error {
 // fills c.init as initialize would.
 func (c *Client) discover(ctx context.Context, info Implementation, version string) error {
 	m := &modernSession{info: info, caps: c.caps}
-	answer, err := c.startDiscover(ctx, m, version)
-	if err != nil {
+	// Nothing races this server/discover: it runs here, not on a
+	// goroutine of its own as a probe does.
+	if err := c.prepareDiscover(m, version); err != nil {
 		return err
 	}
-	out := <-answer
+	var out discoverOutcome
+	out.res, out.err = c.callDiscover(ctx, m)
 	if out.err != nil {
 		supported := refusedVersions(out.err, CodeUnsupportedProtocolVersion)
 		if supported == nil {

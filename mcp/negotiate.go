@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -339,6 +340,16 @@ func (c *Client) callDiscover(ctx context.Context, m *modernSession) (*DiscoverR
 		return nil, fmt.Errorf("mcp: %s: %w", MethodServerDiscover, err)
 	}
 	var res DiscoverResult
+	if info, ok := decodeDiscover(raw, &res); ok {
+		if len(res.SupportedVersions) == 0 {
+			return nil, fmt.Errorf("mcp: %s: %w", MethodServerDiscover, errNotDiscoverResult)
+		}
+		if info != nil {
+			// What observe would take, without decoding raw again.
+			m.tookServerInfo(implementationOf(res.Meta[metaServerInfo]), bytes.Clone(info))
+		}
+		return &res, nil
+	}
 	if !isJSONObject(raw) || json.Unmarshal(raw, &res) != nil || len(res.SupportedVersions) == 0 {
 		return nil, fmt.Errorf("mcp: %s: %w", MethodServerDiscover, errNotDiscoverResult)
 	}

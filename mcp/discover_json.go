@@ -1,0 +1,151 @@
+package mcp
+
+import "slices"
+
+// The server/discover result is read here in one pass rather than by
+// encoding/json (twice: the result, then its _meta for the serverInfo),
+// as decodeInitializeResult reads initialize's. Only the common shape is
+// handled; anything else goes through encoding/json as before, so the
+// outcome is the same either way (the tests compare them).
+
+// Member names of a server/discover result that decodeDiscover reads, in
+// the order of its switch. resultType is read and dropped, as
+// encoding/json drops it (DiscoverResult has no field for it).
+var discoverResultNames = []string{"supportedVersions", "capabilities", "instructions", "resultType", "_meta"}
+
+// decodeDiscoverResult decodes raw into res when raw has the common shape
+// (see decodeDiscover).
+func decodeDiscoverResult(raw []byte, res *DiscoverResult) bool {
+	_, ok := decodeDiscover(raw, res)
+	return ok
+}
+
+// decodeDiscover decodes raw into res when raw has the common shape:
+// supportedVersions (strings), capabilities as decodeInitializeResult
+// reads them, instructions, resultType, and a _meta whose members are
+// objects of strings (the serverInfo among them, if any, without icons).
+// It also returns the serverInfo's raw value, nil without one. For
+// anything else, including a member given twice, spelled in another case,
+// or null, it returns false and leaves res alone.
+func decodeDiscover(raw []byte, res *DiscoverResult) (serverInfo []byte, ok bool) {
+	d := scanner{b: raw}
+	var out DiscoverResult
+	ok = d.object(discoverResultNames, func(i int) (ok bool) {
+		switch i {
+		case 0:
+			out.SupportedVersions, ok = d.textArray()
+		case 1:
+			ok = d.serverCapabilities(&out.Capabilities)
+		case 2:
+			out.Instructions, ok = d.text()
+		case 3:
+			_, ok = d.text()
+		default:
+			out.Meta, serverInfo, ok = d.metaOfTextObjects()
+		}
+		return ok
+	})
+	if !ok || !d.atEnd() {
+		return nil, false
+	}
+	*res = out
+	return serverInfo, true
+}
+
+// textArray reads an array of strings (not null).
+func (d *scanner) textArray() ([]string, bool) {
+	if !d.consume('[') {
+		return nil, false
+	}
+	out := []string{}
+	if d.consume(']') {
+		return out, true
+	}
+	for {
+		s, ok := d.text()
+		if !ok {
+			return nil, false
+		}
+		out = append(out, s)
+		if d.consume(',') {
+			continue
+		}
+		return out, d.consume(']')
+	}
+}
+
+// metaOfTextObjects reads a _meta object whose members are objects of
+// strings, as encoding/json decodes it into a map[string]any, and returns
+// the serverInfo member's raw value as well. A serverInfo with a member
+// that Implementation does not spell exactly so is declined: encoding/json
+// would match it without regard to case.
+func (d *scanner) metaOfTextObjects() (meta map[string]any, serverInfo []byte, ok bool) {
+	if !d.consume('{') {
+		return nil, nil, false
+	}
+	meta = map[string]any{}
+	if d.consume('}') {
+		return meta, nil, true
+	}
+	for {
+		name, ok := d.plainString()
+		if !ok || !d.consume(':') {
+			return nil, nil, false
+		}
+		if _, dup := meta[name]; dup {
+			return nil, nil, false
+		}
+		d.space()
+		start := d.i
+		v, ok := d.textObject(name == metaServerInfo)
+		if !ok {
+			return nil, nil, false
+		}
+		meta[name] = v
+		if name == metaServerInfo {
+			serverInfo = d.b[start:d.i]
+		}
+		if d.consume(',') {
+			continue
+		}
+		return meta, serverInfo, d.consume('}')
+	}
+}
+
+// textObject reads an object of strings, each name once; with info set,
+// only the names of serverInfo's strings.
+func (d *scanner) textObject(info bool) (map[string]any, bool) {
+	if !d.consume('{') {
+		return nil, false
+	}
+	out := map[string]any{}
+	if d.consume('}') {
+		return out, true
+	}
+	for {
+		name, ok := d.plainString()
+		if !ok || !d.consume(':') {
+			return nil, false
+		}
+		if _, dup := out[name]; dup || (info && !slices.Contains(serverInfoNames, name)) {
+			return nil, false
+		}
+		v, ok := d.text()
+		if !ok {
+			return nil, false
+		}
+		out[name] = v
+		if d.consume(',') {
+			continue
+		}
+		return out, d.consume('}')
+	}
+}
+
+// implementationOf is the serverInfo that decodeDiscover read as v (an
+// object of strings named among serverInfoNames).
+func implementationOf(v any) Implementation {
+	m, _ := v.(map[string]any)
+	text := func(k string) string { s, _ := m[k].(string); return s }
+	return Implementation{Name: text("name"), Title: text("title"), Version: text("version"), Description: text("description"), WebsiteURL: text("websiteUrl")}
+}
