@@ -6,6 +6,8 @@ import (
 	"iter"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/mcpwire/mcpwire/internal/jsonscan"
 )
 
 // The scanners below walk JSON that json.Valid has already accepted, so
@@ -17,24 +19,24 @@ import (
 // unescaped and values raw.
 func objectMembers(obj []byte) iter.Seq2[[]byte, []byte] {
 	return func(yield func(key, value []byte) bool) {
-		i := skipSpace(obj, 1)
+		i := jsonscan.SkipSpace(obj, 1)
 		for i < len(obj) && obj[i] == '"' {
-			end := skipString(obj, i)
+			end := jsonscan.SkipString(obj, i)
 			key := obj[i+1 : end-1]
 			if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) {
 				if k, ok := jsonString(obj[i:end]); ok {
 					key = []byte(k)
 				}
 			}
-			i = skipSpace(obj, end)
-			i = skipSpace(obj, i+1) // the colon
-			vEnd := skipValue(obj, i)
+			i = jsonscan.SkipSpace(obj, end)
+			i = jsonscan.SkipSpace(obj, i+1) // the colon
+			vEnd := jsonscan.SkipValue(obj, i)
 			if !yield(key, obj[i:vEnd]) {
 				return
 			}
-			i = skipSpace(obj, vEnd)
+			i = jsonscan.SkipSpace(obj, vEnd)
 			if i < len(obj) && obj[i] == ',' {
-				i = skipSpace(obj, i+1)
+				i = jsonscan.SkipSpace(obj, i+1)
 			}
 		}
 	}
@@ -43,75 +45,18 @@ func objectMembers(obj []byte) iter.Seq2[[]byte, []byte] {
 // arrayItems yields the raw items of the valid JSON array arr.
 func arrayItems(arr []byte) iter.Seq[[]byte] {
 	return func(yield func([]byte) bool) {
-		i := skipSpace(arr, 1)
+		i := jsonscan.SkipSpace(arr, 1)
 		for i < len(arr) && arr[i] != ']' {
-			end := skipValue(arr, i)
+			end := jsonscan.SkipValue(arr, i)
 			if !yield(arr[i:end]) {
 				return
 			}
-			i = skipSpace(arr, end)
+			i = jsonscan.SkipSpace(arr, end)
 			if i < len(arr) && arr[i] == ',' {
-				i = skipSpace(arr, i+1)
+				i = jsonscan.SkipSpace(arr, i+1)
 			}
 		}
 	}
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipString returns the index just past the string starting at b[i].
-func skipString(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return i
-}
-
-// skipValue returns the index just past the value starting at b[i].
-func skipValue(b []byte, i int) int {
-	if i >= len(b) {
-		return i
-	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for i < len(b) {
-			switch b[i] {
-			case '"':
-				i = skipString(b, i)
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-			i++
-		}
-		return i
-	}
-	for i < len(b) {
-		switch b[i] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return i
-		}
-		i++
-	}
-	return i
 }
 
 // jsonString decodes the valid JSON value raw if it is a string. Plain

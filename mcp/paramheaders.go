@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/mcpwire/mcpwire/transport"
 )
 
 // x-mcp-header (2026-07-28): a tool's input schema may mark a field with
@@ -109,7 +111,7 @@ func (w *headerWalk) annotation(n map[string]any, raw any, path []string, reacha
 		return fmt.Errorf("%s on %s is not a string", xMCPHeader, where)
 	case name == "":
 		return fmt.Errorf("%s on %s is empty", xMCPHeader, where)
-	case !isHeaderToken(name):
+	case !transport.ValidParamName(name):
 		return fmt.Errorf("%s %q on %s is not an HTTP token (letters, digits and !#$%%&'*+-.^_`|~ only)", xMCPHeader, clip(name), where)
 	case !reachable || len(path) == 0:
 		return fmt.Errorf("%s %q is on %s, which is not reached from the root through properties alone", xMCPHeader, name, where)
@@ -132,21 +134,6 @@ func describeType(t any) string {
 	}
 	b, _ := json.Marshal(t)
 	return clip(string(b))
-}
-
-// isHeaderToken reports whether s is an RFC 9110 token (1*tchar).
-func isHeaderToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0 {
-			continue
-		}
-		return false
-	}
-	return true
 }
 
 // ErrInvalidToolHeaders is wrapped by the error the ErrorHook receives

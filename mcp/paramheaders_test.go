@@ -244,7 +244,7 @@ func FuzzToolHeaderFields(f *testing.F) {
 			return
 		}
 		for _, fl := range fields {
-			if !isHeaderToken(fl.name) || len(fl.path) == 0 {
+			if !transport.ValidParamName(fl.name) || len(fl.path) == 0 {
 				t.Fatalf("field %+v from %s", fl, schema)
 			}
 		}

@@ -3,6 +3,8 @@ package transport
 import (
 	"encoding/json"
 	"unicode/utf8"
+
+	"github.com/mcpwire/mcpwire/internal/jsonscan"
 )
 
 // Mcp-Name repeats params.name of tools/call and prompts/get and
@@ -58,26 +60,26 @@ func scanAddressedName(params []byte, key string) (v string, ok, sure bool) {
 	if !json.Valid(params) {
 		return "", false, true // json.Unmarshal fails too
 	}
-	i := skipSpace(params, 0)
+	i := jsonscan.SkipSpace(params, 0)
 	if params[i] != '{' {
 		// null leaves the struct alone; anything else is a type error.
 		return "", params[i] == 'n', true
 	}
 	var found []byte
-	i = skipSpace(params, i+1)
+	i = jsonscan.SkipSpace(params, i+1)
 	for params[i] == '"' {
 		k0 := i + 1
-		i = skipString(params, i)
+		i = jsonscan.SkipString(params, i)
 		k := params[k0 : i-1]
 		for _, c := range k {
 			if c == '\\' || c >= utf8.RuneSelf {
 				return "", false, false
 			}
 		}
-		i = skipSpace(params, i)   // at ':'
-		i = skipSpace(params, i+1) // at the value
+		i = jsonscan.SkipSpace(params, i)   // at ':'
+		i = jsonscan.SkipSpace(params, i+1) // at the value
 		v0 := i
-		i = skipValue(params, i)
+		i = jsonscan.SkipValue(params, i)
 		if asciiEqualFold(k, "name") || asciiEqualFold(k, "uri") {
 			switch params[v0] {
 			case 'n': // null: the field keeps what it had
@@ -98,9 +100,9 @@ func scanAddressedName(params []byte, key string) (v string, ok, sure bool) {
 				return "", false, true // a type error
 			}
 		}
-		i = skipSpace(params, i)
+		i = jsonscan.SkipSpace(params, i)
 		if params[i] == ',' {
-			i = skipSpace(params, i+1)
+			i = jsonscan.SkipSpace(params, i+1)
 		}
 	}
 	return string(found), true, true
@@ -118,53 +120,4 @@ func asciiEqualFold(k []byte, want string) bool {
 		}
 	}
 	return true
-}
-
-// The skips below walk JSON already found valid, so they need not check
-// anything; each returns the index just past what it skipped.
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipString skips the string opening at b[i].
-func skipString(b []byte, i int) int {
-	for i++; b[i] != '"'; i++ {
-		if b[i] == '\\' {
-			i++
-		}
-	}
-	return i + 1
-}
-
-// skipValue skips the value starting at b[i].
-func skipValue(b []byte, i int) int {
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for {
-			switch b[i] {
-			case '"':
-				i = skipString(b, i)
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-			i++
-		}
-	}
-	for i < len(b) && b[i] != ',' && b[i] != '}' && b[i] != ']' && b[i] != ' ' && b[i] != '\t' && b[i] != '\n' && b[i] != '\r' {
-		i++
-	}
-	return i
 }

@@ -26,7 +26,7 @@ type paramHeadersKey struct{}
 // with it. The Streamable HTTP transport sends them, in the stateless era
 // only, on that request's POST (and on its re-issue) as Mcp-Param-{Name},
 // with a value that is not plain visible ASCII sent as =?base64?…?=. A
-// Name that is not an HTTP token is left out. Other transports ignore
+// Name that ValidParamName refuses is left out. Other transports ignore
 // them.
 func WithParamHeaders(ctx context.Context, headers []ParamHeader) context.Context {
 	if len(headers) == 0 {
@@ -44,16 +44,17 @@ func paramHeaders(ctx context.Context) []ParamHeader {
 // addParamHeaders sets the Mcp-Param-* headers of params on out.
 func addParamHeaders(out http.Header, params []ParamHeader) {
 	for _, p := range params {
-		if !isToken(p.Name) {
+		if !ValidParamName(p.Name) {
 			continue
 		}
 		out[http.CanonicalHeaderKey("Mcp-Param-"+p.Name)] = []string{headerValue(p.Value)}
 	}
 }
 
-// isToken reports whether s is an RFC 9110 token (1*tchar): what a header
-// name may be made of.
-func isToken(s string) bool {
+// ValidParamName reports whether name may follow "Mcp-Param-": it is an
+// RFC 9110 token (1*tchar), what a header name is made of. The client
+// uses it to judge a tool's x-mcp-header annotations.
+func ValidParamName(s string) bool {
 	if s == "" {
 		return false
 	}
