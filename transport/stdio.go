@@ -31,12 +31,13 @@ const stderrKeep = 64 << 10
 // own process group, so that signals sent on Close reach the processes it
 // started, including those still running after the server itself exited.
 // It is never tied to Connect's ctx: only the stream's Close (or the
-// child's own exit) ends it. On Linux the child also gets SIGKILL when
-// this process dies (a parent-death signal), so that a client killed
-// without a Close leaves no server behind; processes the server started
-// are not covered by that, and see the end of the stdin they share with
-// it. The stdio transport runs only on unix systems: elsewhere (Windows)
-// Connect fails with errors.ErrUnsupported.
+// child's own exit) ends it. Should this process die without a Close
+// (SIGKILL, a crash), a small guard process (/bin/sh, one per process)
+// kills the groups of its servers, so nothing is left behind; where no
+// shell may run, Linux gives each child a parent-death signal instead,
+// which ends the server but not what it started. The stdio transport runs
+// only on unix systems: elsewhere (Windows) Connect fails with
+// errors.ErrUnsupported.
 //
 // Its stderr is always read, so a server that logs a lot never stalls; the
 // last 64 KiB are kept, and when the server exits unexpectedly Read

@@ -15,10 +15,10 @@ import (
 // process groups of its stdio servers when mcpwire dies without a Close
 // (SIGKILL, a crash, an OOM kill).
 //
-// The parent-death signal (Linux only) ends a server itself, but not the
-// processes the server started: a shell's background job, a language
-// runtime's worker, a wrapper's child. They are reparented to init and
-// would run on for ever. The guard is a shell reading a pipe whose only
+// The parent-death signal (Linux only, and used only where the guard
+// cannot run) ends a server itself, but not the processes the server
+// started: a shell's background job, a language runtime's worker, a
+// wrapper's child. They are reparented to init and would run on for ever. The guard is a shell reading a pipe whose only
 // writer is mcpwire (the write end is close-on-exec, so no other child
 // holds it past its exec). mcpwire writes "+ PGID" when a server's group
 // starts and "- PGID" once Close ended it. When mcpwire dies, for
@@ -83,6 +83,19 @@ done
 set --
 for id in $g; do set -- "$@" "-$id"; done
 [ $# -eq 0 ] || kill -s KILL -- "$@"`
+
+// running starts the guard if none runs, and reports whether one does.
+// A child forked while it runs needs no parent-death signal: the guard is
+// told the child's group right after the fork (watch), and should it have
+// died in between, watch starts a new one told every group.
+func (g *groupGuard) running() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.failed {
+		return false
+	}
+	return g.proc != nil || g.start()
+}
 
 // watch asks the guard to end group pgid should mcpwire die, starting the
 // guard if none runs. It reports whether the group is guarded; if so, the

@@ -7,11 +7,14 @@ import (
 	"syscall"
 )
 
-// Linux gives every stdio child a parent-death signal: the kernel sends it
-// SIGKILL when its parent dies, so that even a SIGKILLed mcpwire, which runs
-// no Close, leaves no server behind. Processes the server started are not
-// covered (the setting is not inherited across fork); the server's group
-// gets Close's signals, and they see the end of the stdin they share.
+// Where the process-group guard cannot run (no /bin/sh we may start),
+// Linux gives every stdio child a parent-death signal instead: the kernel
+// sends it SIGKILL when its parent dies, so that even a SIGKILLed mcpwire,
+// which runs no Close, leaves no server behind. Processes the server
+// started are not covered (the setting is not inherited across fork); they
+// see the end of the stdin they share with it. While the guard runs it
+// does all of that and more (it ends the whole group), so a child is then
+// forked from the caller's thread, with no signal and no thread held.
 //
 // The kernel's notion of the parent is the thread that forked the child,
 // not the process: the signal fires when that OS thread exits. The Go
@@ -31,12 +34,18 @@ type childStarter struct {
 
 var starter childStarter
 
-// setParentDeathSignal asks for SIGKILL on the death of the forking thread.
-func setParentDeathSignal(attr *syscall.SysProcAttr) { attr.Pdeathsig = syscall.SIGKILL }
-
-// startChild starts cmd on the starter's thread. On success the caller
-// must call release exactly once, after the child was reaped.
-func startChild(cmd *exec.Cmd) (release func(), err error) {
+// startChild starts cmd: from the caller's thread if guarded (the guard
+// runs and will be told the child's group), else with a parent-death
+// signal from the starter's thread. On success the caller must call
+// release exactly once, after the child was reaped.
+func startChild(cmd *exec.Cmd, guarded bool) (release func(), err error) {
+	if guarded {
+		if err := cmd.Start(); err != nil {
+			return nil, err
+		}
+		return func() {}, nil
+	}
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 	reqs := starter.acquire()
 	done := make(chan error, 1)
 	reqs <- func() { done <- cmd.Start() }

@@ -92,8 +92,7 @@ func startProcess(c *Command, path string, env []string) (*stdioStream, error) {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdinR, stdoutW, stderrW
 	// A group of its own, so that Close's signals reach whatever it starts.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	setParentDeathSignal(cmd.SysProcAttr)
-	release, startErr := startChild(cmd)
+	release, startErr := startChild(cmd, guard.running())
 	// The child has its own copies of its ends (or failed to start).
 	closeAll(stdinR, stdoutW, stderrW)
 	if startErr != nil {
