@@ -66,7 +66,7 @@ func (p *pendingCall) finishLocked(resp *Response, err error) {
 // that arrives after Call gave up is dropped without a report. No
 // notifications/cancelled is sent for "initialize", as MCP forbids it.
 func (c *Conn) Call(ctx context.Context, method string, params any, opts *CallOptions) (json.RawMessage, error) {
-	raw, err := marshalParams(params)
+	raw, trusted, err := marshalParamsTrusted(params)
 	if err != nil {
 		return nil, fmt.Errorf("jsonrpc: encoding params of %s: %w", method, err)
 	}
@@ -85,7 +85,7 @@ func (c *Conn) Call(ctx context.Context, method string, params any, opts *CallOp
 	}
 	id := c.lastID.Add(1)
 	if onProgress != nil {
-		if raw, err = withProgressToken(raw, id); err != nil {
+		if raw, err = withProgressToken(raw, id, trusted); err != nil {
 			return nil, fmt.Errorf("jsonrpc: %s (id %d): %w", method, id, err)
 		}
 	}

@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"unicode/utf8"
+
+	"github.com/mcpwire/mcpwire/internal/jsonenc"
 )
 
 // envelope holds the members of one message as raw JSON, sliced out of the
@@ -343,18 +344,5 @@ func appendRaw(b []byte, key string, raw json.RawMessage) ([]byte, error) {
 	return append(b, buf.Bytes()...), nil
 }
 
-// appendJSONString appends s as a JSON string. Plain ASCII (the common case
-// for method names and ids) is copied; anything else goes through
-// encoding/json for correct escaping.
-func appendJSONString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s)
-			return append(b, q...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
-}
+// appendJSONString appends s as a JSON string, as encoding/json quotes it.
+func appendJSONString(b []byte, s string) []byte { return jsonenc.AppendString(b, s) }

@@ -13,6 +13,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+
+	"github.com/mcpwire/mcpwire/internal/jsonenc"
 )
 
 // Version is the only value the "jsonrpc" member may take.
@@ -169,18 +171,28 @@ func NewResponse(id ID, result any, err error) (*Response, error) {
 }
 
 func marshalParams(params any) (json.RawMessage, error) {
+	raw, _, err := marshalParamsTrusted(params)
+	return raw, err
+}
+
+// marshalParamsTrusted is marshalParams that also reports whether the
+// bytes are known valid: encoded here, or by this module (jsonenc.Encoded),
+// rather than a caller's json.RawMessage.
+func marshalParamsTrusted(params any) (json.RawMessage, bool, error) {
 	switch p := params.(type) {
 	case nil:
-		return nil, nil
+		return nil, true, nil
 	case json.RawMessage:
-		return p, nil
+		return p, false, nil
+	case jsonenc.Encoded:
+		return json.RawMessage(p), true, nil
 	}
 	raw, err := json.Marshal(params)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if string(raw) == "null" {
-		return nil, nil
+		return nil, true, nil
 	}
-	return raw, nil
+	return raw, true, nil
 }

@@ -13,8 +13,9 @@ import (
 // Absent params become {"_meta":{"progressToken":token}}; an existing _meta
 // object is merged into (a progressToken already there is replaced: the
 // engine must own the token to route progress). Params that are not an
-// object cannot carry a token and are an error.
-func withProgressToken(params json.RawMessage, token int64) (json.RawMessage, error) {
+// object cannot carry a token and are an error; valid says params are
+// known valid JSON (encoded by this module), which spares a second scan.
+func withProgressToken(params json.RawMessage, token int64, valid bool) (json.RawMessage, error) {
 	trimmed := bytes.TrimSpace(params)
 	if len(trimmed) == 0 {
 		out := appendTokenMember(make([]byte, 0, len(tokenMemberPrefix)+24), token)
@@ -23,7 +24,7 @@ func withProgressToken(params json.RawMessage, token int64) (json.RawMessage, er
 	if trimmed[0] != '{' {
 		return nil, fmt.Errorf("params must be a JSON object to carry a progress token, got %s", excerpt(trimmed))
 	}
-	if !json.Valid(trimmed) {
+	if !valid && !json.Valid(trimmed) {
 		return nil, fmt.Errorf("params are not valid JSON: %s", excerpt(trimmed))
 	}
 	// Fast path: no "_meta" member (even an escaped one spells "meta"), so

@@ -21,7 +21,7 @@ func FuzzWithProgressToken(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, params string) {
-		got, err := withProgressToken(json.RawMessage(params), 7)
+		got, err := withProgressToken(json.RawMessage(params), 7, false)
 		var obj map[string]json.RawMessage
 		if json.Unmarshal([]byte(params), &obj) != nil || obj == nil {
 			return // the general path's errors are tested above
@@ -73,7 +73,7 @@ func TestWithProgressToken(t *testing.T) {
 		{`{"_meta":{"k":1},"_meta":{"j":2}}`, `{"_meta":{"j":2,"progressToken":5}}`},
 	}
 	for _, tt := range tests {
-		got, err := withProgressToken(json.RawMessage(tt.params), 5)
+		got, err := withProgressToken(json.RawMessage(tt.params), 5, false)
 		if err != nil {
 			t.Errorf("withProgressToken(%s): %v", tt.params, err)
 			continue
@@ -96,7 +96,7 @@ func TestWithProgressToken(t *testing.T) {
 		`{"_meta":[1]}`:    "params._meta must be an object",
 		`{"meta":1} extra`: "not valid JSON",
 	} {
-		if _, err := withProgressToken(json.RawMessage(params), 5); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := withProgressToken(json.RawMessage(params), 5, false); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("withProgressToken(%s) error %v, want %q", params, err, want)
 		}
 	}

@@ -1,12 +1,14 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
+	"github.com/mcpwire/mcpwire/internal/jsonenc"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
@@ -108,8 +110,12 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts *Call
 	if opts != nil {
 		p.Meta = opts.Meta
 	}
+	var params any = p
+	if c.modern == nil && p.Meta == nil {
+		params = p.encoded()
+	}
 	var res CallToolResult
-	err := c.call(c.withParamHeaders(ctx, name, p.Arguments), MethodToolsCall, p, &copts, &res)
+	err := c.call(c.withParamHeaders(ctx, name, p.Arguments), MethodToolsCall, params, &copts, &res)
 	if err != nil && c.modern != nil && isHeaderMismatch(err) && c.relistForHeaders(ctx, name) {
 		// The server wants Mcp-Param headers this client did not know
 		// of; the spec's answer is to list the tools and try again. A
@@ -166,10 +172,24 @@ func (c *Client) toolCallOptions(ctx context.Context, opts *CallOptions) jsonrpc
 func ignoreProgress(Progress) {}
 
 // encodeArguments encodes args, which must come out as a JSON object (or
-// null, meaning none).
+// null, meaning none), valid and compact. The usual map[string]any is
+// encoded without reflection; a caller's json.RawMessage is checked and
+// compacted, as encoding/json would when embedding it.
 func encodeArguments(args any) (json.RawMessage, error) {
-	raw, ok := args.(json.RawMessage)
-	if !ok {
+	var raw json.RawMessage
+	switch a := args.(type) {
+	case json.RawMessage:
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, a); err != nil {
+			return nil, errors.New("the arguments are not valid JSON")
+		}
+		raw = buf.Bytes()
+	case map[string]any:
+		if b, ok := jsonenc.Append(make([]byte, 0, 64), a); ok {
+			raw = b
+		}
+	}
+	if raw == nil {
 		var err error
 		if raw, err = json.Marshal(args); err != nil {
 			return nil, fmt.Errorf("encoding the arguments: %w", err)
@@ -180,9 +200,6 @@ func encodeArguments(args any) (json.RawMessage, error) {
 	}
 	if !isJSONObject(raw) {
 		return nil, fmt.Errorf("the arguments encode as %s; they must be a JSON object", jsonKind(raw))
-	}
-	if !json.Valid(raw) {
-		return nil, errors.New("the arguments are not valid JSON")
 	}
 	return raw, nil
 }

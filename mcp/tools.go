@@ -1,6 +1,10 @@
 package mcp
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/mcpwire/mcpwire/internal/jsonenc"
+)
 
 // Tool is one entry of tools/list.
 type Tool struct {
@@ -80,4 +84,17 @@ type callToolParams struct {
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments,omitempty"`
 	Meta      map[string]any  `json:"_meta,omitempty"`
+}
+
+// encoded is p, without _meta, as json.Marshal writes it; Arguments must
+// be compact JSON (encodeArguments makes it so).
+func (p *callToolParams) encoded() jsonenc.Encoded {
+	b := make([]byte, 0, len(p.Name)+len(p.Arguments)+28)
+	b = append(b, `{"name":`...)
+	b = jsonenc.AppendString(b, p.Name)
+	if len(p.Arguments) > 0 {
+		b = append(b, `,"arguments":`...)
+		b = append(b, p.Arguments...)
+	}
+	return append(b, '}')
 }
