@@ -167,3 +167,62 @@ func guardPidOf(g *groupGuard) int {
 	}
 	return g.proc.Pid
 }
+
+// Where the guard can run, a child is forked from the caller's thread
+// with no parent-death signal; where it cannot, from the starter's locked
+// thread with one, and that thread is held until the child was reaped.
+func TestStartChildUsesTheStarterThreadOnlyWithoutAGuard(t *testing.T) {
+	for _, guarded := range []bool{true, false} {
+		cmd := exec.Command("sleep", "1000")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		release, err := startChild(cmd, guarded)
+		if err != nil {
+			t.Fatal(err)
+		}
+		starter.mu.Lock()
+		live := starter.live
+		starter.mu.Unlock()
+		wantSignal, wantLive := syscall.Signal(0), 0
+		if !guarded {
+			wantSignal, wantLive = syscall.SIGKILL, 1
+		}
+		if cmd.SysProcAttr.Pdeathsig != wantSignal || live != wantLive {
+			t.Errorf("guarded %v: parent-death signal %v, starter users %d; want %v, %d",
+				guarded, cmd.SysProcAttr.Pdeathsig, live, wantSignal, wantLive)
+		}
+		cmd.Process.Kill()
+		cmd.Wait()
+		release()
+		starter.mu.Lock()
+		live = starter.live
+		starter.mu.Unlock()
+		if live != 0 {
+			t.Errorf("guarded %v: %d starter users after the child was reaped", guarded, live)
+		}
+	}
+}
+
+// available says no, without trying to start anything, when the shell is
+// missing or not an executable file; and yes once a guard runs.
+func TestGuardAvailableChecksTheShell(t *testing.T) {
+	dir := t.TempDir()
+	plain := dir + "/plain"
+	if err := os.WriteFile(plain, []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, shell := range []string{dir + "/missing", dir, plain} {
+		g := &groupGuard{shell: shell}
+		ok := g.available()
+		if ok || !g.failed {
+			t.Errorf("shell %s: available %v, failed %v; want false, true", shell, ok, g.failed)
+		}
+	}
+	g := &groupGuard{}
+	if !g.available() || g.proc != nil {
+		t.Fatalf("/bin/sh: available %v with guard %v; want true and none started yet", g.available(), g.proc)
+	}
+	if !g.watch(startGroup(t)) || !g.available() {
+		t.Fatal("a running guard is not available")
+	}
+	endGuard(t, g)
+}

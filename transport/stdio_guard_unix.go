@@ -18,9 +18,10 @@ import (
 // The parent-death signal (Linux only, and used only where the guard
 // cannot run) ends a server itself, but not the processes the server
 // started: a shell's background job, a language runtime's worker, a
-// wrapper's child. They are reparented to init and would run on for ever. The guard is a shell reading a pipe whose only
-// writer is mcpwire (the write end is close-on-exec, so no other child
-// holds it past its exec). mcpwire writes "+ PGID" when a server's group
+// wrapper's child. They are reparented to init and would run on for
+// ever. The guard is a shell reading a pipe whose only writer is mcpwire
+// (the write end is close-on-exec, so no other child holds it past its
+// exec). mcpwire writes "+ PGID" when a server's group
 // starts and "- PGID" once Close ended it. When mcpwire dies, for
 // whatever reason, the kernel closes the write end, the shell's read
 // ends, and it sends SIGKILL to every group it still knows.
@@ -56,16 +57,21 @@ import (
 // the guard die (someone killed it), the next connect starts a new one
 // and tells it every group still known.
 type groupGuard struct {
-	mu     sync.Mutex
-	proc   *os.Process // the guard; nil before the first start, or after a failed one
-	pipe   *os.File    // its stdin's write end
-	raw    syscall.RawConn
-	failed bool        // /bin/sh cannot start: no further tries
-	groups map[int]int // pgid → how many servers of this process hold it
-	buf    []byte      // a message being written; guarded by mu
+	mu      sync.Mutex
+	proc    *os.Process // the guard; nil before the first start, or after a failed one
+	pipe    *os.File    // its stdin's write end
+	raw     syscall.RawConn
+	failed  bool        // /bin/sh cannot start: no further tries
+	checked bool        // available looked at the shell
+	shell   string      // the shell to run; "" means guardShell (tests set others)
+	groups  map[int]int // pgid → how many servers of this process hold it
+	buf     []byte      // a message being written; guarded by mu
 }
 
 var guard groupGuard
+
+// guardShell is the shell the guard runs in.
+const guardShell = "/bin/sh"
 
 // guardScript tracks the group ids it is told, and on the end of its
 // stdin SIGKILLs every group still known ("kill -PGID" signals a group;
@@ -84,17 +90,32 @@ set --
 for id in $g; do set -- "$@" "-$id"; done
 [ $# -eq 0 ] || kill -s KILL -- "$@"`
 
-// running starts the guard if none runs, and reports whether one does.
-// A child forked while it runs needs no parent-death signal: the guard is
-// told the child's group right after the fork (watch), and should it have
-// died in between, watch starts a new one told every group.
-func (g *groupGuard) running() bool {
+// available reports whether a guard runs or can be started, without
+// starting one: watch starts it right after the fork, while the child
+// starts up. It is false only once /bin/sh proved unusable, or is not an
+// executable file. A child forked while it is true gets no parent-death
+// signal: should the guard then fail to start for another reason (out of
+// processes, say), that child runs unguarded, as every child did before
+// the guard.
+func (g *groupGuard) available() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.failed {
-		return false
+	if g.proc != nil {
+		return true
 	}
-	return g.proc != nil || g.start()
+	if !g.failed && !g.checked {
+		g.checked = true
+		fi, err := os.Stat(g.shellPath())
+		g.failed = err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0
+	}
+	return !g.failed
+}
+
+func (g *groupGuard) shellPath() string {
+	if g.shell != "" {
+		return g.shell
+	}
+	return guardShell
 }
 
 // watch asks the guard to end group pgid should mcpwire die, starting the
@@ -175,7 +196,7 @@ func (g *groupGuard) start() bool {
 	}
 	// Setsid: a session and group of its own, out of reach of the
 	// terminal's signals and of any signal to mcpwire's group.
-	proc, err := os.StartProcess("/bin/sh", []string{"mcpwire-guard", "-c", guardScript}, &os.ProcAttr{
+	proc, err := os.StartProcess(g.shellPath(), []string{"mcpwire-guard", "-c", guardScript}, &os.ProcAttr{
 		Dir:   "/",
 		Env:   []string{},
 		Files: []*os.File{r, nil, nil},

@@ -92,7 +92,7 @@ func startProcess(c *Command, path string, env []string) (*stdioStream, error) {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdinR, stdoutW, stderrW
 	// A group of its own, so that Close's signals reach whatever it starts.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	release, startErr := startChild(cmd, guard.running())
+	release, startErr := startChild(cmd, guard.available())
 	// The child has its own copies of its ends (or failed to start).
 	closeAll(stdinR, stdoutW, stderrW)
 	if startErr != nil {
