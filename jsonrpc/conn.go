@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mcpwire/mcpwire/internal/readmode"
 )
 
 // Defaults of Options and CallOptions.
@@ -115,7 +117,8 @@ type Progress struct {
 // used from handlers and subscriber callbacks.
 //
 // Goroutines: one read loop (none over a stream that pushes, whose own
-// goroutines deliver), one delivery goroutine for subscribers while
+// goroutines deliver, and none while the connection is idle over a stream
+// that parks: stdio on Linux), one delivery goroutine for subscribers while
 // notifications wait for them, one goroutine per request of the peer while
 // its handler runs, and one short lived goroutine per
 // notifications/cancelled being sent. A call itself runs on the caller's
@@ -144,6 +147,8 @@ type Conn struct {
 	turns     turnReader
 	bgTurn    chan struct{}
 	idleTimer *time.Timer
+	// parker is turns as a readmode.Parker, nil if it is not one.
+	parker readmode.Parker
 
 	// mu guards state; see update for what may be done under it.
 	mu    sync.Mutex
@@ -190,6 +195,10 @@ type inFlight struct {
 	// read goroutine, or, with neither set, nobody for now.
 	turnCall *pendingCall
 	turnBG   bool
+	// bgRunning says the read goroutine exists; bgParked, that it holds
+	// the turn with the stream parked and no goroutine (see parkBG).
+	bgRunning bool
+	bgParked  bool
 }
 
 // update runs f with the in-flight state locked, then applies what
@@ -273,9 +282,9 @@ func NewConn(s Stream, opts Options) *Conn {
 		c.bgTurn = make(chan struct{}, 1)
 		c.idleTimer = time.AfterFunc(time.Hour, c.idleTurn)
 		c.idleTimer.Stop()
-		// Until the first call, the read goroutine reads.
+		c.parker, _ = s.(readmode.Parker)
+		// Until the first call, the read goroutine reads (or parks).
 		c.giveTurnToBGLocked(&c.state)
-		go c.turnLoop()
 		return c
 	}
 	go c.readLoop()

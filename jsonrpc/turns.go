@@ -39,20 +39,48 @@ import (
 const idleTurnDelay = time.Millisecond
 
 // turnLoop is the read goroutine of a stream read in turns: it reads whenever
-// it holds the turn, and ends the connection when the stream ends.
-func (c *Conn) turnLoop() {
+// it holds the turn, and ends the connection when the stream ends. held
+// says it starts holding the turn; woke, that it was started because the
+// parked stream has input, which it reads before it may park again.
+//
+// A stream that can park (readmode.Parker) lets it end while it holds
+// the turn with no call waiting: the stream calls bgReady when input
+// comes, which starts it again. An idle connection then holds no
+// goroutine; a caller that comes first unparks the stream and reads
+// itself (readOwnResponse).
+func (c *Conn) turnLoop(held, woke bool) {
 	bg := &bgReceiver{c: c}
 	var cause error
 	for cause == nil {
-		select {
-		case <-c.bgTurn:
-		case <-c.done:
-			cause = c.Err()
-			continue
+		if !held {
+			select {
+			case <-c.bgTurn:
+			case <-c.done:
+				cause = c.Err()
+				continue
+			}
 		}
-		for held := true; held && cause == nil; {
+		for held = true; held && cause == nil; {
+			var deadline time.Time
+			if c.parker != nil {
+				switch {
+				case woke:
+					// Read what woke it, briefly, before parking
+					// again: the stream would report it at once.
+					woke = false
+					deadline = time.Now().Add(idleTurnDelay)
+				default:
+					parked, retry := c.parkBG()
+					if parked {
+						return // bgReady starts the next one
+					}
+					if retry {
+						deadline = time.Now().Add(idleTurnDelay)
+					}
+				}
+			}
 			bg.yielded = false
-			err := c.turns.ReadTurn(time.Time{}, bg)
+			err := c.turns.ReadTurn(deadline, bg)
 			switch {
 			case err != nil:
 				cause = err
@@ -65,7 +93,47 @@ func (c *Conn) turnLoop() {
 			}
 		}
 	}
+	c.update(func(s *inFlight) { s.bgRunning = false })
 	c.end(cause, false)
+}
+
+// parkBG parks the stream while the read goroutine holds the turn and no
+// call waits. parked says the goroutine is to end; retry, that input is
+// buffered and must be read (for a moment) before parking is tried again.
+func (c *Conn) parkBG() (parked, retry bool) {
+	c.update(func(s *inFlight) {
+		if s.ended != nil || !s.turnBG || len(s.calls) > 0 {
+			return
+		}
+		if parked, retry = c.parker.Park(c.bgReady); parked {
+			s.bgParked, s.bgRunning = true, false
+		}
+	})
+	return parked, retry
+}
+
+// bgReady is the parked stream's call: input came, the stream ended or
+// its peer is gone. The read goroutine, which still holds the turn, is
+// started again to read it.
+func (c *Conn) bgReady() {
+	c.update(func(s *inFlight) {
+		if !s.bgParked {
+			return
+		}
+		s.bgParked = false
+		if s.ended == nil {
+			s.bgRunning = true
+			go c.turnLoop(true, true)
+		}
+	})
+}
+
+// unparkLocked takes the turn back from a parked stream for a caller that
+// will read itself. It is called inside update.
+func (c *Conn) unparkLocked(s *inFlight) {
+	if s.bgParked && c.parker.Unpark() {
+		s.bgParked, s.turnBG = false, false
+	}
 }
 
 // bgReceiver takes what the read goroutine reads in its turns.
@@ -115,6 +183,11 @@ func (c *Conn) idleTurn() {
 
 func (c *Conn) giveTurnToBGLocked(s *inFlight) {
 	s.turnBG = true
+	if !s.bgRunning {
+		s.bgRunning = true
+		go c.turnLoop(true, false)
+		return
+	}
 	select {
 	case c.bgTurn <- struct{}{}:
 	default:
@@ -134,6 +207,7 @@ func (c *Conn) readOwnResponse(ctx, callCtx context.Context, p *pendingCall) boo
 	}
 	took := false
 	c.update(func(s *inFlight) {
+		c.unparkLocked(s)
 		if s.ended == nil && s.turnCall == nil && !s.turnBG && p.resp == nil && p.err == nil && len(p.progress) == 0 {
 			s.turnCall = p
 			took = true

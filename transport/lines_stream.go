@@ -61,6 +61,19 @@ type lineStreamConfig struct {
 	// deadlines sets the reader's read deadline, which reading in turns
 	// needs (see readTurn); nil when the reader has none.
 	deadlines readDeadliner
+	// parker waits for the reader's input with no goroutine (see park);
+	// nil when the reader cannot.
+	parker sourceParker
+}
+
+// sourceParker is a reader's source that can wait for input with no
+// goroutine: Park arranges for ready to be called, on a goroutine of its
+// own, when input comes or the source ends, and reports false if it
+// cannot; Unpark cancels that, reporting false if ready has been or is
+// being called.
+type sourceParker interface {
+	Park(ready func()) bool
+	Unpark() bool
 }
 
 // lineStream is the JSON-lines jsonrpc.Stream shared by NewStream, Pipe and
@@ -288,6 +301,33 @@ func (s *lineStream) interruptTurn() {
 	_ = s.cfg.deadlines.SetReadDeadline(time.Unix(1, 0))
 }
 
+// park is readmode.Parker's Park for a stream read in turns: the engine
+// calls it between turns, holding the turn. Input already read ahead, or
+// a batch's rest, must be read first (retry); a closed or ended stream, or
+// a source that cannot park, is read in turns as before.
+func (s *lineStream) park(ready func()) (parked, retry bool) {
+	if s.cfg.parker == nil || !s.turnMu.TryLock() {
+		return false, false // a turn is not expected now; drainTurns after Close is
+	}
+	defer s.turnMu.Unlock()
+	if len(s.leftover) > 0 || s.reader.Pending() {
+		return false, true
+	}
+	// Under mu, so that shutdown, which unparks, comes either before (and
+	// park sees the stream closed) or after.
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.isClosed() || s.terminal != nil {
+		return false, false
+	}
+	return s.cfg.parker.Park(ready), false
+}
+
+// unpark is readmode.Parker's Unpark.
+func (s *lineStream) unpark() bool {
+	return s.cfg.parker != nil && s.cfg.parker.Unpark()
+}
+
 // drainTurns drains after Close once the running turn, if any, is over.
 func (s *lineStream) drainTurns() {
 	s.turnMu.Lock()
@@ -405,6 +445,12 @@ func (s *lineStream) shutdown(cause error) {
 	s.closeOnce.Do(func() {
 		s.mu.Lock()
 		s.closedErr = cause
+		if s.cfg.parker != nil {
+			// A pending Park is dropped, not called: the engine is
+			// ending anyway, and the descriptor must not stay watched
+			// past its close.
+			s.cfg.parker.Unpark()
+		}
 		switch s.readMode {
 		case notReading:
 			// Nobody reads: drain, so that the peer is not blocked

@@ -56,6 +56,11 @@ const (
 	// forkingServer(childIgnoreTerm), prints the server's pid, and then
 	// waits to be killed.
 	childClient = "client"
+	// childPoke echoes requests, answers the notification "poke" with
+	// the notification "poked", and exits with status 5 on the
+	// notification "quit": messages that reach a client that waits for
+	// nothing.
+	childPoke = "poke"
 	// childExitOnRequest echoes requests, and on the request "exit"
 	// writes exitWords to stderr and exits with status 3, unanswered.
 	childExitOnRequest = "exit-on-request"
@@ -92,6 +97,25 @@ func runChild(mode string) int {
 	switch mode {
 	case childEcho:
 		return echoRequests(send, nil)
+	case childPoke:
+		r := jsonl.NewReader(os.Stdin)
+		for {
+			frame, err := r.ReadFrame()
+			if err != nil {
+				return 0
+			}
+			switch m, _ := jsonrpc.DecodeMessage(frame); m := m.(type) {
+			case *jsonrpc.Request:
+				send(&jsonrpc.Response{ID: m.ID, Result: json.RawMessage(`{}`)})
+			case *jsonrpc.Notification:
+				switch m.Method {
+				case "poke":
+					notify("poked", nil)
+				case "quit":
+					return 5
+				}
+			}
+		}
 	case childWrapEcho:
 		r := jsonl.NewReader(os.Stdin)
 		for {

@@ -23,6 +23,11 @@ type readyPipe struct {
 	// runs out, even if a process the server started still holds the
 	// write end open.
 	gone atomic.Bool
+	// ready and parkFd are a pending Park (see stdio_park_linux.go):
+	// what to call on input, and the descriptor the shared poller
+	// watches for it (-1: none). Guarded by stderrPolling.mu.
+	ready  func()
+	parkFd int
 }
 
 // newReadyPipe wraps f, or returns f itself if it cannot wait that way.
@@ -31,7 +36,7 @@ func newReadyPipe(f *os.File) io.Reader {
 	if err != nil {
 		return f
 	}
-	p := &readyPipe{File: f, rc: rc}
+	p := &readyPipe{File: f, rc: rc, parkFd: -1}
 	p.check = p.readyOrGone
 	return p
 }
@@ -85,6 +90,11 @@ func (p *readyPipe) readNow(b []byte) (int, error) {
 func (p *readyPipe) serverExited() {
 	p.gone.Store(true)
 	_ = p.SetReadDeadline(time.Unix(1, 0))
+	// A parked reader is woken too: a process the server started may
+	// hold stdout open, so the pipe itself may never say.
+	if ready := stderrPolling.unpark(p); ready != nil {
+		ready()
+	}
 }
 
 // readyOrGone is the wait's check: input, the end of the pipe, or the

@@ -22,14 +22,15 @@ import (
 // its stdout reader told to end at the end of what is buffered.
 type stderrPoller struct {
 	mu      sync.Mutex
-	ep      *os.File         // the epoll instance, nil until first used
-	epfd    int              // its descriptor (ep.Fd would make it blocking)
-	wakeR   int              // read end of the pipe that wakes the goroutine
-	wakeW   int              // its write end
-	watched map[int]*process // by stderr descriptor
-	exits   map[int]*process // by pidfd
-	serving bool             // the goroutine runs
-	broken  bool             // no epoll here: children drain on their own
+	ep      *os.File           // the epoll instance, nil until first used
+	epfd    int                // its descriptor (ep.Fd would make it blocking)
+	wakeR   int                // read end of the pipe that wakes the goroutine
+	wakeW   int                // its write end
+	watched map[int]*process   // by stderr descriptor
+	exits   map[int]*process   // by pidfd
+	parked  map[int]*readyPipe // parked stdout pipes, by descriptor (stdio_park_linux.go)
+	serving bool               // the goroutine runs
+	broken  bool               // no epoll here: children drain on their own
 }
 
 var stderrPolling stderrPoller
@@ -90,6 +91,7 @@ func (s *stderrPoller) init() bool {
 	s.ep, s.epfd, s.wakeR, s.wakeW = ep, epfd, wake[0], wake[1]
 	s.watched = make(map[int]*process)
 	s.exits = make(map[int]*process)
+	s.parked = make(map[int]*readyPipe)
 	s.broken = false
 	return true
 }
@@ -120,7 +122,9 @@ func (s *stderrPoller) wakeIfIdle() {
 }
 
 // idle reports whether nothing is watched. Called with mu held.
-func (s *stderrPoller) idle() bool { return len(s.watched) == 0 && len(s.exits) == 0 }
+func (s *stderrPoller) idle() bool {
+	return len(s.watched) == 0 && len(s.exits) == 0 && len(s.parked) == 0
+}
 
 // watchExit has the poller watch for p's exit through a pidfd; when it
 // comes, p is reaped (which tells its stdout reader). Where the poller or
@@ -230,12 +234,15 @@ func (s *stderrPoller) serve() {
 			s.mu.Lock()
 			p := s.watched[fd]
 			_, isExit := s.exits[fd]
+			_, isParked := s.parked[fd]
 			s.mu.Unlock()
 			switch {
 			case p != nil:
 				s.readFrom(p)
 			case isExit:
 				s.exited(fd)
+			case isParked:
+				s.parkedReady(fd)
 			}
 		}
 	}
@@ -259,6 +266,11 @@ func (s *stderrPoller) giveUp() {
 		syscall.Close(fd)
 		p.pidfd = -1
 		p.startReaper()
+	}
+	for _, p := range s.parked {
+		if ready := s.unparkLocked(p); ready != nil {
+			go ready() // not under mu: ready may reach the poller
+		}
 	}
 }
 

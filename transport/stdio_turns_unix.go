@@ -13,3 +13,11 @@ func (s *stdioStream) ReadTurn(deadline time.Time, to receiver) error {
 
 // Interrupt cuts the running turn short (see readmode.TurnReader).
 func (s *stdioStream) Interrupt() { s.lineStream.interruptTurn() }
+
+// Park parks stdout until the server writes, so that an idle connection
+// holds no goroutine (see readmode.Parker); Linux only, elsewhere it
+// reports that it cannot.
+func (s *stdioStream) Park(ready func()) (parked, retry bool) { return s.lineStream.park(ready) }
+
+// Unpark cancels a pending Park (see readmode.Parker).
+func (s *stdioStream) Unpark() bool { return s.lineStream.unpark() }

@@ -131,12 +131,14 @@ func startProcess(c *Command, path string, env []string) (*stdioStream, error) {
 	// The child's exit ends the stream even while a process it started
 	// holds stdout open (where that can be watched for).
 	stderrPolling.watchExit(p)
+	parker, _ := out.(sourceParker)
 	s := newLineStream(out, stdinW, lineStreamConfig{
 		maxFrameSize: c.MaxMessageSize,
 		ended:        p.endedError,
 		close:        p.shutdown,
 		lazyRead:     true, // stdout is an OS pipe: the kernel buffers
 		deadlines:    stdoutR,
+		parker:       parker,
 	})
 	return &stdioStream{lineStream: s, proc: p}, nil
 }

@@ -121,6 +121,14 @@ func (r *Reader) ensureBuffer() error {
 	return nil
 }
 
+// Pending reports whether r holds what the source's readiness cannot
+// show: bytes read ahead into its buffer, or its terminal error. The start
+// of a line a deadline cut short does not count: its rest is still to
+// come from the source.
+func (r *Reader) Pending() bool {
+	return r.err != nil || (r.br != nil && r.br.Buffered() > 0)
+}
+
 // ReadFrame returns the next non-blank line without its terminator. The
 // returned slice is only valid until the next call to ReadFrame.
 //

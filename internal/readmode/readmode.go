@@ -59,3 +59,22 @@ type Receiver[M any] interface {
 type Pusher[M any] interface {
 	Push(to Receiver[M], ended func(error))
 }
+
+// Parker is a TurnReader that can also wait for input with no goroutine
+// at all: the engine's read goroutine, holding the turn on an idle
+// connection, parks the stream and ends, and the stream starts it again
+// through ready. An idle connection then costs no goroutine and no stack.
+//
+// Park arranges for ready to be called once, on a goroutine of the
+// stream's and never from within Park, when the stream has input, has
+// ended, or its peer is gone. It reports parked false when it cannot
+// park: retry true means input is already buffered in the stream (read it
+// in a turn, then park again), false that the stream cannot park now (read
+// in turns as before). Unpark cancels a pending Park and reports whether
+// it did; false means ready has been called or is being called. Park and
+// Unpark are never called during a turn, and Close drops a pending Park
+// without calling ready.
+type Parker interface {
+	Park(ready func()) (parked, retry bool)
+	Unpark() bool
+}
