@@ -98,12 +98,7 @@ func runChild(mode string) int {
 	case childEcho:
 		return echoRequests(send, nil)
 	case childPoke:
-		r := jsonl.NewReader(os.Stdin)
-		for {
-			frame, err := r.ReadFrame()
-			if err != nil {
-				return 0
-			}
+		return eachFrame(func(frame []byte) int {
 			switch m, _ := jsonrpc.DecodeMessage(frame); m := m.(type) {
 			case *jsonrpc.Request:
 				send(&jsonrpc.Response{ID: m.ID, Result: json.RawMessage(`{}`)})
@@ -115,19 +110,16 @@ func runChild(mode string) int {
 					return 5
 				}
 			}
-		}
+			return -1
+		})
 	case childWrapEcho:
-		r := jsonl.NewReader(os.Stdin)
-		for {
-			frame, err := r.ReadFrame()
-			if err != nil {
-				return 0
-			}
+		return eachFrame(func(frame []byte) int {
 			out.WriteString(`{"jsonrpc":"2.0","id":1,"result":`)
 			out.Write(frame)
 			out.WriteString("}\n")
 			out.Flush()
-		}
+			return -1
+		})
 	case childPrintEnv:
 		notify("env", os.Environ())
 		return echoRequests(send, nil)
@@ -255,6 +247,21 @@ func echoRequests(send func(jsonrpc.Message), before func(*jsonrpc.Request) int)
 			result = json.RawMessage(`{}`)
 		}
 		send(&jsonrpc.Response{ID: req.ID, Result: result})
+	}
+}
+
+// eachFrame runs fn on every line of stdin until fn returns an exit code
+// (>= 0), or stdin ends (0).
+func eachFrame(fn func(frame []byte) int) int {
+	r := jsonl.NewReader(os.Stdin)
+	for {
+		frame, err := r.ReadFrame()
+		if err != nil {
+			return 0
+		}
+		if code := fn(frame); code >= 0 {
+			return code
+		}
 	}
 }
 
