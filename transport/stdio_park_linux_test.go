@@ -70,3 +70,44 @@ func TestStdioIdleConnectionParksAndWakes(t *testing.T) {
 		t.Fatalf("connection ended with %v, want the server's exit status 5", err)
 	}
 }
+
+// Calls from many goroutines, the server's notifications and idle spells
+// (in which the connection parks) interleave: every call gets its
+// response and every notification is delivered, whoever reads.
+func TestStdioParkingUnderConcurrentCalls(t *testing.T) {
+	s := connect(t, childCommand(t, childPoke))
+	conn := jsonrpc.NewConn(s, jsonrpc.Options{})
+	defer conn.Close()
+	poked := make(chan struct{}, 64)
+	conn.Subscribe("poked", func(*jsonrpc.Notification) { poked <- struct{}{} })
+	ctx := context.Background()
+	const workers, rounds = 6, 20
+	for round := range rounds {
+		errs := make(chan error, workers)
+		for w := range workers {
+			go func() {
+				if w%3 == 0 {
+					errs <- conn.Notify(ctx, "poke", nil)
+					return
+				}
+				_, err := conn.Call(ctx, "call", map[string]int{"round": round, "worker": w}, nil)
+				errs <- err
+			}()
+		}
+		for range workers {
+			if err := <-errs; err != nil {
+				t.Fatalf("round %d: %v", round, err)
+			}
+		}
+		for range workers / 3 {
+			select {
+			case <-poked:
+			case <-time.After(longTimeout):
+				t.Fatalf("round %d: a notification was not delivered", round)
+			}
+		}
+		if round%4 == 3 {
+			waitParked(t, s)
+		}
+	}
+}
