@@ -22,7 +22,9 @@ import (
 // or long-lived allocations never bill the others, and a client that
 // crashes or runs out of memory only ends its child.
 
-const idleConns = 20
+// idleConns is how many connections an idle child opens (-idle-conns):
+// the judged figures take 20, which includes the process's first connect.
+var idleConns = 20
 
 // idleSamples is how many children measure idle memory per client and
 // repetition. RSS moves in steps of the kernel's fault-around window
@@ -136,9 +138,9 @@ func idle(c *clients.Client, target clients.Target) (childResult, error) {
 	}
 	rss1, heap1, g1 := footprint()
 	return childResult{
-		RSSKiB:    float64(rss1-rss0) / idleConns,
-		HeapKiB:   float64(heap1-heap0) / 1024 / idleConns,
-		Goroutine: float64(g1-g0) / idleConns,
+		RSSKiB:    float64(rss1-rss0) / float64(idleConns),
+		HeapKiB:   float64(heap1-heap0) / 1024 / float64(idleConns),
+		Goroutine: float64(g1-g0) / float64(idleConns),
 	}, nil
 }
 
@@ -180,7 +182,7 @@ func (e *env) spawnChild(mode string, c *clients.Client, tr string, maxSize int,
 		return childResult{}, err
 	}
 	tg := e.targets[tr]
-	args := []string{"-child", mode, "-client", c.Name, "-max", strconv.Itoa(maxSize)}
+	args := []string{"-child", mode, "-client", c.Name, "-max", strconv.Itoa(maxSize), "-idle-conns", strconv.Itoa(idleConns)}
 	if tg.IsHTTP() {
 		args = append(args, "-url", tg.URL)
 	} else {

@@ -37,6 +37,7 @@ func main() {
 	notes := flag.String("notes", "NOTES.md", "a Markdown file appended to the report (findings written by hand); missing is fine")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the run (use -clients to profile one client)")
 	memprofile := flag.String("memprofile", "", "write an allocation profile at the end of the run")
+	flag.IntVar(&idleConns, "idle-conns", idleConns, "connections per child of the idle workload (the judged figures use the default; more shows the cost per added connection)")
 	// Child mode (internal): see child.go.
 	child := flag.String("child", "", "internal: run one child measurement (survive, idle)")
 	childClient := flag.String("client", "", "internal: the child's client")
@@ -44,6 +45,10 @@ func main() {
 	childURL := flag.String("url", "", "internal: the HTTP endpoint")
 	childMax := flag.Int("max", 256<<20, "internal: largest result to probe")
 	flag.Parse()
+	if idleConns < 1 {
+		fmt.Fprintf(os.Stderr, "benchall: -idle-conns %d: want at least 1\n", idleConns)
+		os.Exit(2)
+	}
 
 	if *child != "" {
 		t := clients.Target{Command: *childServer, URL: *childURL}
