@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/mcpwire/mcpwire/internal/origin"
 )
 
 // registrationRequest is the client metadata sent to a registration
@@ -105,7 +107,7 @@ func applicationType(redirect string) string {
 	if err != nil {
 		return "native"
 	}
-	if web := strings.EqualFold(u.Scheme, "https") || strings.EqualFold(u.Scheme, "http"); web && !isLoopbackHost(u.Hostname()) {
+	if web := strings.EqualFold(u.Scheme, "https") || strings.EqualFold(u.Scheme, "http"); web && !origin.IsLoopbackHost(u.Hostname()) {
 		return "web"
 	}
 	return "native"

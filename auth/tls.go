@@ -3,9 +3,10 @@ package auth
 import (
 	"errors"
 	"fmt"
-	"net"
 	"net/url"
 	"strings"
+
+	"github.com/mcpwire/mcpwire/internal/origin"
 )
 
 // ErrInsecureHTTP: a URL that would carry tokens, codes or client
@@ -17,22 +18,11 @@ var ErrInsecureHTTP = errors.New("auth: plain http outside loopback")
 // insecureHint tells the user how to get past ErrInsecureHTTP.
 const insecureHint = "use https, or for a lab network you trust set AllowInsecureHTTP (\"allowInsecureHttp\": true in the server's \"oauth\" block)"
 
-// isLoopbackHost reports whether host (without port) is this machine:
-// "localhost" or a loopback address (127.0.0.0/8, ::1).
-func isLoopbackHost(host string) bool {
-	host = strings.TrimSuffix(strings.ToLower(host), ".")
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
 // secureEnough reports whether u may carry OAuth secrets: https, or http
 // to loopback (RFC 8252 native apps, local servers, tests).
 func secureEnough(u *url.URL) bool {
 	return strings.EqualFold(u.Scheme, "https") ||
-		(strings.EqualFold(u.Scheme, "http") && isLoopbackHost(u.Hostname()))
+		(strings.EqualFold(u.Scheme, "http") && origin.IsLoopbackHost(u.Hostname()))
 }
 
 // requireTLS refuses a plain-http URL outside loopback unless the options

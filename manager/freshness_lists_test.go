@@ -5,8 +5,6 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/mcpwire/mcpwire/config"
-	"github.com/mcpwire/mcpwire/mcp"
 	"github.com/mcpwire/mcpwire/mcptest"
 )
 
@@ -29,15 +27,11 @@ func TestPromptAndResourceListTTL(t *testing.T) {
 		f := newFleet()
 		defer f.close()
 		const ttl = time.Minute
-		srv := f.add("a", mcptest.NewDefault(&mcptest.Options{Name: "a", Eras: mcptest.ModernOnly}))
-		srv.SetCacheHint("prompts/list", mcptest.CacheHint{TTLMillis: ttl.Milliseconds(), Scope: "public"})
-		srv.SetCacheHint("resources/list", mcptest.CacheHint{TTLMillis: 2 * ttl.Milliseconds(), Scope: "private"})
-		m := NewServers([]*config.Server{pipeServer("a")}, &Options{Dial: f.dial, CacheDir: t.TempDir(),
-			Client: &mcp.ClientOptions{ProtocolVersion: mcp.ModernProtocolVersion}})
+		m, srv, log := modernFleetServer(t, f, map[string]mcptest.CacheHint{
+			"prompts/list":   {TTLMillis: ttl.Milliseconds(), Scope: "public"},
+			"resources/list": {TTLMillis: 2 * ttl.Milliseconds(), Scope: "private"},
+		})
 		defer m.Close()
-		log := record(m)
-		m.Start(t.Context())
-		log.waitFor(t, "a", Connected, 1)
 		synctest.Wait()
 		prompts, resources := listings(srv, "prompts/list"), listings(srv, "resources/list")
 		if prompts == 0 || resources == 0 || len(m.Prompts()) == 0 || len(m.Resources()) == 0 {

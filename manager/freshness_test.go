@@ -10,12 +10,12 @@ import (
 	"github.com/mcpwire/mcpwire/mcptest"
 )
 
-// modernFleetServer is a modern-only mcptest server whose tool lists carry
-// hint, behind a manager pinned to the modern era.
-func modernFleetServer(t *testing.T, f *fleet, hint *mcptest.CacheHint) (*Manager, *mcptest.Server, *eventLog) {
+// modernFleetServer is a modern-only mcptest server whose answers carry
+// hints (by method), behind a manager pinned to the modern era.
+func modernFleetServer(t *testing.T, f *fleet, hints map[string]mcptest.CacheHint) (*Manager, *mcptest.Server, *eventLog) {
 	srv := f.add("a", mcptest.NewDefault(&mcptest.Options{Name: "a", Eras: mcptest.ModernOnly}))
-	if hint != nil {
-		srv.SetCacheHint("tools/list", *hint)
+	for method, hint := range hints {
+		srv.SetCacheHint(method, hint)
 	}
 	m := NewServers([]*config.Server{pipeServer("a")}, &Options{Dial: f.dial, CacheDir: t.TempDir(),
 		Client: &mcp.ClientOptions{ProtocolVersion: mcp.ModernProtocolVersion}})
@@ -25,16 +25,6 @@ func modernFleetServer(t *testing.T, f *fleet, hint *mcptest.CacheHint) (*Manage
 	return m, srv, log
 }
 
-func toolListings(srv *mcptest.Server) int {
-	n := 0
-	for _, r := range srv.ModernRequests() {
-		if r.Method == "tools/list" {
-			n++
-		}
-	}
-	return n
-}
-
 // A tool list with a positive ttlMs is served as is while fresh, and
 // listed again (once) when the manager needs it after the TTL.
 func TestToolListTTL(t *testing.T) {
@@ -42,11 +32,11 @@ func TestToolListTTL(t *testing.T) {
 		f := newFleet()
 		defer f.close()
 		const ttl = time.Minute
-		m, srv, _ := modernFleetServer(t, f, &mcptest.CacheHint{TTLMillis: ttl.Milliseconds(), Scope: "public"})
+		m, srv, _ := modernFleetServer(t, f, map[string]mcptest.CacheHint{"tools/list": {TTLMillis: ttl.Milliseconds(), Scope: "public"}})
 		defer m.Close()
 		start := time.Now()
 		synctest.Wait()
-		base := toolListings(srv)
+		base := listings(srv, "tools/list")
 		if base == 0 {
 			t.Fatal("the tools were never listed")
 		}
@@ -55,7 +45,7 @@ func TestToolListTTL(t *testing.T) {
 		m.Tools()
 		time.Sleep(DefaultRefreshMaxWait)
 		synctest.Wait()
-		if n := toolListings(srv); n != base {
+		if n := listings(srv, "tools/list"); n != base {
 			t.Fatalf("%d listings while the list was fresh, want %d", n, base)
 		}
 
@@ -65,13 +55,13 @@ func TestToolListTTL(t *testing.T) {
 		}
 		time.Sleep(DefaultRefreshMaxWait)
 		synctest.Wait()
-		if n := toolListings(srv); n != base+1 {
+		if n := listings(srv, "tools/list"); n != base+1 {
 			t.Fatalf("%d listings after the TTL passed, want %d", n, base+1)
 		}
 		m.Tools() // fresh again
 		time.Sleep(DefaultRefreshMaxWait)
 		synctest.Wait()
-		if n := toolListings(srv); n != base+1 {
+		if n := listings(srv, "tools/list"); n != base+1 {
 			t.Errorf("%d listings right after a refresh, want %d", n, base+1)
 		}
 	})
@@ -86,12 +76,12 @@ func TestToolListTTLZero(t *testing.T) {
 		m, srv, _ := modernFleetServer(t, f, nil)
 		defer m.Close()
 		synctest.Wait()
-		base := toolListings(srv)
+		base := listings(srv, "tools/list")
 		time.Sleep(time.Hour)
 		m.Tools()
 		time.Sleep(DefaultRefreshMaxWait)
 		synctest.Wait()
-		if n := toolListings(srv); n != base {
+		if n := listings(srv, "tools/list"); n != base {
 			t.Errorf("%d listings, want %d", n, base)
 		}
 	})

@@ -62,15 +62,12 @@ func (h CacheHint) merge(page CacheHint, first bool) CacheHint {
 // narrowest cacheScope. A zero hint means the server gave none (all
 // servers before 2026-07-28).
 func (c *Client) ListToolsWithHint(ctx context.Context) ([]Tool, CacheHint, error) {
-	var hint CacheHint
-	first := true
-	tools, err := listAll(ctx, MethodToolsList, func(ctx context.Context, cursor string) ([]Tool, string, error) {
+	tools, hint, err := listAllWithHint(ctx, MethodToolsList, func(ctx context.Context, cursor string) ([]Tool, string, CacheHint, error) {
 		page, err := c.ListToolsPage(ctx, cursor)
 		if err != nil {
-			return nil, "", err
+			return nil, "", CacheHint{}, err
 		}
-		hint, first = hint.merge(page.CacheHint, first), false
-		return page.Tools, page.NextCursor, nil
+		return page.Tools, page.NextCursor, page.CacheHint, nil
 	})
 	if err != nil {
 		return nil, CacheHint{}, err

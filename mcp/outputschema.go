@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mcpwire/mcpwire/internal/peerschema"
 )
 
 // OutputSchemaError means a tool's structuredContent is missing or does not
@@ -149,29 +151,7 @@ func (sc *schemaCache) check(tool string, res *CallToolResult) error {
 // domain never resolves, and nothing is ever fetched anyway.
 const schemaLocation = "https://mcpwire.invalid/output-schema.json"
 
-// compileSchema compiles a peer's JSON Schema. Without "$schema" the
-// dialect is 2020-12, as MCP specifies; a draft named in "$schema" (the
-// reference server uses draft-07) is honoured. References are resolved
-// only within the schema itself: a peer's schema must not make the client
-// read files or fetch URLs, so an unknown dialect or an external $ref
-// fails to compile.
+// compileSchema compiles a tool's outputSchema (see peerschema.Compile).
 func compileSchema(raw []byte) (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		return nil, fmt.Errorf("not valid JSON: %w", err)
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(refuseLoader{})
-	if err := c.AddResource(schemaLocation, doc); err != nil {
-		return nil, err
-	}
-	return c.Compile(schemaLocation)
-}
-
-// refuseLoader loads nothing: the default loader would read local files.
-type refuseLoader struct{}
-
-func (refuseLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("external schema %q is not loaded (only references within the schema are resolved)", clip(url))
+	return peerschema.Compile(raw, schemaLocation)
 }

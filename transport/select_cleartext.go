@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/url"
 	"slices"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/config"
+	"github.com/mcpwire/mcpwire/internal/origin"
 )
 
 // ErrInsecureHTTP is what FromServer's error wraps when a server's
@@ -33,7 +33,7 @@ var ErrInsecureHTTP = errors.New("transport: plain http outside loopback")
 // Headers itself has chosen what to send where, while a config file may
 // have been written for another URL.
 func checkCleartextHeaders(s *config.Server, u *url.URL, o ServerOptions) error {
-	if len(s.Headers) == 0 || o.AllowInsecureHTTP || !strings.EqualFold(u.Scheme, "http") || isLoopbackHost(u.Hostname()) || oauthAllowsInsecure(s.OAuth) {
+	if len(s.Headers) == 0 || o.AllowInsecureHTTP || !strings.EqualFold(u.Scheme, "http") || origin.IsLoopbackHost(u.Hostname()) || oauthAllowsInsecure(s.OAuth) {
 		return nil
 	}
 	names := make([]string, 0, len(s.Headers))
@@ -47,17 +47,6 @@ func checkCleartextHeaders(s *config.Server, u *url.URL, o ServerOptions) error 
 	}
 	return fmt.Errorf("%w: %s: the header %s would travel in clear text to %s (plain http to another machine); use https, or, only on a network you trust, set \"allowInsecureHttp\": true in the server's \"oauth\" block",
 		ErrInsecureHTTP, what, strings.Join(names, ", "), u.Host)
-}
-
-// isLoopbackHost reports whether host (without port) is this machine:
-// "localhost" (and its subdomains, RFC 6761) or a loopback address.
-func isLoopbackHost(host string) bool {
-	host = strings.TrimSuffix(strings.ToLower(host), ".")
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // oauthAllowsInsecure reads "allowInsecureHttp" from a server's "oauth"

@@ -32,19 +32,11 @@ func (p *readyPipe) Unpark() bool { return stderrPolling.unpark(p) != nil }
 func (s *stderrPoller) park(p *readyPipe, fd int, ready func()) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.broken || (s.ep == nil && !s.init()) || p.parkFd >= 0 {
-		return false
-	}
-	ev := syscall.EpollEvent{Events: syscall.EPOLLIN | syscall.EPOLLONESHOT, Fd: int32(fd)}
-	if err := syscall.EpollCtl(s.epfd, syscall.EPOLL_CTL_ADD, fd, &ev); err != nil {
+	if p.parkFd >= 0 || !s.usableLocked() || !s.watchLocked(fd, syscall.EPOLLIN|syscall.EPOLLONESHOT) {
 		return false
 	}
 	p.ready, p.parkFd = ready, fd
 	s.parked[fd] = p
-	if !s.serving {
-		s.serving = true
-		go s.serve()
-	}
 	return true
 }
 

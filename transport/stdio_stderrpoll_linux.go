@@ -39,19 +39,31 @@ var stderrPolling stderrPoller
 func (s *stderrPoller) add(p *process) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.broken || (s.ep == nil && !s.init()) {
+	if !s.usableLocked() {
 		return false
 	}
 	fd, ok := sysfd(p.stderr)
-	if !ok {
-		return false
-	}
 	// Level-triggered: whatever one read leaves is reported again.
-	if err := syscall.EpollCtl(s.epfd, syscall.EPOLL_CTL_ADD, fd, &syscall.EpollEvent{Events: syscall.EPOLLIN, Fd: int32(fd)}); err != nil {
+	if !ok || !s.watchLocked(fd, syscall.EPOLLIN) {
 		return false
 	}
 	p.stderrFd = fd
 	s.watched[fd] = p
+	return true
+}
+
+// usableLocked makes sure the epoll instance exists, and reports false if
+// there is none and cannot be. Called with mu held.
+func (s *stderrPoller) usableLocked() bool {
+	return !s.broken && (s.ep != nil || s.init())
+}
+
+// watchLocked adds fd to the epoll instance for events, and makes sure
+// the goroutine serves it. Called with mu held.
+func (s *stderrPoller) watchLocked(fd int, events uint32) bool {
+	if err := syscall.EpollCtl(s.epfd, syscall.EPOLL_CTL_ADD, fd, &syscall.EpollEvent{Events: events, Fd: int32(fd)}); err != nil {
+		return false
+	}
 	if !s.serving {
 		s.serving = true
 		go s.serve()
@@ -140,23 +152,19 @@ func (s *stderrPoller) watchExit(p *process) {
 func (s *stderrPoller) addExit(p *process) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.broken || (s.ep == nil && !s.init()) {
+	if !s.usableLocked() {
 		return false
 	}
 	fd, err := pidfdOpen(p.proc.Pid)
 	if err != nil {
 		return false
 	}
-	if err := syscall.EpollCtl(s.epfd, syscall.EPOLL_CTL_ADD, fd, &syscall.EpollEvent{Events: syscall.EPOLLIN, Fd: int32(fd)}); err != nil {
+	if !s.watchLocked(fd, syscall.EPOLLIN) {
 		syscall.Close(fd)
 		return false
 	}
 	p.pidfd = fd
 	s.exits[fd] = p
-	if !s.serving {
-		s.serving = true
-		go s.serve()
-	}
 	return true
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log"
 	"os"
@@ -100,13 +99,5 @@ func callTool(ctx context.Context, client *mcp.Client, name string, args map[str
 	if _, err := client.ListTools(ctx); err != nil {
 		return fmt.Errorf("tools/list: %w", err)
 	}
-	res, err := client.CallTool(ctx, name, args, nil)
-	if err != nil {
-		return fmt.Errorf("tools/call %s: %w", name, err)
-	}
-	if res.IsError {
-		b, _ := json.Marshal(res.Content)
-		return fmt.Errorf("tools/call %s returned isError: %s", name, b)
-	}
-	return nil
+	return callChecked(ctx, client, name, args)
 }

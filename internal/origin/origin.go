@@ -1,13 +1,27 @@
 // Package origin compares URLs by origin (scheme, host and port, RFC 6454),
 // the check that decides whether credentials may go to a URL: the
 // transports apply it to redirects and to a legacy server's endpoint, the
-// auth package to a protected resource's identifier.
+// auth package to a protected resource's identifier. It also says which
+// hosts are this machine, where plain http may carry secrets.
 package origin
 
 import (
+	"net"
 	"net/url"
 	"strings"
 )
+
+// IsLoopbackHost reports whether host (without port) is this machine:
+// "localhost" and its subdomains (RFC 6761), or a loopback address
+// (127.0.0.0/8, ::1).
+func IsLoopbackHost(host string) bool {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
 
 // Same reports whether a and b have the same origin: scheme and host
 // compared without case, ports after filling in the scheme's default.

@@ -16,6 +16,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
+	"github.com/mcpwire/mcpwire/internal/peerschema"
 	"github.com/mcpwire/mcpwire/mcp"
 )
 
@@ -210,7 +211,7 @@ func checkContent(schema json.RawMessage, content map[string]any) error {
 	if len(bytes.TrimSpace(schema)) == 0 {
 		return nil
 	}
-	compiled, err := compileFormSchema(schema)
+	compiled, err := peerschema.Compile(schema, "https://mcpwire.invalid/elicitation.json")
 	if err != nil {
 		return nil
 	}
@@ -251,31 +252,6 @@ func formValidationError(v *jsonschema.ValidationError) error {
 		what = fmt.Sprintf("breaks %q", strings.Join(v.ErrorKind.KeywordPath(), "/"))
 	}
 	return fmt.Errorf("at %q: %s", loc, what)
-}
-
-// compileFormSchema compiles a requestedSchema; references outside it are
-// not loaded.
-func compileFormSchema(raw []byte) (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		return nil, err
-	}
-	const loc = "https://mcpwire.invalid/elicitation.json"
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(noLoader{})
-	if err := c.AddResource(loc, doc); err != nil {
-		return nil, err
-	}
-	return c.Compile(loc)
-}
-
-// noLoader loads nothing: a server's schema must not make mcpwire read
-// files or fetch URLs.
-type noLoader struct{}
-
-func (noLoader) Load(string) (any, error) {
-	return nil, fmt.Errorf("external schemas are not loaded")
 }
 
 // inputNote says, after an error that a server asked for input mcpwire
