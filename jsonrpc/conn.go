@@ -280,11 +280,11 @@ func NewConn(s Stream, opts Options) *Conn {
 	if tr, ok := s.(turnReader); ok {
 		c.turns = tr
 		c.bgTurn = make(chan struct{}, 1)
-		c.idleTimer = time.AfterFunc(time.Hour, c.idleTurn)
-		c.idleTimer.Stop()
 		c.parker, _ = s.(readmode.Parker)
-		// Until the first call, the read goroutine reads (or parks).
-		c.giveTurnToBGLocked(&c.state)
+		// The turn starts free, as after a response: a first call made
+		// at once reads its own response, and the read goroutine takes
+		// the turn only when none came within idleTurnDelay.
+		c.idleTimer = time.AfterFunc(idleTurnDelay, c.idleTurn)
 		return c
 	}
 	go c.readLoop()

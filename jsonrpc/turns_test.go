@@ -115,8 +115,8 @@ func callAsync(ctx context.Context, c *Conn, method string) <-chan error {
 	return done
 }
 
-// firstCall makes one call, which the read goroutine answers: it then
-// gives up the turn, and the next caller reads for itself.
+// firstCall makes one call and waits for its response; the next caller
+// starts from a connection that has served a call.
 func firstCall(t *testing.T, c *Conn, peer *peer) {
 	t.Helper()
 	done := callAsync(t.Context(), c, "first")
@@ -126,9 +126,9 @@ func firstCall(t *testing.T, c *Conn, peer *peer) {
 	}
 }
 
-// Sequential calls read their own responses: after the first (read by the
-// read goroutine, which holds the turn until a call comes), no response
-// is handed from one goroutine to another.
+// Sequential calls read their own responses, the first one included (the
+// turn starts free, as after a response): no response is handed from one
+// goroutine to another.
 func TestTurnsSequentialCallersReadTheirOwnResponses(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		c, peer, ts := newTurnConn(t, Options{})
@@ -146,7 +146,7 @@ func TestTurnsSequentialCallersReadTheirOwnResponses(t *testing.T) {
 		if overlap {
 			t.Fatal("two turns ran at once")
 		}
-		want := []bool{false, true, true, true}
+		want := []bool{true, true, true, true}
 		if len(byCaller) != len(want) {
 			t.Fatalf("%d messages read, want %d", len(byCaller), len(want))
 		}
@@ -154,6 +154,26 @@ func TestTurnsSequentialCallersReadTheirOwnResponses(t *testing.T) {
 			if byCaller[i] != want[i] {
 				t.Fatalf("response %d read by a caller: %v, want %v (all: %v)", i, byCaller[i], want[i], byCaller)
 			}
+		}
+	})
+}
+
+// Before the first call, the turn is free as after a response: the peer's
+// first messages are read by the read goroutine within idleTurnDelay.
+func TestTurnsPeerSpeaksFirst(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c, peer, ts := newTurnConn(t, Options{})
+		got := make(chan *Notification, 1)
+		stop := c.Subscribe("note", func(n *Notification) { got <- n })
+		defer stop()
+		start := time.Now()
+		peer.send(&Notification{Method: "note"})
+		<-got
+		if waited := time.Since(start); waited > idleTurnDelay {
+			t.Fatalf("the notification waited %v, more than %v", waited, idleTurnDelay)
+		}
+		if byCaller, _ := ts.readers(); len(byCaller) != 1 || byCaller[0] {
+			t.Fatalf("read by a caller: %v, want one message read by the read goroutine", byCaller)
 		}
 	})
 }
