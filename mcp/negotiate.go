@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
@@ -96,39 +97,111 @@ func (c *Client) probe(ctx context.Context, info Implementation, version string,
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel() // a probe initialize overtook is given up
 	m := &modernSession{info: info, caps: c.caps}
+	if err := c.prepareDiscover(m, version); err != nil {
+		return err
+	}
 	if n.kind != "stdio" {
-		// Nothing races the probe: it runs on this goroutine, whose stack
-		// is already grown, rather than on a new one that would grow its
-		// own (and touch the runtime's tables of every frame to copy it).
-		if err := c.prepareDiscover(m, version); err != nil {
-			return err
-		}
 		res, err := c.callDiscover(pctx, m)
 		return c.settle(ctx, m, version, discoverOutcome{res, err}, n)
 	}
-	answer, err := c.startDiscover(pctx, m, version)
+	// The probe runs on this goroutine, whose stack is already grown,
+	// rather than on a new one that would grow its own (and touch the
+	// runtime's tables of every frame to copy it); only a server that
+	// stays silent past the bound costs a goroutine, the watch's.
+	w := &probeWatch{c: c, ctx: ctx, info: info, n: n, giveUp: cancel, raced: make(chan raceOutcome, 1)}
+	w.mu.Lock()
+	w.timer = time.AfterFunc(probeBound, w.fire)
+	w.mu.Unlock()
+	res, err := c.callDiscover(pctx, m)
+	out := discoverOutcome{res, err}
+	if !w.finish() {
+		return c.settle(ctx, m, version, out, n)
+	}
+	race := <-w.raced
+	if race.decided {
+		return race.err
+	}
+	if out.err != nil && !isModernError(out.err) && refusedVersions(out.err, CodeUnsupportedProtocolVersion) == nil {
+		return fmt.Errorf("%w (server/discover before it: %v)", race.err, out.err)
+	}
+	if out.err == nil && highestCommon(out.res.SupportedVersions) == "" {
+		return race.err
+	}
+	return c.settle(ctx, m, version, out, n)
+}
+
+// probeWatch bounds a probe over stdio: when the server has read it and
+// stays silent for probeBound, initialize is sent after it (see
+// probeBound). Its fields but the constant ones are guarded by mu.
+type probeWatch struct {
+	c      *Client
+	ctx    context.Context // the caller's, for initialize
+	info   Implementation
+	n      negotiation
+	giveUp context.CancelFunc // ends the probe once initialize decided
+	raced  chan raceOutcome   // initialize's outcome, once it was sent
+
+	mu        sync.Mutex
+	timer     *time.Timer
+	done      bool // the probe has its answer: no initialize any more
+	racing    bool // initialize was sent
+	wasUnread bool // the server had not read the probe at the last check
+}
+
+// raceOutcome is what initialize, sent after a silent probe, came to.
+type raceOutcome struct {
+	err error
+	// decided says err (nil: the session is open) is the connect's
+	// outcome; otherwise initialize was refused and the probe's answer
+	// decides.
+	decided bool
+}
+
+// fire runs when the bound passed without an answer.
+func (w *probeWatch) fire() {
+	w.mu.Lock()
+	if w.done {
+		w.mu.Unlock()
+		return
+	}
+	// A server that has not read the probe yet is still starting (a
+	// runtime loading, a package being fetched): its silence says
+	// nothing yet. The bound counts from when it read the probe.
+	if unread := w.c.probeUnread(); unread || w.wasUnread {
+		w.wasUnread = unread
+		w.timer.Reset(probeBound)
+		w.mu.Unlock()
+		return
+	}
+	w.racing = true
+	w.mu.Unlock()
+	w.raced <- w.initialize()
+}
+
+// initialize sends initialize while the probe waits. A server that
+// answers it is spoken to in the legacy era (a dual-era server scopes the
+// process to it); one that refuses it decides by its answer to the probe.
+func (w *probeWatch) initialize() raceOutcome {
+	raw, err := w.c.initialize(w.ctx, w.info, LatestProtocolVersion)
 	if err != nil {
-		return err
+		return raceOutcome{err: err}
 	}
-	timer := time.NewTimer(probeBound)
-	defer timer.Stop()
-	wasUnread := false
-	for {
-		select {
-		case out := <-answer:
-			return c.settle(ctx, m, version, out, n)
-		case <-timer.C:
-		}
-		// A server that has not read the probe yet is still starting (a
-		// runtime loading, a package being fetched): its silence says
-		// nothing yet. The bound counts from when it read the probe.
-		if unread := c.probeUnread(); unread || wasUnread {
-			wasUnread = unread
-			timer.Reset(probeBound)
-			continue
-		}
-		return c.raceInitialize(ctx, m, version, answer, n)
+	defer w.giveUp() // a probe initialize overtook
+	if err := w.c.finishHandshake(w.ctx, raw, LatestProtocolVersion); err != nil {
+		return raceOutcome{err: err, decided: true}
 	}
+	eras.put(w.n.key, w.c.init.ProtocolVersion)
+	return raceOutcome{decided: true}
+}
+
+// finish ends the watch once the probe returned, and reports whether
+// initialize was sent, whose outcome then arrives on raced.
+func (w *probeWatch) finish() (racing bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.done = true
+	w.timer.Stop()
+	return w.racing
 }
 
 // probeUnread reports whether the server has yet to read what was written
@@ -146,20 +219,6 @@ func (c *Client) probeUnread() bool {
 type discoverOutcome struct {
 	res *DiscoverResult
 	err error
-}
-
-// startDiscover sends server/discover under version, with m's _meta; the
-// answer arrives on the channel.
-func (c *Client) startDiscover(ctx context.Context, m *modernSession, version string) (<-chan discoverOutcome, error) {
-	if err := c.prepareDiscover(m, version); err != nil {
-		return nil, err
-	}
-	answer := make(chan discoverOutcome, 1)
-	go func() {
-		res, err := c.callDiscover(ctx, m)
-		answer <- discoverOutcome{res, err}
-	}()
-	return answer, nil
 }
 
 // prepareDiscover readies m and the stream for a server/discover under
@@ -249,29 +308,6 @@ func (c *Client) legacyAfterProbe(ctx context.Context, info Implementation, n ne
 	}
 	eras.put(n.key, c.init.ProtocolVersion)
 	return nil
-}
-
-// raceInitialize runs when a stdio probe found no answer within the
-// bound: initialize goes out after it. A server that answers initialize
-// is spoken to in the legacy era (a dual-era server scopes the process to
-// it); one that refuses initialize decides by its answer to the probe.
-func (c *Client) raceInitialize(ctx context.Context, m *modernSession, version string, answer <-chan discoverOutcome, n negotiation) error {
-	raw, err := c.initialize(ctx, m.info, LatestProtocolVersion)
-	if err == nil {
-		if err := c.finishHandshake(ctx, raw, LatestProtocolVersion); err != nil {
-			return err
-		}
-		eras.put(n.key, c.init.ProtocolVersion)
-		return nil
-	}
-	out := <-answer
-	if out.err != nil && !isModernError(out.err) && refusedVersions(out.err, CodeUnsupportedProtocolVersion) == nil {
-		return fmt.Errorf("%w (server/discover before it: %v)", err, out.err)
-	}
-	if out.err == nil && highestCommon(out.res.SupportedVersions) == "" {
-		return err
-	}
-	return c.settle(ctx, m, version, out, n)
 }
 
 // setStreamVersion tells a stream whose wire format depends on the
