@@ -147,8 +147,10 @@ type Conn struct {
 	turns     turnReader
 	bgTurn    chan struct{}
 	idleTimer *time.Timer
-	// parker is turns as a readmode.Parker, nil if it is not one.
+	// parker is turns as a readmode.Parker, nil if it is not one, and
+	// wake is bgReady as the func given to each Park, made once.
 	parker readmode.Parker
+	wake   func()
 
 	// mu guards state; see update for what may be done under it.
 	mu    sync.Mutex
@@ -281,6 +283,7 @@ func NewConn(s Stream, opts Options) *Conn {
 		c.turns = tr
 		c.bgTurn = make(chan struct{}, 1)
 		c.parker, _ = s.(readmode.Parker)
+		c.wake = c.bgReady
 		// The turn starts free, as after a response: a first call made
 		// at once reads its own response, and the read goroutine takes
 		// the turn only when none came within idleTurnDelay.

@@ -45,9 +45,11 @@ const idleTurnDelay = time.Millisecond
 //
 // A stream that can park (readmode.Parker) lets it end while it holds
 // the turn with no call waiting: the stream calls bgReady when input
-// comes, which starts it again. An idle connection then holds no
-// goroutine; a caller that comes first unparks the stream and reads
-// itself (readOwnResponse).
+// comes, which starts it again. When the turn comes to it while it is
+// not running and no call waits, the stream is parked at once and no
+// goroutine is started (giveTurnToBGLocked). An idle connection then
+// holds no goroutine; a caller that comes first unparks the stream and
+// reads itself (readOwnResponse).
 func (c *Conn) turnLoop(held, woke bool) {
 	bg := &bgReceiver{c: c}
 	var cause error
@@ -102,13 +104,26 @@ func (c *Conn) turnLoop(held, woke bool) {
 // buffered and must be read (for a moment) before parking is tried again.
 func (c *Conn) parkBG() (parked, retry bool) {
 	c.update(func(s *inFlight) {
-		if s.ended != nil || !s.turnBG || len(s.calls) > 0 {
-			return
-		}
-		if parked, retry = c.parker.Park(c.bgReady); parked {
-			s.bgParked, s.bgRunning = true, false
+		if parked, retry = c.parkLocked(s); parked {
+			s.bgRunning = false
 		}
 	})
+	return parked, retry
+}
+
+// parkLocked parks the stream for the read goroutine, which holds the
+// turn, if the stream can park and no call waits. It is called inside
+// update.
+func (c *Conn) parkLocked(s *inFlight) (parked, retry bool) {
+	if s.bgParked {
+		return true, false
+	}
+	if c.parker == nil || s.ended != nil || !s.turnBG || len(s.calls) > 0 {
+		return false, false
+	}
+	if parked, retry = c.parker.Park(c.wake); parked {
+		s.bgParked = true
+	}
 	return parked, retry
 }
 
@@ -184,6 +199,11 @@ func (c *Conn) idleTurn() {
 func (c *Conn) giveTurnToBGLocked(s *inFlight) {
 	s.turnBG = true
 	if !s.bgRunning {
+		// With nothing to read for anyone, the turn goes straight to
+		// the parked stream: no goroutine is started only to park.
+		if parked, _ := c.parkLocked(s); parked {
+			return
+		}
 		s.bgRunning = true
 		go c.turnLoop(true, false)
 		return

@@ -3,6 +3,8 @@ package jsonrpc
 import (
 	"context"
 	"errors"
+	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -318,6 +320,83 @@ func TestTurnsReadingCallerDispatchesEverything(t *testing.T) {
 		}
 		if _, overlap := ts.readers(); overlap {
 			t.Fatal("two turns ran at once")
+		}
+	})
+}
+
+// parkingStream is a turnStream that can park (readmode.Parker). It
+// records its parks and whether one came from the read goroutine.
+type parkingStream struct {
+	*turnStream
+
+	pmu          sync.Mutex
+	parked       bool
+	parks        int
+	byReadLoop   bool // a Park was called from turnLoop
+	lastReadyNil bool
+}
+
+func (s *parkingStream) Park(ready func()) (parked, retry bool) {
+	pcs := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
+	fromLoop := false
+	for {
+		f, more := frames.Next()
+		if strings.HasSuffix(f.Function, ".turnLoop") {
+			fromLoop = true
+		}
+		if !more {
+			break
+		}
+	}
+	s.pmu.Lock()
+	defer s.pmu.Unlock()
+	s.parked, s.parks = true, s.parks+1
+	s.byReadLoop = s.byReadLoop || fromLoop
+	s.lastReadyNil = ready == nil
+	return true, false
+}
+
+func (s *parkingStream) Unpark() bool {
+	s.pmu.Lock()
+	defer s.pmu.Unlock()
+	was := s.parked
+	s.parked = false
+	return was
+}
+
+// A connection that goes idle parks its stream from the idle timer: no
+// read goroutine is started only to park, and none runs while parked.
+func TestTurnsIdleParksWithoutAReadGoroutine(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newMemStream(64)
+		ps := &parkingStream{turnStream: newTurnStream(s)}
+		c := NewConn(ps, Options{})
+		defer c.Close()
+		peer := &peer{t: t, s: s}
+		for i := range 2 {
+			done := callAsync(t.Context(), c, "m")
+			peer.reply(peer.recvRequest(), `{}`)
+			if err := <-done; err != nil {
+				t.Fatalf("call %d: %v", i, err)
+			}
+			time.Sleep(2 * idleTurnDelay) // the bubble's clock: idle
+			synctest.Wait()
+			var running bool
+			c.update(func(st *inFlight) { running = st.bgRunning })
+			ps.pmu.Lock()
+			parked, parks, byLoop, nilReady := ps.parked, ps.parks, ps.byReadLoop, ps.lastReadyNil
+			ps.pmu.Unlock()
+			switch {
+			case !parked || parks != i+1:
+				t.Fatalf("after call %d: parked %v, %d parks, want parked after each call", i, parked, parks)
+			case byLoop:
+				t.Fatalf("after call %d: a read goroutine was started to park", i)
+			case running:
+				t.Fatalf("after call %d: the read goroutine runs while the stream is parked", i)
+			case nilReady:
+				t.Fatal("Park was given no wake-up")
+			}
 		}
 	})
 }
