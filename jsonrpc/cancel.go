@@ -7,6 +7,8 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+
+	"github.com/mcpwire/mcpwire/internal/jsonenc"
 )
 
 // sendCancel tells the peer, in the background and bounded by the
@@ -28,7 +30,7 @@ func (c *Conn) sendCancel(id int64, method, reason string) {
 func cancelNotice(id int64, reason string) *Notification {
 	params := strconv.AppendInt([]byte(`{"requestId":`), id, 10)
 	params = append(params, `,"reason":`...)
-	params = appendJSONString(params, reason)
+	params = jsonenc.AppendString(params, reason)
 	params = append(params, '}')
 	return &Notification{Method: MethodCancelled, Params: json.RawMessage(params)}
 }

@@ -294,13 +294,13 @@ func AppendMessage(b []byte, m Message) ([]byte, error) {
 		b = append(b, `,"id":`...)
 		b = m.ID.appendJSON(b)
 		b = append(b, `,"method":`...)
-		b = appendJSONString(b, m.Method)
+		b = jsonenc.AppendString(b, m.Method)
 		if b, err = appendRaw(b, `,"params":`, m.Params); err != nil {
 			return b, fmt.Errorf("jsonrpc: params of %s: %w", m.Method, err)
 		}
 	case *Notification:
 		b = append(b, `,"method":`...)
-		b = appendJSONString(b, m.Method)
+		b = jsonenc.AppendString(b, m.Method)
 		if b, err = appendRaw(b, `,"params":`, m.Params); err != nil {
 			return b, fmt.Errorf("jsonrpc: params of %s: %w", m.Method, err)
 		}
@@ -343,6 +343,3 @@ func appendRaw(b []byte, key string, raw json.RawMessage) ([]byte, error) {
 	}
 	return append(b, buf.Bytes()...), nil
 }
-
-// appendJSONString appends s as a JSON string, as encoding/json quotes it.
-func appendJSONString(b []byte, s string) []byte { return jsonenc.AppendString(b, s) }

@@ -80,7 +80,7 @@ func (id ID) appendJSON(b []byte) []byte {
 	case !id.valid:
 		return append(b, "null"...)
 	case id.isStr:
-		return appendJSONString(b, id.str)
+		return jsonenc.AppendString(b, id.str)
 	default:
 		return strconv.AppendInt(b, id.num, 10)
 	}

@@ -80,66 +80,45 @@ func (d *scanner) textArray() ([]string, bool) {
 // that Implementation does not spell exactly so is declined: encoding/json
 // would match it without regard to case.
 func (d *scanner) metaOfTextObjects() (meta map[string]any, serverInfo []byte, ok bool) {
-	if !d.consume('{') {
-		return nil, nil, false
-	}
 	meta = map[string]any{}
-	if d.consume('}') {
-		return meta, nil, true
-	}
-	for {
-		name, ok := d.plainString()
-		if !ok || !d.consume(':') {
-			return nil, nil, false
-		}
+	ok = d.members(func(name string) bool {
 		if _, dup := meta[name]; dup {
-			return nil, nil, false
+			return false
 		}
 		d.space()
 		start := d.i
 		v, ok := d.textObject(name == metaServerInfo)
 		if !ok {
-			return nil, nil, false
+			return false
 		}
 		meta[name] = v
 		if name == metaServerInfo {
 			serverInfo = d.b[start:d.i]
 		}
-		if d.consume(',') {
-			continue
-		}
-		return meta, serverInfo, d.consume('}')
+		return true
+	})
+	if !ok {
+		return nil, nil, false
 	}
+	return meta, serverInfo, true
 }
 
 // textObject reads an object of strings, each name once; with info set,
 // only the names of serverInfo's strings.
 func (d *scanner) textObject(info bool) (map[string]any, bool) {
-	if !d.consume('{') {
-		return nil, false
-	}
 	out := map[string]any{}
-	if d.consume('}') {
-		return out, true
-	}
-	for {
-		name, ok := d.plainString()
-		if !ok || !d.consume(':') {
-			return nil, false
-		}
+	ok := d.members(func(name string) bool {
 		if _, dup := out[name]; dup || (info && !slices.Contains(serverInfoNames, name)) {
-			return nil, false
+			return false
 		}
 		v, ok := d.text()
-		if !ok {
-			return nil, false
-		}
 		out[name] = v
-		if d.consume(',') {
-			continue
-		}
-		return out, d.consume('}')
+		return ok
+	})
+	if !ok {
+		return nil, false
 	}
+	return out, true
 }
 
 // implementationOf is the serverInfo that decodeDiscover read as v (an

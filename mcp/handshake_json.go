@@ -1,8 +1,9 @@
 package mcp
 
 import (
-	"encoding/json"
 	"slices"
+
+	"github.com/mcpwire/mcpwire/internal/jsonenc"
 )
 
 // The JSON of initialize is written and read here rather than by
@@ -22,7 +23,7 @@ func appendInitializeParams(b []byte, p *initializeParams) (_ []byte, ok bool) {
 		return b, false
 	}
 	b = append(b, `{"protocolVersion":`...)
-	b = appendString(b, p.ProtocolVersion)
+	b = jsonenc.AppendString(b, p.ProtocolVersion)
 	b = append(b, `,"capabilities":`...)
 	b = appendClientCapabilities(b, &p.Capabilities)
 	b = append(b, `,"clientInfo":`...)
@@ -68,20 +69,20 @@ func appendClientCapabilities(b []byte, c *ClientCapabilities) []byte {
 // info must be plainImplementation.
 func appendImplementation(b []byte, info *Implementation) []byte {
 	b = append(b, `{"name":`...)
-	b = appendString(b, info.Name)
+	b = jsonenc.AppendString(b, info.Name)
 	if info.Title != "" {
 		b = append(b, `,"title":`...)
-		b = appendString(b, info.Title)
+		b = jsonenc.AppendString(b, info.Title)
 	}
 	b = append(b, `,"version":`...)
-	b = appendString(b, info.Version)
+	b = jsonenc.AppendString(b, info.Version)
 	if info.Description != "" {
 		b = append(b, `,"description":`...)
-		b = appendString(b, info.Description)
+		b = jsonenc.AppendString(b, info.Description)
 	}
 	if info.WebsiteURL != "" {
 		b = append(b, `,"websiteUrl":`...)
-		b = appendString(b, info.WebsiteURL)
+		b = jsonenc.AppendString(b, info.WebsiteURL)
 	}
 	return append(b, '}')
 }
@@ -112,13 +113,6 @@ func appendEmptyMembers(b []byte, name1 string, has1 bool, name2 string, has2 bo
 		b = append(b, "{}"...)
 	}
 	return append(b, '}')
-}
-
-// appendString appends s quoted as encoding/json quotes it (which needs no
-// field table).
-func appendString(b []byte, s string) []byte {
-	q, _ := json.Marshal(s)
-	return append(b, q...)
 }
 
 // Member names of the parts of an initialize result that
@@ -211,23 +205,31 @@ func (d *scanner) texts(names []string, dst ...*string) bool {
 // most once, and reads each member's value with value(i), i being the
 // name's index in names. With no names it reads an empty object only.
 func (d *scanner) object(names []string, value func(i int) bool) bool {
+	var seen uint64
+	return d.members(func(name string) bool {
+		i := slices.Index(names, name)
+		if i < 0 || seen&(1<<i) != 0 || !value(i) {
+			return false
+		}
+		seen |= 1 << i
+		return true
+	})
+}
+
+// members reads an object, reading each member's value with value(name)
+// once its name is read; value refuses a name by returning false.
+func (d *scanner) members(value func(name string) bool) bool {
 	if !d.consume('{') {
 		return false
 	}
 	if d.consume('}') {
 		return true
 	}
-	var seen uint64
 	for {
 		name, ok := d.plainString()
-		if !ok || !d.consume(':') {
+		if !ok || !d.consume(':') || !value(name) {
 			return false
 		}
-		i := slices.Index(names, name)
-		if i < 0 || seen&(1<<i) != 0 || !value(i) {
-			return false
-		}
-		seen |= 1 << i
 		if d.consume(',') {
 			continue
 		}

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/mcpwire/mcpwire/internal/jsonenc"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
@@ -85,12 +86,10 @@ type modernSession struct {
 }
 
 // encodeMeta builds the constant _meta members for version and level.
-// The common capabilities and client info are written without
-// encoding/json's reflection (see handshake_json.go), as for initialize.
+// The common capabilities and client info are written by hand, as for
+// initialize (see handshake_json.go): encoding/json would keep field
+// tables for these types for the life of the process.
 func (m *modernSession) encodeMeta(version string, level LoggingLevel) error {
-	// The common shapes are written by hand, as for initialize (see
-	// handshake_json.go): encoding/json would keep field tables for
-	// these types for the life of the process.
 	var caps, info []byte
 	var err error
 	if plainCapabilities(&m.caps) {
@@ -104,22 +103,22 @@ func (m *modernSession) encodeMeta(version string, level LoggingLevel) error {
 		return fmt.Errorf("mcp: encoding the client info: %w", err)
 	}
 	b := make([]byte, 0, 64+len(caps)+len(info))
-	b = appendString(b, metaProtocolVersion)
+	b = jsonenc.AppendString(b, metaProtocolVersion)
 	b = append(b, ':')
-	b = appendString(b, version)
+	b = jsonenc.AppendString(b, version)
 	b = append(b, ',')
-	b = appendString(b, metaClientCapabilities)
+	b = jsonenc.AppendString(b, metaClientCapabilities)
 	b = append(b, ':')
 	b = append(b, caps...)
 	b = append(b, ',')
-	b = appendString(b, metaClientInfo)
+	b = jsonenc.AppendString(b, metaClientInfo)
 	b = append(b, ':')
 	b = append(b, info...)
 	if level != "" {
 		b = append(b, ',')
-		b = appendString(b, metaLogLevel)
+		b = jsonenc.AppendString(b, metaLogLevel)
 		b = append(b, ':')
-		b = appendString(b, string(level))
+		b = jsonenc.AppendString(b, string(level))
 	}
 	m.meta.Store(&b)
 	return nil
