@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpwire/mcpwire/internal/renewhook"
@@ -182,6 +183,10 @@ type Client struct {
 
 	schemas schemaCache
 	headers toolHeaders // the modern era's x-mcp-header fields
+
+	// listenerHeld: the stream's listener was held back by the handshake
+	// (see holdListener) and not released since.
+	listenerHeld atomic.Bool
 }
 
 // sessionOptions are the ClientOptions a session keeps after the
@@ -378,8 +383,12 @@ func (c *Client) InitializeResult() InitializeResult {
 }
 
 // Conn returns the underlying engine, for methods this package does not
-// wrap. Do not close it behind the client's back; use Close.
-func (c *Client) Conn() *jsonrpc.Conn { return c.conn }
+// wrap. Do not close it behind the client's back; use Close. It opens a
+// GET listener held back for want of a subscriber (see OnNotification).
+func (c *Client) Conn() *jsonrpc.Conn {
+	c.releaseListener() // the engine's user may subscribe to anything
+	return c.conn
+}
 
 // Close ends the session and closes the stream. It is idempotent.
 func (c *Client) Close() error { return c.conn.Close() }
@@ -396,6 +405,14 @@ func (c *Client) Err() error { return c.conn.Err() }
 // ("" for all), one at a time in arrival order, on a goroutine of the
 // engine. Subscriptions made after Connect returns miss notifications sent
 // before; the callbacks in ClientOptions see every one.
+//
+// Over Streamable HTTP (before 2026-07-28) a session with no notification
+// callback, no handler for a server's requests and no tasks opens no GET
+// listener, as nothing could take what arrives there. The first
+// OnNotification opens it, and returns once the server answered the GET
+// (within a short bound).
 func (c *Client) OnNotification(method string, fn func(*Notification)) (unsubscribe func()) {
-	return c.conn.Subscribe(method, fn)
+	unsubscribe = c.conn.Subscribe(method, fn)
+	c.releaseListener()
+	return unsubscribe
 }

@@ -95,7 +95,8 @@ func (c *Client) initialize(ctx context.Context, info Implementation, offered st
 }
 
 // finishHandshake checks the initialize result raw, tells the stream the
-// version and sends notifications/initialized.
+// version, holds its listener if nothing would use it, and sends
+// notifications/initialized.
 func (c *Client) finishHandshake(ctx context.Context, raw json.RawMessage, offered string) error {
 	if !isJSONObject(raw) {
 		return fmt.Errorf("mcp: initialize: the result is %s, not a JSON object", jsonKind(raw))
@@ -116,6 +117,7 @@ func (c *Client) finishHandshake(ctx context.Context, raw json.RawMessage, offer
 	// The stream's wire format may depend on the version (the HTTP
 	// header), and the notification below is already sent under it.
 	c.setStreamVersion(res.ProtocolVersion)
+	c.holdListener()
 	if err := c.conn.Notify(ctx, NotificationInitialized, nil); err != nil {
 		return fmt.Errorf("mcp: sending %s: %w", NotificationInitialized, err)
 	}

@@ -14,7 +14,7 @@ import (
 const listenerReadyWait = 2 * time.Second
 
 // startListener opens the GET stream once notifications/initialized went
-// through, unless DisableListener. With restart (after a session renewal)
+// through, unless DisableListener or while held (see HoldListener). With restart (after a session renewal)
 // a running listener is replaced and one that had turned off is tried
 // again, since the new session may behave differently.
 //
@@ -23,7 +23,7 @@ const listenerReadyWait = 2 * time.Second
 func (s *httpStream) startListener(restart bool) <-chan struct{} {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.ended || s.cfg.DisableListener || !s.listenerWanted {
+	if s.ended || s.cfg.DisableListener || !s.listenerWanted || s.listenerHeld {
 		return nil
 	}
 	if s.listenerCancel != nil {
@@ -54,6 +54,28 @@ func (s *httpStream) startListener(restart bool) <-chan struct{} {
 		s.mu.Unlock()
 	}()
 	return ready
+}
+
+// HoldListener keeps the GET stream from opening until ReleaseListener
+// (see ListenerHolder). A held listener is not opened by a session
+// renewal either.
+func (s *httpStream) HoldListener() {
+	s.mu.Lock()
+	s.listenerHeld = true
+	s.mu.Unlock()
+}
+
+// ReleaseListener lifts HoldListener: once the session is initialized
+// the GET stream opens, and ReleaseListener waits for its reply headers
+// as notifications/initialized would have (see awaitListener).
+func (s *httpStream) ReleaseListener(ctx context.Context) {
+	s.mu.Lock()
+	held := s.listenerHeld
+	s.listenerHeld = false
+	s.mu.Unlock()
+	if held {
+		s.awaitListener(ctx, s.startListener(false))
+	}
 }
 
 // listenerOff stands in for the cancel func of a listener that turned off.

@@ -168,3 +168,62 @@ func TestHTTPListenerSessionExpiry(t *testing.T) {
 		t.Errorf("SessionID() = %q, want sess-2", got)
 	}
 }
+
+func TestHTTPListenerHeld(t *testing.T) {
+	srv := newHTTPScript(t)
+	cfg, _, _ := listenerConfig(srv)
+	cfg.listenerWait = time.Hour // the order is asserted, not the bound
+	s := httpConnect(t, cfg)
+	s.HoldListener()
+	httpHandshake(t, srv, s, "sess-1") // a GET now would find no step
+	srv.on("ping", httpIsPOST("ping"), httpReplyJSON(200, `{"jsonrpc":"2.0","id":%ID%,"result":{}}`))
+	httpWrite(t, s, httpRequest(t, 5, "ping", nil))
+	httpReadResponse(t, s, 5)
+
+	held := make(chan struct{})
+	listen := srv.on("listener", httpIsGET(""), httpReplySSE(held, []httpEv{
+		{data: `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`},
+	}))
+	s.ReleaseListener(t.Context())
+	select {
+	case <-listen.hit:
+	default:
+		t.Error("ReleaseListener returned before the listener's GET")
+	}
+	httpAssertHeader(t, httpWaitHit(t, listen), "Mcp-Session-Id", "sess-1")
+	if n, ok := httpRead(t, s).(*jsonrpc.Notification); !ok || n.Method != "notifications/tools/list_changed" {
+		t.Fatal("the listener's notification did not arrive")
+	}
+	s.ReleaseListener(t.Context()) // released already: no second GET
+	s.Close()
+	httpWaitClosed(t, held, "closing the listener on Close")
+}
+
+func TestHTTPListenerReleasedBeforeInitialized(t *testing.T) {
+	srv := newHTTPScript(t)
+	cfg, _, _ := listenerConfig(srv)
+	cfg.listenerWait = time.Hour
+	s := httpConnect(t, cfg)
+	s.HoldListener()
+	s.ReleaseListener(t.Context()) // not initialized: nothing to open yet
+	srv.on("initialize", httpIsPOST("initialize"), httpReplyJSON(200, httpInitResult, "Mcp-Session-Id", "sess-1"))
+	inited := srv.on("initialized", httpIsPOST("notifications/initialized"), httpReplyStatus(http.StatusAccepted))
+	held := make(chan struct{})
+	listen := srv.on("listener", afterStep(inited, httpIsGET("")), httpReplySSE(held, []httpEv{
+		{data: `{"jsonrpc":"2.0","method":"notifications/prompts/list_changed"}`},
+	}))
+	httpWrite(t, s, httpRequest(t, 1, "initialize", httpInitParams))
+	httpReadResponse(t, s, 1)
+	s.SetProtocolVersion("2025-11-25")
+	httpWrite(t, s, httpNotification(t, "notifications/initialized", nil))
+	select {
+	case <-listen.hit:
+	default:
+		t.Error("the released listener did not open with notifications/initialized")
+	}
+	if n, ok := httpRead(t, s).(*jsonrpc.Notification); !ok || n.Method != "notifications/prompts/list_changed" {
+		t.Fatal("the listener's notification did not arrive")
+	}
+	s.Close()
+	httpWaitClosed(t, held, "closing the listener on Close")
+}

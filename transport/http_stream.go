@@ -70,6 +70,7 @@ type httpStream struct {
 	renewal        *renewal
 	running        *postCall          // the calls in flight, linked; see track
 	listenerWanted bool               // notifications/initialized went through
+	listenerHeld   bool               // see HoldListener
 	listenerCancel context.CancelFunc // nil until one started; see startListener
 	listenerGen    uint64             // bumped by each start
 	// ctx is the stream's lifetime, for the work that does not stop with
@@ -103,6 +104,7 @@ var (
 	_ jsonrpc.Stream        = (*httpStream)(nil)
 	_ SessionIDer           = (*httpStream)(nil)
 	_ ProtocolVersionSetter = (*httpStream)(nil)
+	_ ListenerHolder        = (*httpStream)(nil)
 )
 
 func newHTTPStream(cfg *StreamableHTTP, u *url.URL) *httpStream {

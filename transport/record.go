@@ -102,7 +102,8 @@ func (r *Recorder) record(dir wirerec.Direction, transport string, msg jsonrpc.M
 // with (a Command's Env values, the Headers of the HTTP transports, a
 // password in their URL) are added to r's secrets.
 //
-// The recorded stream forwards SetProtocolVersion and SessionID; it does
+// The recorded stream forwards SetProtocolVersion, SessionID and the
+// listener hold; it does
 // not offer reading in turns or pushing, so the engine reads it on a
 // goroutine of its own, which is slower but sees every message.
 func Record(t Transport, r *Recorder, kind string) Transport {
@@ -202,6 +203,18 @@ func (rs *recordedStream) PendingInput() (int, bool) {
 func (rs *recordedStream) SetProtocolVersion(v string) {
 	if p, ok := rs.s.(ProtocolVersionSetter); ok {
 		p.SetProtocolVersion(v)
+	}
+}
+
+func (rs *recordedStream) HoldListener() {
+	if p, ok := rs.s.(ListenerHolder); ok {
+		p.HoldListener()
+	}
+}
+
+func (rs *recordedStream) ReleaseListener(ctx context.Context) {
+	if p, ok := rs.s.(ListenerHolder); ok {
+		p.ReleaseListener(ctx)
 	}
 }
 

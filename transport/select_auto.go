@@ -331,16 +331,35 @@ func (s *autoStream) SetRenewalHook(fn func(ctx context.Context)) {
 	}
 }
 
+// HoldListener and ReleaseListener pass on to Streamable HTTP (see
+// ListenerHolder); the legacy transport's event stream is its only way
+// to receive, so it is never held.
+func (s *autoStream) HoldListener() {
+	if c, ok := s.httpStream().(ListenerHolder); ok {
+		c.HoldListener()
+	}
+}
+
+func (s *autoStream) ReleaseListener(ctx context.Context) {
+	if c, ok := s.httpStream().(ListenerHolder); ok {
+		c.ReleaseListener(ctx)
+	}
+}
+
+// httpStream is the stream chosen, or Streamable HTTP before the choice.
+func (s *autoStream) httpStream() jsonrpc.Stream {
+	if c := s.current(); c != nil {
+		return c
+	}
+	return s.primary
+}
+
 // SetProtocolVersion passes the negotiated version to Streamable HTTP; the
 // legacy transport has no use for it. Before the choice it goes to
 // Streamable HTTP, which the first Write tries: a stateless-era client
 // sets its version before its first request, whose headers depend on it.
 func (s *autoStream) SetProtocolVersion(version string) {
-	c := s.current()
-	if c == nil {
-		c = s.primary
-	}
-	if c, ok := c.(ProtocolVersionSetter); ok {
+	if c, ok := s.httpStream().(ProtocolVersionSetter); ok {
 		c.SetProtocolVersion(version)
 	}
 }

@@ -44,3 +44,20 @@ type InputPending interface {
 	// it cannot be known.
 	PendingInput() (n int, ok bool)
 }
+
+// ListenerHolder is a stream that opens, once notifications/initialized
+// went through, a channel on which the server may speak unprompted
+// (Streamable HTTP's GET listener). The MCP client holds it back when the
+// session has no use for what could arrive there: no notification
+// callback and no server→client request declared. That saves a request
+// and, with a server that keeps the stream open, a connection per session.
+type ListenerHolder interface {
+	// HoldListener keeps the channel closed until ReleaseListener. It is
+	// called before notifications/initialized.
+	HoldListener()
+	// ReleaseListener lifts the hold: the channel opens at once if the
+	// session is initialized, else after notifications/initialized, and
+	// ReleaseListener waits, within ctx and a short bound, until it is
+	// established. Without a hold it does nothing.
+	ReleaseListener(ctx context.Context)
+}
