@@ -14,9 +14,10 @@ import (
 const listenerReadyWait = 2 * time.Second
 
 // startListener opens the GET stream once notifications/initialized went
-// through, unless DisableListener or while held (see HoldListener). With restart (after a session renewal)
-// a running listener is replaced and one that had turned off is tried
-// again, since the new session may behave differently.
+// through, unless DisableListener or while held (see HoldListener). With
+// restart (after a session renewal) a running listener is replaced and one
+// that had turned off is tried again, since the new session may behave
+// differently.
 //
 // The returned channel is closed once the first GET has its reply headers
 // (whatever they say) or failed; it is nil when no listener was started.

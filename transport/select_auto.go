@@ -335,19 +335,19 @@ func (s *autoStream) SetRenewalHook(fn func(ctx context.Context)) {
 // ListenerHolder); the legacy transport's event stream is its only way
 // to receive, so it is never held.
 func (s *autoStream) HoldListener() {
-	if c, ok := s.httpStream().(ListenerHolder); ok {
+	if c, ok := s.preferred().(ListenerHolder); ok {
 		c.HoldListener()
 	}
 }
 
 func (s *autoStream) ReleaseListener(ctx context.Context) {
-	if c, ok := s.httpStream().(ListenerHolder); ok {
+	if c, ok := s.preferred().(ListenerHolder); ok {
 		c.ReleaseListener(ctx)
 	}
 }
 
-// httpStream is the stream chosen, or Streamable HTTP before the choice.
-func (s *autoStream) httpStream() jsonrpc.Stream {
+// preferred is the stream chosen, or Streamable HTTP before the choice.
+func (s *autoStream) preferred() jsonrpc.Stream {
 	if c := s.current(); c != nil {
 		return c
 	}
@@ -359,7 +359,7 @@ func (s *autoStream) httpStream() jsonrpc.Stream {
 // Streamable HTTP, which the first Write tries: a stateless-era client
 // sets its version before its first request, whose headers depend on it.
 func (s *autoStream) SetProtocolVersion(version string) {
-	if c, ok := s.httpStream().(ProtocolVersionSetter); ok {
+	if c, ok := s.preferred().(ProtocolVersionSetter); ok {
 		c.SetProtocolVersion(version)
 	}
 }
