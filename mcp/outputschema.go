@@ -125,7 +125,7 @@ func (sc *schemaCache) check(tool string, res *CallToolResult) error {
 		return &OutputSchemaError{Tool: tool, Err: ErrNoStructuredContent}
 	}
 	ts.once.Do(func() {
-		sch, err := compileSchema(ts.raw)
+		sch, err := peerschema.Compile(ts.raw, schemaLocation)
 		if err != nil {
 			if sc.hook != nil {
 				sc.hook(fmt.Errorf("mcp: tool %q: its outputSchema cannot be compiled, so its output is not validated: %w", clip(tool), err))
@@ -150,8 +150,3 @@ func (sc *schemaCache) check(tool string, res *CallToolResult) error {
 // schemaLocation is where a tool's schema pretends to live. The .invalid
 // domain never resolves, and nothing is ever fetched anyway.
 const schemaLocation = "https://mcpwire.invalid/output-schema.json"
-
-// compileSchema compiles a tool's outputSchema (see peerschema.Compile).
-func compileSchema(raw []byte) (*jsonschema.Schema, error) {
-	return peerschema.Compile(raw, schemaLocation)
-}

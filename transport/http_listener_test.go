@@ -30,28 +30,40 @@ func afterStep(st *httpStep, match func(*httpSeenReq) bool) func(*httpSeenReq) b
 	}
 }
 
+// handshakeOpeningListener runs the handshake over s, with a GET expected
+// only after notifications/initialized and answered with events. opened
+// says the GET had come when the Write of initialized returned; closing
+// held ends the listener's stream.
+func handshakeOpeningListener(t *testing.T, srv *httpScript, s *httpStream, events []httpEv) (listen *httpStep, opened bool, held chan struct{}) {
+	t.Helper()
+	srv.on("initialize", httpIsPOST("initialize"), httpReplyJSON(200, httpInitResult, "Mcp-Session-Id", "sess-1"))
+	inited := srv.on("initialized", httpIsPOST("notifications/initialized"), httpReplyStatus(http.StatusAccepted))
+	held = make(chan struct{})
+	listen = srv.on("listener", afterStep(inited, httpIsGET("")), httpReplySSE(held, events))
+	httpWrite(t, s, httpRequest(t, 1, "initialize", httpInitParams))
+	httpReadResponse(t, s, 1)
+	s.SetProtocolVersion("2025-11-25")
+	httpWrite(t, s, httpNotification(t, "notifications/initialized", nil))
+	select {
+	case <-listen.hit:
+		opened = true
+	default:
+	}
+	return listen, opened, held
+}
+
 func TestHTTPListenerStartsAfterInitialized(t *testing.T) {
 	srv := newHTTPScript(t)
 	cfg, _, _ := listenerConfig(srv)
 	cfg.listenerWait = time.Hour // the order is asserted, not the bound
 	s := httpConnect(t, cfg)
-	srv.on("initialize", httpIsPOST("initialize"), httpReplyJSON(200, httpInitResult, "Mcp-Session-Id", "sess-1"))
-	inited := srv.on("initialized", httpIsPOST("notifications/initialized"), httpReplyStatus(http.StatusAccepted))
-	held := make(chan struct{})
-	listen := srv.on("listener", afterStep(inited, httpIsGET("")), httpReplySSE(held, []httpEv{
+	listen, opened, held := handshakeOpeningListener(t, srv, s, []httpEv{
 		{data: `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`},
 		{data: `{"jsonrpc":"2.0","id":"srv-1","method":"elicitation/create","params":{"message":"?"}}`},
-	}))
-
-	httpWrite(t, s, httpRequest(t, 1, "initialize", httpInitParams))
-	httpReadResponse(t, s, 1)
-	s.SetProtocolVersion("2025-11-25")
-	httpWrite(t, s, httpNotification(t, "notifications/initialized", nil))
+	})
 	// The GET is established before initialized is acknowledged, so that
 	// no later request overtakes it.
-	select {
-	case <-listen.hit:
-	default:
+	if !opened {
 		t.Error("Write of notifications/initialized returned before the listener's GET")
 	}
 
@@ -206,19 +218,10 @@ func TestHTTPListenerReleasedBeforeInitialized(t *testing.T) {
 	s := httpConnect(t, cfg)
 	s.HoldListener()
 	s.ReleaseListener(t.Context()) // not initialized: nothing to open yet
-	srv.on("initialize", httpIsPOST("initialize"), httpReplyJSON(200, httpInitResult, "Mcp-Session-Id", "sess-1"))
-	inited := srv.on("initialized", httpIsPOST("notifications/initialized"), httpReplyStatus(http.StatusAccepted))
-	held := make(chan struct{})
-	listen := srv.on("listener", afterStep(inited, httpIsGET("")), httpReplySSE(held, []httpEv{
+	_, opened, held := handshakeOpeningListener(t, srv, s, []httpEv{
 		{data: `{"jsonrpc":"2.0","method":"notifications/prompts/list_changed"}`},
-	}))
-	httpWrite(t, s, httpRequest(t, 1, "initialize", httpInitParams))
-	httpReadResponse(t, s, 1)
-	s.SetProtocolVersion("2025-11-25")
-	httpWrite(t, s, httpNotification(t, "notifications/initialized", nil))
-	select {
-	case <-listen.hit:
-	default:
+	})
+	if !opened {
 		t.Error("the released listener did not open with notifications/initialized")
 	}
 	if n, ok := httpRead(t, s).(*jsonrpc.Notification); !ok || n.Method != "notifications/prompts/list_changed" {

@@ -103,9 +103,9 @@ func (r *Recorder) record(dir wirerec.Direction, transport string, msg jsonrpc.M
 // password in their URL) are added to r's secrets.
 //
 // The recorded stream forwards SetProtocolVersion, SessionID and the
-// listener hold; it does
-// not offer reading in turns or pushing, so the engine reads it on a
-// goroutine of its own, which is slower but sees every message.
+// listener hold; it does not offer reading in turns or pushing, so the
+// engine reads it on a goroutine of its own, which is slower but sees
+// every message.
 func Record(t Transport, r *Recorder, kind string) Transport {
 	secrets, guessed := transportSecrets(t)
 	r.AddSecrets(secrets...)

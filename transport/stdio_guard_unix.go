@@ -21,10 +21,10 @@ import (
 // wrapper's child. They are reparented to init and would run on for
 // ever. The guard is a shell reading a pipe whose only writer is mcpwire
 // (the write end is close-on-exec, so no other child holds it past its
-// exec). mcpwire writes "+ PGID" when a server's group
-// starts and "- PGID" once Close ended it. When mcpwire dies, for
-// whatever reason, the kernel closes the write end, the shell's read
-// ends, and it sends SIGKILL to every group it still knows.
+// exec). mcpwire writes "+ PGID" when a server's group starts and
+// "- PGID" once Close ended it. When mcpwire dies, for whatever reason,
+// the kernel closes the write end, the shell's read ends, and it sends
+// SIGKILL to every group it still knows.
 //
 // Why not the kernel's own rules: an orphaned process group with a
 // stopped member gets SIGHUP and SIGCONT, but whether the group counts as

@@ -35,9 +35,9 @@ type childStarter struct {
 var starter childStarter
 
 // startChild starts cmd: from the caller's thread if guarded (a guard
-// runs, or can start, and will be told the child's group), else with a parent-death
-// signal from the starter's thread. On success the caller must call
-// release exactly once, after the child was reaped.
+// runs, or can start, and will be told the child's group), else with a
+// parent-death signal from the starter's thread. On success the caller
+// must call release exactly once, after the child was reaped.
 func startChild(cmd *exec.Cmd, guarded bool) (release func(), err error) {
 	if guarded {
 		if err := cmd.Start(); err != nil {
