@@ -28,14 +28,17 @@ type initializeParams struct {
 // ProtocolVersionError means client and server found no protocol revision
 // they both speak. Either the server answered initialize with a revision
 // the client does not support (Server is set), or it refused the offered
-// one with -32602 and listed what it supports (Supported is set, Err is
-// the *jsonrpc.Error).
+// one with -32602 or -32022 and listed what it supports (Supported is
+// set, Err is the *jsonrpc.Error), or it refused the revision that
+// ClientOptions.ProtocolVersion pinned (Err is its answer: a JSON-RPC
+// error or an HTTP 4xx; Supported is set if it listed its revisions).
+// A pin skips the negotiation that would have found another revision.
 type ProtocolVersionError struct {
 	// Offered is the revision the client offered.
 	Offered string
 	// Server is the revision the server answered with, "" if it refused.
 	Server string
-	// Supported is the server's list from the -32602 error data.
+	// Supported is the server's list from the error data, if it gave one.
 	Supported []string
 	// Err is the server's error, if it refused.
 	Err error
@@ -56,6 +59,10 @@ func (e *ProtocolVersionError) Error() string {
 	method, ours := MethodInitialize, supportedVersions
 	if e.modern {
 		method, ours = MethodServerDiscover, modernVersions
+	}
+	if len(e.Supported) == 0 {
+		// Err names the method already.
+		return fmt.Sprintf("mcp: the server refused protocol version %q, which the client was set to speak: %v", e.Offered, e.Err)
 	}
 	return fmt.Sprintf("mcp: %s: the server refused protocol version %q; it supports %s (this client supports %s)",
 		method, e.Offered, strings.Join(quoted, ", "), strings.Join(ours, ", "))

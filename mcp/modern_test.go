@@ -122,6 +122,35 @@ func TestModernNoCommonVersion(t *testing.T) {
 	}
 }
 
+// A server that refuses the pinned era gives a *ProtocolVersionError that
+// names the pin and keeps the server's answer: a caller can tell it from a
+// server that could not be reached, and drop the pin.
+func TestPinnedEraRefused(t *testing.T) {
+	stream, _ := mcptest.Connect(t, mcptest.NewDefault(&mcptest.Options{Eras: mcptest.LegacyOnly}))
+	_, err := NewClient(t.Context(), stream, modernPin)
+	var vErr *ProtocolVersionError
+	var rpcErr *jsonrpc.Error
+	if !errors.As(err, &vErr) || vErr.Offered != ModernProtocolVersion || vErr.Supported != nil || !errors.As(err, &rpcErr) {
+		t.Fatalf("modern pin, legacy-only server: err = %#v, want a ProtocolVersionError over the server's JSON-RPC error", err)
+	}
+	if !strings.Contains(err.Error(), `refused protocol version "2026-07-28"`) || !strings.Contains(err.Error(), rpcErr.Message) {
+		t.Errorf("error %q should name the pin and the server's answer", err)
+	}
+
+	stream, _ = mcptest.Connect(t, mcptest.NewDefault(&mcptest.Options{Eras: mcptest.ModernOnly}))
+	_, err = NewClient(t.Context(), stream, &ClientOptions{ProtocolVersion: "2025-11-25"})
+	if !errors.As(err, &vErr) || vErr.Offered != "2025-11-25" || !slices.Equal(vErr.Supported, []string{ModernProtocolVersion}) {
+		t.Fatalf("legacy pin, modern-only server: err = %v, want a ProtocolVersionError listing %s", err, ModernProtocolVersion)
+	}
+
+	// A server that is gone refused nothing.
+	stream, _ = mcptest.Connect(t, mcptest.NewDefault(nil))
+	_ = stream.Close()
+	if _, err = NewClient(t.Context(), stream, modernPin); err == nil || errors.As(err, &vErr) {
+		t.Fatalf("closed stream: err = %v, want no ProtocolVersionError", err)
+	}
+}
+
 func TestProtocolPinRejected(t *testing.T) {
 	stream, _ := mcptest.Connect(t, mcptest.NewDefault(nil))
 	_, err := NewClient(t.Context(), stream, &ClientOptions{ProtocolVersion: "latest"})

@@ -52,9 +52,9 @@ func (c *Client) open(ctx context.Context, o *ClientOptions, n negotiation) erro
 	pin := o.ProtocolVersion
 	switch {
 	case isModernVersion(pin):
-		return c.discover(ctx, o.ClientInfo, pin)
+		return pinnedRefusal(pin, true, c.discover(ctx, o.ClientInfo, pin))
 	case pin != "" && pin != ProtocolAuto:
-		return c.handshake(ctx, o.ClientInfo, pin)
+		return pinnedRefusal(pin, false, c.handshake(ctx, o.ClientInfo, pin))
 	case n.kind == "sse":
 		// The legacy HTTP+SSE transport has no modern era.
 		return c.handshake(ctx, o.ClientInfo, LatestProtocolVersion)
@@ -86,6 +86,23 @@ func (c *Client) open(ctx context.Context, o *ClientOptions, n negotiation) erro
 		version = v
 	}
 	return c.probe(ctx, o.ClientInfo, version, n)
+}
+
+// pinnedRefusal makes the server's refusal of a pinned revision a
+// *ProtocolVersionError, so that a caller can tell it from a server that
+// could not be reached: without the pin, the client would have
+// negotiated another era. err is returned as it is otherwise.
+func pinnedRefusal(pin string, modern bool, err error) error {
+	var pv *ProtocolVersionError
+	if err == nil || errors.As(err, &pv) || !refusedByServer(err) {
+		return err
+	}
+	pv = &ProtocolVersionError{Offered: pin, Err: err, modern: modern}
+	var rpcErr *jsonrpc.Error
+	if errors.As(err, &rpcErr) {
+		pv.Supported = refusedVersions(rpcErr, rpcErr.Code)
+	}
+	return pv
 }
 
 // probe sends server/discover under version and goes on in the era its
