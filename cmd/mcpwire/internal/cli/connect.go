@@ -49,7 +49,11 @@ func Connect(ctx context.Context, io *IOStreams, t *Target) (*mcp.Client, error)
 	}
 	c, err := mcp.Connect(ctx, t.Transport, opts)
 	if err != nil {
-		return nil, &ConnectError{Target: t.Desc, Err: err, StderrTail: t.stderr.String(), Hint: t.hintFor(err)}
+		hint := t.hintFor(err)
+		if hint == "" {
+			hint = pinnedProtocolHint(err, t.Protocol)
+		}
+		return nil, &ConnectError{Target: t.Desc, Err: err, StderrTail: t.stderr.String(), Hint: hint}
 	}
 	level := t.LogLevel
 	if level == "" && t.Verbose {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/mcpwire/mcpwire/mcp"
 	"github.com/mcpwire/mcpwire/transport"
 )
 
@@ -88,6 +89,19 @@ func htmlHint(raw string) string {
 	}
 	base := (&url.URL{Scheme: u.Scheme, Host: u.Host}).String()
 	return fmt.Sprintf("the URL answers with a web page (a login page or a proxy's?), not MCP; servers usually listen at a path such as %s/mcp (Streamable HTTP) or %s/sse (legacy SSE)", base, base)
+}
+
+// pinnedProtocolHint is advice for a connect under --protocol VERSION that
+// failed on the version (an *mcp.ProtocolVersionError: the server refused
+// the pinned revision, or answered with one mcpwire does not speak). The
+// default, auto, would have negotiated the era; a server that could not
+// be reached gets no such hint.
+func pinnedProtocolHint(err error, pinned string) string {
+	var pv *mcp.ProtocolVersionError
+	if pinned == "" || !errors.As(err, &pv) {
+		return ""
+	}
+	return fmt.Sprintf("--protocol %s pins an era this server may not speak; without --protocol (or with --protocol auto) mcpwire finds the server's era itself", pinned)
 }
 
 // Ways to pass a held-back variable, for connectHint.

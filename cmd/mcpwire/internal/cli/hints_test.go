@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/jsonrpc"
+	"github.com/mcpwire/mcpwire/mcp"
 	"github.com/mcpwire/mcpwire/transport"
 )
 
@@ -29,6 +31,28 @@ func TestConnectHintNamesHeldBackVariablesNeverValues(t *testing.T) {
 	}
 	if h := connectHint(err, "", "", true, false, []string{"MCPWIRE_TEST_HELD"}, fixFlags); strings.Contains(h, "MCPWIRE_TEST_HELD") {
 		t.Errorf("a variable given with --env is not held back: %q", h)
+	}
+}
+
+// A pinned --protocol is suspected only when the connect failed on the
+// version, not when the server could not be reached.
+func TestPinnedProtocolHint(t *testing.T) {
+	refusal := fmt.Errorf("connect: %w", &mcp.ProtocolVersionError{Offered: "2026-07-28", Err: &jsonrpc.Error{Code: -32601, Message: "Method not found"}})
+	if h := pinnedProtocolHint(refusal, "2026-07-28"); !strings.Contains(h, "--protocol 2026-07-28 pins an era") {
+		t.Errorf("refused version: %q", h)
+	}
+	for name, err := range map[string]error{
+		"a JSON-RPC error": &jsonrpc.Error{Code: -32601, Message: "Method not found"},
+		"HTTP 401":         &transport.HTTPError{StatusCode: 401},
+		"unreachable":      fmt.Errorf("dial tcp 127.0.0.1:1: connect: connection refused"),
+		"child exited":     &transport.ExitError{Command: "srv", ExitCode: 1},
+	} {
+		if h := pinnedProtocolHint(err, "2026-07-28"); h != "" {
+			t.Errorf("%s: %q", name, h)
+		}
+	}
+	if h := pinnedProtocolHint(refusal, ""); h != "" {
+		t.Errorf("without a pin: %q", h)
 	}
 }
 

@@ -34,10 +34,15 @@ func TestProtocolFlag(t *testing.T) {
 	if !strings.Contains(r.out, "Protocol:      2026-07-28 (modern era, stateless; the server supports 2026-07-28)") {
 		t.Errorf("info without --protocol: %q", r.out)
 	}
-	if r = run(t, args(a("ping", "--protocol", "2025-11-25"), modern)...); r.code == 0 {
-		t.Errorf("ping --protocol 2025-11-25 reached a modern-only server: %q", r.out)
+	r = run(t, args(a("ping", "--protocol", "2025-11-25"), modern)...).wantCode(t, ExitConnect)
+	if !strings.Contains(r.err, "hint: --protocol 2025-11-25 pins an era this server may not speak") {
+		t.Errorf("ping --protocol 2025-11-25 against a modern-only server, no hint: %q", r.err)
 	}
 	legacy := a(mcptest.NewHTTPServer(t, mcptest.NewDefault(&mcptest.Options{Eras: mcptest.LegacyOnly}), nil).URL)
+	r = run(t, args(a("ping", "--protocol", "2026-07-28"), legacy)...).wantCode(t, ExitConnect)
+	if !strings.Contains(r.err, "hint: --protocol 2026-07-28 pins an era this server may not speak") {
+		t.Errorf("ping --protocol 2026-07-28 against a legacy-only server, no hint: %q", r.err)
+	}
 	r = run(t, args(a("info", "--protocol", "auto"), legacy)...).wantCode(t, 0)
 	if !strings.Contains(r.out, "Protocol:      2025-11-25 (legacy era, opened with initialize)") {
 		t.Errorf("info --protocol auto, legacy server: %q", r.out)
