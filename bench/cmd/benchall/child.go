@@ -26,6 +26,12 @@ import (
 // the judged figures take 20, which includes the process's first connect.
 var idleConns = 20
 
+// idleWarmup makes an idle child connect (and call) once before it takes
+// its baseline (-idle-warmup), so that the figures leave out what only the
+// process's first connection costs: the binary's code paged in, encoding
+// caches, the shared HTTP connection. Off for the judged figures.
+var idleWarmup bool
+
 // idleSamples is how many children measure idle memory per client and
 // repetition. RSS moves in steps of the kernel's fault-around window
 // (64 KiB, 3.2 KiB per connection over 20) as code and tables of the
@@ -117,22 +123,30 @@ func clipErr(err error) string {
 // idle opens idleConns sessions, makes one call on each, and reports what
 // they hold while idle.
 func idle(c *clients.Client, target clients.Target) (childResult, error) {
-	rss0, heap0, g0 := footprint()
 	var ss []clients.Session
 	defer func() {
 		for _, s := range ss {
 			s.Close()
 		}
 	}()
-	for range idleConns {
+	open := func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
 		s, err := c.Connect(ctx, target)
-		if err == nil {
-			ss = append(ss, s)
-			err = s.Echo(ctx)
-		}
-		cancel()
 		if err != nil {
+			return err
+		}
+		ss = append(ss, s)
+		return s.Echo(ctx)
+	}
+	if idleWarmup {
+		if err := open(); err != nil {
+			return childResult{}, err
+		}
+	}
+	rss0, heap0, g0 := footprint()
+	for range idleConns {
+		if err := open(); err != nil {
 			return childResult{}, err
 		}
 	}
@@ -182,7 +196,7 @@ func (e *env) spawnChild(mode string, c *clients.Client, tr string, maxSize int,
 		return childResult{}, err
 	}
 	tg := e.targets[tr]
-	args := []string{"-child", mode, "-client", c.Name, "-max", strconv.Itoa(maxSize), "-idle-conns", strconv.Itoa(idleConns)}
+	args := []string{"-child", mode, "-client", c.Name, "-max", strconv.Itoa(maxSize), "-idle-conns", strconv.Itoa(idleConns), "-idle-warmup=" + strconv.FormatBool(idleWarmup)}
 	if tg.IsHTTP() {
 		args = append(args, "-url", tg.URL)
 	} else {
@@ -261,7 +275,11 @@ func (e *env) idleTable(tr string) *Table {
 	cs := e.clientsFor(tr, false)
 	cs = append(cs, clientsNamed(e.clientsFor(tr, true), "raw")...)
 	samples := e.n(idleSamples)
-	t := newTable("idle/"+tr, fmt.Sprintf("Memory per idle connection (%d connections, each after one call), %s; in a child process, %d children per client and repetition", idleConns, transportNames[tr], samples),
+	warm := ""
+	if idleWarmup {
+		warm = ", after one warm-up connection"
+	}
+	t := newTable("idle/"+tr, fmt.Sprintf("Memory per idle connection (%d connections, each after one call%s), %s; in a child process, %d children per client and repetition", idleConns, warm, transportNames[tr], samples),
 		names(cs), mRSS, mHeap, mGorout)
 	for range samples {
 		e.interleave(cs, func(rep int, c *clients.Client) {

@@ -38,6 +38,7 @@ func main() {
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the run (use -clients to profile one client)")
 	memprofile := flag.String("memprofile", "", "write an allocation profile at the end of the run")
 	flag.IntVar(&idleConns, "idle-conns", idleConns, "connections per child of the idle workload (the judged figures use the default; more shows the cost per added connection)")
+	flag.BoolVar(&idleWarmup, "idle-warmup", false, "connect once before the idle workload's baseline, leaving out what the first connection costs the process (the judged figures use the default, off)")
 	// Child mode (internal): see child.go.
 	child := flag.String("child", "", "internal: run one child measurement (survive, idle)")
 	childClient := flag.String("client", "", "internal: the child's client")
