@@ -52,6 +52,10 @@ func (e *ProtocolVersionError) Error() string {
 		return fmt.Sprintf("mcp: initialize: the server chose protocol version %q, which this client does not support (it supports %s)",
 			clip(e.Server), strings.Join(supportedVersions, ", "))
 	}
+	if len(e.Supported) == 0 {
+		// A refused pin; Err names the method already.
+		return fmt.Sprintf("mcp: the server refused protocol version %q, which the client was set to speak: %v", e.Offered, e.Err)
+	}
 	quoted := make([]string, len(e.Supported))
 	for i, v := range e.Supported {
 		quoted[i] = fmt.Sprintf("%q", clip(v))
@@ -59,10 +63,6 @@ func (e *ProtocolVersionError) Error() string {
 	method, ours := MethodInitialize, supportedVersions
 	if e.modern {
 		method, ours = MethodServerDiscover, modernVersions
-	}
-	if len(e.Supported) == 0 {
-		// Err names the method already.
-		return fmt.Sprintf("mcp: the server refused protocol version %q, which the client was set to speak: %v", e.Offered, e.Err)
 	}
 	return fmt.Sprintf("mcp: %s: the server refused protocol version %q; it supports %s (this client supports %s)",
 		method, e.Offered, strings.Join(quoted, ", "), strings.Join(ours, ", "))
