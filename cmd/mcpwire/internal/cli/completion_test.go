@@ -115,3 +115,26 @@ func TestCompletionScripts(t *testing.T) {
 		t.Errorf("stderr %q", r.err)
 	}
 }
+
+// Names and descriptions come from servers: a name a shell cannot take
+// as one word is left out, and a description is one safe, short line.
+func TestCompletionSanitizesServerText(t *testing.T) {
+	for _, c := range []struct {
+		word string
+		ok   bool
+	}{{"ex/echo", true}, {"ex/two words", false}, {"ex/a\tb", false}, {"ex/line\nbreak", false}, {"ex/\x1b[31m", false}, {"", false}} {
+		if got := completable(c.word); got != c.ok {
+			t.Errorf("completable(%q) = %v, want %v", c.word, got, c.ok)
+		}
+	}
+	long := strings.Repeat("x", 100)
+	for in, want := range map[string]string{
+		"Echoes.\nSecond line":  "Echoes.",
+		"\x1b]0;title\x07 Hi\t": "]0;title  Hi",
+		long:                    strings.Repeat("x", 59) + "…",
+	} {
+		if got := shortDesc(in); got != want {
+			t.Errorf("shortDesc(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -69,12 +69,12 @@ func completable(w string) bool {
 // shortDesc is the first line of a description, made safe and short.
 func shortDesc(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	s = strings.Map(func(r rune) rune {
-		if r < ' ' || r == 0x7f {
+	s = strings.TrimSpace(strings.Map(func(r rune) rune {
+		if r < ' ' || r == 0x7f || (r >= 0x80 && r < 0xa0) {
 			return ' '
 		}
 		return r
-	}, s)
+	}, s))
 	if r := []rune(s); len(r) > 60 {
 		s = string(r[:59]) + "…"
 	}
