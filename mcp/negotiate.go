@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpwire/mcpwire/internal/seam"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 	"github.com/mcpwire/mcpwire/transport"
 )
@@ -23,7 +24,7 @@ import (
 const ProtocolAuto = "auto"
 
 // probeBound is how long a probe over stdio waits alone, after the server
-// read it (when the stream can tell, see transport.InputPending), before
+// read it (when the stream can tell, see seam.InputPending), before
 // initialize is sent after it. A legacy server may drop server/discover
 // without a word; it still answers initialize. The probe is not given up
 // then: a modern server that was merely slow answers it, and initialize
@@ -62,7 +63,7 @@ func (c *Client) open(ctx context.Context, o *ClientOptions, n negotiation) erro
 	if n.kind == "" {
 		// A bare stream: HTTP streams can set their version, stdio and
 		// pipes cannot; only the latter need the probe bound.
-		if _, isHTTP := c.stream.(transport.ProtocolVersionSetter); isHTTP {
+		if _, isHTTP := c.stream.(seam.ProtocolVersionSetter); isHTTP {
 			n.kind = "http"
 		} else {
 			n.kind = "stdio"
@@ -222,9 +223,9 @@ func (w *probeWatch) finish() (racing bool) {
 }
 
 // probeUnread reports whether the server has yet to read what was written
-// to it, when the stream can tell (transport.InputPending).
+// to it, when the stream can tell (seam.InputPending).
 func (c *Client) probeUnread() bool {
-	p, ok := c.stream.(transport.InputPending)
+	p, ok := c.stream.(seam.InputPending)
 	if !ok {
 		return false
 	}
@@ -330,7 +331,7 @@ func (c *Client) legacyAfterProbe(ctx context.Context, info Implementation, n ne
 // setStreamVersion tells a stream whose wire format depends on the
 // version (the HTTP headers) which one the next messages go under.
 func (c *Client) setStreamVersion(version string) {
-	if vs, ok := c.stream.(transport.ProtocolVersionSetter); ok {
+	if vs, ok := c.stream.(seam.ProtocolVersionSetter); ok {
 		vs.SetProtocolVersion(version)
 	}
 }
