@@ -235,7 +235,7 @@ func (c *Client) probeUnread() bool {
 
 // discoverOutcome is the answer to one server/discover.
 type discoverOutcome struct {
-	res *DiscoverResult
+	res *discoverResult
 	err error
 }
 
@@ -309,7 +309,7 @@ func (c *Client) modernAfterProbe(ctx context.Context, m *modernSession, version
 
 // modernOpened finishes a modern session: the accessors, and the era
 // remembered for the server.
-func (c *Client) modernOpened(m *modernSession, version string, res *DiscoverResult, n negotiation) error {
+func (c *Client) modernOpened(m *modernSession, version string, res *discoverResult, n negotiation) error {
 	m.version, m.supported = version, res.SupportedVersions
 	c.modern = m
 	c.init = InitializeResult{ProtocolVersion: version, Capabilities: res.Capabilities, Instructions: res.Instructions, Meta: res.Meta}
@@ -381,7 +381,7 @@ var errNotDiscoverResult = errors.New("the result is not a DiscoverResult (no su
 
 // callDiscover sends server/discover with m's _meta. It does not touch
 // c.modern: a probe may still be under way when the client has chosen.
-func (c *Client) callDiscover(ctx context.Context, m *modernSession) (*DiscoverResult, error) {
+func (c *Client) callDiscover(ctx context.Context, m *modernSession) (*discoverResult, error) {
 	params, err := m.withMeta(nil)
 	if err != nil {
 		return nil, fmt.Errorf("mcp: %s: adding _meta: %w", MethodServerDiscover, err)
@@ -393,7 +393,7 @@ func (c *Client) callDiscover(ctx context.Context, m *modernSession) (*DiscoverR
 		}
 		return nil, fmt.Errorf("mcp: %s: %w", MethodServerDiscover, err)
 	}
-	var res DiscoverResult
+	var res discoverResult
 	if info, ok := decodeDiscover(raw, &res); ok {
 		if len(res.SupportedVersions) == 0 {
 			return nil, fmt.Errorf("mcp: %s: %w", MethodServerDiscover, errNotDiscoverResult)
