@@ -208,8 +208,8 @@ type Authorizer struct {
 // server.
 type discovery struct {
 	prmURL   string                     // where the resource metadata came from
-	prm      *ProtectedResourceMetadata // nil for a 2025-03-26 server
-	as       *ServerMetadata
+	prm      *protectedResourceMetadata // nil for a 2025-03-26 server
+	as       *serverMetadata
 	resource string // the resource parameter: the metadata's, else the canonical server URL
 }
 
