@@ -46,8 +46,8 @@ const (
 
 // Default sizes of the faults that have one.
 const (
-	defaultFloodSize = 4 << 20
-	defaultHugeSize  = 64 << 20
+	DefaultFloodSize = 4 << 20
+	DefaultHugeSize  = 64 << 20
 )
 
 var faultKinds = []FaultKind{
@@ -93,9 +93,9 @@ func (f Fault) size() int {
 		return f.Size
 	}
 	if f.Kind == FaultFloodStderr {
-		return defaultFloodSize
+		return DefaultFloodSize
 	}
-	return defaultHugeSize
+	return DefaultHugeSize
 }
 
 // ParseFault reads one fault: KIND[:TARGET][=SIZE][*], for example

@@ -203,8 +203,8 @@ func TestFaultFloodStderr(t *testing.T) {
 	}
 	c.call("ping", nil)
 	// The flood happens before the request is handled, so before the answer.
-	if stderr.Len() != defaultFloodSize {
-		t.Errorf("stderr got %d bytes, want %d", stderr.Len(), defaultFloodSize)
+	if stderr.Len() != DefaultFloodSize {
+		t.Errorf("stderr got %d bytes, want %d", stderr.Len(), DefaultFloodSize)
 	}
 }
 
@@ -236,7 +236,7 @@ func TestHugeMessages64MiB(t *testing.T) {
 	s.Fault(Fault{Kind: FaultHugeNotification})
 	id = c.request("ping", nil)
 	line, _ = c.nextLine()
-	if !strings.HasPrefix(line, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"mcptest","data":"xxx`) || len(line) < defaultHugeSize {
+	if !strings.HasPrefix(line, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"mcptest","data":"xxx`) || len(line) < DefaultHugeSize {
 		t.Errorf("huge notification: %d bytes starting %.100q", len(line), line)
 	}
 	c.await(id)

@@ -27,7 +27,7 @@ const (
 	HTTPKeepAliveOnly HTTPMisbehaviourKind = "keep-alive-only"
 	// HTTPHugeEvent answers with an event stream whose one event is the
 	// response: a tools/call result holding one text of Size bytes
-	// (default 100 MiB), written in small pieces so that the
+	// (default DefaultHugeEventSize), written in small pieces so that the
 	// server holds no copy of it.
 	HTTPHugeEvent HTTPMisbehaviourKind = "huge-event"
 	// HTTPLoginPage answers 200 with an HTML login page, as a single
@@ -45,8 +45,8 @@ const (
 	HTTPRedirect HTTPMisbehaviourKind = "redirect"
 )
 
-// defaultHugeEventSize is the text size of HTTPHugeEvent: 100 MiB.
-const defaultHugeEventSize = 100 << 20
+// DefaultHugeEventSize is the text size of HTTPHugeEvent: 100 MiB.
+const DefaultHugeEventSize = 100 << 20
 
 // defaultMisbehaviourInterval paces HTTPKeepAliveOnly and HTTPSlowBody.
 const defaultMisbehaviourInterval = time.Second
@@ -57,7 +57,7 @@ type HTTPMisbehaviour struct {
 	// Target restricts it to requests of this method, or to tools/call
 	// of the tool with this name. Empty matches any request.
 	Target string
-	// Size is HTTPHugeEvent's text size; 0 means 100 MiB.
+	// Size is HTTPHugeEvent's text size; 0 means DefaultHugeEventSize.
 	Size int
 	// Interval paces HTTPKeepAliveOnly and HTTPSlowBody; 0 means 1 s.
 	Interval time.Duration
@@ -115,7 +115,7 @@ func (h *HTTPHandler) misbehave(w http.ResponseWriter, r *http.Request, req *jso
 	case HTTPHugeEvent:
 		size := m.Size
 		if size <= 0 {
-			size = defaultHugeEventSize
+			size = DefaultHugeEventSize
 		}
 		startEventStream(w)
 		writeHugeEvent(w, req.ID, size)
