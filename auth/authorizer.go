@@ -163,9 +163,9 @@ type Options struct {
 }
 
 // Authorizer obtains, keeps and sends tokens for one MCP server. It
-// implements transport.Authorizer (and transport.AuthorizationObserver and
-// transport.AuthorizationReplyObserver), so it goes into the Auth field of
-// the HTTP transports.
+// implements transport.Authorizer, so it goes into the Auth field of the
+// HTTP transports; the transports also tell it of the replies they got
+// (Accepted, AcceptedReply).
 //
 // It is safe for concurrent use. Requests that meet an expired token or a
 // challenge at the same time share one refresh or authorization (one
@@ -208,8 +208,8 @@ type Authorizer struct {
 // server.
 type discovery struct {
 	prmURL   string                     // where the resource metadata came from
-	prm      *ProtectedResourceMetadata // nil for a 2025-03-26 server
-	as       *ServerMetadata
+	prm      *protectedResourceMetadata // nil for a 2025-03-26 server
+	as       *serverMetadata
 	resource string // the resource parameter: the metadata's, else the canonical server URL
 }
 

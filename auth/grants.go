@@ -101,7 +101,7 @@ func (a *Authorizer) authorizationCode(ctx context.Context, d *discovery, scopes
 // another issuer), and is required when the server advertises
 // authorization_response_iss_parameter_supported. It tells apart the
 // answers of two authorization servers (a mix-up attack).
-func checkIss(vals url.Values, as *ServerMetadata) error {
+func checkIss(vals url.Values, as *serverMetadata) error {
 	iss, has := vals["iss"]
 	switch {
 	case !has && as.AuthorizationResponseIssParameterSupported:
@@ -219,7 +219,7 @@ func (a *Authorizer) workloadIdentity(ctx context.Context, d *discovery, scopes 
 // configuredClient is the pre-registered client, authenticating the way
 // the server supports. A configured secret goes only to the issuer it is
 // bound to.
-func (a *Authorizer) configuredClient(ctx context.Context, as *ServerMetadata) (*client, error) {
+func (a *Authorizer) configuredClient(ctx context.Context, as *serverMetadata) (*client, error) {
 	if err := a.bindSecret(ctx, as.Issuer); err != nil {
 		return nil, err
 	}

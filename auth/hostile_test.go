@@ -363,7 +363,7 @@ func TestHostileMetadataRedirects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m ServerMetadata
+	var m serverMetadata
 	if err := a.getJSON(context.Background(), "metadata", srv.URL+"/away", &m); err == nil || !strings.Contains(err.Error(), "another origin") {
 		t.Fatalf("cross-origin redirect: %v, want it refused", err)
 	}

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcpwire/mcpwire/transport"
+	"github.com/mcpwire/mcpwire/internal/paramheader"
 )
 
 // x-mcp-header (2026-07-28): a tool's input schema may mark a field with
@@ -111,7 +111,7 @@ func (w *headerWalk) annotation(n map[string]any, raw any, path []string, reacha
 		return fmt.Errorf("%s on %s is not a string", xMCPHeader, where)
 	case name == "":
 		return fmt.Errorf("%s on %s is empty", xMCPHeader, where)
-	case !transport.ValidParamName(name):
+	case !paramheader.ValidName(name):
 		return fmt.Errorf("%s %q on %s is not an HTTP token (letters, digits and !#$%%&'*+-.^_`|~ only)", xMCPHeader, clip(name), where)
 	case !reachable || len(path) == 0:
 		return fmt.Errorf("%s %q is on %s, which is not reached from the root through properties alone", xMCPHeader, name, where)

@@ -11,8 +11,8 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/mcpwire/mcpwire/internal/paramheader"
 	"github.com/mcpwire/mcpwire/jsonrpc"
-	"github.com/mcpwire/mcpwire/transport"
 )
 
 // The call side of x-mcp-header: the fields learned at tools/list, and the
@@ -27,7 +27,7 @@ const maxSafeInteger = 1<<53 - 1
 // value at each field's path in its string form. A field that is absent or
 // null has no header, and neither has one whose value is not a string,
 // integer or boolean (the server will refuse the arguments anyway).
-func paramHeaders(fields []headerField, args json.RawMessage) []transport.ParamHeader {
+func paramHeaders(fields []headerField, args json.RawMessage) []paramheader.Header {
 	if len(fields) == 0 || len(args) == 0 {
 		return nil
 	}
@@ -35,10 +35,10 @@ func paramHeaders(fields []headerField, args json.RawMessage) []transport.ParamH
 	if json.Unmarshal(args, &top) != nil {
 		return nil
 	}
-	out := make([]transport.ParamHeader, 0, len(fields))
+	out := make([]paramheader.Header, 0, len(fields))
 	for _, f := range fields {
 		if v, ok := valueAt(top, f.path); ok {
-			out = append(out, transport.ParamHeader{Name: f.name, Value: v})
+			out = append(out, paramheader.Header{Name: f.name, Value: v})
 		}
 	}
 	return out
@@ -145,7 +145,7 @@ func (c *Client) withParamHeaders(ctx context.Context, tool string, args json.Ra
 		return ctx
 	}
 	if h := paramHeaders(c.headers.get(tool), args); len(h) > 0 {
-		return transport.WithParamHeaders(ctx, h)
+		return paramheader.With(ctx, h)
 	}
 	return ctx
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/paramheader"
 	"github.com/mcpwire/mcpwire/mcptest"
 	"github.com/mcpwire/mcpwire/transport"
 )
@@ -244,7 +245,7 @@ func FuzzToolHeaderFields(f *testing.F) {
 			return
 		}
 		for _, fl := range fields {
-			if !transport.ValidParamName(fl.name) || len(fl.path) == 0 {
+			if !paramheader.ValidName(fl.name) || len(fl.path) == 0 {
 				t.Fatalf("field %+v from %s", fl, schema)
 			}
 		}

@@ -7,13 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/wirerec"
 	"github.com/mcpwire/mcpwire/mcp"
 	"github.com/mcpwire/mcpwire/mcptest"
 )
 
-// readRecording reads a --record file as mcptest does, and checks that it
-// is private to the user.
-func readRecording(t *testing.T, path string) []mcptest.RecordedMessage {
+// readRecording reads a --record file as mcptest's replay does, and
+// checks that it is private to the user.
+func readRecording(t *testing.T, path string) []wirerec.Entry {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -23,7 +24,7 @@ func readRecording(t *testing.T, path string) []mcptest.RecordedMessage {
 	if st, err := f.Stat(); err != nil || (runtime.GOOS != "windows" && st.Mode().Perm() != 0o600) {
 		t.Errorf("%s: mode %v (%v), want 0600", path, st.Mode().Perm(), err)
 	}
-	rec, err := mcptest.ReadRecording(f)
+	rec, err := wirerec.Decode(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +159,7 @@ func TestRecordFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if _, err := mcptest.ReadRecording(f); err != nil {
+	if _, err := wirerec.Decode(f); err != nil {
 		t.Errorf("the overwritten file: %v", err)
 	}
 
