@@ -1,0 +1,173 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpwire/mcpwire/internal/sse"
+)
+
+func TestInspectOptions(t *testing.T) {
+	o, p := parseOptions(t, "inspect", "--port", "8123", "--no-open", "--config", "c.json", "everything")
+	want := &inspectOptions{Target: TargetFlags{ServerFlags: ServerFlags{Timeout: 30 * time.Second, Transport: "auto"}, Config: ConfigFlags{Files: StringList{"c.json"}}},
+		Port: 8123, NoOpen: true}
+	if !reflect.DeepEqual(o, want) || !reflect.DeepEqual(p.Args, []string{"everything"}) {
+		t.Fatalf("got %+v %v", o, p.Args)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--port", "70000"}, "--port must be between 0 and 65535"},
+		{[]string{"--port", "1", "--listen", "127.0.0.1:2"}, "--port and --listen both"},
+		{[]string{"--listen", "nowhere"}, "--listen must be HOST:PORT"},
+	} {
+		r := run(t, append([]string{"inspect", "--no-open"}, append(c.args, server()...)...)...).wantCode(t, ExitUsage)
+		if !strings.Contains(r.err, c.want) {
+			t.Errorf("%v: %q, want %q", c.args, r.err, c.want)
+		}
+	}
+}
+
+// urlWriter hands over the first URL printed.
+type urlWriter struct{ urls chan string }
+
+var printedURL = regexp.MustCompile(`http://\S+`)
+
+func (w urlWriter) Write(p []byte) (int, error) {
+	if u := printedURL.Find(p); u != nil {
+		select {
+		case w.urls <- string(u):
+		default:
+		}
+	}
+	return len(p), nil
+}
+
+// startInspect runs "mcpwire inspect ARGS" until the test ends and returns
+// a client that made the first visit, and the page's base URL.
+func startInspect(t *testing.T, args ...string) (*http.Client, string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	urls := make(chan string, 1)
+	done := make(chan result, 1)
+	errOut := &syncBuffer{}
+	go func() {
+		done <- runIO(t, ctx, &IOStreams{Out: urlWriter{urls}, ErrOut: errOut}, append([]string{"inspect", "--no-open"}, args...)...)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if r := <-done; r.code != ExitInterrupted {
+			t.Errorf("inspect exited %d: %s", r.code, errOut.String())
+		}
+	})
+	var page string
+	select {
+	case page = <-urls:
+	case r := <-done:
+		done <- r
+		t.Fatalf("inspect ended early (%d): %s", r.code, errOut.String())
+	}
+	u, err := url.Parse(page)
+	if err != nil || u.Hostname() != "127.0.0.1" || u.Query().Get("token") == "" {
+		t.Fatalf("printed URL %q: want 127.0.0.1 with a token", page)
+	}
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar}
+	resp, err := c.Get(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return c, "http://" + u.Host
+}
+
+// inspect over "-- COMMAND": the page lists the server, calls its tool,
+// and Ctrl-C (the cancelled context) ends it all with exit 130.
+func TestInspectStdioTarget(t *testing.T) {
+	c, base := startInspect(t, server()...)
+	var servers []struct{ Name, State, Transport, Protocol string }
+	getJSON(t, c, base+"/api/servers", &servers)
+	if len(servers) != 1 || servers[0].State != "connected" || servers[0].Transport != "stdio" {
+		t.Fatalf("servers: %+v", servers)
+	}
+	resp, err := c.Get(base + "/api/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	events := sse.NewReader(bufio.NewReader(resp.Body))
+	req, _ := http.NewRequest(http.MethodPost, base+"/api/call", strings.NewReader(`{"server":"`+servers[0].Name+`","tool":"echo","arguments":{"message":"hi there"}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Origin", base)
+	call, err := c.Do(req)
+	if err != nil || call.StatusCode != http.StatusOK {
+		t.Fatalf("call: %v %v", err, call)
+	}
+	call.Body.Close()
+	for {
+		e, err := events.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rec struct {
+			State, Command string
+			Result         struct{ Content []struct{ Text string } }
+		}
+		if e.Type != "call" || json.Unmarshal(e.Data, &rec) != nil || rec.State == "running" {
+			continue
+		}
+		if rec.State != "done" || len(rec.Result.Content) != 1 || rec.Result.Content[0].Text != "hi there" {
+			t.Fatalf("call: %s", e.Data)
+		}
+		if !strings.HasPrefix(rec.Command, `mcpwire call echo --args-json '{"message":"hi there"}' -- `) {
+			t.Errorf("command: %s", rec.Command)
+		}
+		return
+	}
+}
+
+// Without TARGET, the configured servers are shown, each under its name.
+func TestInspectConfigured(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "mcp.json")
+	b, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"demo": map[string]any{"command": os.Args[0], "args": []string{ServeName}}}})
+	if err := os.WriteFile(cfg, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, base := startInspect(t, "--config", cfg)
+	var tools []struct{ Name string }
+	getJSON(t, c, base+"/api/tools?server=demo", &tools)
+	if len(tools) == 0 || tools[0].Name != "echo" {
+		t.Fatalf("tools: %+v", tools)
+	}
+	var servers []struct{ Name, State string }
+	getJSON(t, c, base+"/api/servers", &servers)
+	if len(servers) != 1 || servers[0].Name != "demo" || servers[0].State != "connected" {
+		t.Fatalf("servers: %+v", servers)
+	}
+}
+
+func getJSON(t *testing.T, c *http.Client, u string, v any) {
+	t.Helper()
+	resp, err := c.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK || json.Unmarshal(b, v) != nil {
+		t.Fatalf("GET %s: %s %s", u, resp.Status, b)
+	}
+}
