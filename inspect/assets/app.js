@@ -21,12 +21,13 @@ const q = (path) => `${path}?server=${encodeURIComponent(state.server)}`;
 const errorBox = (e) => h("div", { class: "verdict-error error", text: String(e.message || e) });
 
 // ---- tabs and servers
-function showTab(name) {
+async function showTab(name) {
   document.querySelectorAll("#tabs button").forEach((b) => b.classList.toggle("active", b.dataset.tab === name));
   document.querySelectorAll(".tab").forEach((t) => t.classList.toggle("active", t.id === "tab-" + name));
-  if (name === "tools") loadTools();
-  if (name === "resources") loadResources();
-  if (name === "prompts") loadPrompts();
+  await serversLoaded; // the lists need to know which server is picked
+  if (name === "tools") await loadTools();
+  if (name === "resources") await loadResources();
+  if (name === "prompts") await loadPrompts();
 }
 document.querySelectorAll("#tabs button").forEach((b) => { b.onclick = () => showTab(b.dataset.tab); });
 
@@ -130,34 +131,50 @@ function callView(rec) {
   box.append(bar);
   return box;
 }
+// redraw puts rec's view into slot, or only its progress when the view
+// there is of the same call, still running.
+function redraw(slot, rec) {
+  const have = slot.firstElementChild;
+  if (have && have.dataset.call === String(rec.id) && have.dataset.state === "running" && rec.state === "running") {
+    Render.progress(have, rec);
+    return;
+  }
+  slot.replaceChildren(callView(rec));
+}
 function drawCurrentCall() {
   const rec = state.calls.get(state.currentCall);
   const slot = $("#call-result");
-  if (rec && slot) slot.replaceChildren(callView(rec));
+  if (rec && slot) redraw(slot, rec);
 }
 async function readLink(uri) {
-  showTab("resources");
+  await showTab("resources");
   readResource(uri);
 }
 
 // ---- history
-function drawHistory() {
-  const recs = [...state.calls.values()].sort((a, b) => b.id - a.id);
-  $("#history").replaceChildren(...recs.map((rec) => {
-    const rerun = h("button", { type: "button", class: "rerun", text: "Re-run" });
-    rerun.onclick = async () => { await api("/api/call", { server: rec.server, tool: rec.tool, arguments: rec.arguments, meta: rec.meta }); };
-    const edit = h("button", { type: "button", class: "edit", text: "Edit and run" });
-    edit.onclick = async () => {
-      state.server = rec.server; $("#server").value = rec.server;
-      showTab("tools");
-      await loadTools();
-      const tool = state.tools.find((t) => t.name === rec.tool);
-      if (tool) openTool(tool, rec.arguments);
-    };
-    return h("div", { class: "card history-item", "data-history": rec.id },
-      h("div", { class: "toolbar" }, h("span", { text: `#${rec.id} ${new Date(rec.started).toLocaleTimeString()}` }), rerun, edit),
-      h("pre", { class: "args", text: JSON.stringify(rec.arguments) }), callView(rec));
-  }));
+// drawHistory updates the history item of rec, adding it (newest first)
+// when it is new; the other items stay as they are.
+function drawHistory(rec) {
+  const list = $("#history");
+  const have = list.querySelector(`[data-history="${rec.id}"]`);
+  if (have) { redraw(have.querySelector(".call-slot"), rec); return; }
+  const item = historyItem(rec);
+  const older = [...list.children].find((el) => Number(el.dataset.history) < rec.id);
+  list.insertBefore(item, older || null);
+}
+function historyItem(rec) {
+  const rerun = h("button", { type: "button", class: "rerun", text: "Re-run" });
+  rerun.onclick = async () => { await api("/api/call", { server: rec.server, tool: rec.tool, arguments: rec.arguments, meta: rec.meta }); };
+  const edit = h("button", { type: "button", class: "edit", text: "Edit and run" });
+  edit.onclick = async () => {
+    state.server = rec.server; $("#server").value = rec.server;
+    await showTab("tools");
+    const tool = state.tools.find((t) => t.name === rec.tool);
+    if (tool) openTool(tool, rec.arguments);
+  };
+  return h("div", { class: "card history-item", "data-history": rec.id },
+    h("div", { class: "toolbar" }, h("span", { text: `#${rec.id} ${new Date(rec.started).toLocaleTimeString()}` }), rerun, edit),
+    h("pre", { class: "args", text: JSON.stringify(rec.arguments) }), h("div", { class: "call-slot" }, callView(rec)));
 }
 
 // ---- resources
@@ -245,25 +262,59 @@ function wireRow(e) {
     h("td", { text: e.latencyMs ? e.latencyMs.toFixed(1) + " ms" : "" }), h("td", { text: String(e.size) }));
   tr.onclick = () => {
     const next = tr.nextElementSibling;
-    if (next && next.classList.contains("expanded")) { next.remove(); return; }
-    tr.after(h("tr", { class: "expanded" }, h("td", { colspan: "7" }, Render.json(e.message))));
+    if (next && next.classList.contains("expanded")) { next.remove(); state.expanded.delete(e.seq); return; }
+    state.expanded.add(e.seq);
+    tr.after(expandedRow(e));
   };
   return tr;
 }
-let wireDrawPending = false;
+const expandedRow = (e) => h("tr", { class: "expanded" }, h("td", { colspan: "7" }, Render.json(e.message)));
+state.expanded = new Set(); // messages shown expanded, kept across redraws
+state.wireShown = 0;        // how many entries match the filter
+state.wireRows = 0;         // how many of them the table has
+
+function appendWireRow(body, e) {
+  state.wireRows++;
+  body.append(wireRow(e));
+  if (state.expanded.has(e.seq)) body.append(expandedRow(e));
+}
+function wireCount() {
+  const rows = state.wireRows;
+  $("#wire-count").textContent = `${state.wireShown} of ${state.wire.length} messages` + (state.wireShown > rows ? ` (the last ${rows} shown)` : "");
+}
+// drawWire redraws the table (after a filter change or a reset); new
+// entries are appended one by one by addWire.
 function drawWire() {
-  if (wireDrawPending) return;
-  wireDrawPending = true;
-  requestAnimationFrame(() => {
-    wireDrawPending = false;
-    const needle = $("#wire-filter").value.toLowerCase();
-    const notes = $("#wire-notes").checked;
-    const shown = state.wire.filter((e) => wireMatches(e, needle, notes));
-    const rows = shown.slice(-WIRE_ROWS);
-    $("#wire").replaceChildren(...rows.map(wireRow));
-    $("#wire-count").textContent = `${shown.length} of ${state.wire.length} messages` + (shown.length > rows.length ? ` (the last ${rows.length} shown)` : "");
-    drawNotes();
-  });
+  const needle = $("#wire-filter").value.toLowerCase();
+  const notes = $("#wire-notes").checked;
+  const shown = state.wire.filter((e) => wireMatches(e, needle, notes));
+  state.wireShown = shown.length;
+  state.wireRows = 0;
+  const body = h("tbody", { id: "wire" });
+  shown.slice(-WIRE_ROWS).forEach((e) => appendWireRow(body, e));
+  $("#wire").replaceWith(body);
+  wireCount();
+  drawNotes();
+}
+function addWire(e) {
+  state.wire.push(e);
+  if (state.wire.length > WIRE_KEEP) state.wire.splice(0, state.wire.length - WIRE_KEEP);
+  if (wireMatches(e, $("#wire-filter").value.toLowerCase(), $("#wire-notes").checked)) {
+    state.wireShown++;
+    const body = $("#wire");
+    appendWireRow(body, e);
+    while (state.wireRows > WIRE_ROWS) {
+      state.wireRows--;
+      const first = body.firstElementChild;
+      if (first.nextElementSibling && first.nextElementSibling.classList.contains("expanded")) first.nextElementSibling.remove();
+      first.remove();
+    }
+  }
+  wireCount();
+  if (e.kind === "notification" && e.direction === "receive") {
+    const row = noteRow(e);
+    if (row) $("#notes").prepend(row);
+  }
 }
 $("#wire-filter").oninput = drawWire;
 $("#wire-notes").onchange = drawWire;
@@ -274,19 +325,17 @@ function connect() {
   es.onopen = () => { $("#live").textContent = "live"; loadServers().catch(() => {}); };
   es.onerror = () => { $("#live").textContent = "reconnecting…"; };
   es.addEventListener("wire-reset", (ev) => { state.wire = JSON.parse(ev.data); drawWire(); });
-  es.addEventListener("wire", (ev) => {
-    state.wire.push(JSON.parse(ev.data));
-    if (state.wire.length > WIRE_KEEP) state.wire.splice(0, state.wire.length - WIRE_KEEP);
-    drawWire();
-  });
+  es.addEventListener("wire", (ev) => addWire(JSON.parse(ev.data)));
   es.addEventListener("call", (ev) => {
     const rec = JSON.parse(ev.data);
     const have = state.calls.get(rec.id);
     if (have && have.rev > rec.rev) return;
     state.calls.set(rec.id, rec);
     if (rec.id === state.currentCall) drawCurrentCall();
-    drawHistory();
+    drawHistory(rec);
   });
   es.addEventListener("servers", () => { loadServers().catch(() => {}); });
 }
+// serversLoaded settles once the server list has been read (or failed).
+const serversLoaded = loadServers().catch(() => {});
 connect();

@@ -44,10 +44,8 @@ const Render = (() => {
     if (rec.durationMs) head.append(h("span", { class: "muted duration", text: ` ${rec.durationMs.toFixed(1)} ms` }));
     box.append(head);
     if (rec.state === "running") {
-      const p = rec.progress;
-      const bar = h("progress", { class: "call-progress" });
-      if (p && p.total) { bar.max = p.total; bar.value = p.progress; }
-      box.append(h("div", { class: "running" }, bar, h("span", { class: "progress-text", text: p ? ` ${p.progress}${p.total ? " / " + p.total : ""} ${p.message || ""}` : " running…" })));
+      box.append(h("div", { class: "running" }, h("progress", { class: "call-progress" }), h("span", { class: "progress-text", text: " running…" })));
+      progress(box, rec);
     }
     if (rec.error) box.append(h("div", { class: "verdict-error error", text: rec.error }));
     const r = rec.result;
@@ -57,6 +55,16 @@ const Render = (() => {
       if (r.structuredContent !== undefined) box.append(h("div", { class: "muted", text: "structuredContent" }), json(r.structuredContent));
     }
     return box;
+  }
+
+  // progress shows a running call's latest progress in its box, in place,
+  // so that its buttons stay put while updates stream in.
+  function progress(box, rec) {
+    const p = rec.progress;
+    const bar = box.querySelector(".call-progress");
+    if (!p || !bar) return;
+    if (p.total) { bar.max = p.total; bar.value = p.progress; }
+    box.querySelector(".progress-text").textContent = ` ${p.progress}${p.total ? " / " + p.total : ""} ${p.message || ""}`;
   }
 
   function prompt(res) {
@@ -72,5 +80,5 @@ const Render = (() => {
     return box;
   }
 
-  return { json, call, prompt, read, content };
+  return { json, call, progress, prompt, read, content };
 })();
