@@ -1,0 +1,178 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/mcpwire/mcpwire/mcptest"
+)
+
+// bookSchema has what a form generator gets wrong: a nested object with a
+// required member, an enum, a nullable field, an array, and a default.
+const bookSchema = `{"type":"object","properties":{
+ "trip":{"type":"object","description":"where and how long","properties":{"city":{"type":"string"},"nights":{"type":"integer","minimum":1}},"required":["city"]},
+ "class":{"enum":["economy","business"],"description":"cabin"},
+ "note":{"type":["string","null"]},
+ "tags":{"type":"array","items":{"type":"string"}},
+ "seats":{"type":"integer","default":1}},
+ "required":["trip","class"]}`
+
+// bookServer is an HTTP MCP server whose "book" tool returns its
+// arguments as JSON text.
+func bookServer(t *testing.T) string {
+	srv := mcptest.NewDefault(nil)
+	srv.AddTool(mcptest.Tool{Name: "book", Description: "Books a trip; echoes what it was given.", InputSchema: json.RawMessage(bookSchema)},
+		func(_ context.Context, req *mcptest.ToolRequest) (*mcptest.ToolResult, error) {
+			return mcptest.TextResult(string(req.Arguments)), nil
+		})
+	return mcptest.NewHTTPServer(t, srv, nil).URL
+}
+
+func jsonEqual(t *testing.T, got string, want any) {
+	t.Helper()
+	var g any
+	if err := json.Unmarshal([]byte(got), &g); err != nil {
+		t.Fatalf("not JSON: %q: %v", got, err)
+	}
+	w, _ := json.Marshal(want)
+	var wv any
+	_ = json.Unmarshal(w, &wv)
+	if !reflect.DeepEqual(g, wv) {
+		t.Fatalf("got %s, want %s", got, w)
+	}
+}
+
+// The form built from inputSchema fills a nested object, an enum and a
+// null; the call's result and its wire entries show; raw JSON mode
+// round-trips with the form.
+func TestToolForm(t *testing.T) {
+	page := inspector(t, bookServer(t))
+	ctx := browser(t)
+	run(t, ctx, "open the page and the tool",
+		chromedp.Navigate(page),
+		chromedp.WaitVisible(css(`#live`)),
+		tab("tools"),
+		chromedp.Click(css(`li[data-tool="book"]`), chromedp.NodeVisible),
+		chromedp.WaitVisible(css(`[name="trip.city"]`)),
+	)
+	if seats := get(t, ctx, "read seats", chromedp.Value(css(`[name="seats"]`))); seats != "1" {
+		t.Errorf("the default of seats shows %q, want 1", seats)
+	}
+	run(t, ctx, "fill the form",
+		chromedp.SetValue(css(`[name="trip.city"]`), "Lisbon"),
+		chromedp.SetValue(css(`[name="trip.nights"]`), "3"),
+		chromedp.SetValue(css(`[name="class"]`), "1"), // the second enum value
+		chromedp.Click(css(`[data-null="note"]`)),
+		chromedp.Click(css(`[data-add="tags"]`)),
+		chromedp.SetValue(css(`[name="tags[0]"]`), "sea"),
+	)
+	want := map[string]any{"trip": map[string]any{"city": "Lisbon", "nights": 3}, "class": "business", "note": nil, "tags": []string{"sea"}, "seats": 1}
+	run(t, ctx, "switch to raw JSON", chromedp.Click(css(`#raw-toggle`)), chromedp.WaitVisible(css(`#raw-args`)))
+	raw := get(t, ctx, "read the raw JSON", chromedp.Value(css(`#raw-args`)))
+	jsonEqual(t, raw, want)
+	// Edit the JSON and go back: the form shows the edit.
+	run(t, ctx, "edit the raw JSON and go back to the form",
+		chromedp.SetValue(css(`#raw-args`), strings.Replace(raw, "Lisbon", "Porto", 1)),
+		chromedp.Click(css(`#raw-toggle`)),
+		chromedp.WaitVisible(css(`[name="trip.city"]`)))
+	if city := get(t, ctx, "read the city", chromedp.Value(css(`[name="trip.city"]`))); city != "Porto" {
+		t.Fatalf("after the raw edit the form's city is %q", city)
+	}
+	want["trip"].(map[string]any)["city"] = "Porto"
+	run(t, ctx, "call",
+		chromedp.Click(css(`#call`)),
+		chromedp.WaitVisible(css(`#call-result [data-state="done"] pre.text`)))
+	jsonEqual(t, get(t, ctx, "read the result", chromedp.Text(css(`#call-result [data-state="done"] pre.text`))), want)
+	if d := get(t, ctx, "read the time taken", chromedp.Text(css(`#call-result .duration`))); !strings.HasSuffix(strings.TrimSpace(d), "ms") {
+		t.Errorf("time taken: %q", d)
+	}
+	shot(t, ctx, "tool-form")
+	run(t, ctx, "the call's request and result are on the wire",
+		tab("wire"),
+		chromedp.WaitVisible(css(`#wire tr[data-method="tools/call"][data-kind="request"]`)),
+		chromedp.WaitVisible(css(`#wire tr[data-method="tools/call"][data-kind="result"]`)),
+		chromedp.Click(css(`#wire tr[data-method="tools/call"][data-kind="request"]`)),
+		chromedp.WaitVisible(css(`#wire tr.expanded pre`)),
+	)
+	expanded := get(t, ctx, "read the expanded message", chromedp.Text(css(`#wire tr.expanded pre`)))
+	if !strings.Contains(expanded, `"Porto"`) || !strings.Contains(expanded, `"tools/call"`) {
+		t.Fatalf("expanded request: %s", expanded)
+	}
+	shot(t, ctx, "wire")
+}
+
+// A slow tool shows its progress; Cancel stops it, and the wire log shows
+// notifications/cancelled going to the server.
+func TestSlowCallCancel(t *testing.T) {
+	page := inspector(t, "--", mcpwireBin, "__serve-mcptest")
+	ctx := browser(t)
+	run(t, ctx, "start the slow tool and see progress",
+		chromedp.Navigate(page),
+		tab("tools"),
+		chromedp.Click(css(`li[data-tool="slow"]`), chromedp.NodeVisible),
+		chromedp.SetValue(css(`[name="steps"]`), "100000", chromedp.NodeVisible),
+		chromedp.SetValue(css(`[name="delay_ms"]`), "20"),
+		chromedp.Click(css(`#call`)),
+		chromedp.WaitVisible(css(`#call-result progress.call-progress[max="100000"]`)),
+	)
+	if p := get(t, ctx, "read the progress", chromedp.Text(css(`#call-result .progress-text`))); !strings.Contains(p, "of 100000") {
+		t.Errorf("progress text %q", p)
+	}
+	shot(t, ctx, "progress")
+	run(t, ctx, "cancel it",
+		chromedp.Click(css(`#call-result button.cancel`)),
+		chromedp.WaitVisible(css(`#call-result [data-state="cancelled"]`)),
+		tab("wire"),
+		chromedp.WaitVisible(css(`#wire tr[data-method="notifications/cancelled"]`)),
+	)
+	if dir := get(t, ctx, "read its direction", chromedp.Text(css(`#wire tr[data-method="notifications/cancelled"] td:nth-child(3)`))); !strings.Contains(dir, "send") {
+		t.Errorf("notifications/cancelled went %q, want send", dir)
+	}
+}
+
+// Read a resource, get a prompt with an argument, and re-run a call from
+// the history.
+func TestResourcePromptHistory(t *testing.T) {
+	page := inspector(t, "--", mcpwireBin, "__serve-mcptest")
+	ctx := browser(t)
+	run(t, ctx, "read a resource",
+		chromedp.Navigate(page),
+		tab("resources"),
+		chromedp.Click(css(`li[data-uri="`+mcptest.HelloURI+`"]`), chromedp.NodeVisible),
+		chromedp.WaitVisible(css(`#read-result pre.text`)),
+	)
+	if read := get(t, ctx, "read the text", chromedp.Text(css(`#read-result pre.text`))); read != mcptest.HelloText {
+		t.Errorf("read %q, want %q", read, mcptest.HelloText)
+	}
+	run(t, ctx, "get a prompt",
+		tab("prompts"),
+		chromedp.Click(css(`li[data-prompt="summarize"]`), chromedp.NodeVisible),
+		chromedp.SetValue(css(`[name="prompt-topic"]`), "otters", chromedp.NodeVisible),
+		chromedp.Click(css(`#get-prompt`)),
+		chromedp.WaitVisible(css(`#prompt-result .message`)),
+	)
+	if p := get(t, ctx, "read the prompt", chromedp.Text(css(`#prompt-result`))); !strings.Contains(p, "otters") {
+		t.Errorf("prompt: %q", p)
+	}
+	run(t, ctx, "call echo, then re-run it from the history",
+		tab("tools"),
+		chromedp.Click(css(`li[data-tool="echo"]`), chromedp.NodeVisible),
+		chromedp.SetValue(css(`[name="message"]`), "again and again", chromedp.NodeVisible),
+		chromedp.Click(css(`#call`)),
+		chromedp.WaitVisible(css(`#call-result [data-state="done"]`)),
+		tab("history"),
+		chromedp.Click(css(`[data-history="1"] button.rerun`), chromedp.NodeVisible),
+		chromedp.WaitVisible(css(`[data-history="2"] [data-state="done"]`)),
+	)
+	n := get(t, ctx, "count the history", chromedp.Evaluate[int](`document.querySelectorAll("#history .history-item").length`))
+	again := get(t, ctx, "read the re-run's result", chromedp.Text(css(`[data-history="2"] pre.text`)))
+	if n != 2 || again != "again and again" {
+		t.Fatalf("history has %d calls; the re-run returned %q", n, again)
+	}
+	shot(t, ctx, "history")
+}
