@@ -157,6 +157,15 @@ type Options struct {
 	// a server whose metadata later names another authorization server
 	// cannot collect it.
 	ClientSecretIssuer string
+	// AcceptIssuer moves the binding recorded at the first use of the
+	// credentials to this issuer, when the server's metadata names it
+	// (mcpwire login --accept-issuer). It never overrides a configured
+	// ClientSecretIssuer.
+	AcceptIssuer string
+	// AcceptIssuerHint, given the issuer a server names now, says how to
+	// accept it (mcpwire says which login command); the
+	// *IssuerChangedError carries it.
+	AcceptIssuerHint func(issuer string) string
 
 	// now is replaced by tests that need to move time.
 	now func() time.Time
@@ -520,16 +529,36 @@ func (a *Authorizer) Reset() {
 }
 
 // Logout forgets the server's tokens and registration, here and in the
-// Store. (Tokens are not revoked at the authorization server.)
+// Store. (Tokens are not revoked at the authorization server.) It keeps
+// the binding of the configured credentials to their authorization
+// server (Record.SecretIssuer): signing out must not let the next
+// sign-in send them to whichever issuer the server names by then.
 func (a *Authorizer) Logout(ctx context.Context) error {
 	a.mu.Lock()
-	a.rec = Record{ServerURL: a.key}
-	a.loaded = true
+	a.loadLocked(ctx)
+	kept := Record{ServerURL: a.key, SecretIssuer: a.rec.SecretIssuer}
+	a.rec = kept
 	a.disc = nil
 	a.cancelled = nil
 	a.attempts = 0
 	a.mu.Unlock()
+	if kept.SecretIssuer != "" {
+		return a.store.Save(ctx, &kept)
+	}
 	return a.store.Delete(ctx, a.key)
+}
+
+// BoundIssuer returns the authorization server the configured credentials
+// are bound to (configured, else recorded at their first use), "" when
+// none is yet.
+func (a *Authorizer) BoundIssuer(ctx context.Context) string {
+	if a.opts.ClientSecretIssuer != "" {
+		return a.opts.ClientSecretIssuer
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.loadLocked(ctx)
+	return a.rec.SecretIssuer
 }
 
 // Status returns a copy of what is known about the server's tokens (nil

@@ -499,6 +499,32 @@ func TestHostileClientSecretToAnotherIssuer(t *testing.T) {
 		if len(evil.tokenRequests()) != 0 {
 			t.Fatal("the other authorization server got a token request")
 		}
+		var ice *IssuerChangedError
+		if !errors.As(err, &ice) || !strings.HasPrefix(ice.Named, evil.as.URL) || ice.Bound == ice.Named || strings.Contains(err.Error(), "logout") ||
+			!strings.Contains(err.Error(), "Options.AcceptIssuer") {
+			t.Errorf("err = %v: want an *IssuerChangedError that names the way to accept, not logout", err)
+		}
+		// Logout drops tokens, not the binding: a fresh sign-in is still
+		// refused, and only accepting the new issuer moves it.
+		if err := newAuth(t, w, opts()).Logout(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if err := call(t, w, newAuth(t, w, opts()), "ping"); !isAuthErr(err, errSecretIssuer) {
+			t.Fatalf("after Logout: call = %v, want errSecretIssuer", err)
+		}
+		if len(evil.tokenRequests()) != 0 {
+			t.Fatal("after Logout the other authorization server got a token request")
+		}
+		accepting := opts()
+		accepting.AcceptIssuer = evil.issuer()
+		// (The resource server does not know the new server's tokens, so
+		// the call itself fails after the grant.)
+		if err := call(t, w, newAuth(t, w, accepting), "ping"); errors.Is(err, errSecretIssuer) {
+			t.Fatalf("accepted: call = %v", err)
+		}
+		if n := len(evil.tokenRequests()); n == 0 {
+			t.Fatal("accepted: the new authorization server got no token request")
+		}
 	})
 }
 
