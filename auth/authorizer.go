@@ -195,12 +195,15 @@ type Authorizer struct {
 	signer    *signingKey
 	now       func() time.Time
 
-	mu        sync.Mutex
-	loaded    bool
-	rec       Record
-	disc      *discovery
-	flight    *flight
-	attempts  int   // authorizations since a request last succeeded
+	mu       sync.Mutex
+	loaded   bool
+	rec      Record
+	disc     *discovery
+	flight   *flight
+	attempts int // authorizations since a request last succeeded
+	// gotToken is when the current token was obtained or refreshed by
+	// this Authorizer (zero: loaded from the Store), for refreshFloor.
+	gotToken  time.Time
 	cancelled error // sticky: the user cancelled; cleared by Reset
 	// DPoP: the servers' latest nonces by origin, and the parsed key of
 	// the current token (dpopEncoded is its stored form).
@@ -400,7 +403,11 @@ func (a *Authorizer) token(ctx context.Context) (string, error) {
 			waited = true
 			continue
 		}
-		if waited || !a.canRefreshLocked() {
+		if waited || !a.canRefreshLocked() || a.freshLocked(a.now()) {
+			// A token refreshed moments ago that expired already is not
+			// refreshed again before the server says so (a 401): a
+			// token that lives a second must not cost a refresh per
+			// request.
 			a.mu.Unlock()
 			return "", nil
 		}
@@ -608,12 +615,25 @@ func (a *Authorizer) loadLocked(ctx context.Context) {
 	}
 }
 
-// usableLocked returns the current access token if it is valid.
+// usableLocked returns the current access token if it is valid, or if
+// it was obtained within refreshFloor and has not expired yet (a
+// short-lived token, all inside the skew).
 func (a *Authorizer) usableLocked() string {
-	if t := a.rec.Token; t.Valid(a.now()) {
+	t, now := a.rec.Token, a.now()
+	if t.Valid(now) {
+		return t.AccessToken
+	}
+	if t != nil && t.AccessToken != "" && a.freshLocked(now) && (t.Expiry.IsZero() || now.Before(t.Expiry)) {
 		return t.AccessToken
 	}
 	return ""
+}
+
+// freshLocked reports whether the current token was obtained less than
+// refreshFloor ago: no refresh is started for it before a server
+// rejects it.
+func (a *Authorizer) freshLocked(now time.Time) bool {
+	return !a.gotToken.IsZero() && now.Sub(a.gotToken) < refreshFloor
 }
 
 func (a *Authorizer) canRefreshLocked() bool {
