@@ -162,10 +162,11 @@ type Options struct {
 	// (mcpwire login --accept-issuer). It never overrides a configured
 	// ClientSecretIssuer.
 	AcceptIssuer string
-	// AcceptIssuerHint, given the issuer a server names now, says how to
-	// accept it (mcpwire says which login command); the
+	// AcceptIssuerHint, given the issuer a server names now and whether
+	// the binding is configured (ClientSecretIssuer), says how to accept
+	// it (mcpwire names its login command or the config field); the
 	// *IssuerChangedError carries it.
-	AcceptIssuerHint func(issuer string) string
+	AcceptIssuerHint func(issuer string, configured bool) string
 
 	// now is replaced by tests that need to move time.
 	now func() time.Time

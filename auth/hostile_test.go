@@ -471,6 +471,14 @@ func TestHostileClientSecretToAnotherIssuer(t *testing.T) {
 		if len(w.tokenRequests()) != 0 || w.authorizeCount() != 0 {
 			t.Fatal("the sign-in went ahead")
 		}
+		// A configured binding moves only with the configuration, not
+		// with AcceptIssuer.
+		accepting := newAuth(t, w, &Options{ClientID: "my-app", ClientSecret: "cs-SECRET-42", ClientSecretIssuer: "https://corp-as.example", AcceptIssuer: w.issuer()})
+		err = call(t, w, accepting, "ping")
+		var ice *IssuerChangedError
+		if !errors.As(err, &ice) || !ice.Configured || !strings.Contains(err.Error(), "set ClientSecretIssuer") || len(w.tokenRequests()) != 0 {
+			t.Fatalf("AcceptIssuer against a configured issuer: %v, %d token requests", err, len(w.tokenRequests()))
+		}
 	})
 	t.Run("first issuer, stored", func(t *testing.T) {
 		w := newWorld(t)

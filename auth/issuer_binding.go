@@ -94,16 +94,14 @@ func (a *Authorizer) bindTo(ctx context.Context, issuer string, kind error) erro
 	return e
 }
 
-// acceptHint says how to accept the issuer a server names now: the
-// configuration's issuer when it is configured (which no flag overrides),
-// else Options.AcceptIssuerHint's command or Options.AcceptIssuer.
+// acceptHint says how to accept the issuer a server names now: with
+// Options.AcceptIssuerHint when set, else in the terms of Options.
 func (a *Authorizer) acceptHint(e *IssuerChangedError) string {
-	config := fmt.Sprintf(`set the oauth block's "issuer" (ClientSecretIssuer) to %s`, e.Named)
-	if e.Configured {
-		return config + `; it is now ` + e.Bound
-	}
 	if h := a.opts.AcceptIssuerHint; h != nil {
-		return h(e.Named) + ", or " + config
+		return h(e.Named, e.Configured)
 	}
-	return "sign in again with Options.AcceptIssuer set to it, or " + config
+	if e.Configured {
+		return "set ClientSecretIssuer (the oauth block's \"issuer\") to it; it is " + e.Bound + " now"
+	}
+	return "sign in with Options.AcceptIssuer set to it, or set ClientSecretIssuer (the oauth block's \"issuer\") to it"
 }

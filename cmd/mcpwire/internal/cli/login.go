@@ -67,7 +67,7 @@ func (o *loginOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
 	a, err := signin.New(target.url, signin.Options{
 		Interactive: true, NoBrowser: o.NoBrowser, Out: io.ErrOut, Verbose: o.Verbose,
 		OAuth: target.oauth, AddSecret: io.AddSecret, AllowInsecureHTTP: o.AllowInsecureHTTP,
-		AcceptIssuer: o.AcceptIssuer,
+		AcceptIssuer: o.AcceptIssuer, Name: target.server,
 	})
 	if err != nil {
 		return Usagef("%s: %s", target.name, err.Error())
@@ -117,7 +117,7 @@ func (o *logoutOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error 
 	if err != nil {
 		return err
 	}
-	a, err := signin.New(target.url, signin.Options{OAuth: target.oauth, AddSecret: io.AddSecret})
+	a, err := signin.New(target.url, signin.Options{OAuth: target.oauth, AddSecret: io.AddSecret, Name: target.server})
 	if err != nil {
 		return Usagef("%s: %s", target.name, err.Error())
 	}
@@ -138,9 +138,10 @@ func (o *logoutOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error 
 
 // loginTarget is the server a command is about.
 type loginTarget struct {
-	name  string // how to call it in messages
-	url   string
-	oauth json.RawMessage
+	name   string // how to call it in messages
+	server string // the configured server's name; "" for a URL
+	url    string
+	oauth  json.RawMessage
 }
 
 // resolveLoginTarget reads URL|SERVER: a URL as given, or a configured server's URL
@@ -182,5 +183,5 @@ func resolveLoginTarget(io *IOStreams, files *ConfigFlags, p Parsed) (*loginTarg
 	if u, err := url.Parse(s.URL); err == nil {
 		io.AddURLSecrets(u)
 	}
-	return &loginTarget{name: fmt.Sprintf("server %q", arg), url: s.URL, oauth: s.OAuth}, nil
+	return &loginTarget{name: fmt.Sprintf("server %q", arg), server: arg, url: s.URL, oauth: s.OAuth}, nil
 }

@@ -43,7 +43,8 @@ func TestLoginIssuerBindingHoldsThroughLogout(t *testing.T) {
 		if r.code == 0 {
 			t.Fatalf("%s: exit 0\nstdout %q\nstderr %q", what, r.out, r.err)
 		}
-		want := []string{"changed from " + first.as.URL + " to " + second.as.URL, "--accept-issuer " + second.as.URL, `"issuer"`}
+		t.Logf("%s: exit %d, stderr %s", what, r.code, r.err)
+		want := []string{"changed from " + first.as.URL + " to " + second.as.URL, "mcpwire login --accept-issuer " + second.as.URL + " remote", `"issuer": "` + second.as.URL + `"`}
 		for _, w := range want {
 			if !strings.Contains(r.err, w) {
 				t.Errorf("%s: stderr %q does not say %q", what, r.err, w)

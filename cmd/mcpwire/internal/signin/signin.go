@@ -91,8 +91,12 @@ func New(serverURL string, o Options) (*auth.Authorizer, error) {
 	opts := &auth.Options{
 		SignInHint:   "sign in first: mcpwire login " + target,
 		AcceptIssuer: o.AcceptIssuer,
-		AcceptIssuerHint: func(issuer string) string {
-			return "mcpwire login --accept-issuer " + issuer + " " + target
+		AcceptIssuerHint: func(issuer string, configured bool) string {
+			config := fmt.Sprintf(`set "issuer": %q in the server's oauth block`, issuer)
+			if configured {
+				return config + " (a configured issuer changes only there)"
+			}
+			return "mcpwire login --accept-issuer " + issuer + " " + target + ", or " + config
 		},
 	}
 	if store, err := Store(); err == nil {
