@@ -102,3 +102,18 @@ func TestCallOutputEscapesTerminalControls(t *testing.T) {
 		}
 	}
 }
+
+// A server's live stderr cut in the middle of a character shows the
+// character once its end arrives, not bytes that are not UTF-8; a CSI cut
+// or whole never reaches the terminal raw.
+func TestSanitizeWriterJoinsCutCharacters(t *testing.T) {
+	var out bytes.Buffer
+	w := newSanitizeWriter(&out)
+	text := "日本\u202e語 \x9b2J ok\n"
+	for i := range len(text) {
+		w.Write([]byte(text[i : i+1]))
+	}
+	if want := "日本\\u202e語 \\x9b2J ok\n"; out.String() != want {
+		t.Errorf("written byte by byte: %q, want %q", out.String(), want)
+	}
+}
