@@ -233,3 +233,42 @@ func TestRecordLateSecret(t *testing.T) {
 		t.Errorf("recording:\n%s", b)
 	}
 }
+
+// The recording is private: a new file is 0600, an existing one is set
+// to 0600 whatever its mode was, and a symbolic link at the path is an
+// error naming it, with nothing written where the link points.
+func TestRecordFileIsPrivateAndNoLink(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	fresh := filepath.Join(dir, "new.jsonl")
+	run(t, args(a("tools", "--record", fresh), server())...).wantCode(t, 0)
+	old := filepath.Join(dir, "old.jsonl")
+	write(t, old, "old line\n")
+	if err := os.Chmod(old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(t, args(a("tools", "--record", old), server())...).wantCode(t, 0)
+	for _, f := range []string{fresh, old} {
+		info, err := os.Stat(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := info.Mode().Perm(); m != 0o600 {
+			t.Errorf("%s: mode %v, want 0600", filepath.Base(f), m)
+		}
+	}
+
+	target := filepath.Join(dir, "elsewhere")
+	write(t, target, "precious\n")
+	link := filepath.Join(dir, "link.jsonl")
+	if err := os.Symlink(target, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	r := run(t, args(a("tools", "--record", link), server())...).wantCode(t, ExitError)
+	if !strings.Contains(r.err, "--record: "+link+" is a symbolic link") || r.out != "" {
+		t.Errorf("symbolic link: stdout %q, stderr %q", r.out, r.err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "precious\n" {
+		t.Errorf("the link's target was written: %q", b)
+	}
+}
