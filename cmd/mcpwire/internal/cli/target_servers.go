@@ -95,6 +95,9 @@ func (f *TargetFlags) Each(ctx context.Context, io *IOStreams, p Parsed, minArgs
 // not held back by a slow or dead one. It returns the exit-3 error when
 // any failed.
 func (s *Session) eachServer(ctx context.Context, io *IOStreams, fn func(c Conn) error) error {
+	if err := s.refuseUntrusted(); err != nil {
+		return err
+	}
 	if _, err := s.M.Start(ctx); err != nil {
 		return err
 	}
