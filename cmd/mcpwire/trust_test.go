@@ -117,6 +117,8 @@ func TestClonedRepositoryIsUntrustedUntilApproved(t *testing.T) {
 	r.wantRefused("call", "repo/echo", "--arg", "message=hi")
 	r.wantRefused("call", "mcp__repo__echo", "--arg", "message=hi")
 	r.wantRefused("ping", "repo")
+	r.wantRefused("read", "demo://x")
+	r.wantRefused("call", "echo", "--arg", "message=hi")
 
 	// trust without --yes and without a terminal shows and refuses.
 	code, out, stderr = r.run("trust")

@@ -182,6 +182,11 @@ func (s *Session) pickServer(name string, args []string, minArgs, maxArgs int, w
 	if len(args) == 0 {
 		return "", args, nil
 	}
+	// "The only server configured" is not decided while some wait for
+	// the user's approval: the user may mean one of them.
+	if err := s.refuseUntrusted(); err != nil {
+		return "", nil, err
+	}
 	var enabled []string
 	for _, d := range s.Set.Servers {
 		if d.Enabled {
