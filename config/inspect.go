@@ -30,8 +30,13 @@ type Inspection struct {
 // Inspect reads one config file (format from DetectFormat) without
 // reading any variable: ${VAR} and ${input:id} references stay as
 // written and are listed in each server's Vars. Of opts it uses Dir and
-// HomeDir (${workspaceFolder}, ${userHome}, a relative cwd).
+// HomeDir (${workspaceFolder}, ${userHome}, a relative cwd), with Load's
+// defaults (the working directory, the user's home).
 func Inspect(file string, opts LoadOptions) (*Inspection, error) {
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
 	abs, err := filepath.Abs(file)
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)

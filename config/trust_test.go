@@ -243,3 +243,23 @@ func TestProjectNeverHidesUserServer(t *testing.T) {
 	}
 	wantProblem(t, set.Problems, `server "user:db"`, `may not start with "user:"`)
 }
+
+// Inspect resolves the directories, which are no secret, as Load would,
+// and lists only variables as read.
+func TestInspectDirectories(t *testing.T) {
+	d := newTestDirs(t)
+	file := filepath.Join(d.project, ".mcp.json")
+	writeFile(t, file, `{"mcpServers": {"s": {"command": "${workspaceFolder}/bin/s", "args": ["${userHome}", "${TOKEN}"], "cwd": "sub"}}}`)
+	t.Chdir(d.project)
+	in, err := Inspect(".mcp.json", LoadOptions{HomeDir: d.home, Env: func(name string) (string, bool) {
+		t.Errorf("Inspect looked up %q", name)
+		return "", false
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := in.Servers[0]
+	if in.File != file || s.Command != filepath.Join(d.project, "bin", "s") || s.Args[0] != d.home || s.Cwd != filepath.Join(d.project, "sub") || !slices.Equal(s.Vars, []string{"TOKEN"}) {
+		t.Errorf("inspected %s: %q %q cwd %q vars %v", in.File, s.Command, s.Args, s.Cwd, s.Vars)
+	}
+}
