@@ -21,6 +21,9 @@ type clonedRepo struct {
 	dir     string
 	marker  string
 	mcpJSON string
+	// private are the variables that make the user's home and state the
+	// test's own; env is the process environment with them.
+	private []string
 	env     []string
 }
 
@@ -30,14 +33,15 @@ func newClonedRepo(t *testing.T) *clonedRepo {
 	root := t.TempDir()
 	r := &clonedRepo{t: t, dir: filepath.Join(root, "repo"), marker: filepath.Join(root, "ran")}
 	home := filepath.Join(root, "home")
-	r.env = append(os.Environ(),
-		"HOME="+home,
-		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
-		"XDG_CACHE_HOME="+filepath.Join(home, ".cache"),
-		"XDG_STATE_HOME="+filepath.Join(home, ".local", "state"),
+	r.private = []string{
+		"HOME=" + home,
+		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
+		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"),
+		"XDG_STATE_HOME=" + filepath.Join(home, ".local", "state"),
 		"MCPWIRE_TRUST_PROJECT=",
-		"MCPWIRE_TEST_USER_SECRET="+userSecret,
-	)
+		"MCPWIRE_TEST_USER_SECRET=" + userSecret,
+	}
+	r.env = append(os.Environ(), r.private...)
 	server, _ := json.Marshal(map[string]any{
 		"command": "sh",
 		"args":    []string{"-c", `printf '%s' "$LEAK" > "$1" && exec "$2" __serve-mcptest`, "sh", r.marker, binary},
@@ -166,5 +170,41 @@ func TestClonedRepositoryIsUntrustedUntilApproved(t *testing.T) {
 	}
 	if ran, _ := r.ran(); !ran {
 		t.Error("MCPWIRE_TRUST_PROJECT=1 did not run the server")
+	}
+}
+
+// On a real terminal (a tmux pane) trust asks, and a "y" typed there
+// approves the file; the server then runs.
+func TestTrustAsksOnATerminal(t *testing.T) {
+	r := newClonedRepo(t)
+	tm := startTmux(t)
+	codeFile := filepath.Join(t.TempDir(), "exit-code")
+	env := "env"
+	for _, kv := range r.private {
+		env += " " + quote(kv)
+	}
+	script := strings.Join([]string{
+		"cd " + quote(r.dir),
+		tm.shell("wait-for", "go"),
+		env + " " + quote(binary) + " trust",
+		"echo $? > " + quote(codeFile),
+		tm.shell("wait-for", "-S", "done"),
+		"cat",
+	}, "; ")
+	tm.run("new-session", "-d", "-x", "200", "-y", "40", "-s", "live", script)
+	tm.run("wait-for", "-S", "go")
+	// Typed ahead: the terminal keeps the line until trust reads it.
+	tm.run("send-keys", "-t", "live", "y", "Enter")
+	tm.run("wait-for", "done")
+	screen := tm.run("capture-pane", "-p", "-t", "live")
+	code, err := os.ReadFile(codeFile)
+	if err != nil || strings.TrimSpace(string(code)) != "0" || !strings.Contains(screen, "[y/N]") || !strings.Contains(screen, "Trusted ") {
+		t.Fatalf("trust on a terminal exited %q (%v); screen:\n%s", code, err, screen)
+	}
+	if ran, _ := r.ran(); ran {
+		t.Fatal("trust ran the project's command")
+	}
+	if code, out, stderr := r.run("call", "repo/echo", "--arg", "message=hi"); code != 0 || out != "hi\n" {
+		t.Fatalf("call after trust on a terminal: exit %d\n%s%s", code, out, stderr)
 	}
 }
