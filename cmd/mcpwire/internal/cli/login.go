@@ -10,7 +10,6 @@ import (
 
 	"github.com/mcpwire/mcpwire/auth"
 	"github.com/mcpwire/mcpwire/cmd/mcpwire/internal/signin"
-	"github.com/mcpwire/mcpwire/config"
 )
 
 // newLoginCommand builds "mcpwire login".
@@ -164,11 +163,14 @@ func resolveLoginTarget(io *IOStreams, files *ConfigFlags, p Parsed) (*loginTarg
 		}
 		return &loginTarget{name: name, url: arg}, nil
 	}
-	set, err := config.Load(config.LoadOptions{Files: files.Files})
+	set, err := loadConfig(files.Files, nil)
 	if err != nil {
 		return nil, Usagef("%s", err.Error())
 	}
 	s := set.Lookup(arg)
+	if err := refuseUntrustedDefinition(set, arg); err != nil {
+		return nil, err
+	}
 	if s == nil {
 		for _, pr := range set.Problems {
 			if pr.Server == arg && !pr.Warning {
