@@ -120,7 +120,7 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 	for _, v := range inputs {
 		streams.AddSecret(v)
 	}
-	set, err := config.Load(config.LoadOptions{Files: f.Files, Inputs: inputs})
+	set, err := loadConfig(f.Files, inputs)
 	// An invalid named file comes back with its whole Set (config.ErrInvalid):
 	// the problems are sorted below, a server's own as that server's failure.
 	if err != nil && (set == nil || !errors.Is(err, config.ErrInvalid)) {
@@ -163,6 +163,7 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 		ReconnectWait:  wait,
 		StartupGate:    -1,
 		Client:         client,
+		StartUntrusted: trustProjectFromEnv(),
 	}
 	if sf.Verbose {
 		opts.Stderr = func(server string) io.Writer { return &prefixWriter{w: streams.ErrOut, prefix: "[" + server + "] "} }
@@ -282,14 +283,21 @@ func (s *Session) noticeWaiting() {
 // withAllConfigured is the life of a command about every configured server: open
 // the configuration (openConfigured), start every server and wait for each
 // (StartAll), run fn with the session and what StartAll saw, and stop the
-// servers when fn returns.
-func withAllConfigured(ctx context.Context, streams *IOStreams, f *ConfigFlags, sf *ServerFlags,
+// servers when fn returns. Servers of untrusted project files make it
+// fail before anything starts, unless listUntrusted (the command only
+// lists them).
+func withAllConfigured(ctx context.Context, streams *IOStreams, f *ConfigFlags, sf *ServerFlags, listUntrusted bool,
 	fn func(s *Session, snap *manager.Snapshot) error) error {
 	s, err := openConfigured(streams, f, sf)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
+	if !listUntrusted {
+		if err := s.refuseUntrusted(); err != nil {
+			return err
+		}
+	}
 	snap, err := s.StartAll(ctx)
 	if err != nil {
 		return err
@@ -298,12 +306,12 @@ func withAllConfigured(ctx context.Context, streams *IOStreams, f *ConfigFlags, 
 }
 
 // failures returns the servers that should be up and are not, after
-// StartAll.
+// StartAll. An untrusted server is not one: it waits for the user.
 func failures(snap *manager.Snapshot) []manager.ServerStatus {
 	var out []manager.ServerStatus
 	for _, st := range snap.Servers {
 		switch st.State {
-		case manager.StateConnected, manager.StateDisabled:
+		case manager.StateConnected, manager.StateDisabled, manager.StateUntrusted:
 		default:
 			out = append(out, st)
 		}

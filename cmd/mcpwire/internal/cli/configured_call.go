@@ -64,6 +64,10 @@ func (s *Session) resolve(ctx context.Context, ref string) (server, tool string,
 		}
 		return "", "", Usagef("no configured server is named %q (\"mcpwire servers\" lists them)", ref[:strings.IndexByte(ref, '/')])
 	}
+	// A model-facing name may be any server's: none may be untrusted.
+	if err := s.refuseUntrusted(); err != nil {
+		return "", "", err
+	}
 	snap, err := s.StartAll(ctx)
 	if err != nil {
 		return "", "", err
@@ -83,6 +87,9 @@ func (s *Session) resolve(ctx context.Context, ref string) (server, tool string,
 // connectError makes a manager failure to reach a server exit with status
 // 3, unless it is the user's mistake.
 func connectError(t *Target, err error) error {
+	if errors.Is(err, manager.ErrUntrusted) {
+		return asUntrusted(err)
+	}
 	switch {
 	case errors.Is(err, manager.ErrUnknownServer), errors.Is(err, manager.ErrDisabled):
 		return Usagef("%s", err.Error())

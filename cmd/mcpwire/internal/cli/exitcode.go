@@ -17,7 +17,8 @@ const (
 	// ExitError: anything not covered below (an unexpected local failure).
 	ExitError = 1
 	// ExitUsage: bad command line (unknown command or flag, missing or
-	// malformed argument, missing token variable).
+	// malformed argument, missing token variable), a broken config file,
+	// or configured servers of a project config file not yet trusted.
 	ExitUsage = 2
 	// ExitConnect: the server could not be reached or started: spawn
 	// failed, the child died, the HTTP endpoint was unreachable or
@@ -48,6 +49,7 @@ func ExitCode(ctx context.Context, err error) int {
 	}
 	var (
 		usage      *UsageError
+		untrusted  *UntrustedConfigError
 		tool       *ToolError
 		conn       *ConnectError
 		rpcErr     *jsonrpc.Error
@@ -56,7 +58,7 @@ func ExitCode(ctx context.Context, err error) int {
 		processErr *transport.ExitError
 	)
 	switch {
-	case errors.As(err, &usage):
+	case errors.As(err, &usage), errors.As(err, &untrusted):
 		return ExitUsage
 	case errors.As(err, &tool):
 		return ExitToolError

@@ -60,6 +60,8 @@ func TestOptionsParse(t *testing.T) {
 		{"logout", []string{"--config", "c.json", "s"}, &logoutOptions{Config: ConfigFlags{Files: StringList{"c.json"}}}, []string{"s"}},
 		{"auth", []string{"status", "--json"}, &authOptions{JSON: true}, []string{"status"}},
 		{"version", []string{"--json"}, &versionOptions{JSON: true}, nil},
+		{"trust", []string{"--yes", ".mcp.json", ".vscode/mcp.json"}, &trustOptions{Yes: true}, []string{".mcp.json", ".vscode/mcp.json"}},
+		{"trust", nil, &trustOptions{}, nil},
 		{"demo", []string{"--timeout", "1m"}, &demoOptions{Server: ServerFlags{Timeout: time.Minute}}, nil},
 		{ServeName, []string{"--faults", "crash:echo"}, &serveOptions{Faults: "crash:echo"}, nil},
 		{ServeName, []string{"--replay", "s.jsonl"}, &serveOptions{Replay: "s.jsonl"}, nil},

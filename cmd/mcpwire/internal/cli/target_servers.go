@@ -95,6 +95,9 @@ func (f *TargetFlags) Each(ctx context.Context, io *IOStreams, p Parsed, minArgs
 // not held back by a slow or dead one. It returns the exit-3 error when
 // any failed.
 func (s *Session) eachServer(ctx context.Context, io *IOStreams, fn func(c Conn) error) error {
+	if err := s.refuseUntrusted(); err != nil {
+		return err
+	}
 	if _, err := s.M.Start(ctx); err != nil {
 		return err
 	}
@@ -178,6 +181,11 @@ func (s *Session) pickServer(name string, args []string, minArgs, maxArgs int, w
 	}
 	if len(args) == 0 {
 		return "", args, nil
+	}
+	// "The only server configured" is not decided while some wait for
+	// the user's approval: the user may mean one of them.
+	if err := s.refuseUntrusted(); err != nil {
+		return "", nil, err
 	}
 	var enabled []string
 	for _, d := range s.Set.Servers {
