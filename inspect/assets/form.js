@@ -127,6 +127,7 @@ const SchemaForm = (() => {
       kids[k] = field(sub, name ? name + "." + k : k, req.has(k));
       box.append(kids[k].el);
     }
+    if (!name && Object.keys(kids).length === 0) box.append(h("div", { class: "muted", text: "This tool takes no arguments." }));
     let extras = {}; // keys the schema does not list, kept for the raw editor
     return {
       el: box,

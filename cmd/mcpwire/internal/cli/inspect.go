@@ -176,6 +176,20 @@ func (o *inspectOptions) servers(ctx context.Context, io *IOStreams, p Parsed) (
 		s.Close()
 		return nil, nil, err
 	}
+	if name != "" {
+		// One server, named: connected first, as every command does (an
+		// untrusted or broken one fails the command with its reason).
+		if _, err := s.connect(ctx, name); err != nil {
+			s.Close()
+			return nil, nil, err
+		}
+		return inspect.ManagerServers(s.M, name, io.stderrTails.String), s.Close, nil
+	}
+	// Every server: none starts while a project file waits for trust.
+	if err := s.refuseUntrusted(); err != nil {
+		s.Close()
+		return nil, nil, err
+	}
 	if _, err := s.M.Start(ctx); err != nil {
 		s.Close()
 		return nil, nil, err
@@ -184,7 +198,7 @@ func (o *inspectOptions) servers(ctx context.Context, io *IOStreams, p Parsed) (
 	// each server's state on the page.
 	var wg sync.WaitGroup
 	for _, st := range s.M.Servers() {
-		if (name == "" || st.Name == name) && st.State != manager.StateDisabled {
+		if st.State != manager.StateDisabled {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -192,7 +206,7 @@ func (o *inspectOptions) servers(ctx context.Context, io *IOStreams, p Parsed) (
 			}()
 		}
 	}
-	return inspect.ManagerServers(s.M, name, io.stderrTails.String), func() { s.Close(); wg.Wait() }, nil
+	return inspect.ManagerServers(s.M, "", io.stderrTails.String), func() { s.Close(); wg.Wait() }, nil
 }
 
 // adHocNames names an ad-hoc target on the page: its name, its transport

@@ -141,11 +141,7 @@ func TestInspectStdioTarget(t *testing.T) {
 
 // Without TARGET, the configured servers are shown, each under its name.
 func TestInspectConfigured(t *testing.T) {
-	cfg := filepath.Join(t.TempDir(), "mcp.json")
-	b, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"demo": map[string]any{"command": os.Args[0], "args": []string{ServeName}}}})
-	if err := os.WriteFile(cfg, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	cfg := exampleServersConfig(t, "demo")
 	c, base := startInspect(t, "--config", cfg)
 	var tools []struct{ Name string }
 	getJSON(t, c, base+"/api/tools?server=demo", &tools)
@@ -155,6 +151,22 @@ func TestInspectConfigured(t *testing.T) {
 	var servers []struct{ Name, State string }
 	getJSON(t, c, base+"/api/servers", &servers)
 	if len(servers) != 1 || servers[0].Name != "demo" || servers[0].State != "connected" {
+		t.Fatalf("servers: %+v", servers)
+	}
+}
+
+// A configured server named on the command line is the only one shown,
+// connected before the page is served; an unknown name is a usage error.
+func TestInspectConfiguredByName(t *testing.T) {
+	cfg := exampleServersConfig(t, "demo", "other")
+	r := run(t, "inspect", "--no-open", "--config", cfg, "dmeo").wantCode(t, ExitUsage)
+	if !strings.Contains(r.err, `no configured server is named "dmeo"`) {
+		t.Errorf("unknown name: %s", r.err)
+	}
+	c, base := startInspect(t, "--config", cfg, "other")
+	var servers []struct{ Name, State string }
+	getJSON(t, c, base+"/api/servers", &servers)
+	if len(servers) != 1 || servers[0].Name != "other" || servers[0].State != "connected" {
 		t.Fatalf("servers: %+v", servers)
 	}
 }
@@ -170,4 +182,20 @@ func getJSON(t *testing.T, c *http.Client, u string, v any) {
 	if resp.StatusCode != http.StatusOK || json.Unmarshal(b, v) != nil {
 		t.Fatalf("GET %s: %s %s", u, resp.Status, b)
 	}
+}
+
+// exampleServersConfig writes a config file with the example server under
+// each of names, and returns its path.
+func exampleServersConfig(t *testing.T, names ...string) string {
+	t.Helper()
+	servers := map[string]any{}
+	for _, n := range names {
+		servers[n] = map[string]any{"command": os.Args[0], "args": []string{ServeName}}
+	}
+	b, _ := json.Marshal(map[string]any{"mcpServers": servers})
+	cfg := filepath.Join(t.TempDir(), "mcp.json")
+	if err := os.WriteFile(cfg, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return cfg
 }
