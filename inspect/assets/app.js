@@ -25,9 +25,25 @@ async function showTab(name) {
   document.querySelectorAll("#tabs button").forEach((b) => b.classList.toggle("active", b.dataset.tab === name));
   document.querySelectorAll(".tab").forEach((t) => t.classList.toggle("active", t.id === "tab-" + name));
   await serversLoaded; // the lists need to know which server is picked
-  if (name === "tools") await loadTools();
-  if (name === "resources") await loadResources();
-  if (name === "prompts") await loadPrompts();
+  // A list is read once per server, and again when the server says it
+  // changed (see addWire), so that it does not redraw under the pointer.
+  const load = { tools: loadTools, resources: loadResources, prompts: loadPrompts }[name];
+  if (load && state.loaded[name] !== state.server) {
+    state.loaded[name] = state.server;
+    await load();
+  }
+}
+state.loaded = {}; // list name -> the server it was read from
+
+// listChanged forgets a list that the current server says has changed,
+// and reads it again when its tab is open.
+const LIST_CHANGED = { "notifications/tools/list_changed": "tools", "notifications/resources/list_changed": "resources", "notifications/prompts/list_changed": "prompts" };
+function listChanged(e) {
+  const list = LIST_CHANGED[e.method];
+  if (!list || e.server !== state.server) return;
+  delete state.loaded[list];
+  const open = document.querySelector("#tabs button.active").dataset.tab;
+  if (open === list) showTab(list);
 }
 document.querySelectorAll("#tabs button").forEach((b) => { b.onclick = () => showTab(b.dataset.tab); });
 
@@ -39,8 +55,15 @@ async function loadServers() {
   state.server = state.servers.some((s) => s.name === keep) ? keep : (state.servers[0] || {}).name || "";
   sel.value = state.server;
   $("#servers").replaceChildren(...state.servers.map(serverCard));
+  // A server that connected, failed or came back may list other things.
+  const states = JSON.stringify(state.servers.map((s) => [s.name, s.state]));
+  if (state.serverStates !== undefined && states !== state.serverStates) {
+    state.loaded = {};
+    showTab(document.querySelector("#tabs button.active").dataset.tab);
+  }
+  state.serverStates = states;
 }
-$("#server").onchange = () => { state.server = $("#server").value; state.tools = []; showTab(document.querySelector("#tabs button.active").dataset.tab); };
+$("#server").onchange = () => { state.server = $("#server").value; showTab(document.querySelector("#tabs button.active").dataset.tab); };
 
 function serverCard(s) {
   const card = h("div", { class: "card server", "data-server": s.name },
@@ -312,6 +335,7 @@ function addWire(e) {
   }
   wireCount();
   if (e.kind === "notification" && e.direction === "receive") {
+    listChanged(e);
     const row = noteRow(e);
     if (row) $("#notes").prepend(row);
   }

@@ -176,3 +176,40 @@ func TestResourcePromptHistory(t *testing.T) {
 	}
 	shot(t, ctx, "history")
 }
+
+// The notifications view: the level asked of the server filters what it
+// sends, and the view's own level filter hides what is below it.
+func TestNotificationsLevel(t *testing.T) {
+	page := inspector(t, "--", mcpwireBin, "__serve-mcptest")
+	ctx := browser(t)
+	logCall := func(level, msg string) chromedp.Action[chromedp.Void] {
+		return chromedp.Steps(
+			tab("tools"),
+			chromedp.Click(css(`li[data-tool="log"]`), chromedp.NodeVisible),
+			chromedp.SetValue(css(`[name="level"]`), level, chromedp.NodeVisible),
+			chromedp.SetValue(css(`[name="message"]`), msg),
+			chromedp.Click(css(`#call`)),
+			chromedp.WaitVisible(css(`#call-result [data-state="done"]`)),
+		)
+	}
+	run(t, ctx, "ask for warnings, then log an info and an error",
+		chromedp.Navigate(page),
+		tab("notifications"),
+		chromedp.SetValue(css(`#note-level`), "warning", chromedp.NodeVisible),
+		chromedp.Click(css(`#set-level`)),
+		chromedp.Poll[chromedp.Void](`document.querySelector("#level-status").textContent.includes("asked")`),
+		logCall("info", "quiet one"),
+		logCall("error", "loud one"),
+		tab("notifications"),
+		chromedp.WaitVisible(css(`#notes tr`)),
+	)
+	notes := get(t, ctx, "read the notifications", chromedp.Text(css(`#notes`)))
+	if !strings.Contains(notes, "loud one") || strings.Contains(notes, "quiet one") {
+		t.Fatalf("notifications after asking for warnings: %q", notes)
+	}
+	run(t, ctx, "show only emergencies",
+		chromedp.SetValue(css(`#note-level`), "emergency"),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector("#note-level").dispatchEvent(new Event("change"))`),
+		chromedp.Poll[chromedp.Void](`!document.querySelector("#notes").textContent.includes("loud one")`),
+	)
+}
