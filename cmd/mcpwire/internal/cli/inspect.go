@@ -88,6 +88,8 @@ func (o *inspectOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error
 		return err
 	}
 	wire := inspect.NewWire(0, 0)
+	// Set before any secret is registered: AddSecret hands each one to
+	// the recorder, so the wire log never shows it.
 	io.wireTap = transport.NewRecorder(wire)
 	servers, closeServers, err := o.servers(ctx, io, p)
 	if err != nil {
@@ -157,7 +159,6 @@ func (o *inspectOptions) servers(ctx context.Context, io *IOStreams, p Parsed) (
 			return nil, nil, err
 		}
 		name, kind, target := adHocNames(p, t)
-		io.wireTap.AddSecrets(io.secretValues()...)
 		t.Transport = transport.Record(t.Transport, io.wireTap, name)
 		c, err := Connect(ctx, io, t)
 		if err != nil {
@@ -170,7 +171,6 @@ func (o *inspectOptions) servers(ctx context.Context, io *IOStreams, p Parsed) (
 	if err != nil {
 		return nil, nil, err
 	}
-	io.wireTap.AddSecrets(io.secretValues()...)
 	name, _, err := s.pickServer(f.Config.Server, p.Args, 0, 0, "")
 	if err != nil {
 		s.Close()

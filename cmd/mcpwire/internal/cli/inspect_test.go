@@ -139,6 +139,32 @@ func TestInspectStdioTarget(t *testing.T) {
 	}
 }
 
+// A secret the command knows (here an --env value) never reaches the
+// exported wire log, even when it crosses the wire.
+func TestInspectExportRedactsSecrets(t *testing.T) {
+	const secret = "hunter2-but-longer"
+	c, base := startInspect(t, append([]string{"--env", "API_KEY=" + secret}, server()...)...)
+	var servers []struct{ Name string }
+	getJSON(t, c, base+"/api/servers", &servers)
+	req, _ := http.NewRequest(http.MethodPost, base+"/api/prompt?server="+url.QueryEscape(servers[0].Name), strings.NewReader(`{"name":"summarize","arguments":{"topic":"`+secret+`"}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Origin", base)
+	resp, err := c.Do(req)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("prompt: %v %v", err, resp)
+	}
+	resp.Body.Close()
+	export, err := c.Get(base + "/api/wire.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer export.Body.Close()
+	b, _ := io.ReadAll(export.Body)
+	if !strings.Contains(string(b), `"prompts/get"`) || strings.Contains(string(b), secret) || !strings.Contains(string(b), "[redacted]") {
+		t.Fatalf("export (secret present: %v):\n%s", strings.Contains(string(b), secret), b)
+	}
+}
+
 // Without TARGET, the configured servers are shown, each under its name.
 func TestInspectConfigured(t *testing.T) {
 	cfg := exampleServersConfig(t, "demo")
