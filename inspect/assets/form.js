@@ -203,11 +203,12 @@ const SchemaForm = (() => {
     };
   }
 
-  // build returns the form of a tool's input schema: {el, get, set}.
+  // build returns the form of a tool's input schema: {el, get, set}. The
+  // arguments are always an object; one without properties takes none
+  // (or any, through the raw JSON editor, whose keys the form keeps).
   function build(schema) {
-    const sh = shape(schema || { type: "object" });
-    if (sh.type !== "object") return field({ type: "object" }, "", true);
-    return objectField(sh.schema, "", true);
+    const s = schema && typeof schema === "object" ? schema : {};
+    return objectField(Object.assign({}, s, { properties: s.properties || {} }), "", true);
   }
 
   return { build, shape };

@@ -30,7 +30,36 @@ func bookServer(t *testing.T) string {
 		func(_ context.Context, req *mcptest.ToolRequest) (*mcptest.ToolResult, error) {
 			return mcptest.TextResult(string(req.Arguments)), nil
 		})
+	srv.AddTool(mcptest.Tool{Name: "mixed", Description: "Fails, with a sound and an embedded resource."},
+		func(context.Context, *mcptest.ToolRequest) (*mcptest.ToolResult, error) {
+			return &mcptest.ToolResult{IsError: true, Content: []mcptest.Content{
+				mcptest.TextContent("it went wrong"),
+				{Type: "audio", MIMEType: "audio/wav", Data: wav()},
+				{Type: "resource", Resource: &mcptest.ResourceContents{URI: "demo://log", MIMEType: "text/plain", Text: "line 1 of the log"}},
+			}}, nil
+		})
 	return mcptest.NewHTTPServer(t, srv, nil).URL
+}
+
+// wav is a tenth of a second of silence: 8 kHz, 8-bit mono PCM.
+func wav() []byte {
+	const samples = 800
+	le32 := func(v int) []byte { return []byte{byte(v), byte(v >> 8), byte(v >> 16), byte(v >> 24)} }
+	var b []byte
+	b = append(b, "RIFF"...)
+	b = append(b, le32(36+samples)...)
+	b = append(b, "WAVEfmt "...)
+	b = append(b, le32(16)...)
+	b = append(b, 1, 0, 1, 0) // PCM, mono
+	b = append(b, le32(8000)...)
+	b = append(b, le32(8000)...)
+	b = append(b, 1, 0, 8, 0) // block align 1, 8 bits
+	b = append(b, "data"...)
+	b = append(b, le32(samples)...)
+	for range samples {
+		b = append(b, 128)
+	}
+	return b
 }
 
 func jsonEqual(t *testing.T, got string, want any) {
@@ -104,6 +133,31 @@ func TestToolForm(t *testing.T) {
 		t.Fatalf("expanded request: %s", expanded)
 	}
 	shot(t, ctx, "wire")
+}
+
+// An isError result is marked; audio plays from a data: URL (the CSP lets
+// it in) and an embedded resource shows its text.
+func TestErrorAudioEmbedded(t *testing.T) {
+	page := inspector(t, bookServer(t))
+	ctx := browser(t)
+	run(t, ctx, "call the failing tool",
+		chromedp.Navigate(page),
+		tab("tools"),
+		chromedp.Click(css(`li[data-tool="mixed"]`), chromedp.NodeVisible),
+		chromedp.Click(css(`#call`), chromedp.NodeVisible),
+		chromedp.WaitVisible(css(`#call-result .result.is-error .verdict-error`)),
+		chromedp.Poll[chromedp.Void](`document.querySelector("#call-result audio").readyState >= 1`),
+	)
+	if n := get(t, ctx, "count the fields of a tool without arguments", chromedp.Evaluate[int](`document.querySelectorAll("#tool-detail fieldset .field").length`)); n != 0 {
+		t.Errorf("a tool without arguments has %d fields", n)
+	}
+	if d := get(t, ctx, "the audio's length", chromedp.Evaluate[float64](`document.querySelector("#call-result audio").duration`)); d < 0.09 || d > 0.11 {
+		t.Errorf("audio duration %v, want 0.1s", d)
+	}
+	if text := get(t, ctx, "the embedded resource", chromedp.Text(css(`#call-result .resource pre.text`))); text != "line 1 of the log" {
+		t.Errorf("embedded resource shows %q", text)
+	}
+	shot(t, ctx, "is-error")
 }
 
 // A slow tool shows its progress; Cancel stops it, and the wire log shows
