@@ -35,6 +35,13 @@ type page struct {
 
 func newPage(t *testing.T, secrets ...string) *page {
 	t.Helper()
+	return newPageWith(t, Options{}, secrets...)
+}
+
+// newPageWith is newPage with opts' Hosts, Redact and stderr tail (its
+// Servers, Wire and Token are the page's own).
+func newPageWith(t *testing.T, opts Options, secrets ...string) *page {
+	t.Helper()
 	stream, _ := mcptest.Connect(t, mcptest.NewDefault(nil))
 	wire := NewWire(0, 0)
 	rec := transport.NewRecorder(wire)
@@ -45,7 +52,9 @@ func newPage(t *testing.T, secrets ...string) *page {
 	}
 	t.Cleanup(func() { c.Close() })
 	p := &page{token: NewToken(), wire: wire}
-	p.srv, err = New(Options{Servers: OneServer("demo", "stdio", []string{"--", "demo-server"}, c, func() string { return "" }), Wire: wire, Token: p.token})
+	opts.Servers = OneServer("demo", "stdio", []string{"--", "demo-server"}, c, func() string { return "the server said: " + strings.Join(secrets, " ") })
+	opts.Wire, opts.Token = wire, p.token
+	p.srv, err = New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -97,3 +97,26 @@ func TestPageHasNoToken(t *testing.T) {
 		}
 	}
 }
+
+// With --listen, the Host may also name the listen address; nothing else
+// is added.
+func TestListenHostAllowed(t *testing.T) {
+	p := newPageWith(t, Options{Hosts: []string{"192.0.2.7"}})
+	if resp := p.do(t, http.MethodGet, "/api/servers", "", map[string]string{"Host": "192.0.2.7:8080"}); resp.StatusCode != http.StatusOK {
+		t.Errorf("the --listen host: %s", resp.Status)
+	}
+	if resp := p.do(t, http.MethodGet, "/api/servers", "", map[string]string{"Host": "192.0.2.8:8080"}); resp.StatusCode != http.StatusForbidden {
+		t.Errorf("another host: %s", resp.Status)
+	}
+}
+
+// Errors and stderr tails shown on the page go through Redact.
+func TestServersViewRedacted(t *testing.T) {
+	const secret = "tok-0123456789"
+	p := newPageWith(t, Options{Redact: func(s string) string { return strings.ReplaceAll(s, secret, "***") }}, secret)
+	resp := p.do(t, http.MethodGet, "/api/servers", "", nil)
+	b, _ := io.ReadAll(resp.Body)
+	if strings.Contains(string(b), secret) || !strings.Contains(string(b), `"stderr":"the server said: ***"`) {
+		t.Fatalf("servers view: %s", b)
+	}
+}

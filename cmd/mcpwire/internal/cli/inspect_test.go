@@ -41,6 +41,21 @@ func TestInspectOptions(t *testing.T) {
 	}
 }
 
+// Only a loopback --listen address keeps the page to this machine; any
+// other (all interfaces included) makes the command warn.
+func TestInspectListenLoopback(t *testing.T) {
+	for addr, want := range map[string]bool{"127.0.0.1:0": true, "localhost:8080": true, "[::1]:0": true, "192.0.2.1:80": false, ":0": false, "0.0.0.0:0": false} {
+		o := &inspectOptions{Listen: addr}
+		got, loopback, err := o.listenAddr()
+		if err != nil || got != addr || loopback != want {
+			t.Errorf("--listen %s: %q loopback=%v %v, want loopback=%v", addr, got, loopback, err, want)
+		}
+	}
+	if got, loopback, _ := (&inspectOptions{Port: 8123}).listenAddr(); got != "127.0.0.1:8123" || !loopback {
+		t.Errorf("--port 8123: %s %v", got, loopback)
+	}
+}
+
 // urlWriter hands over the first URL printed.
 type urlWriter struct{ urls chan string }
 
