@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -102,7 +103,8 @@ func TestVersion(t *testing.T) {
 	t.Parallel()
 	for _, argv := range [][]string{{"version"}, {"--version"}} {
 		r := run(t, argv...).wantCode(t, 0)
-		if !strings.HasPrefix(r.out, "mcpwire ") || !strings.Contains(r.out, "2025-11-25") {
+		// Both eras: the stateless revision and the initialize ones.
+		if !strings.HasPrefix(r.out, "mcpwire ") || !strings.Contains(r.out, "2025-11-25") || !strings.Contains(r.out, "2026-07-28") {
 			t.Errorf("%q: stdout = %q", argv, r.out)
 		}
 	}
@@ -111,7 +113,7 @@ func TestVersion(t *testing.T) {
 		Version          string
 		ProtocolVersions []string
 	}
-	if err := json.Unmarshal([]byte(r.out), &v); err != nil || v.Version == "" || len(v.ProtocolVersions) == 0 {
+	if err := json.Unmarshal([]byte(r.out), &v); err != nil || v.Version == "" || !slices.Contains(v.ProtocolVersions, "2026-07-28") || !slices.Contains(v.ProtocolVersions, "2024-11-05") {
 		t.Errorf("--json = %q (%v)", r.out, err)
 	}
 }
