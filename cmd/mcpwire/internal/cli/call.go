@@ -59,8 +59,8 @@ JSON-RPC error such as -32602, invalid params).
 Without TARGET, TOOL names a tool of a configured server (see "mcpwire
 help servers"; --config FILE picks the files): SERVER/TOOL (or --server
 SERVER TOOL) starts only that server, and a model-facing name
-(mcp__SERVER__TOOL, as "mcpwire tools" lists them) starts them all to
-find it.`,
+(mcp__SERVER__TOOL, as "mcpwire tools" lists them) or the server's own
+tool name (when one server offers it) starts them all to find it.`,
 		Options: func() Options { return &callOptions{} },
 	}
 }

@@ -28,7 +28,7 @@ NAME/URI (the only one when just one is configured).`,
 func showResource(ctx context.Context, io *IOStreams, v view) error {
 	res, err := v.Client.ReadResource(ctx, v.Args[0])
 	if err != nil {
-		return v.Target.Explain(fmt.Sprintf("reading %q", v.Args[0]), err)
+		return v.Target.Explain(fmt.Sprintf("reading %q", v.Args[0]), fmt.Errorf("%w%s", err, nearResources(ctx, v.Client, v.Args[0], err)))
 	}
 	if v.Format == "json" {
 		return WriteJSON(io.Out, struct {
