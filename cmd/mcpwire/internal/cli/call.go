@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -21,8 +20,8 @@ func newCallCommand() *Command {
 		Usage:   "call TOOL [--arg K=V ...] [--args-json '{...}'] [flags] [TARGET]",
 		Description: `Call the tool TOOL and print what it returned: text as it is, images
 and audio as a one-line summary, resource links and embedded resources
-with their URI. Structured content is printed too when it says more than
-the text (or always with --structured). --output FILE writes the result's
+with their URI. Structured content is printed only when no text block
+carries the result (or always with --structured). --output FILE writes the result's
 one content block, or its one image, audio or resource among text, to
 FILE as raw bytes (the rest is printed). With --json the whole result is printed as JSON.
 
@@ -172,12 +171,14 @@ func callTool(ctx context.Context, io *IOStreams, t *Target, c *mcp.Client, name
 	return nil
 }
 
-// printCallResult writes a tool result for people: the content blocks
-// once, then the structured content as indented JSON when it adds
-// something (no text block holds the same JSON) or always is set.
+// printCallResult writes a tool result for people: the content blocks,
+// then the structured content as indented JSON only when no text block
+// carries the result (or always is set). A text result is then its text
+// alone, so "mcpwire call read_file ... > copy" copies the file; the
+// structured content stays one flag (or --json) away.
 func printCallResult(w io.Writer, res *mcp.CallToolResult, always bool) {
 	WriteContent(w, res.Content)
-	structured := len(res.StructuredContent) > 0 && (always || !textRepeats(res))
+	structured := len(res.StructuredContent) > 0 && (always || !hasText(res))
 	if structured {
 		if len(res.Content) > 0 {
 			fmt.Fprintln(w, "structured content:")
@@ -189,16 +190,9 @@ func printCallResult(w io.Writer, res *mcp.CallToolResult, always bool) {
 	}
 }
 
-// textRepeats reports whether a text block of res is the structured
-// content serialized, as the spec asks servers to send it for clients
-// that predate structured content.
-func textRepeats(res *mcp.CallToolResult) bool {
-	for _, c := range res.Content {
-		if c.Type == "text" && json.Valid([]byte(c.Text)) && jsonEqual(json.RawMessage(c.Text), res.StructuredContent) {
-			return true
-		}
-	}
-	return false
+// hasText reports whether res has a text block.
+func hasText(res *mcp.CallToolResult) bool {
+	return slices.ContainsFunc(res.Content, func(c mcp.Content) bool { return c.Type == mcp.ContentText })
 }
 
 // writeRaw writes one content block of res to file as raw bytes: the

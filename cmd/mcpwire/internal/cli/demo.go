@@ -92,14 +92,19 @@ func tour(ctx context.Context, io *IOStreams, t *Target) error {
 	calls := []struct {
 		title, tool string
 		args        map[string]any
+		structured  bool
 	}{
-		{"A simple call", "echo", echoArgs},
-		{"A slow call, reporting progress (on stderr)", "slow", slowArgs},
-		{"A call that returns structured content", "add", addArgs},
+		{"A simple call", "echo", echoArgs, false},
+		{"A slow call, reporting progress (on stderr)", "slow", slowArgs, false},
+		{"A call that returns structured content (shown with --structured)", "add", addArgs, true},
 	}
 	for _, s := range calls {
-		step(io, s.title, "mcpwire call "+s.tool+argFlags(s.args)+" "+demoTarget)
-		if err := callTool(ctx, io, t, c, s.tool, s.args, resultOptions{}); err != nil {
+		flags := argFlags(s.args)
+		if s.structured {
+			flags += " --structured"
+		}
+		step(io, s.title, "mcpwire call "+s.tool+flags+" "+demoTarget)
+		if err := callTool(ctx, io, t, c, s.tool, s.args, resultOptions{Structured: s.structured}); err != nil {
 			return err
 		}
 	}
