@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 	"testing"
 
@@ -34,6 +35,10 @@ func TestExitCode(t *testing.T) {
 		{"deadline", context.DeadlineExceeded, ExitTimeout},
 		{"closed mid-call", fmt.Errorf("mcp: %w", jsonrpc.ErrClosed), ExitConnect},
 		{"http mid-call", &transport.HTTPError{StatusCode: 502}, ExitConnect},
+		{"rpc error in an http error", &transport.HTTPError{StatusCode: 404, RPCError: rpc}, ExitProtocol},
+		{"rpc error in a 401", &transport.HTTPError{StatusCode: 401, RPCError: rpc}, ExitConnect},
+		{"http server gone mid-call", fmt.Errorf("mcp: %w", &net.OpError{Op: "dial", Err: errors.New("connection refused")}), ExitConnect},
+		{"sign-in refused", &SignInError{Target: "t", Err: errors.New("access_denied")}, ExitConnect},
 		{"cancelled", fmt.Errorf("x: %w", context.Canceled), ExitInterrupted},
 	}
 	for _, c := range cases {
