@@ -45,8 +45,9 @@ Deadlines: the call may go --tool-timeout (default 10m) without a
 progress notification, and each one starts that again, up to 2h in all;
 --tool-timeout 0 waits forever. Tools build, test or wait on a person for
 minutes, so they are judged by signs of life, not a fixed cap. --timeout
-(default 30s) bounds only the protocol requests (the handshake, the tool
-list), which a working server answers at once. A configured server's
+(default 30s) bounds the protocol requests (the handshake, the tool
+list), which a working server answers at once; given explicitly on call,
+it also caps the whole call, progress or not. A configured server's
 "timeout" bounds its tool calls too, unless --tool-timeout is given. A
 call that runs out exits 6, Ctrl-C exits 130; both cancel the call on the
 server.
@@ -108,6 +109,10 @@ func (o *callOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
 		if err != nil {
 			return err
 		}
+		if o.Target.timeoutSet {
+			// Who writes --timeout on call means the call.
+			c.Target.CallCap = o.Target.Timeout
+		}
 		return callTool(ctx, io, c.Target, c.Client, name, v, o.result(format))
 	}
 	if configuredWanted(p) && o.Target.Config.Server == "" {
@@ -140,8 +145,11 @@ func (o *callOptions) result(format string) resultOptions {
 // *mcp.OutputSchemaError comes after the result was printed).
 func callTool(ctx context.Context, io *IOStreams, t *Target, c *mcp.Client, name string, args any, ro resultOptions) error {
 	progress := NewProgress(io, name)
-	res, err := c.CallTool(ctx, name, args, t.callOptions(progress.Update))
+	callCtx, cancel := t.capCall(ctx)
+	res, err := c.CallTool(callCtx, name, args, t.callOptions(progress.Update))
+	cancel()
 	progress.Done()
+	err = t.explainCap(callCtx, err)
 	if res == nil {
 		if err == nil {
 			err = errors.New("no result")
