@@ -125,7 +125,7 @@ func connectError(t *Target, err error) error {
 		err = me.Err
 	}
 	_, tail := splitStderrTail(err)
-	return &ConnectError{Target: t.Desc, Err: deadlineAsTimeout(err, t.Timeout), StderrTail: tail, Hint: t.hintFor(err)}
+	return &ConnectError{Target: t.Desc, Err: shortenNotMCP(deadlineAsTimeout(err, t.Timeout)), StderrTail: tail, Hint: t.hintFor(err)}
 }
 
 // deadlineAsTimeout words a handshake cut off by the manager's connect

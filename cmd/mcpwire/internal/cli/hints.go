@@ -24,7 +24,7 @@ import (
 // fix says how to pass a variable: for a -- COMMAND target the flags, for
 // a configured server its config.
 func connectHint(err error, stderrTail, serverURL string, stdio, inherit bool, given []string, fix string) string {
-	if errors.Is(err, transport.ErrNotMCPEndpoint) || strings.Contains(err.Error(), `Content-Type "text/html"`) {
+	if _, page := shortenNotMCP(err).(*notMCPEndpoint); page || strings.Contains(err.Error(), `Content-Type "text/html"`) {
 		return htmlHint(serverURL)
 	}
 	if !stdio || inherit {
