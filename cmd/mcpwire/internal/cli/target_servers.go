@@ -82,7 +82,7 @@ func (f *TargetFlags) each(ctx context.Context, io *IOStreams, p Parsed, minArgs
 	}
 	defer s.Close()
 	if len(s.M.Servers()) == 0 && f.Config.Server == "" {
-		return Usagef("no server given: add a server URL, or -- COMMAND [ARGS...] to start one over stdio (no configured servers either: see \"mcpwire help servers\")")
+		return noServerGiven()
 	}
 	name, args, err := s.pickServer(f.Config.Server, p.Args, minArgs, maxArgs, what)
 	if err != nil {
@@ -281,4 +281,10 @@ func (s *Session) connect(ctx context.Context, name string) (Conn, error) {
 	}
 	askLogLevel(ctx, s.io, c, s.LogLevel)
 	return Conn{Name: name, Client: c, Target: t}, nil
+}
+
+// noServerGiven is the usage error of a command that got no server and
+// finds none configured.
+func noServerGiven() error {
+	return Usagef("no server given: add a server URL, or -- COMMAND [ARGS...] to start one over stdio (no configured servers either: see \"mcpwire help servers\")")
 }
