@@ -115,3 +115,29 @@ func TestStdioHeldBackHint(t *testing.T) {
 		t.Errorf("--inherit-env still hinted: %q", r.err)
 	}
 }
+
+// A server that exits at once for a reason that is not the environment
+// (a wrong argument, a missing file, nothing said at all) gets no hint
+// about it; one that speaks of a missing variable or key does.
+func TestStdioQuickExitHintsOnlyWhenPlausible(t *testing.T) {
+	t.Setenv("MCPWIRE_TEST_HELD", "v")
+	for _, c := range []struct {
+		stderr string
+		hint   bool
+	}{
+		{"error: unknown option --prot", false},
+		{"cannot open /nonexistent/data.db: no such file or directory", false},
+		{"", false},
+		{"Error: the OPENAI_API_KEY environment variable is missing", true},
+		{"fatal: no API key configured", true},
+	} {
+		script := "exit 1"
+		if c.stderr != "" {
+			script = "echo '" + c.stderr + "' >&2; exit 1"
+		}
+		r := run(t, "tools", "--", "sh", "-c", script).wantCode(t, ExitConnect)
+		if got := strings.Contains(r.err, "reduced environment"); got != c.hint {
+			t.Errorf("stderr of the server %q: hinted %v, want %v:\n%s", c.stderr, got, c.hint, r.err)
+		}
+	}
+}

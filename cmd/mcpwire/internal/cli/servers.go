@@ -90,7 +90,7 @@ func printServers(io *IOStreams, set *config.Set, snap *manager.Snapshot, source
 			if st.State == manager.StateDisabled {
 				tools = "-"
 			}
-			rows = append(rows, []string{st.Name, transportName(st.Transport), string(st.State), tools, st.Source.String()})
+			rows = append(rows, []string{st.Name, transportName(st.Transport), string(definiteState(st)), tools, st.Source.String()})
 		}
 		Table(w, io.TableWidth(), []string{"NAME", "TRANSPORT", "STATUS", "TOOLS", "SOURCE"}, rows)
 		if hasErrors(snap) {
@@ -98,7 +98,11 @@ func printServers(io *IOStreams, set *config.Set, snap *manager.Snapshot, source
 		}
 		for _, st := range snap.Servers {
 			if st.Err != nil && st.State != manager.StateConnected {
-				fmt.Fprintf(w, "%s: %s\n", st.Name, Sanitize(fold(io.Redact(cliWording(st.Err.Error())))))
+				// The message on one line, then the server's stderr as
+				// the lines it wrote.
+				msg, tail := splitStderrTail(st.Err)
+				fmt.Fprintf(w, "%s: %s\n", st.Name, Sanitize(fold(io.Redact(cliWording(msg)))))
+				writeStderrTail(w, io, tail)
 			}
 		}
 	}
@@ -122,6 +126,20 @@ func printServers(io *IOStreams, set *config.Set, snap *manager.Snapshot, source
 		rows = append(rows, []string{d.Name, transportName(d.Type), d.Source.String()})
 	}
 	Table(w, io.TableWidth(), []string{"NAME", "TRANSPORT", "SOURCE"}, rows)
+}
+
+// definiteState is a server's state as its last definite outcome: one
+// that failed and is being tried again is "failed", not "retrying" or
+// "reconnecting", so that the listing does not change with the moment
+// it is taken.
+func definiteState(st manager.ServerStatus) manager.State {
+	switch st.State {
+	case manager.StateRetrying, manager.StateReconnecting:
+		if st.Err != nil {
+			return manager.StateFailed
+		}
+	}
+	return st.State
 }
 
 func hasErrors(snap *manager.Snapshot) bool {
@@ -166,7 +184,7 @@ func writeServersJSON(io *IOStreams, set *config.Set, snap *manager.Snapshot, so
 	}{Servers: []jsonServer{}}
 	for _, st := range snap.Servers {
 		j := jsonServer{
-			Name: st.Name, Transport: st.Transport, State: string(st.State), ToolsCached: st.ToolsCached,
+			Name: st.Name, Transport: st.Transport, State: string(definiteState(st)), ToolsCached: st.ToolsCached,
 			Source: jsonSource{st.Source.File, st.Source.Line, st.Source.Scope},
 		}
 		if st.State != manager.StateDisabled {
