@@ -58,7 +58,7 @@ func ExitCode(ctx context.Context, err error) int {
 		schemaErr  *mcp.OutputSchemaError
 		httpErr    *transport.HTTPError
 		processErr *transport.ExitError
-		netErr     net.Error
+		netErr     *net.OpError
 	)
 	switch {
 	case errors.As(err, &usage):

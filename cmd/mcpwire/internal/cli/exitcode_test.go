@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
@@ -38,6 +40,7 @@ func TestExitCode(t *testing.T) {
 		{"rpc error in an http error", &transport.HTTPError{StatusCode: 404, RPCError: rpc}, ExitProtocol},
 		{"rpc error in a 401", &transport.HTTPError{StatusCode: 401, RPCError: rpc}, ExitConnect},
 		{"http server gone mid-call", fmt.Errorf("mcp: %w", &net.OpError{Op: "dial", Err: errors.New("connection refused")}), ExitConnect},
+		{"local file", fmt.Errorf("--record: %w", &fs.PathError{Op: "open", Path: "x", Err: syscall.ENOENT}), ExitError},
 		{"sign-in refused", &SignInError{Target: "t", Err: errors.New("access_denied")}, ExitConnect},
 		{"cancelled", fmt.Errorf("x: %w", context.Canceled), ExitInterrupted},
 	}

@@ -162,8 +162,9 @@ func TestRecordFile(t *testing.T) {
 		t.Errorf("the overwritten file: %v", err)
 	}
 
-	r := run(t, args(a("tools", "--record", filepath.Join(dir, "no", "such", "dir.jsonl")), server("crash:initialize"))...).wantCode(t, ExitError)
-	if !strings.HasPrefix(r.err, "mcpwire: --record: ") || r.out != "" {
+	uncreatable := filepath.Join(dir, "no", "such", "dir.jsonl")
+	r := run(t, args(a("tools", "--record", uncreatable), server("crash:initialize"))...).wantCode(t, ExitError)
+	if !strings.HasPrefix(r.err, "mcpwire: --record: cannot create "+uncreatable+": no such file or directory") || r.out != "" {
 		t.Errorf("uncreatable file: stdout %q, stderr %q", r.out, r.err)
 	}
 

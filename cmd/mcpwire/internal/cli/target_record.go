@@ -47,7 +47,7 @@ func (f *ServerFlags) recorder(io *IOStreams) (*recording, error) {
 	}
 	file, err := os.OpenFile(f.Record, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("--record: %w", pathReason(err))
+		return nil, fmt.Errorf("--record: cannot create %s: %w", f.Record, pathReason(err))
 	}
 	r := &recording{path: f.Record, f: file, rec: transport.NewRecorder(file)}
 	r.rec.AddSecrets(io.secretValues()...)
