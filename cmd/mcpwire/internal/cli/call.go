@@ -232,16 +232,16 @@ func writeRaw(file string, res *mcp.CallToolResult) ([]mcp.Content, error) {
 	case c.Type == "text":
 		data = []byte(c.Text)
 	case c.Data != "":
-		data, err = base64.StdEncoding.DecodeString(c.Data)
-	case c.Resource != nil && c.Resource.IsText():
-		data = []byte(*c.Resource.Text)
+		if data, err = base64.StdEncoding.DecodeString(c.Data); err != nil {
+			err = fmt.Errorf("the server's base64 data does not decode: %w", err)
+		}
 	case c.Resource != nil:
-		data, err = c.Resource.DecodeBlob()
+		data, err = resourceBytes(*c.Resource)
 	default:
 		return nil, fmt.Errorf("--output: a %s content block has no bytes to write", c.Type)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("--output: the server's base64 data does not decode: %w", err)
+		return nil, fmt.Errorf("--output: %w", err)
 	}
 	if err := os.WriteFile(file, data, 0o644); err != nil {
 		return nil, fmt.Errorf("--output: %w", err)

@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"encoding/base64"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -24,6 +27,29 @@ func TestReadText(t *testing.T) {
 	want := "[resource " + mcptest.HelloURI + ", text/plain]\n" + mcptest.HelloText + "\n"
 	if r.out != want {
 		t.Errorf("stdout = %q, want %q", r.out, want)
+	}
+}
+
+// --output writes the one content as raw bytes: text as it is, a blob
+// decoded; stdout stays empty.
+func TestReadOutputFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for uri, want := range map[string]string{mcptest.HelloURI: mcptest.HelloText} {
+		file := filepath.Join(dir, "text")
+		r := run(t, args(a("read", uri, "--output", file), server())...).wantCode(t, 0)
+		got, err := os.ReadFile(file)
+		if err != nil || string(got) != want || r.out != "" {
+			t.Errorf("read %s --output: file %q (%v), stdout %q; want %q", uri, got, err, r.out, want)
+		}
+	}
+	file := filepath.Join(dir, "blob")
+	run(t, args(a("read", mcptest.BlobURI, "--output", file), server())...).wantCode(t, 0)
+	r := run(t, args(a("read", "--json", mcptest.BlobURI), server())...).wantCode(t, 0)
+	var doc struct{ Contents []struct{ Blob string } }
+	got, err := os.ReadFile(file)
+	if json.Unmarshal([]byte(r.out), &doc) != nil || len(doc.Contents) != 1 || err != nil || base64.StdEncoding.EncodeToString(got) != doc.Contents[0].Blob {
+		t.Errorf("blob file %x (%v), the server's %s", got, err, r.out)
 	}
 }
 
