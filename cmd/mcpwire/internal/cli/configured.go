@@ -129,15 +129,19 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 	for _, s := range append(append([]*config.Server(nil), set.Servers...), set.Shadowed...) {
 		addSecrets(streams, s)
 	}
+	project := projectFiles(f)
 	for _, p := range set.Problems {
 		// A server's own problems show as its failure; the rest (a file
 		// that does not parse) would otherwise go unnoticed. In a file the
-		// user named, or with --strict, such a problem is an error: a CI
-		// health check must not pass on a broken config.
+		// user named, in the project's own files, with --strict, or when
+		// no server is left, such a problem is an error: a CI health check
+		// must not pass on a broken config, nor a user read "(no servers
+		// configured)" when they configured one. A broken user-level file
+		// of another tool only warns, so that it does not stop the rest.
 		if p.Server != "" || (p.Warning && !sf.Verbose) {
 			continue
 		}
-		if !p.Warning && (len(f.Files) > 0 || f.Strict) {
+		if !p.Warning && (len(f.Files) > 0 || f.Strict || project[p.File] || len(set.Servers) == 0) {
 			return nil, Usagef("%s", fold(streams.Redact(p.Error())))
 		}
 		fmt.Fprintf(streams.ErrOut, "mcpwire: warning: %s\n", fold(streams.Redact(p.Error())))
@@ -178,6 +182,18 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 		s.M.Subscribe(s.showEvent)
 	}
 	return s, nil
+}
+
+// projectFiles are the config files of the project (the working
+// directory) that discovery reads.
+func projectFiles(f *ConfigFlags) map[string]bool {
+	out := map[string]bool{}
+	for _, loc := range config.Locations(config.LoadOptions{Files: f.Files}) {
+		if loc.Scope == config.ScopeProject {
+			out[loc.File] = true
+		}
+	}
+	return out
 }
 
 // Close stops every server.
@@ -338,7 +354,7 @@ func (s *Session) Warn(failed []manager.ServerStatus) {
 	for _, st := range failed {
 		msg, tail := string(st.State), ""
 		if st.Err != nil {
-			msg, tail = splitStderrTail(deadlineAsTimeout(st.Err, s.Timeout))
+			msg, tail = splitStderrTail(shortenNotMCP(deadlineAsTimeout(st.Err, s.Timeout)))
 		}
 		fmt.Fprintf(s.io.ErrOut, "mcpwire: warning: server %q (%s): %s\n", st.Name, st.Source, Sanitize(fold(s.io.Redact(cliWording(msg)))))
 		printStderrTail(s.io, tail)
