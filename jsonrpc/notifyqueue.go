@@ -1,5 +1,7 @@
 package jsonrpc
 
+import "bytes"
+
 // The delivery queue: notifications read from the stream wait here for the
 // subscribers. The read loop never waits for it (responses must never wait
 // behind a slow subscriber), so it is bounded instead, in count and in
@@ -55,10 +57,12 @@ const (
 	// Droppable notifications (logs, progress, resource updates) go
 	// first, oldest first, when the queue is full.
 	Droppable
-	// Coalesced notifications are signals whose content does not matter
-	// (list_changed): one arriving while another of its method is still
-	// queued replaces that one's params in its place instead of taking a
-	// slot. They never pile up, full queue or not.
+	// Coalesced notifications are signals (list_changed): one arriving
+	// while an equal one (same method, same params) is still queued is
+	// folded into it instead of taking a slot, full queue or not, so a
+	// repeated signal never piles up. Params that differ (a list_changed
+	// tagged with another subscription) are kept apart, as the receiver
+	// may tell them apart.
 	Coalesced
 )
 
@@ -79,8 +83,8 @@ type QueueStats struct {
 	// a queue was full: the delivery queue's, and the progress waiting for
 	// a call's OnProgress.
 	Dropped uint64
-	// Coalesced counts the Coalesced notifications folded into one still
-	// queued (nothing is lost by those).
+	// Coalesced counts the Coalesced notifications folded into an equal
+	// one still queued (nothing is lost by those).
 	Coalesced uint64
 	// Length and Bytes are what waits for the subscribers now.
 	Length, Bytes int
@@ -124,7 +128,7 @@ func (q *noteQueue) len() int { return len(q.buf) - q.head }
 // finds no room is itself counted as dropped.
 func (q *noteQueue) push(n *Notification, class NotificationClass, limits QueueLimits) {
 	size := noteSize(n.Method, n.Params)
-	if class == Coalesced && q.coalesced > 0 && q.coalesceInto(n, size) {
+	if class == Coalesced && q.coalesced > 0 && q.coalesceInto(n) {
 		return
 	}
 	for q.len() > 0 && (q.len() >= limits.Length || q.bytes+size > limits.Bytes) {
@@ -147,16 +151,13 @@ func (q *noteQueue) push(n *Notification, class NotificationClass, limits QueueL
 	q.stats.PeakBytes = max(q.stats.PeakBytes, q.bytes)
 }
 
-// coalesceInto gives n's params to the queued notification of its method
-// and reports whether there was one.
-func (q *noteQueue) coalesceInto(n *Notification, size int) bool {
+// coalesceInto reports whether a notification equal to n is queued, in
+// which case n is folded into it (counted, not queued).
+func (q *noteQueue) coalesceInto(n *Notification) bool {
 	for i := q.head; i < len(q.buf); i++ {
 		e := &q.buf[i]
-		if e.class == Coalesced && e.n.Method == n.Method {
-			q.bytes += size - e.size
-			e.n, e.size = n, size
+		if e.class == Coalesced && e.n.Method == n.Method && bytes.Equal(e.n.Params, n.Params) {
 			q.stats.Coalesced++
-			q.stats.PeakBytes = max(q.stats.PeakBytes, q.bytes)
 			return true
 		}
 	}

@@ -168,21 +168,27 @@ func TestQueueDropOrder(t *testing.T) {
 	if got, want := contents(), `"k1" "k2" "d3"`; got != want {
 		t.Fatalf("after a droppable one: %s, want %s", got, want)
 	}
-	push(n("notifications/tools/list_changed", `"c1"`)) // d3 goes
-	push(n("notifications/tools/list_changed", `"c2"`)) // folded into c1's place
-	if got, want := contents(), `"k1" "k2" "c2"`; got != want {
-		t.Fatalf("after two list_changed: %s, want %s", got, want)
+	push(n("notifications/tools/list_changed", `"c"`)) // d3 goes
+	push(n("notifications/tools/list_changed", `"c"`)) // folded into the first
+	if got, want := contents(), `"k1" "k2" "c"`; got != want {
+		t.Fatalf("after two equal list_changed: %s, want %s", got, want)
 	}
 	push(n("notifications/message", `"d4"`)) // nothing droppable queued: d4 goes
-	if got, want := contents(), `"k1" "k2" "c2"`; got != want {
+	if got, want := contents(), `"k1" "k2" "c"`; got != want {
 		t.Fatalf("after a droppable one into a full queue of kept ones: %s, want %s", got, want)
 	}
 	push(n("notifications/tasks/status", `"k3"`)) // the oldest of all goes
-	if got, want := contents(), `"k2" "c2" "k3"`; got != want {
+	if got, want := contents(), `"k2" "c" "k3"`; got != want {
 		t.Fatalf("after a kept one into a full queue of kept ones: %s, want %s", got, want)
 	}
-	if q.stats.Dropped != 5 || q.stats.Coalesced != 1 || q.takeUnreported() != 5 {
-		t.Fatalf("stats %+v, want 5 dropped and 1 coalesced", q.stats)
+	// A list_changed with other params (another subscription's tag) is
+	// not folded: it takes a slot like any other.
+	push(n("notifications/tools/list_changed", `"other"`))
+	if got, want := contents(), `"c" "k3" "other"`; got != want {
+		t.Fatalf("after a list_changed with other params: %s, want %s", got, want)
+	}
+	if q.stats.Dropped != 6 || q.stats.Coalesced != 1 || q.takeUnreported() != 6 {
+		t.Fatalf("stats %+v, want 6 dropped and 1 coalesced", q.stats)
 	}
 	if q.stats.PeakLength != 3 {
 		t.Fatalf("peak length %d, want 3", q.stats.PeakLength)

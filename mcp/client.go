@@ -155,7 +155,7 @@ type ClientOptions struct {
 	// (8 MiB). The connection reads on while a callback is slow, so that
 	// no response waits behind a notification; when the queue is full,
 	// the oldest log messages, progress and resource updates are dropped
-	// first, a list_changed that arrives while one of its list waits is
+	// first, a list_changed that arrives while an equal one waits is
 	// folded into it, and other notifications (task status, elicitation
 	// complete, acknowledgements, extensions) go, oldest first, only when
 	// nothing droppable is left. Responses and the server's requests

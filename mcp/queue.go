@@ -10,7 +10,7 @@ import (
 // delivery queue may give up (see ClientOptions.NotificationQueue): the
 // ones a server sends in floods and whose loss a later one makes good
 // (logs, progress, resource updates: the next read of the resource is
-// current anyway); list_changed, which carry no content, fold into one.
+// current anyway); a list_changed equal to one still queued folds into it.
 func classifyNotification(method string) jsonrpc.NotificationClass {
 	switch method {
 	case NotificationMessage, NotificationProgress, NotificationResourceUpdated, NotificationCancelled:
