@@ -90,9 +90,10 @@ type Options struct {
 	Classify func(method string) NotificationClass
 	// OnDropped is told how many notifications were dropped since it was
 	// last called. It runs on the delivery goroutine, in order, just
-	// before the next notification is delivered to the subscribers (or,
-	// without one, when the connection ends), so it is never called
-	// concurrently with a subscriber. Nil: drops are only counted.
+	// before the next notification is delivered to the subscribers, so it
+	// is never called concurrently with a subscriber; progress dropped
+	// from a call's backlog is told with the next delivery too. Nil:
+	// drops are only counted (QueueStats).
 	OnDropped func(dropped int)
 }
 
