@@ -70,9 +70,12 @@
 // list changes, notifications, breaker, warnings) in order, on a
 // goroutine per subscriber, so a slow subscriber never holds up the
 // servers, the manager or another subscriber. Each subscriber's queue is
-// bounded (Options.EventQueue, 1024 events): when it is full the oldest
-// notification or warning is dropped, a Dropped event says how many, and
-// state changes are never dropped.
+// bounded in count and bytes (Options.EventQueue and EventQueueBytes,
+// 1024 events and 8 MiB): when it is full the oldest notification or
+// warning is dropped, a Dropped event says how many, and state changes
+// are never dropped. A server's connection bounds its own notification
+// queue (mcp.ClientOptions.NotificationQueue); what it drops is told by a
+// Dropped event carrying the server's name.
 //
 // # Close
 //

@@ -109,7 +109,7 @@ func NewServers(servers []*config.Server, opts *Options) *Manager {
 
 func newManager(opts *Options) *Manager {
 	m := &Manager{opts: opts.resolved(), byName: make(map[string]*server)}
-	m.hub.limit = m.opts.EventQueue
+	m.hub.limit, m.hub.limitBytes = m.opts.EventQueue, m.opts.EventQueueBytes
 	if !m.opts.DisableCache {
 		m.cache = &toolCache{dir: m.opts.CacheDir, ttl: m.opts.CacheTTL}
 	}
@@ -194,11 +194,15 @@ func (m *Manager) addInvalid(problems []config.Problem) {
 // only its own later events and never the servers, the manager or another
 // subscriber.
 //
-// Events wait for a slow fn in a queue of Options.EventQueue events
-// (1024 by default). When it is full, its oldest Notification or Warning
-// event is dropped to make room, and fn next gets a Dropped event with
-// the count, before the events still queued. State changes are never
-// dropped; they come at a pace the manager sets, so they are few.
+// Events wait for a slow fn in a queue of Options.EventQueue events and
+// Options.EventQueueBytes bytes (1024 and 8 MiB by default). When it is
+// full, its oldest Notification or Warning event is dropped to make room,
+// and fn next gets a Dropped event (Server "") with the count, before the
+// events still queued. State changes are never dropped; they come at a
+// pace the manager sets, so they are few. A server's own connection drops
+// notifications too when the callbacks that take them (the manager's,
+// then Options.Client's) fall behind: that shows as a Dropped event
+// with the server's name (see mcp.ClientOptions.NotificationQueue).
 //
 // After unsubscribe returns, fn is not called again except for a call
 // already under way, which Close waits for like any other. Close drops the queued notifications and warnings,

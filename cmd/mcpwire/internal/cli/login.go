@@ -77,7 +77,7 @@ func (o *loginOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("signing in to %s: %w", target.name, err)
+		return &SignInError{Target: target.name, Err: err}
 	}
 	st := a.Status(ctx)
 	fmt.Fprintf(io.Out, "Signed in to %s", target.name)

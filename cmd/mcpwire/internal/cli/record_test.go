@@ -163,8 +163,9 @@ func TestRecordFile(t *testing.T) {
 		t.Errorf("the overwritten file: %v", err)
 	}
 
-	r := run(t, args(a("tools", "--record", filepath.Join(dir, "no", "such", "dir.jsonl")), server("crash:initialize"))...).wantCode(t, ExitError)
-	if !strings.HasPrefix(r.err, "mcpwire: --record: ") || r.out != "" {
+	uncreatable := filepath.Join(dir, "no", "such", "dir.jsonl")
+	r := run(t, args(a("tools", "--record", uncreatable), server("crash:initialize"))...).wantCode(t, ExitError)
+	if !strings.HasPrefix(r.err, "mcpwire: --record: cannot create "+uncreatable+": no such file or directory") || r.out != "" {
 		t.Errorf("uncreatable file: stdout %q, stderr %q", r.out, r.err)
 	}
 
@@ -266,7 +267,7 @@ func TestRecordFileIsPrivateAndNoLink(t *testing.T) {
 		t.Skip("no symbolic links here:", err)
 	}
 	r := run(t, args(a("tools", "--record", link), server())...).wantCode(t, ExitError)
-	if !strings.Contains(r.err, "--record: "+link+" is a symbolic link") || r.out != "" {
+	if !strings.Contains(r.err, "--record: cannot create "+link+": it is a symbolic link") || r.out != "" {
 		t.Errorf("symbolic link: stdout %q, stderr %q", r.out, r.err)
 	}
 	if b, _ := os.ReadFile(target); string(b) != "precious\n" {

@@ -179,8 +179,8 @@ Commands:
 Exit status:
   0    success
   1    any other error
-  2    usage: a bad flag or argument, an unknown tool, a broken or untrusted
-       config file
+  2    usage: a bad flag or argument, an unknown tool or prompt, a broken or
+       untrusted config file
   3    cannot connect: the server did not start, answer or hand-shake
   4    the tool ran and reported an error (isError)
   5    protocol: the server answered with a JSON-RPC error (-32602, ...)

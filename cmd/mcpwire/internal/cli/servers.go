@@ -93,7 +93,7 @@ func printServers(io *IOStreams, set *config.Set, snap *manager.Snapshot, source
 			if st.State == manager.StateDisabled || st.State == manager.StateUntrusted {
 				tools = "-"
 			}
-			rows = append(rows, []string{st.Name, transportName(st.Transport), string(st.State), tools, st.Source.String()})
+			rows = append(rows, []string{st.Name, transportName(st.Transport), string(definiteState(st)), tools, st.Source.String()})
 		}
 		Table(w, io.TableWidth(), []string{"NAME", "TRANSPORT", "STATUS", "TOOLS", "SOURCE"}, rows)
 		if hasErrors(snap) {
@@ -101,7 +101,15 @@ func printServers(io *IOStreams, set *config.Set, snap *manager.Snapshot, source
 		}
 		for _, st := range snap.Servers {
 			if st.Err != nil && st.State != manager.StateConnected {
-				fmt.Fprintf(w, "%s: %s\n", Sanitize(st.Name), Sanitize(fold(io.Redact(statusNote(st)))))
+				if st.State == manager.StateUntrusted {
+					fmt.Fprintf(w, "%s: %s\n", Sanitize(st.Name), Sanitize(io.Redact(statusNote(st))))
+					continue
+				}
+				// The message on one line, then the server's stderr as
+				// the lines it wrote.
+				msg, tail := splitStderrTail(st.Err)
+				fmt.Fprintf(w, "%s: %s\n", Sanitize(st.Name), Sanitize(fold(io.Redact(cliWording(msg)))))
+				writeStderrTail(w, io, tail)
 			}
 		}
 	}
@@ -135,6 +143,20 @@ func statusNote(st manager.ServerStatus) string {
 			st.Source.File, trustCommandFor(st.Source.File))
 	}
 	return cliWording(st.Err.Error())
+}
+
+// definiteState is a server's state as its last definite outcome: one
+// that failed and is being tried again is "failed", not "retrying" or
+// "reconnecting", so that the listing does not change with the moment
+// it is taken.
+func definiteState(st manager.ServerStatus) manager.State {
+	switch st.State {
+	case manager.StateRetrying, manager.StateReconnecting:
+		if st.Err != nil {
+			return manager.StateFailed
+		}
+	}
+	return st.State
 }
 
 func hasErrors(snap *manager.Snapshot) bool {
@@ -180,7 +202,7 @@ func writeServersJSON(io *IOStreams, set *config.Set, snap *manager.Snapshot, so
 	}{Servers: []jsonServer{}}
 	for _, st := range snap.Servers {
 		j := jsonServer{
-			Name: st.Name, Transport: st.Transport, State: string(st.State), ToolsCached: st.ToolsCached,
+			Name: st.Name, Transport: st.Transport, State: string(definiteState(st)), ToolsCached: st.ToolsCached,
 			Source: jsonSource{st.Source.File, st.Source.Line, st.Source.Scope, st.State == manager.StateUntrusted},
 		}
 		if st.State != manager.StateDisabled {

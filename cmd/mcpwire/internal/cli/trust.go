@@ -65,7 +65,7 @@ func (o *trustOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
 	}
 	files := p.Args
 	if len(files) == 0 {
-		files = projectFiles()
+		files = existingProjectFiles()
 		if len(files) == 0 {
 			return Usagef("no project config file in this directory (trust FILE names one)")
 		}
@@ -99,9 +99,9 @@ func (o *trustOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
 	return nil
 }
 
-// projectFiles are the project config files that exist in the working
-// directory.
-func projectFiles() []string {
+// existingProjectFiles are the project config files that exist in the
+// working directory, in discovery order.
+func existingProjectFiles() []string {
 	var out []string
 	for _, l := range config.Locations(config.LoadOptions{}) {
 		if l.Scope != config.ScopeProject {
