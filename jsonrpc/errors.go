@@ -72,11 +72,21 @@ func NewError(code int64, message string) *Error {
 	return &Error{Code: code, Message: message}
 }
 
-// AsError converts err into an error object to send to a peer: a *Error in
-// err's chain is used as it is, anything else becomes -32603 with err's text.
+// AsError returns the *Error in err's chain (the peer's answer, or what a
+// handler returned to be sent as is), or nil when err is not a JSON-RPC
+// error (a timeout, a closed connection, a local failure).
 func AsError(err error) *Error {
 	var e *Error
 	if errors.As(err, &e) {
+		return e
+	}
+	return nil
+}
+
+// wireError is the error object sent for err: a *Error in its chain as it
+// is, anything else as -32603 with err's text.
+func wireError(err error) *Error {
+	if e := AsError(err); e != nil {
 		return e
 	}
 	return &Error{Code: CodeInternalError, Message: err.Error()}
