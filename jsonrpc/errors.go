@@ -98,7 +98,9 @@ var (
 	// ErrClosed: the connection is closed or ended before the call completed.
 	ErrClosed = errors.New("jsonrpc: connection closed")
 	// ErrTimeout: the call's own deadline (the connection's or the call's
-	// timeout, or the progress ceiling) passed before a response came.
+	// timeout, or the progress ceiling) passed before a response came. A
+	// call ended by the caller's ctx deadline matches
+	// context.DeadlineExceeded instead, never ErrTimeout.
 	ErrTimeout = errors.New("jsonrpc: request timed out")
 	// ErrMethodNotFound matches (errors.Is) every error response with
 	// code -32601, and can be returned by a Handler to answer -32601.

@@ -274,9 +274,9 @@ func (s *server) serve(ctx context.Context, c *mcp.Client) error {
 				s.refreshList(ctx, c, list)
 			}
 		case <-tick:
-			pctx, cancel := context.WithTimeout(ctx, s.m.opts.KeepAlive)
-			err := c.Ping(pctx)
-			cancel()
+			// The ping's own deadline, not a ctx deadline: a ping that
+			// goes unanswered is the request's timeout (ErrTimeout).
+			err := c.Ping(mcp.WithRequestTimeout(ctx, s.m.opts.KeepAlive))
 			if err != nil && ctx.Err() == nil {
 				_ = c.Close()
 				return fmt.Errorf("keepalive ping failed: %w", err)
