@@ -164,9 +164,12 @@ type ClientOptions struct {
 type Client struct {
 	conn   *jsonrpc.Conn
 	stream jsonrpc.Stream
-	opts   sessionOptions
-	caps   ClientCapabilities
-	origin Origin
+	// rawModern is modern for requests sent through Conn (see
+	// prepareRequest).
+	rawModern rawModernSession
+	opts      sessionOptions
+	caps      ClientCapabilities
+	origin    Origin
 
 	// Set by the handshake before NewClient returns; read-only afterwards.
 	init InitializeResult
@@ -274,6 +277,9 @@ func newClient(ctx context.Context, s jsonrpc.Stream, opts *ClientOptions, n neg
 		Timeout:    o.Timeout,
 		MaxTimeout: o.MaxTimeout,
 		ErrorHook:  o.ErrorHook,
+		// Requests sent straight through Conn().Call carry the era's
+		// _meta as the typed methods' do.
+		PrepareRequest: c.prepareRequest,
 	})
 	if c.opts.notify.any() {
 		c.conn.Subscribe("", c.deliver)
@@ -383,7 +389,11 @@ func (c *Client) InitializeResult() InitializeResult {
 }
 
 // Conn returns the underlying engine, for methods this package does not
-// wrap. Do not close it behind the client's back; use Close. It opens a
+// wrap. Its requests carry what the session's era asks of every request
+// (in 2026-07-28 the _meta with the protocol version, the client's
+// capabilities and info), so a raw Call works in every era; results come
+// back as sent (an input_required result is not answered: Request does
+// that). Do not close it behind the client's back; use Close. It opens a
 // GET listener held back for want of a subscriber (see OnNotification).
 func (c *Client) Conn() *jsonrpc.Conn {
 	c.releaseListener() // the engine's user may subscribe to anything

@@ -311,6 +311,7 @@ func (c *Client) modernAfterProbe(ctx context.Context, m *modernSession, version
 func (c *Client) modernOpened(m *modernSession, version string, res *DiscoverResult, n negotiation) error {
 	m.version, m.supported = version, res.SupportedVersions
 	c.modern = m
+	c.rawModern.Store(m)
 	c.init = InitializeResult{ProtocolVersion: version, Capabilities: res.Capabilities, Instructions: res.Instructions, Meta: res.Meta}
 	eras.put(n.key, version)
 	return nil
@@ -418,8 +419,8 @@ func (c *Client) Modern() bool { return c.modern != nil }
 // result: in the modern era with the _meta every request carries (and
 // input_required answered for tools/call, prompts/get and
 // resources/read), in the legacy era as is. It is the form for methods
-// this package does not type; Conn().Call sends bytes unchanged, which a
-// modern server refuses without _meta.
+// this package does not type. Conn().Call adds the same _meta but leaves
+// an input_required result to its caller.
 func (c *Client) Request(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	var raw json.RawMessage
 	if err := c.call(ctx, method, params, nil, &raw); err != nil {
