@@ -12,8 +12,12 @@ import (
 
 // call sends one request and decodes its result into out (when non-nil).
 // Every error names the method; a JSON-RPC error stays reachable with
-// errors.As(err, **jsonrpc.Error).
+// errors.As(err, **jsonrpc.Error). A method the server did not advertise
+// is not sent (ErrUnsupported).
 func (c *Client) call(ctx context.Context, method string, params any, opts *jsonrpc.CallOptions, out any) error {
+	if err := c.offered(method); err != nil {
+		return err
+	}
 	if opts == nil {
 		opts = requestOptions(ctx)
 	}

@@ -72,7 +72,7 @@ func (c *Client) StartToolTask(ctx context.Context, name string, args any, opts 
 		return nil, errors.New("mcp: tools/call: the tool name is empty")
 	}
 	if !c.supportsToolTasks() {
-		return nil, fmt.Errorf("mcp: tools/call %q as a task: the server does not support tasks for tools/call", clip(name))
+		return nil, &unsupportedError{method: fmt.Sprintf("tools/call %q as a task", clip(name)), lacks: "tasks.requests.tools.call"}
 	}
 	p := taskToolParams{callToolParams: callToolParams{Name: name}}
 	if args != nil {
