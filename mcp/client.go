@@ -23,13 +23,13 @@ import (
 // the message (see OriginOf): the server's name and the session.
 type ClientOptions struct {
 	// ClientInfo is sent as clientInfo. The zero value means
-	// {Name: "mcpwire", Version: Version}; otherwise Name and Version are
+	// {Name: "mcpwire", Version: LibraryVersion}; otherwise Name and Version are
 	// required.
 	ClientInfo Implementation
 
 	// ProtocolVersion chooses the protocol revision. "" and ProtocolAuto
 	// (the default) negotiate the era: server/discover first, and
-	// initialize offering LatestProtocolVersion when the server shows
+	// initialize offering LatestLegacyProtocolVersion when the server shows
 	// itself legacy (an error other than the modern era's own, a result
 	// that is not a DiscoverResult, an HTTP 4xx without a modern error;
 	// over stdio also no answer within half a second of the server
@@ -232,7 +232,7 @@ func Connect(ctx context.Context, t transport.Transport, opts *ClientOptions) (*
 
 // NewClient starts a session over the open stream s in the era that
 // opts.ProtocolVersion pins or negotiates. In the legacy era it sends
-// initialize offering LatestProtocolVersion (or the pinned revision) and
+// initialize offering LatestLegacyProtocolVersion (or the pinned revision) and
 // the capabilities of the handlers in opts, accepts any answer in
 // ProtocolVersions, tells a stream that implements
 // transport.ProtocolVersionSetter the negotiated version, and then sends
@@ -308,7 +308,7 @@ func newClient(ctx context.Context, s jsonrpc.Stream, opts *ClientOptions, n neg
 func (c *Client) prepare(o *ClientOptions) error {
 	if o.ClientInfo.Name == "" && o.ClientInfo.Version == "" && o.ClientInfo.Title == "" &&
 		o.ClientInfo.Description == "" && o.ClientInfo.WebsiteURL == "" && o.ClientInfo.Icons == nil {
-		o.ClientInfo = Implementation{Name: "mcpwire", Version: Version}
+		o.ClientInfo = Implementation{Name: "mcpwire", Version: LibraryVersion}
 	}
 	if o.ClientInfo.Name == "" {
 		return errors.New("mcp: ClientOptions.ClientInfo.Name is empty (the protocol requires it)")

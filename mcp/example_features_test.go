@@ -135,7 +135,7 @@ func ExampleClient_StartToolTask() {
 	// Tasks as the core protocol has them belong to the legacy era (the
 	// 2026-07-28 revision moved them to an extension), so this client
 	// pins it.
-	c, err := mcp.Connect(ctx, srv.Transport(), &mcp.ClientOptions{ProtocolVersion: mcp.LatestProtocolVersion})
+	c, err := mcp.Connect(ctx, srv.Transport(), &mcp.ClientOptions{ProtocolVersion: mcp.LatestLegacyProtocolVersion})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -47,7 +47,7 @@ func TestListenerOpensOnlyWhenUseful(t *testing.T) {
 			t.Run(tc.name+"/"+dial.name, func(t *testing.T) {
 				hs := mcptest.NewHTTPServer(t, mcptest.NewDefault(nil), nil)
 				opts := tc.opts
-				opts.ProtocolVersion = LatestProtocolVersion // the listener is of the legacy era
+				opts.ProtocolVersion = LatestLegacyProtocolVersion // the listener is of the legacy era
 				c, err := Connect(t.Context(), dial.tr(hs.URL), &opts)
 				if err != nil {
 					t.Fatal(err)
@@ -65,7 +65,7 @@ func TestListenerOpensOnlyWhenUseful(t *testing.T) {
 func TestListenerOpensForALateSubscriber(t *testing.T) {
 	srv := mcptest.NewDefault(nil)
 	hs := mcptest.NewHTTPServer(t, srv, nil)
-	c, err := Connect(t.Context(), &transport.StreamableHTTP{URL: hs.URL}, &ClientOptions{ProtocolVersion: LatestProtocolVersion})
+	c, err := Connect(t.Context(), &transport.StreamableHTTP{URL: hs.URL}, &ClientOptions{ProtocolVersion: LatestLegacyProtocolVersion})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func TestMCPTestSession(t *testing.T) {
 	c, session := connectMCPTest(t, srv, &ClientOptions{ClientInfo: Implementation{Name: "tester", Version: "2"}})
 	ctx := t.Context()
 	<-session.Initialized()
-	if session.ClientInfo().Name != "tester" || session.ProtocolVersion() != LatestProtocolVersion {
+	if session.ClientInfo().Name != "tester" || session.ProtocolVersion() != LatestLegacyProtocolVersion {
 		t.Errorf("server saw %+v %s", session.ClientInfo(), session.ProtocolVersion())
 	}
 	if c.ServerInfo().Name != "mcptest" || c.Instructions() != "test well" {
@@ -348,7 +348,7 @@ func TestMCPTestConnectTransport(t *testing.T) {
 	}
 }
 
-// legacyUnlessPinned returns opts pinned to LatestProtocolVersion unless
+// legacyUnlessPinned returns opts pinned to LatestLegacyProtocolVersion unless
 // they pin a version already.
 func legacyUnlessPinned(opts *ClientOptions) *ClientOptions {
 	var o ClientOptions
@@ -356,7 +356,7 @@ func legacyUnlessPinned(opts *ClientOptions) *ClientOptions {
 		o = *opts
 	}
 	if o.ProtocolVersion == "" {
-		o.ProtocolVersion = LatestProtocolVersion
+		o.ProtocolVersion = LatestLegacyProtocolVersion
 	}
 	return &o
 }

@@ -18,7 +18,7 @@ import (
 // ProtocolAuto is the ClientOptions.ProtocolVersion that negotiates the
 // era, the default ("" means the same): the client probes with
 // server/discover and speaks the 2026-07-28 revision to a server that
-// answers it, and opens with initialize (offering LatestProtocolVersion)
+// answers it, and opens with initialize (offering LatestLegacyProtocolVersion)
 // when the server does not.
 const ProtocolAuto = "auto"
 
@@ -57,7 +57,7 @@ func (c *Client) open(ctx context.Context, o *ClientOptions, n negotiation) erro
 		return pinnedRefusal(pin, false, c.handshake(ctx, o.ClientInfo, pin))
 	case n.kind == "sse":
 		// The legacy HTTP+SSE transport has no modern era.
-		return c.handshake(ctx, o.ClientInfo, LatestProtocolVersion)
+		return c.handshake(ctx, o.ClientInfo, LatestLegacyProtocolVersion)
 	}
 	if n.kind == "" {
 		// A bare stream: HTTP streams can set their version, stdio and
@@ -71,7 +71,7 @@ func (c *Client) open(ctx context.Context, o *ClientOptions, n negotiation) erro
 	version := ModernProtocolVersion
 	if v, ok := eras.get(n.key); ok {
 		if !isModernVersion(v) {
-			err := c.handshake(ctx, o.ClientInfo, LatestProtocolVersion)
+			err := c.handshake(ctx, o.ClientInfo, LatestLegacyProtocolVersion)
 			if err == nil || !refusedByServer(err) {
 				return err
 			}
@@ -199,12 +199,12 @@ func (w *probeWatch) fire() {
 // answers it is spoken to in the legacy era (a dual-era server scopes the
 // process to it); one that refuses it decides by its answer to the probe.
 func (w *probeWatch) initialize() raceOutcome {
-	raw, err := w.c.initialize(w.ctx, w.info, LatestProtocolVersion)
+	raw, err := w.c.initialize(w.ctx, w.info, LatestLegacyProtocolVersion)
 	if err != nil {
 		return raceOutcome{err: err}
 	}
 	defer w.giveUp() // a probe initialize overtook
-	if err := w.c.finishHandshake(w.ctx, raw, LatestProtocolVersion); err != nil {
+	if err := w.c.finishHandshake(w.ctx, raw, LatestLegacyProtocolVersion); err != nil {
 		return raceOutcome{err: err, decided: true}
 	}
 	eras.put(w.n.key, w.c.init.ProtocolVersion)
@@ -321,7 +321,7 @@ func (c *Client) modernOpened(m *modernSession, version string, res *DiscoverRes
 // legacy server.
 func (c *Client) legacyAfterProbe(ctx context.Context, info Implementation, n negotiation) error {
 	c.setStreamVersion("")
-	if err := c.handshake(ctx, info, LatestProtocolVersion); err != nil {
+	if err := c.handshake(ctx, info, LatestLegacyProtocolVersion); err != nil {
 		return err
 	}
 	eras.put(n.key, c.init.ProtocolVersion)

@@ -17,7 +17,7 @@ func run(ctx context.Context, scenario, url string) error {
 	logger := log.New(os.Stderr, "mcpwire-conformance: ", 0)
 	var client *mcp.Client // set before any call can ask for input
 	opts := &mcp.ClientOptions{
-		ClientInfo: mcp.Implementation{Name: "mcpwire-conformance", Version: mcp.Version},
+		ClientInfo: mcp.Implementation{Name: "mcpwire-conformance", Version: mcp.LibraryVersion},
 		// Accept every elicitation, with the schema's defaults filled in:
 		// the suite checks that a client pre-fills them.
 		Elicitation: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
