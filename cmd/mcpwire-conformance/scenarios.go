@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"os"
@@ -29,6 +30,10 @@ func run(ctx context.Context, scenario, url string) error {
 				}
 			}
 			content, err := mcp.ElicitationDefaults(req.RequestedSchema)
+			if errors.Is(err, mcp.ErrNoValidAnswer) {
+				logger.Printf("declining %q: %v", req.Message, err)
+				return &mcp.ElicitResult{Action: mcp.ElicitDecline}, nil
+			}
 			if err != nil {
 				return nil, err
 			}
