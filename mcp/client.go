@@ -413,7 +413,8 @@ func (c *Client) Err() error { return c.conn.Err() }
 
 // OnNotification calls fn for every notification of method from the server
 // ("" for all), one at a time in arrival order, on a goroutine of the
-// engine. Subscriptions made after Connect returns miss notifications sent
+// engine, with the ctx the ClientOptions callbacks get (it carries the
+// Origin and ends with the session). Subscriptions made after Connect returns miss notifications sent
 // before; the callbacks in ClientOptions see every one.
 //
 // Over Streamable HTTP (before 2026-07-28) a session with no notification
@@ -421,8 +422,8 @@ func (c *Client) Err() error { return c.conn.Err() }
 // listener, as nothing could take what arrives there. The first
 // OnNotification opens it, and returns once the server answered the GET
 // (within a short bound).
-func (c *Client) OnNotification(method string, fn func(*Notification)) (unsubscribe func()) {
-	unsubscribe = c.conn.Subscribe(method, fn)
+func (c *Client) OnNotification(method string, fn func(ctx context.Context, n *Notification)) (unsubscribe func()) {
+	unsubscribe = c.conn.Subscribe(method, func(n *Notification) { fn(sessionCtx{c}, n) })
 	c.releaseListener()
 	return unsubscribe
 }

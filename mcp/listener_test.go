@@ -74,7 +74,7 @@ func TestListenerOpensForALateSubscriber(t *testing.T) {
 		t.Fatalf("%d GET requests with nothing to take them", n)
 	}
 	arrived := make(chan string, 1)
-	c.OnNotification(NotificationToolsListChanged, func(n *Notification) { arrived <- n.Method })
+	c.OnNotification(NotificationToolsListChanged, func(_ context.Context, n *Notification) { arrived <- n.Method })
 	if n := gets(hs); n != 1 {
 		t.Fatalf("GET requests after OnNotification returned: %d, want 1", n)
 	}
@@ -90,7 +90,7 @@ func TestListenerOpensForALateSubscriber(t *testing.T) {
 	case <-t.Context().Done():
 		t.Fatal("the notification sent on the listener did not arrive")
 	}
-	c.OnNotification("", func(*Notification) {})
+	c.OnNotification("", func(context.Context, *Notification) {})
 	if n := gets(hs); n != 1 {
 		t.Errorf("GET requests after a second subscriber: %d, want still 1", n)
 	}

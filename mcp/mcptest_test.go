@@ -98,7 +98,7 @@ func TestMCPTestProgress(t *testing.T) {
 	var mu sync.Mutex
 	var steps []float64
 	res, err := c.CallTool(t.Context(), "slow", map[string]int{"steps": 4, "delay_ms": 0}, &CallOptions{
-		OnProgress: func(p jsonrpc.Progress) {
+		OnProgress: func(_ context.Context, p ProgressNotification) {
 			mu.Lock()
 			defer mu.Unlock()
 			steps = append(steps, p.Progress)
@@ -146,7 +146,7 @@ func TestMCPTestResourcesPromptsCompletion(t *testing.T) {
 	}
 
 	updated := make(chan string, 1)
-	c.OnNotification(NotificationResourceUpdated, func(n *jsonrpc.Notification) {
+	c.OnNotification(NotificationResourceUpdated, func(_ context.Context, n *jsonrpc.Notification) {
 		var u ResourceUpdated
 		json.Unmarshal(n.Params, &u)
 		updated <- u.URI
@@ -261,7 +261,7 @@ func TestMCPTestListChanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	changed := make(chan struct{}, 4)
-	c.OnNotification(NotificationToolsListChanged, func(*jsonrpc.Notification) { changed <- struct{}{} })
+	c.OnNotification(NotificationToolsListChanged, func(context.Context, *jsonrpc.Notification) { changed <- struct{}{} })
 	if _, err := c.CallTool(ctx, "add-tool", map[string]string{"name": "echo2"}, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcpwire/mcpwire/jsonrpc"
+	"github.com/mcpwire/mcpwire/mcp"
 )
 
 func newWatchCommand() *Command {
@@ -44,7 +44,7 @@ func (o *watchOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
 		return err
 	}
 	return o.Target.Each(ctx, io, p, 0, 0, "", func(c Conn, _ []string) error {
-		unsubscribe := c.Client.OnNotification("", func(n *jsonrpc.Notification) {
+		unsubscribe := c.Client.OnNotification("", func(_ context.Context, n *mcp.Notification) {
 			if n.Method == "notifications/subscriptions/acknowledged" {
 				return // the modern era's plumbing of the listen, not news
 			}
