@@ -237,7 +237,7 @@ func TestPingAndClose(t *testing.T) {
 	if !errors.Is(c.Err(), jsonrpc.ErrClosed) {
 		t.Errorf("Err() after Close = %v", c.Err())
 	}
-	if err := c.Ping(t.Context()); !errors.Is(err, jsonrpc.ErrClosed) || !strings.HasPrefix(err.Error(), "mcp: ping: ") {
+	if err := c.Ping(t.Context()); !errors.Is(err, jsonrpc.ErrClosed) || !strings.HasPrefix(err.Error(), "mcp: ping (id ") {
 		t.Errorf("Ping after Close = %v", err)
 	}
 	if err := c.Close(); err != nil {

@@ -29,7 +29,9 @@ func ExampleCallOptions_progress() {
 	// Each progress notification is passed on in order, and keeps the
 	// call alive: it moves the idle deadline (ToolTimeout) forward.
 	res, err := c.CallTool(ctx, "slow", map[string]int{"steps": 3, "delay_ms": 1}, &mcp.CallOptions{
-		OnProgress: func(_ context.Context, p mcp.ProgressNotification) { fmt.Printf("%.0f/%.0f %s\n", p.Progress, *p.Total, p.Message) },
+		OnProgress: func(_ context.Context, p mcp.ProgressNotification) {
+			fmt.Printf("%.0f/%.0f %s\n", p.Progress, *p.Total, p.Message)
+		},
 		// This call may go 2 minutes without progress, and 1 hour in all.
 		Timeout:    2 * time.Minute,
 		MaxTimeout: time.Hour,

@@ -329,7 +329,7 @@ func TestMCPTestFaults(t *testing.T) {
 	// A crash ends the session; pending calls fail with ErrClosed.
 	srv.Fault(mcptest.Fault{Kind: mcptest.FaultCrash, Target: "echo"})
 	_, err := c.CallTool(ctx, "echo", map[string]string{"message": "x"}, nil)
-	if !errors.Is(err, jsonrpc.ErrClosed) || !strings.HasPrefix(err.Error(), "mcp: tools/call: ") {
+	if !errors.Is(err, jsonrpc.ErrClosed) || !strings.HasPrefix(err.Error(), "mcp: tools/call (id ") {
 		t.Errorf("call into a crash = %v", err)
 	}
 	<-c.Done()

@@ -194,7 +194,7 @@ func (c *Client) listenLoop() {
 		default:
 		}
 		if err != nil && !errors.Is(err, context.Canceled) {
-			c.report(fmt.Errorf("mcp: %s ended; opening it again in %v: %w", MethodSubscriptionsListen, backoff, err))
+			c.report(wrapf(err, "%s ended; opening it again in %v", MethodSubscriptionsListen, backoff))
 		}
 		t := time.NewTimer(backoff)
 		select {

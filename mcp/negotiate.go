@@ -391,7 +391,7 @@ func (c *Client) callDiscover(ctx context.Context, m *modernSession) (*DiscoverR
 		if hErr := headerMismatch(MethodServerDiscover, err); hErr != nil {
 			return nil, hErr
 		}
-		return nil, fmt.Errorf("mcp: %s: %w", MethodServerDiscover, err)
+		return nil, requestError(MethodServerDiscover, err)
 	}
 	var res DiscoverResult
 	if info, ok := decodeDiscover(raw, &res); ok {
