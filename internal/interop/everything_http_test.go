@@ -178,3 +178,26 @@ func TestEverythingLegacySSE(t *testing.T) {
 		})
 	}
 }
+
+// server-everything registers its conditional tools (roots, elicitation,
+// sampling) when it hears notifications/initialized, which announces
+// tools/list_changed on the GET stream at once: the client's listener is
+// open by then, so OnToolsListChanged hears it.
+func TestEverythingStreamableHTTPToolsListChangedAtStart(t *testing.T) {
+	base := interop.StartEverythingHTTP(t, "streamableHttp")
+	ctx := withTimeout(t, 2*time.Minute)
+	heard := make(chan struct{}, 8)
+	client, err := mcp.Connect(ctx, &transport.StreamableHTTP{URL: base + "/mcp"}, &mcp.ClientOptions{
+		ProtocolVersion:    mcp.LatestLegacyProtocolVersion,
+		OnToolsListChanged: func(context.Context) { heard <- struct{}{} },
+	})
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	defer client.Close()
+	select {
+	case <-heard:
+	case <-ctx.Done():
+		t.Fatal("OnToolsListChanged was not called for the tools server-everything registers on initialized")
+	}
+}
