@@ -131,6 +131,10 @@ type ClientOptions struct {
 	// OnResourcesListChanged, OnToolsListChanged and OnPromptsListChanged
 	// receive the list_changed notifications. In the modern era each one
 	// set opts in to its list in the client's subscriptions/listen.
+	// Over Streamable HTTP before 2026-07-28 each is also called once
+	// before Connect returns, for a list the server advertised as
+	// changing: an announcement sent before the GET listener opened is
+	// lost on the wire, and a re-list finds what it said.
 	OnResourcesListChanged func(ctx context.Context)
 	OnToolsListChanged     func(ctx context.Context)
 	OnPromptsListChanged   func(ctx context.Context)
@@ -190,6 +194,9 @@ type Client struct {
 	// listenerHeld: the stream's listener was held back by the handshake
 	// (see holdListener) and not released since.
 	listenerHeld atomic.Bool
+	// deliverMu keeps the notification callbacks one at a time when the
+	// handshake calls them too (see announceAfterListener).
+	deliverMu sync.Mutex
 }
 
 // sessionOptions are the ClientOptions a session keeps after the
@@ -291,6 +298,7 @@ func newClient(ctx context.Context, s jsonrpc.Stream, opts *ClientOptions, n neg
 	if c.init.Capabilities.Tasks != nil {
 		c.conn.Subscribe(NotificationTasksStatus, c.statusArrived)
 	}
+	c.announceAfterListener()
 	if o.Restore != nil {
 		c.restore(ctx, o.Restore)
 	}

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/mcptest"
 	"github.com/mcpwire/mcpwire/transport"
 )
 
@@ -71,13 +72,15 @@ func (a *announcingServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// A list_changed the server sends as soon as it hears initialized reaches
-// OnToolsListChanged: the GET listener is open before initialized goes.
-func TestListChangedRightAfterInitializedIsHeard(t *testing.T) {
+// A list_changed the server sends as soon as it hears initialized is lost
+// on the wire when no GET stream is open yet; the client makes up for it:
+// OnToolsListChanged is called once the listener is open, before Connect
+// returns, so the caller's re-list sees the change.
+func TestListChangedRightAfterInitializedIsNotMissed(t *testing.T) {
 	a := &announcingServer{}
 	hs := httptest.NewServer(a)
 	defer hs.Close()
-	heard := make(chan struct{}, 1)
+	heard := make(chan struct{}, 2)
 	c, err := Connect(t.Context(), &transport.StreamableHTTP{URL: hs.URL}, &ClientOptions{
 		ProtocolVersion:    LatestLegacyProtocolVersion,
 		OnToolsListChanged: func(ctx context.Context) { heard <- struct{}{} },
@@ -89,12 +92,26 @@ func TestListChangedRightAfterInitializedIsHeard(t *testing.T) {
 	a.mu.Lock()
 	announced := a.announced
 	a.mu.Unlock()
-	if !announced {
-		t.Fatal("no GET stream was open when the server heard notifications/initialized: its announcement was lost")
+	if announced {
+		// The announcement travelled: the callback hears it on its own.
+		<-heard
+		return
 	}
 	select {
 	case <-heard:
-	case <-t.Context().Done():
-		t.Fatal("OnToolsListChanged was not called")
+	default:
+		t.Fatal("the server's announcement was lost and OnToolsListChanged was not called before Connect returned")
+	}
+}
+
+// Over stdio nothing is lost, and nothing is made up.
+func TestNoListChangedMadeUpOverAPipe(t *testing.T) {
+	srv := mcptest.NewDefault(&mcptest.Options{Eras: mcptest.LegacyOnly})
+	heard := make(chan struct{}, 1)
+	connectMCPTest(t, srv, &ClientOptions{OnToolsListChanged: func(context.Context) { heard <- struct{}{} }})
+	select {
+	case <-heard:
+		t.Fatal("OnToolsListChanged was called though the server announced nothing")
+	default:
 	}
 }

@@ -13,9 +13,8 @@ import (
 // (or a session renewal) waits for the listener's first reply headers.
 const listenerReadyWait = 2 * time.Second
 
-// startListener opens the GET stream when notifications/initialized is
-// about to be posted (the session exists from initialize's answer on),
-// unless DisableListener or while held (see HoldListener). With
+// startListener opens the GET stream once notifications/initialized went
+// through, unless DisableListener or while held (see HoldListener). With
 // restart (after a session renewal) a running listener is replaced and one
 // that had turned off is tried again, since the new session may behave
 // differently.

@@ -31,16 +31,15 @@ func afterStep(st *httpStep, match func(*httpSeenReq) bool) func(*httpSeenReq) b
 }
 
 // handshakeOpeningListener runs the handshake over s, with a GET expected
-// after initialize's answer and before notifications/initialized, and
-// answered with events. opened
+// only after notifications/initialized and answered with events. opened
 // says the GET had come when the Write of initialized returned; closing
 // held ends the listener's stream.
 func handshakeOpeningListener(t *testing.T, srv *httpScript, s *httpStream, events []httpEv) (listen *httpStep, opened bool, held chan struct{}) {
 	t.Helper()
-	initialize := srv.on("initialize", httpIsPOST("initialize"), httpReplyJSON(200, httpInitResult, "Mcp-Session-Id", "sess-1"))
+	srv.on("initialize", httpIsPOST("initialize"), httpReplyJSON(200, httpInitResult, "Mcp-Session-Id", "sess-1"))
+	inited := srv.on("initialized", httpIsPOST("notifications/initialized"), httpReplyStatus(http.StatusAccepted))
 	held = make(chan struct{})
-	listen = srv.on("listener", afterStep(initialize, httpIsGET("")), httpReplySSE(held, events))
-	srv.on("initialized", afterStep(listen, httpIsPOST("notifications/initialized")), httpReplyStatus(http.StatusAccepted))
+	listen = srv.on("listener", afterStep(inited, httpIsGET("")), httpReplySSE(held, events))
 	httpWrite(t, s, httpRequest(t, 1, "initialize", httpInitParams))
 	httpReadResponse(t, s, 1)
 	s.SetProtocolVersion("2025-11-25")
@@ -53,7 +52,7 @@ func handshakeOpeningListener(t *testing.T, srv *httpScript, s *httpStream, even
 	return listen, opened, held
 }
 
-func TestHTTPListenerStartsBeforeInitialized(t *testing.T) {
+func TestHTTPListenerStartsAfterInitialized(t *testing.T) {
 	srv := newHTTPScript(t)
 	cfg, _, _ := listenerConfig(srv)
 	cfg.listenerWait = time.Hour // the order is asserted, not the bound
@@ -62,9 +61,8 @@ func TestHTTPListenerStartsBeforeInitialized(t *testing.T) {
 		{data: `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`},
 		{data: `{"jsonrpc":"2.0","id":"srv-1","method":"elicitation/create","params":{"message":"?"}}`},
 	})
-	// The GET is established before initialized is posted, so that
-	// neither what the server says on hearing it nor a later request
-	// overtakes it.
+	// The GET is established before initialized is acknowledged, so that
+	// no later request overtakes it.
 	if !opened {
 		t.Error("Write of notifications/initialized returned before the listener's GET")
 	}

@@ -10,23 +10,11 @@ import (
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
-// writeNotification posts a notification. notifications/initialized is
-// posted once the GET listener has its reply headers (see awaitListener):
-// a server may announce something (a list_changed) the moment it hears
-// initialized, on the GET stream if one is open and nowhere otherwise;
-// notifications/cancelled also closes the reply stream of the request it
-// cancels, once the notification went out.
+// writeNotification posts a notification. notifications/initialized starts
+// the GET listener and returns once the listener's GET has its reply
+// headers (see awaitListener); notifications/cancelled also closes the
+// reply stream of the request it cancels, once the notification went out.
 func (s *httpStream) writeNotification(ctx context.Context, m *jsonrpc.Notification, body []byte) error {
-	if m.Method == methodInitialized {
-		s.mu.Lock()
-		s.listenerWanted = true
-		s.mu.Unlock()
-		s.awaitListener(ctx, s.startListener(false))
-		if err := s.writeOneWay(ctx, m.Method, body); err != nil && !errors.Is(err, errInitializedByRenewal) {
-			return err
-		}
-		return nil
-	}
 	if m.Method == jsonrpc.MethodCancelled {
 		id, ok := cancelledID(m.Params)
 		if ok && s.stateless.Load() {
@@ -37,7 +25,15 @@ func (s *httpStream) writeNotification(ctx context.Context, m *jsonrpc.Notificat
 			defer s.cancelCall(id)
 		}
 	}
-	return s.writeOneWay(ctx, m.Method, body)
+	err := s.writeOneWay(ctx, m.Method, body)
+	if m.Method == methodInitialized && (err == nil || errors.Is(err, errInitializedByRenewal)) {
+		s.mu.Lock()
+		s.listenerWanted = true
+		s.mu.Unlock()
+		s.awaitListener(ctx, s.startListener(false))
+		return nil
+	}
+	return err
 }
 
 // errInitializedByRenewal: notifications/initialized met an expired

@@ -69,7 +69,7 @@ type httpStream struct {
 	reinitSeq      int
 	renewal        *renewal
 	running        *postCall          // the calls in flight, linked; see track
-	listenerWanted bool               // notifications/initialized is being or was sent
+	listenerWanted bool               // notifications/initialized went through
 	listenerHeld   bool               // see HoldListener
 	listenerCancel context.CancelFunc // nil until one started; see startListener
 	listenerGen    uint64             // bumped by each start
