@@ -60,7 +60,7 @@ func run(ctx context.Context, scenario, url string) error {
 
 	switch scenario {
 	case "initialize":
-		_, err = client.ListTools(ctx)
+		_, err = listTools(ctx, client)
 		return err
 	case "tools_call":
 		return callTool(ctx, client, "add_numbers", map[string]any{"a": 5, "b": 3})
@@ -79,7 +79,7 @@ func run(ctx context.Context, scenario, url string) error {
 	default:
 		// The authorization scenarios guard every request; some (step-up)
 		// ask for more scopes to call a tool than to list them.
-		tools, err := client.ListTools(ctx)
+		tools, err := listTools(ctx, client)
 		if err != nil {
 			return fmt.Errorf("tools/list: %w", err)
 		}
@@ -101,8 +101,18 @@ func run(ctx context.Context, scenario, url string) error {
 // callTool lists the tools (as a real agent would before calling one), then
 // calls name and fails on a protocol error or an isError result.
 func callTool(ctx context.Context, client *mcp.Client, name string, args map[string]any) error {
-	if _, err := client.ListTools(ctx); err != nil {
+	if _, err := listTools(ctx, client); err != nil {
 		return fmt.Errorf("tools/list: %w", err)
 	}
 	return callChecked(ctx, client, name, args)
+}
+
+// listTools lists the tools as an agent would; a server that offers no
+// tools (the client refuses the request with mcp.ErrUnsupported) has none.
+func listTools(ctx context.Context, client *mcp.Client) ([]mcp.Tool, error) {
+	tools, err := client.ListTools(ctx)
+	if errors.Is(err, mcp.ErrUnsupported) {
+		return nil, nil
+	}
+	return tools, err
 }
