@@ -17,8 +17,8 @@ import (
 	"github.com/mcpwire/mcpwire/internal/jsonenc"
 )
 
-// Version is the only value the "jsonrpc" member may take.
-const Version = "2.0"
+// jsonrpcVersion is the only value the "jsonrpc" member may take.
+const jsonrpcVersion = "2.0"
 
 // ID identifies a request. It is either an integer or a string; the zero
 // ID is "no id", which is what notifications have and what an error
@@ -155,7 +155,7 @@ func NewNotification(method string, params any) (*Notification, error) {
 // errors); otherwise result is encoded (nil encodes as {}).
 func NewResponse(id ID, result any, err error) (*Response, error) {
 	if err != nil {
-		return &Response{ID: id, Error: AsError(err)}, nil
+		return &Response{ID: id, Error: wireError(err)}, nil
 	}
 	if result == nil {
 		return &Response{ID: id, Result: json.RawMessage("{}")}, nil

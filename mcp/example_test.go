@@ -80,8 +80,8 @@ func ExampleConnect() {
 		URL:     "http://127.0.0.1:8080/mcp",
 		Headers: http.Header{"Authorization": {"Bearer " + "token-from-your-config"}},
 	}, &mcp.ClientOptions{
-		ClientInfo: mcp.Implementation{Name: "my-agent", Version: "1.0.0"},
-		OnLog:      func(m mcp.LoggingMessage) { log.Printf("server %s: %s", m.Level, m.Data) },
+		ClientInfo:   mcp.Implementation{Name: "my-agent", Version: "1.0.0"},
+		OnLogMessage: func(_ context.Context, m mcp.LoggingMessage) { log.Printf("server %s: %s", m.Level, m.Data) },
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -159,12 +159,17 @@ func ExampleClient_CallTool() {
 }
 
 func ExampleClientOptions_elicitation() {
-	// A headless client that accepts every form with its defaults. It
-	// sets no ElicitationURL handler, so URL mode (which needs a human, a
-	// browser and their consent) is not declared and never asked for.
+	// A headless client that accepts every form with its defaults, and
+	// declines one whose defaults its schema refuses. It sets no
+	// ElicitationURL handler, so URL mode (which needs a human, a browser
+	// and their consent) is not declared and never asked for.
 	opts := &mcp.ClientOptions{
 		Elicitation: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			defaults, err := mcp.ElicitationDefaults(req.RequestedSchema)
+			if errors.Is(err, mcp.ErrNoValidAnswer) {
+				log.Printf("declined %q: %v", req.Message, err)
+				return &mcp.ElicitResult{Action: mcp.ElicitDecline}, nil
+			}
 			if err != nil {
 				return nil, err
 			}

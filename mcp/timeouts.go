@@ -33,10 +33,6 @@ const (
 	NoTimeout = jsonrpc.NoTimeout
 )
 
-// Progress is one notifications/progress for a call (see
-// CallOptions.OnProgress).
-type Progress = jsonrpc.Progress
-
 // toolPolicy resolves a tool timeout option: zero takes the request
 // option, then def; NoTimeout stays as it is (the engine reads it as
 // "none").
