@@ -178,7 +178,7 @@ func (s *Server) runCall(ctx context.Context, rec *callRecord, meta map[string]a
 	c, err := s.opts.Servers.Client(ctx, rec.Server)
 	var res *mcp.CallToolResult
 	if err == nil {
-		opts := &mcp.CallOptions{Meta: meta, OnProgress: func(p mcp.Progress) {
+		opts := &mcp.CallOptions{Meta: meta, OnProgress: func(_ context.Context, p mcp.ProgressNotification) {
 			s.calls.update(rec, func(r *callRecord) { r.Progress = &progress{p.Progress, p.Total, p.Message} })
 		}}
 		res, err = c.CallTool(ctx, rec.Tool, rec.Arguments, opts)

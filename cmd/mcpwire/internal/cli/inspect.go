@@ -15,8 +15,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpwire/mcpwire/auth"
 	"github.com/mcpwire/mcpwire/inspect"
+	"github.com/mcpwire/mcpwire/internal/browser"
 	"github.com/mcpwire/mcpwire/internal/origin"
 	"github.com/mcpwire/mcpwire/manager"
 	"github.com/mcpwire/mcpwire/transport"
@@ -124,7 +124,7 @@ func (o *inspectOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error
 	fmt.Fprintf(io.Out, "mcpwire inspect: %s\n", page)
 	fmt.Fprintln(io.ErrOut, "mcpwire: the inspector is running; Ctrl-C to stop")
 	if !o.NoOpen {
-		if err := auth.OpenBrowser(ctx, page); err != nil {
+		if err := browser.Open(ctx, page); err != nil {
 			fmt.Fprintf(io.ErrOut, "mcpwire: could not open a browser (%s); open the URL above\n", oneLine(err.Error()))
 		}
 	}
