@@ -136,6 +136,9 @@ func (a *answers) apply(opts *mcp.ClientOptions, io *IOStreams) {
 func (a *answers) form(ctx context.Context, io *IOStreams, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 	switch a.action {
 	case "":
+		if io.Prompter != nil {
+			return askForm(ctx, io, req)
+		}
 		fmt.Fprintf(io.ErrOut, "mcpwire: %s asks: %s%s\nmcpwire: declined: no one answers forms here; answer with --elicit defaults, --elicit-json '{...}' or --elicit decline\n",
 			asker(ctx), quoteQuestion(io, req.Message), formFields(req.RequestedSchema))
 		return &mcp.ElicitResult{Action: mcp.ElicitDecline}, nil

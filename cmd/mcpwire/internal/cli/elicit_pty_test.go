@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"testing"
+
+	"github.com/mcpwire/mcpwire/internal/interop"
+)
+
+// everythingTarget is server-everything over stdio as a target.
+func everythingTarget(t *testing.T) []string {
+	command, argv := interop.ServerEverything(t, "stdio")
+	return append([]string{"--", command}, argv...)
+}
+
+// A person fills in server-everything's form, which has every field type:
+// bad input is refused on the spot with the reason, then corrected.
+func TestPtyElicitationForm(t *testing.T) {
+	t.Parallel()
+	s := startPty(t, nil, append([]string{"call", "trigger-elicitation-request"}, everythingTarget(t)...)...)
+	s.expect("the server asks:")
+	s.expect("Please provide inputs for the following fields:")
+	s.expect("fill in the form and send it")
+	s.send(keyEnter)
+	// Each field is typed into once it has the focus (huh moves it
+	// between key presses, so keys sent ahead could land on the last one).
+	s.field("Your full, legal name", keyEnter)
+	s.expect("required") // the empty required name is refused
+	s.send("Ada", keyEnter)
+	s.field("Agree to the terms", "y")
+	s.field("Favorite first line", keyEnter) // keeps its default
+	s.field("Your email address", "ada", keyEnter)
+	s.expect("not an email address")
+	s.send("@example.com", keyEnter)
+	s.field("Portfolio / personal website", "example", keyEnter)
+	s.expect("not a URI")
+	s.send(keyBack, keyBack, keyBack, keyBack, keyBack, keyBack, keyBack, "https://ada.example/", keyEnter)
+	s.field("Your date of birth", "2026-13-01", keyEnter)
+	s.expect("not a date")
+	s.send(keyBack, keyBack, keyBack, keyBack, keyBack, "01-02", keyEnter)
+	s.field("Your favorite integer", "0", keyEnter) // 420, over 100
+	s.expect("at most 100")
+	s.send(keyBack, keyEnter)
+	s.field("Favorite number", "x", keyEnter)
+	s.expect("not a number")
+	s.send(keyBack, keyEnter)
+	s.field("Choose your favorite friend", keyDown, keyEnter)           // from the default Monica to Rachel
+	s.field("Choose your favorite instruments", keyDown, "x", keyEnter) // Guitar (default) and Piano
+	s.field("Choose your favorite hero", keyEnter)                      // the default, Superman
+	s.field("Choose your favorite types of fish", "x", keyEnter)        // Tuna off: none chosen
+	s.expect("choose at least 1")
+	s.send("x", keyEnter)
+	s.field("Choose your favorite type of pet", keyDown, keyEnter) // Dogs
+	s.expect("User provided the requested information!")
+	// The server's echo of what it got, keys in order.
+	for _, want := range []string{
+		`"birthdate": "2026-01-02"`, `"check": true`, `"email": "ada@example.com"`,
+		`"firstLine": "It was a dark and stormy night."`, `"homepage": "https://ada.example/"`,
+		`"integer": 42`, `"legacyTitledEnum": "pet-2"`, `"name": "Ada"`, `"number": 3.14`,
+		`"titledMultipleSelectEnum": [`, `"fish-1"`, `"titledSingleSelectEnum": "hero-1"`,
+		`"untitledMultipleSelectEnum": [`, `"Guitar",`, `"Piano"`, `"untitledSingleSelectEnum": "Rachel"`,
+	} {
+		s.expect(want)
+	}
+	if code := s.wait(); code != 0 {
+		t.Errorf("exit %d; screen:\n%s", code, screenTail(s.screen()))
+	}
+}
