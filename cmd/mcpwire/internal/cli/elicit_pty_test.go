@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/mcpwire/mcpwire/internal/interop"
@@ -63,5 +64,51 @@ func TestPtyElicitationForm(t *testing.T) {
 	}
 	if code := s.wait(); code != 0 {
 		t.Errorf("exit %d; screen:\n%s", code, screenTail(s.screen()))
+	}
+}
+
+// The person declines the example server's form, or leaves it with
+// Ctrl-C (in its first question or amid its fields): the server gets
+// decline or cancel, the call goes on to its result, and mcpwire ends
+// normally. In both eras.
+func TestPtyElicitationDeclineCancel(t *testing.T) {
+	t.Parallel()
+	for _, era := range []string{"2025-11-25", "2026-07-28"} {
+		for _, c := range []struct {
+			name   string
+			answer func(s *ptySession)
+			want   string
+		}{
+			{"decline", func(s *ptySession) { s.send(keyDown, keyEnter) }, `{"action":"decline"}`},
+			{"ctrl-c", func(s *ptySession) { s.send(keyCtrlC) }, `{"action":"cancel"}`},
+			{"ctrl-c amid the fields", func(s *ptySession) {
+				s.send(keyEnter)
+				s.field("Name (required)", keyCtrlC)
+			}, `{"action":"cancel"}`},
+		} {
+			t.Run(era+"/"+c.name, func(t *testing.T) {
+				t.Parallel()
+				s := startPty(t, nil, append([]string{"call", "elicit", "--arg", "message=Your name?", "--protocol", era}, server()...)...)
+				s.expect("the server asks:")
+				s.expect("Your name?")
+				s.expect("fill in the form and send it")
+				c.answer(s)
+				s.expect(c.want)
+				if code := s.wait(); code != 0 {
+					t.Errorf("exit %d; screen:\n%s", code, screenTail(s.screen()))
+				}
+			})
+		}
+	}
+}
+
+// Without a terminal nobody is asked: the server gets decline, and the
+// user a note naming the flags that answer.
+func TestElicitationWithoutTerminal(t *testing.T) {
+	t.Parallel()
+	r := run(t, append([]string{"call", "elicit", "--arg", "message=Your name?"}, server()...)...)
+	r.wantCode(t, 0)
+	if !strings.Contains(r.out, `{"action":"decline"}`) || !strings.Contains(r.err, "answer with --elicit defaults, --elicit-json '{...}' or --elicit decline") {
+		t.Errorf("stdout %q, stderr %q", r.out, r.err)
 	}
 }
