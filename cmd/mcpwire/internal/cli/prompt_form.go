@@ -273,7 +273,9 @@ func (spec *formSpec) content(a formAnswer) map[string]any {
 		}
 		switch f.Type {
 		case "number", "integer":
-			out[f.Name] = json.Number(strings.TrimSpace(s))
+			// As JSON writes numbers: a person may type "+5", ".5" or "007".
+			v, _ := strconv.ParseFloat(strings.TrimSpace(s), 64)
+			out[f.Name] = json.Number(strconv.FormatFloat(v, 'f', -1, 64))
 		case "boolean":
 			out[f.Name] = s == "true"
 		default:

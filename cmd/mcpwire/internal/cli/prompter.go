@@ -27,6 +27,9 @@ type Prompter interface {
 	Select(ctx context.Context, question, detail string, options []string) (int, error)
 	// Input asks for one line; secret hides what is typed.
 	Input(ctx context.Context, question, detail string, secret bool) (string, error)
+	// Edit opens initial in the person's editor and returns what they
+	// saved.
+	Edit(ctx context.Context, initial string) (string, error)
 }
 
 // errPromptCancelled is a prompt the person left with Ctrl-C: the
