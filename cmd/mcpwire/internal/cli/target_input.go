@@ -68,6 +68,8 @@ type answers struct {
 	merge    bool           // defaults first, content over them
 	roots    []mcp.Root
 	sampling samplingFlags
+	// completed are the URL elicitations the server reported complete.
+	completed completions
 }
 
 // resolve checks the flags.
@@ -140,6 +142,7 @@ func (a *answers) apply(opts *mcp.ClientOptions, io *IOStreams) {
 	opts.ElicitationURL = func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		return a.url(ctx, io, req)
 	}
+	opts.OnElicitationComplete = a.completed.complete
 }
 
 // form answers a form-mode elicitation.
@@ -177,10 +180,14 @@ func (a *answers) form(ctx context.Context, io *IOStreams, req *mcp.ElicitReques
 	return &mcp.ElicitResult{Action: mcp.ElicitAccept, Content: content}, nil
 }
 
-// url answers a URL-mode elicitation: mcpwire opens no browser for a
+// url answers a URL-mode elicitation. At a terminal the person is asked
+// (elicit_url_terminal.go). Otherwise mcpwire opens no browser for a
 // server, so the URL is shown for the user to open by hand, and the
 // elicitation is declined (cancelled with --elicit cancel).
 func (a *answers) url(ctx context.Context, io *IOStreams, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	if a.action == "" && io.Prompter != nil {
+		return askURL(ctx, io, &a.completed, req)
+	}
 	action := mcp.ElicitDecline
 	if a.action == mcp.ElicitCancel {
 		action = mcp.ElicitCancel
