@@ -160,7 +160,7 @@ func TestResourceMustMatchWhereTheMetadataCameFrom(t *testing.T) {
 		{"tenantA/mcp", pathBased, false}, // relative: names nothing
 		{"/tenantA/mcp", pathBased, false},
 	} {
-		m := &ProtectedResourceMetadata{Resource: tc.resource, AuthorizationServers: []string{"https://as"}}
+		m := &protectedResourceMetadata{Resource: tc.resource, AuthorizationServers: []string{"https://as"}}
 		if err := a.checkResource(m, tc.from); (err == nil) != tc.ok {
 			t.Errorf("checkResource(%q from %s) = %v, want ok %v", tc.resource, tc.from, err, tc.ok)
 		}

@@ -48,7 +48,7 @@ const (
 )
 
 // useDPoP decides whether tokens from as are requested with DPoP.
-func (a *Authorizer) useDPoP(as *ServerMetadata) bool {
+func (a *Authorizer) useDPoP(as *serverMetadata) bool {
 	switch a.opts.DPoP {
 	case DPoPOff:
 		return false

@@ -133,6 +133,7 @@ func (a *Authorizer) install(ctx context.Context, d *discovery, c *client, tok *
 		r.AuthMethod = c.method
 		r.Token = tok
 		r.Updated = a.now()
+		a.gotToken = r.Updated
 	})
 }
 
@@ -161,9 +162,9 @@ func (a *Authorizer) discover(ctx context.Context, prmURL string) (*discovery, e
 // discoverWith finds the authorization server of the resource metadata
 // prm (read from from; nil for a 2025-03-26 server) and makes it the one
 // in use, dropping the tokens of another.
-func (a *Authorizer) discoverWith(ctx context.Context, prm *ProtectedResourceMetadata, from string) (*discovery, error) {
+func (a *Authorizer) discoverWith(ctx context.Context, prm *protectedResourceMetadata, from string) (*discovery, error) {
 	var (
-		as  *ServerMetadata
+		as  *serverMetadata
 		err error
 	)
 	if prm == nil {
@@ -311,6 +312,7 @@ func (a *Authorizer) refresh(ctx context.Context) error {
 	a.commit(ctx, func(r *Record) {
 		r.Token = tok
 		r.Updated = a.now()
+		a.gotToken = r.Updated
 	})
 	return nil
 }

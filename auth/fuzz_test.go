@@ -99,7 +99,7 @@ func FuzzResourceMetadataCheck(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		var m ProtectedResourceMetadata
+		var m protectedResourceMetadata
 		if json.Unmarshal(raw, &m) != nil {
 			return
 		}

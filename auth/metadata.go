@@ -15,18 +15,18 @@ import (
 	"github.com/mcpwire/mcpwire/internal/origin"
 )
 
-// ProtectedResourceMetadata is what an MCP server says about itself as an
+// protectedResourceMetadata is what an MCP server says about itself as an
 // OAuth protected resource (RFC 9728).
-type ProtectedResourceMetadata struct {
+type protectedResourceMetadata struct {
 	Resource               string   `json:"resource"`
 	AuthorizationServers   []string `json:"authorization_servers"`
 	ScopesSupported        []string `json:"scopes_supported"`
 	BearerMethodsSupported []string `json:"bearer_methods_supported"`
 }
 
-// ServerMetadata is an authorization server's metadata (RFC 8414; an
+// serverMetadata is an authorization server's metadata (RFC 8414; an
 // OpenID Connect discovery document has the same fields).
-type ServerMetadata struct {
+type serverMetadata struct {
 	Issuer                                     string   `json:"issuer"`
 	AuthorizationEndpoint                      string   `json:"authorization_endpoint"`
 	TokenEndpoint                              string   `json:"token_endpoint"`
@@ -97,7 +97,7 @@ func (a *Authorizer) getJSON(ctx context.Context, what, rawURL string, v any) er
 // came from is returned with it. It never asks the root first when the
 // server URL has a path. found is false when none of them exists (a
 // 2025-03-26 server).
-func (a *Authorizer) discoverResource(ctx context.Context, fromChallenge string) (prm *ProtectedResourceMetadata, from string, err error) {
+func (a *Authorizer) discoverResource(ctx context.Context, fromChallenge string) (prm *protectedResourceMetadata, from string, err error) {
 	var candidates []string
 	if fromChallenge != "" {
 		u, perr := a.server.Parse(fromChallenge)
@@ -117,7 +117,7 @@ func (a *Authorizer) discoverResource(ctx context.Context, fromChallenge string)
 
 	var problems []error
 	for _, c := range candidates {
-		var m ProtectedResourceMetadata
+		var m protectedResourceMetadata
 		err := a.getJSON(ctx, "protected resource metadata", c, &m)
 		if err == nil {
 			if err := a.checkResource(&m, c); err != nil {
@@ -143,7 +143,7 @@ func (a *Authorizer) discoverResource(ctx context.Context, fromChallenge string)
 // metadata at the origin's root. So one tenant of a shared host cannot
 // widen a token's audience to the whole host. It must also name at least
 // one authorization server.
-func (a *Authorizer) checkResource(m *ProtectedResourceMetadata, from string) error {
+func (a *Authorizer) checkResource(m *protectedResourceMetadata, from string) error {
 	if m.Resource == "" {
 		return fmt.Errorf("%w: the metadata at %s names no resource (RFC 9728 section 3.3 requires it); refusing to authorize",
 			errResourceMismatch, redactURL(from))
@@ -165,7 +165,7 @@ func (a *Authorizer) checkResource(m *ProtectedResourceMetadata, from string) er
 // path; for one without a path, RFC 8414 then OpenID Connect. With
 // checkIssuer the document's issuer must be the one asked for (RFC 8414
 // section 3.3). It returns errNotFound (wrapped) when no candidate exists.
-func (a *Authorizer) discoverServer(ctx context.Context, issuer string, checkIssuer bool) (*ServerMetadata, error) {
+func (a *Authorizer) discoverServer(ctx context.Context, issuer string, checkIssuer bool) (*serverMetadata, error) {
 	iu, err := a.server.Parse(issuer)
 	if err != nil || (iu.Scheme != "https" && iu.Scheme != "http") || iu.Host == "" {
 		return nil, fmt.Errorf("auth: authorization server %s is not an http(s) URL", redactURL(issuer))
@@ -191,7 +191,7 @@ func (a *Authorizer) discoverServer(ctx context.Context, issuer string, checkIss
 	}
 	var problems []error
 	for _, c := range candidates {
-		var m ServerMetadata
+		var m serverMetadata
 		err := a.getJSON(ctx, "authorization server metadata", c, &m)
 		if err == nil {
 			if checkIssuer && strings.TrimSuffix(m.Issuer, "/") != strings.TrimSuffix(issuer, "/") {
@@ -216,7 +216,7 @@ func (a *Authorizer) discoverServer(ctx context.Context, issuer string, checkIss
 
 // checkEndpoints makes sure the endpoints a client will use are absolute
 // http(s) URLs, with TLS outside loopback.
-func (a *Authorizer) checkEndpoints(m *ServerMetadata, from string) error {
+func (a *Authorizer) checkEndpoints(m *serverMetadata, from string) error {
 	for _, e := range []struct{ name, value string }{
 		{"authorization_endpoint", m.AuthorizationEndpoint},
 		{"token_endpoint", m.TokenEndpoint},
@@ -242,7 +242,7 @@ func (a *Authorizer) checkEndpoints(m *ServerMetadata, from string) error {
 // resource metadata: the server's origin, with its RFC 8414 metadata if it
 // has some (whose issuer must be on that origin), else the default endpoints
 // /authorize, /token and /register.
-func (a *Authorizer) legacyServer(ctx context.Context) (*ServerMetadata, error) {
+func (a *Authorizer) legacyServer(ctx context.Context) (*serverMetadata, error) {
 	base := originOf(a.server).String()
 	m, err := a.discoverServer(ctx, base, false)
 	if err == nil {
@@ -261,7 +261,7 @@ func (a *Authorizer) legacyServer(ctx context.Context) (*ServerMetadata, error) 
 		return nil, err
 	}
 	a.logf("auth: %s publishes no authorization server metadata; using the 2025-03-26 default endpoints", base)
-	return &ServerMetadata{
+	return &serverMetadata{
 		Issuer:                base,
 		AuthorizationEndpoint: base + "/authorize",
 		TokenEndpoint:         base + "/token",
@@ -279,6 +279,6 @@ func isHTTPURL(s string) bool {
 // metadata omits the list is refused: MCP requires clients to verify PKCE
 // support before using the server. Only the guessed 2025-03-26 defaults
 // are exempt, as there is no metadata to check.
-func (m *ServerMetadata) supportsPKCE() bool {
+func (m *serverMetadata) supportsPKCE() bool {
 	return m.legacyDefaults || slices.Contains(m.CodeChallengeMethodsSupported, "S256")
 }

@@ -38,7 +38,7 @@ type registrationReply struct {
 // register registers this client dynamically (RFC 7591) for redirect and
 // keeps the registration. It asks to be a public client ("none"), as a
 // native app should, unless the server takes only confidential ones.
-func (a *Authorizer) register(ctx context.Context, as *ServerMetadata, redirect string) (*client, error) {
+func (a *Authorizer) register(ctx context.Context, as *serverMetadata, redirect string) (*client, error) {
 	supported := as.TokenEndpointAuthMethodsSupported
 	method := AuthNone
 	switch {

@@ -46,13 +46,13 @@ type cacheFile struct {
 	Tools   []mcp.Tool `json:"tools"`
 }
 
-// CacheKey is the key of a server's tool cache file: config's
+// cacheKey is the key of a server's tool cache file: config's
 // Server.CacheKey (the name and the unexpanded definition) mixed with the
 // file and section the definition came from. config's key alone is shared
 // by two projects whose .mcp.json hold the same text even when
 // ${workspaceFolder} makes them run different servers; the file tells
 // them apart. A user-level definition keeps one key across projects.
-func CacheKey(s *config.Server) string {
+func cacheKey(s *config.Server) string {
 	file := s.Source.File
 	if file != "" && !filepath.IsAbs(file) {
 		if abs, err := filepath.Abs(file); err == nil {

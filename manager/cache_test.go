@@ -97,7 +97,7 @@ func TestCorruptCacheIsMissAndWarning(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cacheDir := t.TempDir()
 		def := pipeServer("a")
-		path := filepath.Join(cacheDir, CacheKey(def)+".json")
+		path := filepath.Join(cacheDir, cacheKey(def)+".json")
 		if err := os.WriteFile(path, []byte(`{"format":"mcpwire-tools/1","tools":[{`), 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -141,7 +141,7 @@ func TestCacheHoldsNoSecrets(t *testing.T) {
 		m := NewServers([]*config.Server{def}, &Options{Dial: f.dial, CacheDir: cacheDir})
 		m.Start(t.Context())
 		m.Close()
-		data, err := os.ReadFile(filepath.Join(cacheDir, CacheKey(def)+".json"))
+		data, err := os.ReadFile(filepath.Join(cacheDir, cacheKey(def)+".json"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,16 +157,16 @@ func TestCacheKey(t *testing.T) {
 		return &config.Server{Name: "s", Type: config.TypeStdio, Command: "npx", Raw: raw,
 			Source: config.Source{File: file, Section: section, Scope: scope}}
 	}
-	projA := CacheKey(def("/p/a/.mcp.json", "mcpServers", "project"))
-	projB := CacheKey(def("/p/b/.mcp.json", "mcpServers", "project"))
+	projA := cacheKey(def("/p/a/.mcp.json", "mcpServers", "project"))
+	projB := cacheKey(def("/p/b/.mcp.json", "mcpServers", "project"))
 	if projA == projB {
 		t.Error("two projects' identical definitions share a cache key")
 	}
-	if CacheKey(def("/p/a/.mcp.json", "mcpServers", "project")) != projA {
+	if cacheKey(def("/p/a/.mcp.json", "mcpServers", "project")) != projA {
 		t.Error("the key is not stable")
 	}
-	localA := CacheKey(def("/home/u/.claude.json", `projects["/p/a"].mcpServers`, "user"))
-	localB := CacheKey(def("/home/u/.claude.json", `projects["/p/b"].mcpServers`, "user"))
+	localA := cacheKey(def("/home/u/.claude.json", `projects["/p/a"].mcpServers`, "user"))
+	localB := cacheKey(def("/home/u/.claude.json", `projects["/p/b"].mcpServers`, "user"))
 	if localA == localB {
 		t.Error("Claude's per-project sections share a cache key")
 	}
@@ -174,17 +174,17 @@ func TestCacheKey(t *testing.T) {
 	// unexpanded): a rotated secret keeps it.
 	a, b := def("/u/mcpwire.json", "servers", "user"), def("/u/mcpwire.json", "servers", "user")
 	b.Env = map[string]string{"TOKEN": "rotated"}
-	if CacheKey(a) != CacheKey(b) {
+	if cacheKey(a) != cacheKey(b) {
 		t.Error("an expanded value changed the key")
 	}
 	// An edited definition is a new key.
 	b.Raw = json.RawMessage(`{"command":"npx","args":["other"]}`)
-	if CacheKey(a) == CacheKey(b) {
+	if cacheKey(a) == cacheKey(b) {
 		t.Error("an edited definition kept its key")
 	}
 	// A relative file name is made absolute.
 	wd, _ := os.Getwd()
-	if CacheKey(def("rel.json", "servers", "explicit")) != CacheKey(def(filepath.Join(wd, "rel.json"), "servers", "explicit")) {
+	if cacheKey(def("rel.json", "servers", "explicit")) != cacheKey(def(filepath.Join(wd, "rel.json"), "servers", "explicit")) {
 		t.Error("relative and absolute names of one file give different keys")
 	}
 }

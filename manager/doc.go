@@ -17,7 +17,7 @@
 //
 // Each server's last tool list is kept in a file of its own under the
 // user cache directory (mcpwire/tools), named by a hash of the server's
-// unexpanded definition and the file it came from (CacheKey): editing the
+// unexpanded definition and the file it came from: editing the
 // definition starts a new cache, rotating a secret in the environment
 // does not. Files are written atomically and readable by the owner only,
 // expire after 30 days, and hold tool lists only. A corrupt file is a

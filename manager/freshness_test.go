@@ -131,7 +131,7 @@ func TestToolCacheScope(t *testing.T) {
 				}
 				dir := t.TempDir()
 				cache := &toolCache{dir: dir, ttl: time.Hour}
-				key := CacheKey(def)
+				key := cacheKey(def)
 				if err := cache.save(key, "a", []mcp.Tool{{Name: "old"}}, time.Now()); err != nil {
 					t.Fatal(err)
 				}

@@ -116,7 +116,7 @@ func (m *Manager) add(c *config.Server) {
 	s := newServer(m, c.Name)
 	s.cfg = c
 	s.source = c.Source
-	s.key = CacheKey(c)
+	s.key = cacheKey(c)
 	switch {
 	case !c.Enabled:
 		s.state = StateDisabled

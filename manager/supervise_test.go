@@ -214,7 +214,7 @@ func TestListChangedRefreshes(t *testing.T) {
 			t.Fatalf("calling the new tool: %v %v", res, err)
 		}
 		// The refreshed list is cached too.
-		cached, _, ok, warn := (&toolCache{dir: cacheDir, ttl: DefaultCacheTTL}).load(CacheKey(def), "a", time.Now())
+		cached, _, ok, warn := (&toolCache{dir: cacheDir, ttl: DefaultCacheTTL}).load(cacheKey(def), "a", time.Now())
 		if !ok || warn != nil || !hasMCPTool(cached, "extra") {
 			t.Errorf("cache after the refresh: ok=%v warn=%v", ok, warn)
 		}

@@ -231,11 +231,10 @@ func Connect(ctx context.Context, t transport.Transport, opts *ClientOptions) (*
 // opts.ProtocolVersion pins or negotiates. In the legacy era it sends
 // initialize offering LatestProtocolVersion (or the pinned revision) and
 // the capabilities of the handlers in opts, accepts any answer in
-// ProtocolVersions, tells a stream that implements
-// transport.ProtocolVersionSetter the negotiated version, and then sends
-// notifications/initialized. A stream that does not implement it is
-// treated as stdio for the probe's bound. Nothing is remembered for a bare
-// stream (see Connect). The client owns s from here
+// ProtocolVersions, tells a stream of this module's HTTP transports the
+// negotiated version (they send it as a header), and then sends
+// notifications/initialized. Any other stream is treated as stdio for the
+// probe's bound. Nothing is remembered for a bare stream (see Connect). The client owns s from here
 // on: if anything fails, s is closed and the error says what went wrong.
 // Server pings are answered from the start, also mid-handshake.
 func NewClient(ctx context.Context, s jsonrpc.Stream, opts *ClientOptions) (*Client, error) {

@@ -10,12 +10,12 @@ import "slices"
 
 // Member names of a server/discover result that decodeDiscover reads, in
 // the order of its switch. resultType is read and dropped, as
-// encoding/json drops it (DiscoverResult has no field for it).
+// encoding/json drops it (discoverResult has no field for it).
 var discoverResultNames = []string{"supportedVersions", "capabilities", "instructions", "resultType", "_meta"}
 
 // decodeDiscoverResult decodes raw into res when raw has the common shape
 // (see decodeDiscover).
-func decodeDiscoverResult(raw []byte, res *DiscoverResult) bool {
+func decodeDiscoverResult(raw []byte, res *discoverResult) bool {
 	_, ok := decodeDiscover(raw, res)
 	return ok
 }
@@ -27,9 +27,9 @@ func decodeDiscoverResult(raw []byte, res *DiscoverResult) bool {
 // It also returns the serverInfo's raw value, nil without one. For
 // anything else, including a member given twice, spelled in another case,
 // or null, it returns false and leaves res alone.
-func decodeDiscover(raw []byte, res *DiscoverResult) (serverInfo []byte, ok bool) {
+func decodeDiscover(raw []byte, res *discoverResult) (serverInfo []byte, ok bool) {
 	d := scanner{b: raw}
-	var out DiscoverResult
+	var out discoverResult
 	ok = d.object(discoverResultNames, func(i int) (ok bool) {
 		switch i {
 		case 0:

@@ -51,7 +51,7 @@ func TestDecodeDiscoverResultDeclines(t *testing.T) {
 		`[]`,
 		`null`,
 	} {
-		res := DiscoverResult{Instructions: "untouched"}
+		res := discoverResult{Instructions: "untouched"}
 		if decodeDiscoverResult([]byte(raw), &res) {
 			t.Errorf("%s: taken by the fast path", raw)
 		}
@@ -65,7 +65,7 @@ func TestDecodeDiscoverResultDeclines(t *testing.T) {
 // same result, and so is the raw value later results are compared with.
 func TestDecodeDiscoverServerInfoMatchesObserve(t *testing.T) {
 	for _, raw := range discoverResultSamples {
-		var res DiscoverResult
+		var res discoverResult
 		info, ok := decodeDiscover([]byte(raw), &res)
 		if !ok {
 			t.Fatalf("%s: not taken by the fast path", raw)

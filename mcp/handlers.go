@@ -39,7 +39,7 @@ func (c *Client) handle(ctx context.Context, _ *jsonrpc.Conn, req *jsonrpc.Reque
 	return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("method not found: %q", clip(req.Method))}
 }
 
-func (c *Client) listRoots(ctx context.Context) (*ListRootsResult, error) {
+func (c *Client) listRoots(ctx context.Context) (*listRootsResult, error) {
 	var roots []Root
 	if c.opts.Roots != nil {
 		var err error
@@ -57,7 +57,7 @@ func (c *Client) listRoots(ctx context.Context) (*ListRootsResult, error) {
 	if roots == nil {
 		roots = []Root{} // "roots" is required: [] not null
 	}
-	return &ListRootsResult{Roots: roots}, nil
+	return &listRootsResult{Roots: roots}, nil
 }
 
 func (c *Client) createMessage(ctx context.Context, req *jsonrpc.Request) (*CreateMessageResult, error) {

@@ -3,17 +3,17 @@ package mcp
 import (
 	"context"
 
-	"github.com/mcpwire/mcpwire/transport"
+	"github.com/mcpwire/mcpwire/internal/seam"
 )
 
 // holdListener holds back the stream's channel for what the server says
-// unprompted (Streamable HTTP's GET listener, see transport.ListenerHolder)
+// unprompted (Streamable HTTP's GET listener, see seam.ListenerHolder)
 // when this session could not take anything that arrives there: no
 // notification callback, no server→client request declared, and no tasks
 // whose status notifications the client watches. The server may send
 // nothing else outside a request. OnNotification and Conn release it.
 func (c *Client) holdListener() {
-	h, ok := c.stream.(transport.ListenerHolder)
+	h, ok := c.stream.(seam.ListenerHolder)
 	if !ok || c.opts.notify.any() || c.caps.serverMayAsk() || c.init.Capabilities.Tasks != nil {
 		return
 	}
@@ -26,7 +26,7 @@ func (c *Client) holdListener() {
 // server sends from then on reaches the new subscriber.
 func (c *Client) releaseListener() {
 	if c.listenerHeld.Swap(false) {
-		c.stream.(transport.ListenerHolder).ReleaseListener(context.Background())
+		c.stream.(seam.ListenerHolder).ReleaseListener(context.Background())
 	}
 }
 

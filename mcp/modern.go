@@ -54,8 +54,8 @@ var modernVersions = []string{ModernProtocolVersion}
 // isModernVersion reports whether v is a revision of the modern era.
 func isModernVersion(v string) bool { return slices.Contains(modernVersions, v) }
 
-// DiscoverResult is a modern server's answer to server/discover.
-type DiscoverResult struct {
+// discoverResult is a modern server's answer to server/discover.
+type discoverResult struct {
 	SupportedVersions []string           `json:"supportedVersions"`
 	Capabilities      ServerCapabilities `json:"capabilities"`
 	Instructions      string             `json:"instructions,omitempty"`

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpwire/mcpwire/internal/seam"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 	"github.com/mcpwire/mcpwire/transport"
 )
@@ -23,7 +24,7 @@ import (
 const ProtocolAuto = "auto"
 
 // probeBound is how long a probe over stdio waits alone, after the server
-// read it (when the stream can tell, see transport.InputPending), before
+// read it (when the stream can tell, see seam.InputPending), before
 // initialize is sent after it. A legacy server may drop server/discover
 // without a word; it still answers initialize. The probe is not given up
 // then: a modern server that was merely slow answers it, and initialize
@@ -62,7 +63,7 @@ func (c *Client) open(ctx context.Context, o *ClientOptions, n negotiation) erro
 	if n.kind == "" {
 		// A bare stream: HTTP streams can set their version, stdio and
 		// pipes cannot; only the latter need the probe bound.
-		if _, isHTTP := c.stream.(transport.ProtocolVersionSetter); isHTTP {
+		if _, isHTTP := c.stream.(seam.ProtocolVersionSetter); isHTTP {
 			n.kind = "http"
 		} else {
 			n.kind = "stdio"
@@ -222,9 +223,9 @@ func (w *probeWatch) finish() (racing bool) {
 }
 
 // probeUnread reports whether the server has yet to read what was written
-// to it, when the stream can tell (transport.InputPending).
+// to it, when the stream can tell (seam.InputPending).
 func (c *Client) probeUnread() bool {
-	p, ok := c.stream.(transport.InputPending)
+	p, ok := c.stream.(seam.InputPending)
 	if !ok {
 		return false
 	}
@@ -234,7 +235,7 @@ func (c *Client) probeUnread() bool {
 
 // discoverOutcome is the answer to one server/discover.
 type discoverOutcome struct {
-	res *DiscoverResult
+	res *discoverResult
 	err error
 }
 
@@ -308,7 +309,7 @@ func (c *Client) modernAfterProbe(ctx context.Context, m *modernSession, version
 
 // modernOpened finishes a modern session: the accessors, and the era
 // remembered for the server.
-func (c *Client) modernOpened(m *modernSession, version string, res *DiscoverResult, n negotiation) error {
+func (c *Client) modernOpened(m *modernSession, version string, res *discoverResult, n negotiation) error {
 	m.version, m.supported = version, res.SupportedVersions
 	c.modern = m
 	c.init = InitializeResult{ProtocolVersion: version, Capabilities: res.Capabilities, Instructions: res.Instructions, Meta: res.Meta}
@@ -330,7 +331,7 @@ func (c *Client) legacyAfterProbe(ctx context.Context, info Implementation, n ne
 // setStreamVersion tells a stream whose wire format depends on the
 // version (the HTTP headers) which one the next messages go under.
 func (c *Client) setStreamVersion(version string) {
-	if vs, ok := c.stream.(transport.ProtocolVersionSetter); ok {
+	if vs, ok := c.stream.(seam.ProtocolVersionSetter); ok {
 		vs.SetProtocolVersion(version)
 	}
 }
@@ -357,8 +358,9 @@ func isModernError(err error) bool {
 
 // refusedByServer reports an answer of the server that refuses a request
 // (a JSON-RPC error, an HTTP 400, 404, 405 or another client error but
-// those of authorization), as opposed to a connection that failed or a
-// deadline that passed: only the former says which era a server speaks.
+// those of authorization and 413, a refused size), as opposed to a
+// connection that failed or a deadline that passed: only the former says
+// which era a server speaks.
 func refusedByServer(err error) bool {
 	var rpcErr *jsonrpc.Error
 	if errors.As(err, &rpcErr) {
@@ -369,8 +371,14 @@ func refusedByServer(err error) bool {
 	}
 	var hErr *transport.HTTPError
 	if errors.As(err, &hErr) {
-		s := hErr.StatusCode
-		return s >= 400 && s < 500 && s != http.StatusUnauthorized && s != http.StatusForbidden
+		// 401 and 403 are about credentials, 413 about the request's
+		// size: none of them says the server does not speak the era.
+		switch s := hErr.StatusCode; s {
+		case http.StatusUnauthorized, http.StatusForbidden, http.StatusRequestEntityTooLarge:
+			return false
+		default:
+			return s >= 400 && s < 500
+		}
 	}
 	return false
 }
@@ -380,7 +388,7 @@ var errNotDiscoverResult = errors.New("the result is not a DiscoverResult (no su
 
 // callDiscover sends server/discover with m's _meta. It does not touch
 // c.modern: a probe may still be under way when the client has chosen.
-func (c *Client) callDiscover(ctx context.Context, m *modernSession) (*DiscoverResult, error) {
+func (c *Client) callDiscover(ctx context.Context, m *modernSession) (*discoverResult, error) {
 	params, err := m.withMeta(nil)
 	if err != nil {
 		return nil, fmt.Errorf("mcp: %s: adding _meta: %w", MethodServerDiscover, err)
@@ -392,7 +400,7 @@ func (c *Client) callDiscover(ctx context.Context, m *modernSession) (*DiscoverR
 		}
 		return nil, fmt.Errorf("mcp: %s: %w", MethodServerDiscover, err)
 	}
-	var res DiscoverResult
+	var res discoverResult
 	if info, ok := decodeDiscover(raw, &res); ok {
 		if len(res.SupportedVersions) == 0 {
 			return nil, fmt.Errorf("mcp: %s: %w", MethodServerDiscover, errNotDiscoverResult)

@@ -13,8 +13,8 @@ type Root struct {
 	Meta map[string]any `json:"_meta,omitempty"`
 }
 
-// ListRootsResult is the client's answer to roots/list.
-type ListRootsResult struct {
+// listRootsResult is the client's answer to roots/list.
+type listRootsResult struct {
 	Roots []Root `json:"roots"`
 }
 

@@ -17,12 +17,6 @@ var supportedVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024
 // server's initialize answer, newest first. The slice is the caller's.
 func ProtocolVersions() []string { return slices.Clone(supportedVersions) }
 
-// SupportedProtocolVersions is a copy of ProtocolVersions, made at start:
-// changing it changes nothing.
-//
-// Deprecated: use ProtocolVersions.
-var SupportedProtocolVersions = ProtocolVersions()
-
 // IsSupportedProtocolVersion reports whether v is in ProtocolVersions.
 func IsSupportedProtocolVersion(v string) bool {
 	return slices.Contains(supportedVersions, v)

@@ -12,8 +12,8 @@ import (
 
 // Environment variables read by RunIfChild and cmd/mcptest-server.
 const (
-	// EnvChild set to "1" makes RunIfChild serve instead of returning.
-	EnvChild = "MCPTEST_CHILD"
+	// envChild set to "1" makes RunIfChild serve instead of returning.
+	envChild = "MCPTEST_CHILD"
 	// EnvFaults is a comma-separated fault list (see ParseFaults).
 	EnvFaults = "MCPTEST_FAULTS"
 	// EnvPageSize sets Options.PageSize.
@@ -28,7 +28,7 @@ const (
 const CrashExitCode = 3
 
 // RunIfChild turns the running binary into the default server when the
-// environment says so (EnvChild=1): it serves NewDefault on stdio,
+// environment says so (ChildCommand sets it): it serves NewDefault on stdio,
 // configured from EnvFaults, EnvPageSize and EnvProtocolVersion, and exits.
 // Otherwise it returns at once. Call it first thing in TestMain so that a
 // test binary can re-execute itself as a real MCP server child process
@@ -39,7 +39,7 @@ const CrashExitCode = 3
 //		goleak.VerifyTestMain(m)
 //	}
 func RunIfChild() {
-	if os.Getenv(EnvChild) != "1" {
+	if os.Getenv(envChild) != "1" {
 		return
 	}
 	os.Exit(RunStdio(os.Getenv(EnvFaults), os.Stderr))
@@ -79,7 +79,7 @@ func optionsFromEnv(faults string) (*Options, error) {
 		opts.PageSize = n
 	}
 	if v := os.Getenv(EnvEras); v != "" {
-		e, err := ParseEras(v)
+		e, err := parseEras(v)
 		if err != nil {
 			return nil, fmt.Errorf("mcptest: %s: %w", EnvEras, err)
 		}
@@ -114,7 +114,7 @@ func ChildCommand(faults ...string) ChildProcess {
 	}
 	return ChildProcess{
 		Path: path,
-		Env:  map[string]string{EnvChild: "1", EnvFaults: strings.Join(faults, ",")},
+		Env:  map[string]string{envChild: "1", EnvFaults: strings.Join(faults, ",")},
 	}
 }
 

@@ -24,8 +24,8 @@ const HelloText = "Hello from mcptest!"
 // BlobBytes is the content of BlobURI.
 var BlobBytes = []byte{0x00, 0x01, 0x02, 0x7f, 0x80, 0xfe, 0xff, 'm', 'c', 'p'}
 
-// MaxLargeBytes bounds the large tool's size argument.
-const MaxLargeBytes = 256 << 20
+// maxLargeBytes bounds the large tool's size argument.
+const maxLargeBytes = 256 << 20
 
 // NewDefault returns the built-in example server (opts may be nil):
 //
@@ -38,7 +38,7 @@ const MaxLargeBytes = 256 << 20
 //   - fail: returns an isError result.
 //   - bad-output: returns structuredContent that violates its outputSchema.
 //   - large {bytes}: returns one text block of that many bytes ("x"), up
-//     to MaxLargeBytes.
+//     to 256 MiB.
 //   - sample {prompt}: asks the client for sampling/createMessage and
 //     returns the text of its answer.
 //   - elicit {message}: sends a form elicitation/create whose every field
@@ -230,8 +230,8 @@ func largeTool(_ context.Context, req *ToolRequest) (*ToolResult, error) {
 	var a struct {
 		Bytes *int `json:"bytes"`
 	}
-	if err := req.Bind(&a); err != nil || a.Bytes == nil || *a.Bytes < 0 || *a.Bytes > MaxLargeBytes {
-		return ErrorResult(fmt.Sprintf("large needs {bytes: 0..%d}", MaxLargeBytes)), nil
+	if err := req.Bind(&a); err != nil || a.Bytes == nil || *a.Bytes < 0 || *a.Bytes > maxLargeBytes {
+		return ErrorResult(fmt.Sprintf("large needs {bytes: 0..%d}", maxLargeBytes)), nil
 	}
 	return &ToolResult{raw: rawJSONString(`{"content":[{"type":"text","text":`, *a.Bytes, `}]}`)}, nil
 }
@@ -285,8 +285,8 @@ func sampledText(raw json.RawMessage) (string, error) {
 	return blocks[i].Text, nil
 }
 
-// ElicitSchema is the form the elicit tool sends; every field has a default.
-const ElicitSchema = `{"type":"object","properties":{` +
+// elicitSchema is the form the elicit tool sends; every field has a default.
+const elicitSchema = `{"type":"object","properties":{` +
 	`"name":{"type":"string","title":"Name","default":"mcptest"},` +
 	`"count":{"type":"integer","minimum":0,"default":3},` +
 	`"ratio":{"type":"number","default":0.5},` +
@@ -302,7 +302,7 @@ func elicitTool(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
 	if a.Message == "" {
 		a.Message = "Please fill in the mcptest form."
 	}
-	raw, err := req.Session.Elicit(ctx, map[string]any{"message": a.Message, "requestedSchema": json.RawMessage(ElicitSchema)})
+	raw, err := req.Session.Elicit(ctx, map[string]any{"message": a.Message, "requestedSchema": json.RawMessage(elicitSchema)})
 	if err != nil {
 		return ErrorResult("elicitation/create failed: " + err.Error()), nil
 	}

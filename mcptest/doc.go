@@ -18,7 +18,7 @@
 //     malformed WWW-Authenticate, a redirect) and a log of every request.
 //
 // A wire recording written by transport.Recorder replays as a scripted
-// server (ReadRecording, NewReplay), which turns a bug report into a test.
+// server (NewReplay), which turns a bug report into a test.
 //
 // # Protocol eras
 //

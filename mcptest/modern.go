@@ -73,8 +73,8 @@ func (e Eras) String() string {
 	return fmt.Sprintf("Eras(%d)", int(e))
 }
 
-// ParseEras reads "both", "modern" or "legacy" (as EnvEras does).
-func ParseEras(s string) (Eras, error) {
+// parseEras reads "both", "modern" or "legacy" (as EnvEras does).
+func parseEras(s string) (Eras, error) {
 	for _, e := range []Eras{BothEras, ModernOnly, LegacyOnly} {
 		if s == e.String() {
 			return e, nil

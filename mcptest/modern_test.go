@@ -193,13 +193,13 @@ func TestErasSwitch(t *testing.T) {
 
 func TestParseEras(t *testing.T) {
 	for _, e := range []Eras{BothEras, ModernOnly, LegacyOnly} {
-		got, err := ParseEras(e.String())
+		got, err := parseEras(e.String())
 		if err != nil || got != e {
-			t.Errorf("ParseEras(%q) = %v, %v", e.String(), got, err)
+			t.Errorf("parseEras(%q) = %v, %v", e.String(), got, err)
 		}
 	}
-	if _, err := ParseEras("future"); err == nil || !strings.Contains(err.Error(), `"future"`) {
-		t.Errorf("ParseEras(future) = %v, want an error naming it", err)
+	if _, err := parseEras("future"); err == nil || !strings.Contains(err.Error(), `"future"`) {
+		t.Errorf("parseEras(future) = %v, want an error naming it", err)
 	}
 }
 

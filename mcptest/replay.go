@@ -13,15 +13,6 @@ import (
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
-// RecordedMessage is one line of a wire recording, as transport.Recorder
-// writes it: when a message passed, which way ("send": client to server,
-// "receive"), over which transport, and the message.
-type RecordedMessage = wirerec.Entry
-
-// ReadRecording reads a wire recording. Errors name the line that is not
-// a recording entry or holds no JSON-RPC message.
-func ReadRecording(r io.Reader) ([]RecordedMessage, error) { return wirerec.Decode(r) }
-
 // Replay is a scripted server made from a wire recording, so that a bug
 // report's recording becomes a test: each request a client sends is
 // answered with the recorded response to the first recorded request, not
@@ -54,8 +45,19 @@ type replayExchange struct {
 	used     bool
 }
 
-// NewReplay builds a Replay from a recording (see ReadRecording).
-func NewReplay(recording []RecordedMessage) (*Replay, error) {
+// NewReplay reads a wire recording (as transport.Recorder writes it) and
+// builds a Replay from it. Errors name the line that is not a recording
+// entry or holds no JSON-RPC message.
+func NewReplay(recording io.Reader) (*Replay, error) {
+	entries, err := wirerec.Decode(recording)
+	if err != nil {
+		return nil, err
+	}
+	return replayOf(entries)
+}
+
+// replayOf builds a Replay from the entries of a recording.
+func replayOf(recording []wirerec.Entry) (*Replay, error) {
 	r := &Replay{streams: map[*lineStream]struct{}{}}
 	pending := map[jsonrpc.ID]*replayExchange{}
 	var inFlight []*replayExchange // pending, in the order sent

@@ -45,11 +45,7 @@ func OpenReplay(path string) (*Replay, error) {
 		return nil, err
 	}
 	defer f.Close()
-	rec, err := ReadRecording(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	r, err := NewReplay(rec)
+	r, err := NewReplay(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

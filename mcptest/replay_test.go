@@ -16,11 +16,7 @@ import (
 // replayOf reads a recording and replays it until the test ends.
 func replayOf(t *testing.T, r io.Reader) *mcptest.Replay {
 	t.Helper()
-	recording, err := mcptest.ReadRecording(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	replay, err := mcptest.NewReplay(recording)
+	replay, err := mcptest.NewReplay(r)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,9 +24,9 @@ var taskCapabilities = map[string]any{
 	"requests": map[string]any{"tools": map[string]any{"call": struct{}{}}},
 }
 
-// TaskPollInterval is the pollInterval, in milliseconds, that the
+// taskPollInterval is the pollInterval, in milliseconds, that the
 // server suggests for its tasks.
-const TaskPollInterval = 50
+const taskPollInterval = 50
 
 // AddTaskTool adds a tool that runs as a task (2025-11-25) when the client
 // asks for one: support is TaskOptional or TaskRequired. A task-augmented
@@ -115,7 +115,7 @@ func (ss *Session) startTask(tr *ToolRequest, h ToolHandler) (any, error) {
 	tt.seq++
 	id := "task-" + strconv.Itoa(tt.seq)
 	t := &serverTask{cancel: cancel, done: make(chan struct{}),
-		state: taskState{TaskID: id, Status: "working", CreatedAt: now, LastUpdatedAt: now, PollInterval: TaskPollInterval}}
+		state: taskState{TaskID: id, Status: "working", CreatedAt: now, LastUpdatedAt: now, PollInterval: taskPollInterval}}
 	tt.tasks[id] = t
 	tt.order = append(tt.order, id)
 	created := t.state

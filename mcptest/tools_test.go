@@ -59,7 +59,7 @@ func TestDefaultTools(t *testing.T) {
 	if r := c.toolCall("large", map[string]int{"bytes": 1000}); len(r.text()) != 1000 || strings.Trim(r.text(), "x") != "" {
 		t.Errorf("large: %d bytes", len(r.text()))
 	}
-	if r := c.toolCall("large", map[string]int{"bytes": MaxLargeBytes + 1}); !r.IsError {
+	if r := c.toolCall("large", map[string]int{"bytes": maxLargeBytes + 1}); !r.IsError {
 		t.Errorf("large beyond the bound should fail")
 	}
 }

@@ -34,13 +34,13 @@ func maxEventSize(n int) int {
 	return n
 }
 
-// CodeTransportError is the JSON-RPC error code of the error responses the
+// codeTransportError is the JSON-RPC error code of the error responses the
 // Streamable HTTP transport synthesizes to fail one call in-band: an SSE
 // reply that ended before the response and could not be resumed, a reply
 // body that is too large or unreadable. -32000 is the code MCP SDKs use for
 // transport and session problems. A reply that is not JSON at all is
 // reported with jsonrpc.CodeParseError instead.
-const CodeTransportError int64 = -32000
+const codeTransportError int64 = -32000
 
 // ErrSessionExpired is wrapped by errors that stem from the server
 // forgetting the session (HTTP 404 to a request that carried
@@ -67,7 +67,7 @@ var ErrSessionExpired = errors.New("transport: MCP session expired")
 //     POST was accepted (a stream that ended early without an event id to
 //     resume from, resumption that gave up, a body that is not JSON or too
 //     large) is failed in-band: an error response with the request's id
-//     (CodeTransportError, or jsonrpc.CodeParseError for invalid JSON) is
+//     (code -32000, or jsonrpc.CodeParseError for invalid JSON) is
 //     queued for Read, so only that call fails.
 //   - A POST's reply stream lives until its response arrived (it is closed
 //     right after), the stream is closed, or a notifications/cancelled for
@@ -230,7 +230,7 @@ func (p ReconnectPolicy) backoff(n int, r float64) time.Duration {
 // initialize request), so ctx is only checked.
 //
 // The stream implements jsonrpc.Stream, SessionIDer and
-// ProtocolVersionSetter.
+// seam.ProtocolVersionSetter.
 func (t *StreamableHTTP) Connect(ctx context.Context) (jsonrpc.Stream, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"net/url"
 
 	"github.com/mcpwire/mcpwire/internal/origin"
+	"github.com/mcpwire/mcpwire/internal/seam"
 )
 
 // Authorizer adds credentials to the requests of the HTTP transports and
@@ -35,26 +36,6 @@ type Authorizer interface {
 	Challenge(ctx context.Context, resp *http.Response) (retry bool, err error)
 }
 
-// AuthorizationObserver may be implemented by an Authorizer that wants to
-// know when a request it prepared got a reply other than 401 or 403, for
-// example to reset a budget of authorization attempts once credentials
-// work. It must return promptly.
-type AuthorizationObserver interface {
-	Accepted(req *http.Request)
-}
-
-// AuthorizationReplyObserver may be implemented by an Authorizer that
-// needs the headers of such a reply too: a DPoP resource server may hand
-// out its next nonce in the DPoP-Nonce header of any reply (RFC 9449
-// sections 8 and 9), and the next proof should carry it rather than cost
-// a 401. AcceptedReply is called after Accepted (when the Authorizer has
-// both) for every reply other than 401 or 403 to a request that
-// Authorize prepared; resp.Request is that request. It must not read or
-// close resp.Body, must not keep resp, and must return promptly.
-type AuthorizationReplyObserver interface {
-	AcceptedReply(resp *http.Response)
-}
-
 // maxAuthRetries bounds how often one request is sent again after
 // challenges. The Authorizer is expected to give up earlier (MCP clients
 // limit authorization attempts to three); this is the transport's own
@@ -69,8 +50,8 @@ type authRoundTripper struct {
 	origin *url.URL
 	// The optional interfaces of auth, asserted once rather than per
 	// request; nil when auth lacks them.
-	observer AuthorizationObserver
-	replies  AuthorizationReplyObserver
+	observer seam.AuthorizationObserver
+	replies  seam.AuthorizationReplyObserver
 }
 
 // withAuthorizer returns c with its transport wrapped by auth for requests
@@ -88,8 +69,8 @@ func withAuthorizer(c *http.Client, auth Authorizer, endpoint *url.URL) {
 
 func newAuthRoundTripper(next http.RoundTripper, auth Authorizer, endpoint *url.URL) *authRoundTripper {
 	t := &authRoundTripper{next: next, auth: auth, origin: endpoint}
-	t.observer, _ = auth.(AuthorizationObserver)
-	t.replies, _ = auth.(AuthorizationReplyObserver)
+	t.observer, _ = auth.(seam.AuthorizationObserver)
+	t.replies, _ = auth.(seam.AuthorizationReplyObserver)
 	return t
 }
 

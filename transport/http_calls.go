@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/mcpwire/mcpwire/internal/paramheader"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
@@ -56,10 +57,10 @@ type postCall struct {
 	id      jsonrpc.ID
 	method  string // the JSON-RPC method, or what a one-way message is
 	body    []byte
-	initial bool          // the engine's initialize: no session headers
-	params  []byte        // initialize's, kept to repeat it; any request's in the stateless era (Mcp-Name)
-	mirror  []ParamHeader // the stateless era's Mcp-Param-* headers of the request
-	oneWay  bool          // a notification or response: no reply to read
+	initial bool                 // the engine's initialize: no session headers
+	params  []byte               // initialize's, kept to repeat it; any request's in the stateless era (Mcp-Name)
+	mirror  []paramheader.Header // the stateless era's Mcp-Param-* headers of the request
+	oneWay  bool                 // a notification or response: no reply to read
 
 	// header and headerVals are the stateless era's POST header, rebuilt
 	// in place for each use (see fillStatelessHeader) as req is.

@@ -58,7 +58,7 @@ func (s *httpStream) startListener(restart bool) <-chan struct{} {
 }
 
 // HoldListener keeps the GET stream from opening until ReleaseListener
-// (see ListenerHolder). A held listener is not opened by a session
+// (see seam.ListenerHolder). A held listener is not opened by a session
 // renewal either.
 func (s *httpStream) HoldListener() {
 	s.mu.Lock()

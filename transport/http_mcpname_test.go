@@ -3,6 +3,8 @@ package transport
 import (
 	"net/http"
 	"testing"
+
+	"github.com/mcpwire/mcpwire/internal/paramheader"
 )
 
 // The scan must give what encoding/json gives, whichever way it decides.
@@ -87,7 +89,7 @@ func TestFillStatelessHeaderReused(t *testing.T) {
 	shared := http.Header{"Accept": {"x"}, "Mcp-Protocol-Version": {"2026-07-28"}}
 	out := http.Header{}
 	var vals [2]string
-	fillStatelessHeader(out, shared, "tools/call", []byte(`{"name":"caf\u00e9"}`), []ParamHeader{{"Region", "eu"}}, &vals)
+	fillStatelessHeader(out, shared, "tools/call", []byte(`{"name":"caf\u00e9"}`), []paramheader.Header{{Name: "Region", Value: "eu"}}, &vals)
 	if out.Get("Mcp-Name") != "=?base64?Y2Fmw6k=?=" || out.Get("Mcp-Param-Region") != "eu" || out.Get("Mcp-Method") != "tools/call" {
 		t.Fatalf("first header %v", out)
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/paramheader"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
@@ -16,7 +17,7 @@ import (
 // the methods that address one thing, that thing (Mcp-Name); there is no
 // session, no GET listener, no DELETE and no resumption; closing a
 // request's reply stream is how it is cancelled. The client above tells
-// the stream the era through ProtocolVersionSetter: a version of the
+// the stream the era through seam.ProtocolVersionSetter: a version of the
 // stateless era switches the stream to these rules before the first
 // request goes out. The legacy path pays one atomic load per POST.
 
@@ -41,7 +42,7 @@ func isStatelessVersion(v string) bool {
 // Mcp-Name of the message and its Mcp-Param-* headers (mirror). h is
 // read-only (shared by POSTs), so the result is a new map that shares h's
 // value slices.
-func statelessHeader(h http.Header, method string, params []byte, mirror []ParamHeader) http.Header {
+func statelessHeader(h http.Header, method string, params []byte, mirror []paramheader.Header) http.Header {
 	out := make(http.Header, len(h)+2+len(mirror))
 	fillStatelessHeader(out, h, method, params, mirror, new([2]string))
 	return out
@@ -51,7 +52,7 @@ func statelessHeader(h http.Header, method string, params []byte, mirror []Param
 // returns. vals holds the values of Mcp-Method and Mcp-Name, so that a
 // caller that reuses out and vals for its POSTs (a postCall does, as it
 // reuses its request) builds the header without allocating.
-func fillStatelessHeader(out, h http.Header, method string, params []byte, mirror []ParamHeader, vals *[2]string) {
+func fillStatelessHeader(out, h http.Header, method string, params []byte, mirror []paramheader.Header, vals *[2]string) {
 	clear(out)
 	for k, v := range h {
 		out[k] = v
@@ -90,7 +91,7 @@ func (s *httpStream) statelessStreamBroken(call *postCall, cause string, reissue
 	if reissued {
 		why = "it was sent once more with a new id, and that reply broke too"
 	}
-	s.failCall(call, CodeTransportError, fmt.Sprintf("transport: the SSE stream for %s (id %s) from %s broke before its response (%s); the %s era cannot resume a stream, and %s",
+	s.failCall(call, codeTransportError, fmt.Sprintf("transport: the SSE stream for %s (id %s) from %s broke before its response (%s); the %s era cannot resume a stream, and %s",
 		call.method, call.id, s.redacted(), cause, firstStatelessVersion, why))
 }
 
@@ -110,7 +111,7 @@ func (s *httpStream) safeToReissue(method string) bool {
 func (s *httpStream) reissue(call *postCall, cause string, onMsg func(jsonrpc.Message) bool) (body io.ReadCloser, id jsonrpc.ID, ok bool) {
 	id = jsonrpc.StringID("mcpwire-reissue-" + strconv.FormatUint(s.reissues.Add(1), 10))
 	fail := func(format string, args ...any) (io.ReadCloser, jsonrpc.ID, bool) {
-		s.failCall(call, CodeTransportError, fmt.Sprintf("transport: the SSE stream for %s (id %s) from %s broke before its response (%s), and sending it again failed: %s",
+		s.failCall(call, codeTransportError, fmt.Sprintf("transport: the SSE stream for %s (id %s) from %s broke before its response (%s), and sending it again failed: %s",
 			call.method, call.id, s.redacted(), cause, fmt.Sprintf(format, args...)))
 		return nil, id, false
 	}

@@ -3,6 +3,8 @@ package transport
 import (
 	"net/http"
 	"testing"
+
+	"github.com/mcpwire/mcpwire/internal/paramheader"
 )
 
 func TestStatelessHeaderValue(t *testing.T) {
@@ -44,7 +46,7 @@ func TestStatelessHeader(t *testing.T) {
 
 func TestStatelessHeaderMirrorsParams(t *testing.T) {
 	shared := http.Header{"Accept": {"x"}}
-	mirror := []ParamHeader{{"Region", "us-west1"}, {"NonAscii", "Hello, 世界"}, {"Bad Name", "v"}, {"Empty", ""}, {"Method", "m"}}
+	mirror := []paramheader.Header{{Name: "Region", Value: "us-west1"}, {Name: "NonAscii", Value: "Hello, 世界"}, {Name: "Bad Name", Value: "v"}, {Name: "Empty", Value: ""}, {Name: "Method", Value: "m"}}
 	h := statelessHeader(shared, "tools/call", []byte(`{"name":"t"}`), mirror)
 	for k, want := range map[string]string{
 		"Mcp-Param-Region":   "us-west1",

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpwire/mcpwire/internal/paramheader"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
@@ -143,7 +144,7 @@ func (s *httpStream) writeRequest(ctx context.Context, m *jsonrpc.Request, body 
 		c.params = m.Params
 	}
 	if !c.initial && s.stateless.Load() {
-		c.mirror = paramHeaders(ctx)
+		c.mirror = paramheader.From(ctx)
 	}
 	if !s.track(c) {
 		return s.termErr

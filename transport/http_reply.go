@@ -72,7 +72,7 @@ func (s *httpStream) readJSONReply(call *postCall, resp *http.Response) (settled
 		if call.ctx.Err() != nil {
 			return false
 		}
-		return s.failCall(call, CodeTransportError, fmt.Sprintf("transport: reading the JSON reply to %s (id %s) from %s: %v", call.method, call.id, s.redacted(), err))
+		return s.failCall(call, codeTransportError, fmt.Sprintf("transport: reading the JSON reply to %s (id %s) from %s: %v", call.method, call.id, s.redacted(), err))
 	}
 	var one [1]jsonrpc.Message
 	msgs, derr := jsonrpc.AppendFrame(one[:0], data)
@@ -88,7 +88,7 @@ func (s *httpStream) readJSONReply(call *postCall, resp *http.Response) (settled
 	}
 	s.deliverDecodeErrors(call.ctx, derr)
 	if !w.answered {
-		return s.failCall(call, CodeTransportError, fmt.Sprintf("transport: the JSON reply to %s (id %s) from %s carried no response to it", call.method, call.id, s.redacted()))
+		return s.failCall(call, codeTransportError, fmt.Sprintf("transport: the JSON reply to %s (id %s) from %s carried no response to it", call.method, call.id, s.redacted()))
 	}
 	return true
 }
@@ -150,7 +150,7 @@ func (s *httpStream) readPOSTStream(call *postCall, resp *http.Response) {
 			continue
 		}
 		if st.lastID == "" {
-			s.failCall(call, CodeTransportError, fmt.Sprintf("transport: the SSE stream for %s (id %s) from %s ended before its response (%s) and cannot be resumed: it carried no event id", call.method, call.id, s.redacted(), cause))
+			s.failCall(call, codeTransportError, fmt.Sprintf("transport: the SSE stream for %s (id %s) from %s ended before its response (%s) and cannot be resumed: it carried no event id", call.method, call.id, s.redacted(), cause))
 			return
 		}
 		var ok bool
@@ -166,7 +166,7 @@ func (s *httpStream) readPOSTStream(call *postCall, resp *http.Response) {
 // returns false.
 func (s *httpStream) resumeCall(call *postCall, st *sseState, attempts int, cause string) (io.ReadCloser, int, bool) {
 	giveUp := func(why string) (io.ReadCloser, int, bool) {
-		s.failCall(call, CodeTransportError, fmt.Sprintf("transport: the SSE stream for %s (id %s) from %s broke before its response and %s", call.method, call.id, s.redacted(), why))
+		s.failCall(call, codeTransportError, fmt.Sprintf("transport: the SSE stream for %s (id %s) from %s broke before its response and %s", call.method, call.id, s.redacted(), why))
 		return nil, 0, false
 	}
 	if s.policy.MaxAttempts < 0 {

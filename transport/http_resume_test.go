@@ -61,7 +61,7 @@ func TestHTTPResumeBoundedAndResetByEvents(t *testing.T) {
 		t.Fatal("the resumed stream's notification did not arrive")
 	}
 	e := httpErrorResponse(t, httpRead(t, s), 2)
-	if e.Code != CodeTransportError || !strings.Contains(e.Message, "gave up after 3 attempts") || !strings.Contains(e.Message, "503") {
+	if e.Code != codeTransportError || !strings.Contains(e.Message, "gave up after 3 attempts") || !strings.Contains(e.Message, "503") {
 		t.Errorf("error = %d %q, want a -32000 saying resuming gave up after 3 attempts (503)", e.Code, e.Message)
 	}
 	ms := time.Millisecond
@@ -83,7 +83,7 @@ func TestHTTPStreamEndedWithoutEventID(t *testing.T) {
 		t.Fatal("the notification before the cut did not arrive")
 	}
 	e := httpErrorResponse(t, httpRead(t, s), 2)
-	if e.Code != CodeTransportError || !strings.Contains(e.Message, "tools/call") || !strings.Contains(e.Message, "no event id") {
+	if e.Code != codeTransportError || !strings.Contains(e.Message, "tools/call") || !strings.Contains(e.Message, "no event id") {
 		t.Errorf("error = %d %q, want a -32000 naming tools/call and the missing event id", e.Code, e.Message)
 	}
 	if got := sleeps.delays(); len(got) != 0 {

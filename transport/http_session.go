@@ -263,7 +263,7 @@ func isUnknownSessionError(body []byte) bool {
 		return false
 	}
 	r, ok := m.(*jsonrpc.Response)
-	return ok && r.Error != nil && r.Error.Code == CodeTransportError &&
+	return ok && r.Error != nil && r.Error.Code == codeTransportError &&
 		strings.Contains(strings.ToLower(r.Error.Message), "no valid session id")
 }
 

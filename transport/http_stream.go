@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpwire/mcpwire/internal/seam"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
@@ -100,11 +101,11 @@ type inboundItem struct {
 type pushTarget struct{ to receiver }
 
 var (
-	_ pusher                = (*httpStream)(nil)
-	_ jsonrpc.Stream        = (*httpStream)(nil)
-	_ SessionIDer           = (*httpStream)(nil)
-	_ ProtocolVersionSetter = (*httpStream)(nil)
-	_ ListenerHolder        = (*httpStream)(nil)
+	_ pusher                     = (*httpStream)(nil)
+	_ jsonrpc.Stream             = (*httpStream)(nil)
+	_ SessionIDer                = (*httpStream)(nil)
+	_ seam.ProtocolVersionSetter = (*httpStream)(nil)
+	_ seam.ListenerHolder        = (*httpStream)(nil)
 )
 
 func newHTTPStream(cfg *StreamableHTTP, u *url.URL) *httpStream {

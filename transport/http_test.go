@@ -224,8 +224,8 @@ func TestHTTPBadJSONReplies(t *testing.T) {
 	}{
 		{"not JSON", `<html>oops</html>`, 0, jsonrpc.CodeParseError, "not a valid JSON-RPC message"},
 		{"not JSON-RPC", `{"hello":1}`, 0, jsonrpc.CodeParseError, "not a valid JSON-RPC message"},
-		{"too large", `{"jsonrpc":"2.0","id":%ID%,"result":{"big":"xxxxxxxxxxxxxxxxxxxxxxxxxxxx"}}`, 32, CodeTransportError, "limit of 32 bytes"},
-		{"no response for the request", `{"jsonrpc":"2.0","method":"notifications/message","params":{}}`, 0, CodeTransportError, "carried no response"},
+		{"too large", `{"jsonrpc":"2.0","id":%ID%,"result":{"big":"xxxxxxxxxxxxxxxxxxxxxxxxxxxx"}}`, 32, codeTransportError, "limit of 32 bytes"},
+		{"no response for the request", `{"jsonrpc":"2.0","method":"notifications/message","params":{}}`, 0, codeTransportError, "carried no response"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := newHTTPScript(t)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpwire/mcpwire/internal/renewhook"
+	"github.com/mcpwire/mcpwire/internal/seam"
 	"github.com/mcpwire/mcpwire/internal/wirerec"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
@@ -194,26 +195,26 @@ func (rs *recordedStream) Write(ctx context.Context, msg jsonrpc.Message) error 
 func (rs *recordedStream) Close() error { return rs.s.Close() }
 
 func (rs *recordedStream) PendingInput() (int, bool) {
-	if p, ok := rs.s.(InputPending); ok {
+	if p, ok := rs.s.(seam.InputPending); ok {
 		return p.PendingInput()
 	}
 	return 0, false
 }
 
 func (rs *recordedStream) SetProtocolVersion(v string) {
-	if p, ok := rs.s.(ProtocolVersionSetter); ok {
+	if p, ok := rs.s.(seam.ProtocolVersionSetter); ok {
 		p.SetProtocolVersion(v)
 	}
 }
 
 func (rs *recordedStream) HoldListener() {
-	if p, ok := rs.s.(ListenerHolder); ok {
+	if p, ok := rs.s.(seam.ListenerHolder); ok {
 		p.HoldListener()
 	}
 }
 
 func (rs *recordedStream) ReleaseListener(ctx context.Context) {
-	if p, ok := rs.s.(ListenerHolder); ok {
+	if p, ok := rs.s.(seam.ListenerHolder); ok {
 		p.ReleaseListener(ctx)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/mcpwire/mcpwire/internal/renewhook"
+	"github.com/mcpwire/mcpwire/internal/seam"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
@@ -52,7 +53,7 @@ var _ Transport = (*Auto)(nil)
 // network I/O itself.
 //
 // The stream implements jsonrpc.Stream, readmode.Pusher, SessionIDer and
-// ProtocolVersionSetter (the last two apply to Streamable HTTP only).
+// seam.ProtocolVersionSetter (the last two apply to Streamable HTTP only).
 func (a *Auto) Connect(ctx context.Context) (jsonrpc.Stream, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -332,16 +333,16 @@ func (s *autoStream) SetRenewalHook(fn func(ctx context.Context)) {
 }
 
 // HoldListener and ReleaseListener pass on to Streamable HTTP (see
-// ListenerHolder); the legacy transport's event stream is its only way
+// seam.ListenerHolder); the legacy transport's event stream is its only way
 // to receive, so it is never held.
 func (s *autoStream) HoldListener() {
-	if c, ok := s.preferred().(ListenerHolder); ok {
+	if c, ok := s.preferred().(seam.ListenerHolder); ok {
 		c.HoldListener()
 	}
 }
 
 func (s *autoStream) ReleaseListener(ctx context.Context) {
-	if c, ok := s.preferred().(ListenerHolder); ok {
+	if c, ok := s.preferred().(seam.ListenerHolder); ok {
 		c.ReleaseListener(ctx)
 	}
 }
@@ -359,7 +360,7 @@ func (s *autoStream) preferred() jsonrpc.Stream {
 // Streamable HTTP, which the first Write tries: a stateless-era client
 // sets its version before its first request, whose headers depend on it.
 func (s *autoStream) SetProtocolVersion(version string) {
-	if c, ok := s.preferred().(ProtocolVersionSetter); ok {
+	if c, ok := s.preferred().(seam.ProtocolVersionSetter); ok {
 		c.SetProtocolVersion(version)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpwire/mcpwire/internal/seam"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
@@ -142,7 +143,7 @@ func TestAutoStaysOnStreamableHTTP(t *testing.T) {
 	if id := s.(SessionIDer).SessionID(); id != "sess-1" {
 		t.Errorf("SessionID = %q, want the Streamable HTTP session", id)
 	}
-	s.(ProtocolVersionSetter).SetProtocolVersion("2025-11-25") // must reach the HTTP stream without panicking
+	s.(seam.ProtocolVersionSetter).SetProtocolVersion("2025-11-25") // must reach the HTTP stream without panicking
 	noGET(t, ls)
 }
 

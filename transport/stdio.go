@@ -12,12 +12,12 @@ import (
 
 // Defaults of Command.
 const (
-	// DefaultCloseTimeout is how long Close waits for the server to exit
+	// defaultCloseTimeout is how long Close waits for the server to exit
 	// after closing its stdin, before sending SIGTERM.
-	DefaultCloseTimeout = 2 * time.Second
-	// DefaultKillTimeout is how long Close waits after SIGTERM before
+	defaultCloseTimeout = 2 * time.Second
+	// defaultKillTimeout is how long Close waits after SIGTERM before
 	// sending SIGKILL.
-	DefaultKillTimeout = 2 * time.Second
+	defaultKillTimeout = 2 * time.Second
 )
 
 // stderrKeep is how much of the server's stderr is kept for error messages.
@@ -71,12 +71,12 @@ type Command struct {
 	// *jsonrpc.DecodeError. Zero means no limit.
 	MaxMessageSize int
 	// CloseTimeout is how long Close waits for the child to exit after
-	// closing its stdin; zero means DefaultCloseTimeout. It also bounds how
-	// long Read waits for the exit status after the child closed stdout.
+	// closing its stdin; zero means 2 s. It also bounds how long Read
+	// waits for the exit status after the child closed stdout.
 	CloseTimeout time.Duration
 	// KillTimeout is how long Close waits after SIGTERM before SIGKILL;
-	// zero means DefaultKillTimeout. After SIGKILL, Close waits up to
-	// KillTimeout or 5 s, whichever is longer, for the child to be reaped.
+	// zero means 2 s. After SIGKILL, Close waits up to KillTimeout or 5 s,
+	// whichever is longer, for the child to be reaped.
 	KillTimeout time.Duration
 }
 
@@ -125,14 +125,14 @@ func (c *Command) validate() error {
 
 func (c *Command) closeTimeout() time.Duration {
 	if c.CloseTimeout == 0 {
-		return DefaultCloseTimeout
+		return defaultCloseTimeout
 	}
 	return c.CloseTimeout
 }
 
 func (c *Command) killTimeout() time.Duration {
 	if c.KillTimeout == 0 {
-		return DefaultKillTimeout
+		return defaultKillTimeout
 	}
 	return c.KillTimeout
 }

@@ -5,6 +5,7 @@ package transport
 import (
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/seam"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
@@ -16,9 +17,9 @@ func TestPendingInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	p, ok := s.(InputPending)
+	p, ok := s.(seam.InputPending)
 	if !ok {
-		t.Fatal("the stdio stream does not implement InputPending")
+		t.Fatal("the stdio stream does not implement seam.InputPending")
 	}
 	if n, ok := p.PendingInput(); !ok || n != 0 {
 		t.Fatalf("before any write: %d, %v", n, ok)

@@ -3,9 +3,6 @@ package cli
 import (
 	"context"
 	"flag"
-	"fmt"
-	"io"
-	"strings"
 )
 
 // Command is one mcpwire subcommand: its help texts and how to build its
@@ -41,8 +38,9 @@ type Options interface {
 // returns flag.ErrHelp.
 func (c *Command) Parse(args []string) (Options, *flag.FlagSet, Parsed, error) {
 	o := c.Options()
-	fs := NewFlagSet(c.Name)
-	o.Flags(fs)
+	all := NewFlagSet(c.Name)
+	o.Flags(all)
+	fs := acceptedFlags(c.Name, all)
 	p, err := Parse(fs, args)
 	return o, fs, p, err
 }
@@ -61,22 +59,8 @@ func (c *Command) Execute(ctx context.Context, io *IOStreams, args []string) err
 	return o.Run(ctx, io, p)
 }
 
-// FlagSet returns a flag set with the command's flags registered.
+// FlagSet returns a flag set with the flags the command accepts.
 func (c *Command) FlagSet() *flag.FlagSet {
-	fs := NewFlagSet(c.Name)
-	c.Options().Flags(fs)
+	_, fs, _, _ := c.Parse(nil)
 	return fs
-}
-
-// PrintHelp writes the command's help: synopsis, description, flags.
-func (c *Command) PrintHelp(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintf(w, "Usage: mcpwire %s\n\n", c.Usage)
-	if d := strings.TrimSpace(c.Description); d != "" {
-		fmt.Fprintf(w, "%s\n\n", d)
-	} else if c.Summary != "" {
-		fmt.Fprintf(w, "%s.\n\n", c.Summary)
-	}
-	if defs := FlagDefaults(fs); defs != "" {
-		fmt.Fprintf(w, "Flags:\n%s", defs)
-	}
 }

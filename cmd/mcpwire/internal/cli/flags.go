@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -64,7 +63,7 @@ func Parse(fs *flag.FlagSet, args []string) (Parsed, error) {
 		}
 		f := fs.Lookup(name)
 		if f == nil || name == "" || strings.HasPrefix(name, "-") {
-			return p, Usagef("unknown flag %s", flagName(a))
+			return p, unknownFlag(fs, a)
 		}
 		if !hasValue {
 			if isBool(f) {
@@ -116,32 +115,6 @@ func (l *StringList) String() string { return strings.Join(*l, ", ") }
 func (l *StringList) Set(v string) error {
 	*l = append(*l, v)
 	return nil
-}
-
-// FlagDefaults formats fs's flags for help output, one per line, "--name"
-// style with the usage text after it.
-func FlagDefaults(fs *flag.FlagSet) string {
-	var b strings.Builder
-	fs.VisitAll(func(f *flag.Flag) {
-		arg, usage := flag.UnquoteUsage(f)
-		head := "  --" + f.Name
-		if !isBool(f) {
-			if arg == "" {
-				arg = "value"
-			}
-			head += " " + arg
-		}
-		if len(head) < 26 {
-			head += strings.Repeat(" ", 26-len(head))
-		} else {
-			head += "\n" + strings.Repeat(" ", 26)
-		}
-		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "[]" {
-			usage += fmt.Sprintf(" (default %s)", f.DefValue)
-		}
-		b.WriteString(head + usage + "\n")
-	})
-	return b.String()
 }
 
 // JSONFlag registers --json, the machine-readable output switch every

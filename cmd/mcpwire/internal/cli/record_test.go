@@ -7,13 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/wirerec"
 	"github.com/mcpwire/mcpwire/mcp"
 	"github.com/mcpwire/mcpwire/mcptest"
 )
 
-// readRecording reads a --record file as mcptest does, and checks that it
-// is private to the user.
-func readRecording(t *testing.T, path string) []mcptest.RecordedMessage {
+// readRecording reads a --record file as mcptest's replay does, and
+// checks that it is private to the user.
+func readRecording(t *testing.T, path string) []wirerec.Entry {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -23,7 +24,7 @@ func readRecording(t *testing.T, path string) []mcptest.RecordedMessage {
 	if st, err := f.Stat(); err != nil || (runtime.GOOS != "windows" && st.Mode().Perm() != 0o600) {
 		t.Errorf("%s: mode %v (%v), want 0600", path, st.Mode().Perm(), err)
 	}
-	rec, err := mcptest.ReadRecording(f)
+	rec, err := wirerec.Decode(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +159,7 @@ func TestRecordFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if _, err := mcptest.ReadRecording(f); err != nil {
+	if _, err := wirerec.Decode(f); err != nil {
 		t.Errorf("the overwritten file: %v", err)
 	}
 
@@ -230,5 +231,44 @@ func TestRecordLateSecret(t *testing.T) {
 	}
 	if strings.Contains(string(b), late) || !strings.Contains(string(b), `"transport":"pipe"`) || !strings.Contains(string(b), "[redacted]") {
 		t.Errorf("recording:\n%s", b)
+	}
+}
+
+// The recording is private: a new file is 0600, an existing one is set
+// to 0600 whatever its mode was, and a symbolic link at the path is an
+// error naming it, with nothing written where the link points.
+func TestRecordFileIsPrivateAndNoLink(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	fresh := filepath.Join(dir, "new.jsonl")
+	run(t, args(a("tools", "--record", fresh), server())...).wantCode(t, 0)
+	old := filepath.Join(dir, "old.jsonl")
+	write(t, old, "old line\n")
+	if err := os.Chmod(old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(t, args(a("tools", "--record", old), server())...).wantCode(t, 0)
+	for _, f := range []string{fresh, old} {
+		info, err := os.Stat(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := info.Mode().Perm(); m != 0o600 {
+			t.Errorf("%s: mode %v, want 0600", filepath.Base(f), m)
+		}
+	}
+
+	target := filepath.Join(dir, "elsewhere")
+	write(t, target, "precious\n")
+	link := filepath.Join(dir, "link.jsonl")
+	if err := os.Symlink(target, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	r := run(t, args(a("tools", "--record", link), server())...).wantCode(t, ExitError)
+	if !strings.Contains(r.err, "--record: "+link+" is a symbolic link") || r.out != "" {
+		t.Errorf("symbolic link: stdout %q, stderr %q", r.out, r.err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "precious\n" {
+		t.Errorf("the link's target was written: %q", b)
 	}
 }

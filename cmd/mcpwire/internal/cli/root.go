@@ -34,6 +34,7 @@ var commands = []func() *Command{
 	newAuthCommand,
 	newDemoCommand,
 	newVersionCommand,
+	newCompletionCommand,
 	newServeCommand,
 }
 
@@ -88,6 +89,10 @@ func runCommand(ctx context.Context, io *IOStreams, args []string) error {
 		return help(io, rest)
 	case "--version", "-version":
 		name = "version"
+	case CompleteName:
+		// The words to complete are not this command's flags: they are
+		// read as the command they belong to would read them.
+		return completeWords(ctx, io, rest)
 	}
 	cmd := lookup(name)
 	if cmd == nil {

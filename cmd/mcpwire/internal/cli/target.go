@@ -171,7 +171,7 @@ func (f *ServerFlags) stdio(io *IOStreams, argv []string) (*Target, error) {
 	}
 	opts := transport.ServerOptions{Stderr: t.stderr}
 	if f.Verbose {
-		opts.Stderr = multiWriter(t.stderr, sanitizeWriter{io.ErrOut})
+		opts.Stderr = multiWriter(t.stderr, newSanitizeWriter(io.ErrOut))
 		io.stderrLive = true
 	}
 	given := slices.Collect(maps.Keys(def.Env))

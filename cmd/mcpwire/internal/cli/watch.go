@@ -56,15 +56,12 @@ func (o *watchOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
 			if len(params) == 0 {
 				params = json.RawMessage("null")
 			}
-			line, err := json.Marshal(struct {
+			writeJSONLine(io.Out, struct {
 				Time   string          `json:"time"`
 				Server string          `json:"server,omitempty"`
 				Method string          `json:"method"`
 				Params json.RawMessage `json:"params"`
 			}{time.Now().UTC().Format(time.RFC3339Nano), c.Name, n.Method, params})
-			if err == nil {
-				io.Out.Write(append(line, '\n'))
-			}
 		})
 		defer unsubscribe()
 		for _, uri := range o.Subscribe {

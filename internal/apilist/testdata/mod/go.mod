@@ -1,0 +1,3 @@
+module example.invalid/mod
+
+go 1.26

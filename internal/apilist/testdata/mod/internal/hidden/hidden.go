@@ -1,0 +1,5 @@
+package hidden
+
+type Thing struct{}
+
+func Hidden() {}

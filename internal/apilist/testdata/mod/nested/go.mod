@@ -1,0 +1,3 @@
+module example.invalid/nested
+
+go 1.26

@@ -1,0 +1,3 @@
+package pub
+
+func TestOnly() {}
