@@ -20,16 +20,16 @@ import (
 // agrees, and then waits until the server reports the elicitation
 // complete (notifications/elicitation/complete) or the person says done.
 
-// completions records the elicitation ids the servers reported complete,
+// urlCompletions records the elicitation ids the servers reported complete,
 // so that a wait started after the notification still ends.
-type completions struct {
+type urlCompletions struct {
 	mu      sync.Mutex
 	done    map[string]bool
 	waiters map[string][]chan struct{}
 }
 
 // complete is mcp.ClientOptions.OnElicitationComplete.
-func (c *completions) complete(_ context.Context, e mcp.ElicitationComplete) {
+func (c *urlCompletions) complete(_ context.Context, e mcp.ElicitationComplete) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.done == nil {
@@ -43,7 +43,7 @@ func (c *completions) complete(_ context.Context, e mcp.ElicitationComplete) {
 }
 
 // wait returns a channel closed once id is reported complete.
-func (c *completions) wait(id string) <-chan struct{} {
+func (c *urlCompletions) wait(id string) <-chan struct{} {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	ch := make(chan struct{})
@@ -59,7 +59,7 @@ func (c *completions) wait(id string) <-chan struct{} {
 }
 
 // askURL answers a URL-mode elicitation at the terminal.
-func askURL(ctx context.Context, io *IOStreams, done *completions, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+func askURL(ctx context.Context, io *IOStreams, done *urlCompletions, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 	u, err := url.Parse(req.URL)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 		fmt.Fprintf(io.ErrOut, "mcpwire: declined %s's URL: it is not an http(s) URL\n", asker(ctx))

@@ -58,7 +58,7 @@ func TestURLElicitationEndsOnComplete(t *testing.T) {
 	t.Parallel()
 	io := &IOStreams{ErrOut: &syncBuffer{}, Prompter: waitingPrompter{}}
 	req := &mcp.ElicitRequest{Mode: mcp.ElicitModeURL, URL: "https://a.example/x", ElicitationID: "e1", Message: "go"}
-	var done completions
+	var done urlCompletions
 	got := make(chan *mcp.ElicitResult)
 	go func() {
 		res, _ := askURL(t.Context(), io, &done, req)

@@ -69,7 +69,7 @@ type answers struct {
 	roots    []mcp.Root
 	sampling samplingFlags
 	// completed are the URL elicitations the server reported complete.
-	completed completions
+	completed urlCompletions
 }
 
 // resolve checks the flags.
