@@ -38,6 +38,8 @@ func TestPtyConfigInput(t *testing.T) {
 	s := startPty(t, nil, "tools", "--config", file)
 	s.expect(`Config input "api-key": The API key`)
 	s.expect("hidden as typed")
+	// One answer is typed: a second question would wait for another, and
+	// the tool list would never come.
 	s.send(secret, keyEnter)
 	s.expect("mcp__two__echo")
 	if code := s.wait(); code != 0 {
@@ -46,9 +48,6 @@ func TestPtyConfigInput(t *testing.T) {
 	scr := s.screen()
 	if strings.Contains(scr, secret) {
 		t.Errorf("the typed secret is on the screen:\n%s", screenTail(scr))
-	}
-	if n := strings.Count(scr, `Config input "api-key"`); n != 1 {
-		t.Errorf("asked %d times, want once:\n%s", n, screenTail(scr))
 	}
 	for _, name := range []string{"one", "two"} {
 		if got, err := os.ReadFile(filepath.Join(dir, name+".got")); string(got) != secret {

@@ -55,7 +55,7 @@ type InputFlags struct {
 
 // register adds --elicit, --elicit-json and --root to fs.
 func (f *InputFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.Elicit, "elicit", "", "answer a server's form (elicitation) with `HOW`: defaults (accept, every field at its schema default), decline or cancel; without it, forms are declined with a note on stderr")
+	fs.StringVar(&f.Elicit, "elicit", "", "answer a server's form (elicitation) with `HOW`: defaults (accept, every field at its schema default), decline or cancel; without it, forms are asked at a terminal, else declined with a note on stderr")
 	fs.StringVar(&f.ElicitJSON, "elicit-json", "", "accept a server's form with this `JSON` object as its content (over the defaults with --elicit defaults)")
 	f.Sampling.register(fs)
 	fs.Var(&f.Roots, "root", "offer `DIR` as a root, the directories a server may work in (repeatable; --root . for the current one; without it no roots are offered)")
