@@ -52,6 +52,13 @@ type Conn struct {
 //     are warned about and make the exit status 3), and the only one for
 //     a command that takes some.
 func (f *TargetFlags) Each(ctx context.Context, io *IOStreams, p Parsed, minArgs, maxArgs int, what string, fn func(c Conn, args []string) error) error {
+	if c, ok := shellConn(ctx); ok {
+		// Run from "mcpwire shell": its connection, not a new one.
+		if err := argCount(p.Args, minArgs, maxArgs, what); err != nil {
+			return err
+		}
+		return fn(c, p.Args)
+	}
 	if !configuredWanted(p) {
 		if err := f.Config.CheckAdHoc(); err != nil {
 			return err
