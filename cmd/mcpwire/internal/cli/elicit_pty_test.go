@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -110,5 +113,25 @@ func TestElicitationWithoutTerminal(t *testing.T) {
 	r.wantCode(t, 0)
 	if !strings.Contains(r.out, `{"action":"decline"}`) || !strings.Contains(r.err, "answer with --elicit defaults, --elicit-json '{...}' or --elicit decline") {
 		t.Errorf("stdout %q, stderr %q", r.out, r.err)
+	}
+}
+
+// Under the manager (a configured server) the form names the server that
+// asks.
+func TestPtyElicitationNamesConfiguredServer(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "mcpwire.json")
+	doc := `{"mcpServers": {"demo": {"command": ` + strconv.Quote(os.Args[0]) + `, "args": ["` + ServeName + `"]}}}`
+	if err := os.WriteFile(file, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := startPty(t, nil, "call", "demo/elicit", "--arg", "message=Who are you?", "--config", file)
+	s.expect(`server "demo" asks:`)
+	s.expect("Who are you?")
+	s.expect("fill in the form and send it")
+	s.send(keyDown, keyEnter)
+	s.expect(`{"action":"decline"}`)
+	if code := s.wait(); code != 0 {
+		t.Errorf("exit %d; screen:\n%s", code, screenTail(s.screen()))
 	}
 }
