@@ -2,10 +2,10 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"os"
 	"strings"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
 )
 
@@ -18,19 +18,27 @@ type huhPrompter struct {
 	out *os.File
 }
 
-// run shows one huh form on the terminal.
+// run shows one huh form on the terminal. The form runs in a program of
+// our own so that every way out is bubbletea's orderly quit, which waits
+// for its terminal reader to stop: huh's own Run ends Ctrl-C and an ended
+// context by killing the program, which closes the terminal under the
+// reader (a data race in bubbletea v1.3).
 func (h *huhPrompter) run(ctx context.Context, groups ...*huh.Group) error {
-	f := huh.NewForm(groups...).WithInput(h.in).WithOutput(h.out).WithTheme(huh.ThemeBase())
-	err := f.RunWithContext(ctx)
+	f := huh.NewForm(groups...).WithTheme(huh.ThemeBase())
+	f.SubmitCmd, f.CancelCmd = tea.Quit, tea.Quit
+	p := tea.NewProgram(f, tea.WithInput(h.in), tea.WithOutput(h.out))
+	stop := context.AfterFunc(ctx, p.Quit)
+	defer stop()
+	_, err := p.Run()
 	switch {
-	case err == nil:
-		return nil
 	case ctx.Err() != nil:
 		return ctx.Err()
-	case errors.Is(err, huh.ErrUserAborted):
+	case err != nil:
+		return err
+	case f.State == huh.StateAborted:
 		return errPromptCancelled
 	}
-	return err
+	return nil
 }
 
 // Form implements Prompter.

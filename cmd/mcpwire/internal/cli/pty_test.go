@@ -116,11 +116,9 @@ func (s *ptySession) expect(text string) {
 		case <-s.grew:
 		case <-s.done:
 			if scr := s.screen(); !strings.Contains(scr[min(s.mark, len(scr)):], text) {
-				_ = os.WriteFile("/tmp/t34/screen.txt", []byte(s.screen()), 0o644)
 				s.t.Fatalf("the output ended without %q; after the last match:\n%s", text, screenTail(scr[min(s.mark, len(scr)):]))
 			}
 		case <-deadline.C:
-			_ = os.WriteFile("/tmp/t34/screen.txt", []byte(s.screen()), 0o644)
 			s.t.Fatalf("no %q on the screen; after the last match:\n%s", text, screenTail(scr[min(s.mark, len(scr)):]))
 		}
 	}

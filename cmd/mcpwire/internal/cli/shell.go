@@ -156,7 +156,11 @@ func (sh *shell) setLive(line string) {
 func (sh *shell) run(ctx context.Context) error {
 	sh.history = openShellHistory()
 	m := newShellModel(ctx, sh)
-	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(sh.real.In), tea.WithOutput(sh.real.ErrOut))
+	// Not tea.WithContext: an ended context kills the program, which
+	// closes the terminal under its reader (see huhPrompter.run).
+	p := tea.NewProgram(m, tea.WithInput(sh.real.In), tea.WithOutput(sh.real.ErrOut))
+	stop := context.AfterFunc(ctx, p.Quit)
+	defer stop()
 	sh.mu.Lock()
 	sh.program = p
 	sh.mu.Unlock()

@@ -44,7 +44,7 @@ func TestPtyShell(t *testing.T) {
 			s.send(keyCtrlC)
 			s.expect("mcpwire: cancelled")
 			s.send("call add a=2 b=40", keyEnter)
-			s.expect("\n42\n")
+			s.expect("42\nstructured content:")
 			// Before 2026-07-28 the cancel is notifications/cancelled;
 			// in it, closing the call's reply stream.
 			cancelled := false
