@@ -13,6 +13,16 @@
 // a model can be shown every tool at once without waiting for the
 // slowest server. Lazy servers connect on first use.
 //
+// # Untrusted project files
+//
+// Each server's config.Source says its scope: the user's own file, a
+// file the caller named, or a project file. A project file the user has
+// not approved (config.Set.Untrusted, or a definition marked
+// Source.Untrusted) is listed with StateUntrusted and never started or
+// connected; Connect and calls fail with ErrUntrusted (an
+// *UntrustedError naming the file). Options.StartUntrusted, off by
+// default, lets marked definitions run.
+//
 // # Tool cache
 //
 // Each server's last tool list is kept in a file of its own under the
@@ -60,9 +70,12 @@
 // list changes, notifications, breaker, warnings) in order, on a
 // goroutine per subscriber, so a slow subscriber never holds up the
 // servers, the manager or another subscriber. Each subscriber's queue is
-// bounded (Options.EventQueue, 1024 events): when it is full the oldest
-// notification or warning is dropped, a Dropped event says how many, and
-// state changes are never dropped.
+// bounded in count and bytes (Options.EventQueue and EventQueueBytes,
+// 1024 events and 8 MiB): when it is full the oldest notification or
+// warning is dropped, a Dropped event says how many, and state changes
+// are never dropped. A server's connection bounds its own notification
+// queue (mcp.ClientOptions.NotificationQueue); what it drops is told by a
+// Dropped event carrying the server's name.
 //
 // # Close
 //

@@ -55,8 +55,11 @@ type Manager struct {
 // New returns a manager for the servers of set: the definitions in
 // effect (set.Servers), and every definition that claimed a name but is
 // invalid (from set.Problems), which is listed as failed with its
-// problems and never started. Shadowed definitions are ignored. New
-// starts nothing: call Start, or Connect for single servers.
+// problems and never started. The servers of untrusted project files
+// (set.Untrusted, and those marked Source.Untrusted unless
+// Options.StartUntrusted) are listed with StateUntrusted and never
+// started. Shadowed definitions are ignored. New starts nothing: call
+// Start, or Connect for single servers.
 func New(set *config.Set, opts *Options) *Manager {
 	m := newManager(opts)
 	if set == nil {
@@ -64,6 +67,11 @@ func New(set *config.Set, opts *Options) *Manager {
 	}
 	for _, c := range set.Servers {
 		m.add(c)
+	}
+	for _, in := range set.Untrusted {
+		for _, c := range in.Servers {
+			m.addUntrusted(c)
+		}
 	}
 	m.addInvalid(set.Problems)
 	m.sortByFiles(set.Files)
@@ -101,7 +109,7 @@ func NewServers(servers []*config.Server, opts *Options) *Manager {
 
 func newManager(opts *Options) *Manager {
 	m := &Manager{opts: opts.resolved(), byName: make(map[string]*server)}
-	m.hub.limit = m.opts.EventQueue
+	m.hub.limit, m.hub.limitBytes = m.opts.EventQueue, m.opts.EventQueueBytes
 	if !m.opts.DisableCache {
 		m.cache = &toolCache{dir: m.opts.CacheDir, ttl: m.opts.CacheTTL}
 	}
@@ -111,6 +119,10 @@ func newManager(opts *Options) *Manager {
 
 func (m *Manager) add(c *config.Server) {
 	if c == nil || m.byName[c.Name] != nil {
+		return
+	}
+	if c.Source.Untrusted && !m.opts.StartUntrusted {
+		m.addUntrusted(c)
 		return
 	}
 	s := newServer(m, c.Name)
@@ -123,6 +135,22 @@ func (m *Manager) add(c *config.Server) {
 	case c.Lazy:
 		s.state = StateLazy
 	}
+	m.servers = append(m.servers, s)
+	m.byName[c.Name] = s
+}
+
+// addUntrusted lists a server of an untrusted project file, which never
+// starts: it keeps no definition to start it from.
+func (m *Manager) addUntrusted(c *config.Server) {
+	if c == nil || m.byName[c.Name] != nil {
+		return
+	}
+	s := newServer(m, c.Name)
+	s.source = c.Source
+	s.kind = c.Type
+	s.untrusted = &UntrustedError{File: c.Source.File}
+	s.state = StateUntrusted
+	s.err = s.untrusted
 	m.servers = append(m.servers, s)
 	m.byName[c.Name] = s
 }
@@ -166,11 +194,15 @@ func (m *Manager) addInvalid(problems []config.Problem) {
 // only its own later events and never the servers, the manager or another
 // subscriber.
 //
-// Events wait for a slow fn in a queue of Options.EventQueue events
-// (1024 by default). When it is full, its oldest Notification or Warning
-// event is dropped to make room, and fn next gets a Dropped event with
-// the count, before the events still queued. State changes are never
-// dropped; they come at a pace the manager sets, so they are few.
+// Events wait for a slow fn in a queue of Options.EventQueue events and
+// Options.EventQueueBytes bytes (1024 and 8 MiB by default). When it is
+// full, its oldest Notification or Warning event is dropped to make room,
+// and fn next gets a Dropped event (Server "") with the count, before the
+// events still queued. State changes are never dropped; they come at a
+// pace the manager sets, so they are few. A server's own connection drops
+// notifications too when the callbacks that take them (the manager's,
+// then Options.Client's) fall behind: that shows as a Dropped event
+// with the server's name (see mcp.ClientOptions.NotificationQueue).
 //
 // After unsubscribe returns, fn is not called again except for a call
 // already under way, which Close waits for like any other. Close drops the queued notifications and warnings,

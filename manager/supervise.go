@@ -213,6 +213,13 @@ func (s *server) clientOptions() *mcp.ClientOptions {
 	o.OnToolsListChanged = orNoop(o.OnToolsListChanged)
 	o.OnPromptsListChanged = orNoop(o.OnPromptsListChanged)
 	o.OnResourcesListChanged = orNoop(o.OnResourcesListChanged)
+	dropped := o.OnNotificationsDropped
+	o.OnNotificationsDropped = func(ctx context.Context, k int) {
+		s.emit(Event{Kind: Dropped, Dropped: k})
+		if dropped != nil {
+			dropped(ctx, k)
+		}
+	}
 	next := o.ErrorHook
 	o.ErrorHook = func(err error) {
 		s.emit(Event{Kind: Warning, Err: err})

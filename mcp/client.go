@@ -149,6 +149,25 @@ type ClientOptions struct {
 	// Deprecated: use OnLogMessage, whose ctx carries the Origin.
 	OnLog func(LoggingMessage)
 
+	// NotificationQueue bounds the notifications waiting for the
+	// callbacks above, in count and in bytes. Zero fields mean
+	// jsonrpc.DefaultQueueLength (1024) and jsonrpc.DefaultQueueBytes
+	// (8 MiB). The connection reads on while a callback is slow, so that
+	// no response waits behind a notification; when the queue is full,
+	// the oldest log messages, progress and resource updates are dropped
+	// first, a list_changed that arrives while an equal one waits is
+	// folded into it, and other notifications (task status, elicitation
+	// complete, acknowledgements, extensions) go, oldest first, only when
+	// nothing droppable is left. Responses and the server's requests
+	// never wait in it and are never dropped. Client.QueueStats counts
+	// the drops.
+	NotificationQueue jsonrpc.QueueLimits
+	// OnNotificationsDropped is told how many notifications the queue
+	// dropped since it was last called. It runs like the callbacks
+	// above, one at a time in order, just before the next notification
+	// after the drops is delivered.
+	OnNotificationsDropped func(ctx context.Context, dropped int)
+
 	// Restore, when set, is set up on the new session right after the
 	// handshake, before NewClient returns: what a previous session held
 	// (see Client.SessionState). The manager uses it when it reconnects a
@@ -273,6 +292,9 @@ func newClient(ctx context.Context, s jsonrpc.Stream, opts *ClientOptions, n neg
 		Timeout:    o.Timeout,
 		MaxTimeout: o.MaxTimeout,
 		ErrorHook:  o.ErrorHook,
+		Queue:      o.NotificationQueue,
+		Classify:   classifyNotification,
+		OnDropped:  c.droppedCallback(o.OnNotificationsDropped),
 	})
 	if c.opts.notify.any() {
 		c.conn.Subscribe("", c.deliver)

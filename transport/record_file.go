@@ -12,12 +12,12 @@ import (
 // holds what the servers said, which may be private, whatever mode the
 // old file had), and never through a symbolic link: a link planted at the
 // path (in a shared directory, say) would send the recording, or the
-// truncation, wherever it points. A link is an error naming the path.
+// truncation, wherever it points. A link is an *fs.PathError naming the path.
 func CreateRecordFile(path string) (*os.File, error) {
 	f, err := openNoFollow(path)
 	if err != nil {
 		if isSymlink(path) {
-			return nil, fmt.Errorf("%s is a symbolic link; a recording is never written through one", path)
+			return nil, &fs.PathError{Op: "create", Path: path, Err: errors.New("it is a symbolic link, and a recording is never written through one")}
 		}
 		return nil, err
 	}
@@ -31,7 +31,7 @@ func CreateRecordFile(path string) (*os.File, error) {
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return nil, fmt.Errorf("%s: making it readable only by you: %w", path, err)
+		return nil, &fs.PathError{Op: "chmod", Path: path, Err: fmt.Errorf("making it readable only by you: %w", err)}
 	}
 	return f, nil
 }

@@ -26,6 +26,9 @@ func Connect(ctx context.Context, io *IOStreams, t *Target) (*mcp.Client, error)
 		// calls that deadline too (a host's one "timeout" per server).
 		ToolTimeout:    mcp.DefaultToolTimeout,
 		ToolMaxTimeout: mcp.DefaultToolMaxTimeout,
+		// A server that floods must not go unnoticed: what is dropped
+		// is said on stderr.
+		OnNotificationsDropped: droppedNotice(io, t.Desc),
 	}
 	if t.input != nil {
 		t.input.apply(opts, io)
@@ -56,7 +59,7 @@ func Connect(ctx context.Context, io *IOStreams, t *Target) (*mcp.Client, error)
 		if hint == "" {
 			hint = pinnedProtocolHint(err, t.Protocol)
 		}
-		return nil, &ConnectError{Target: t.Desc, Err: err, StderrTail: t.stderr.String(), Hint: hint}
+		return nil, &ConnectError{Target: t.Desc, Err: shortenNotMCP(err), StderrTail: t.stderr.String(), Hint: hint}
 	}
 	level := t.LogLevel
 	if level == "" && t.Verbose {

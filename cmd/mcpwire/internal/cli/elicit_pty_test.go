@@ -98,7 +98,7 @@ func TestPtyElicitationDeclineCancel(t *testing.T) {
 				c.answer(s)
 				s.expect(c.want)
 				if code := s.wait(); code != 0 {
-		t.Errorf("exit %d; screen:\n%s", code, screenTail(s.screen()))
+					t.Errorf("exit %d; screen:\n%s", code, screenTail(s.screen()))
 				}
 			})
 		}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/mcpwire/mcpwire/auth"
 	"github.com/mcpwire/mcpwire/cmd/mcpwire/internal/signin"
-	"github.com/mcpwire/mcpwire/config"
 )
 
 // newLoginCommand builds "mcpwire login".
@@ -78,7 +77,7 @@ func (o *loginOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("signing in to %s: %w", target.name, err)
+		return &SignInError{Target: target.name, Err: err}
 	}
 	st := a.Status(ctx)
 	fmt.Fprintf(io.Out, "Signed in to %s", target.name)
@@ -164,11 +163,14 @@ func resolveLoginTarget(io *IOStreams, files *ConfigFlags, p Parsed) (*loginTarg
 		}
 		return &loginTarget{name: name, url: arg}, nil
 	}
-	set, err := config.Load(config.LoadOptions{Files: files.Files})
+	set, err := loadConfig(files.Files, nil)
 	if err != nil {
 		return nil, Usagef("%s", err.Error())
 	}
 	s := set.Lookup(arg)
+	if err := refuseUntrustedDefinition(set, arg); err != nil {
+		return nil, err
+	}
 	if s == nil {
 		for _, pr := range set.Problems {
 			if pr.Server == arg && !pr.Warning {

@@ -25,6 +25,10 @@ type protected struct {
 	rs, as *httptest.Server
 	mcp    *mcptest.HTTPHandler
 
+	// deny makes the authorization server refuse every sign-in, as a
+	// user who clicks "Deny" makes it.
+	deny bool
+
 	mu        sync.Mutex
 	tokens    map[string]bool
 	clientIDs []string // client_id of each authorization request
@@ -102,6 +106,10 @@ func (p *protected) serveAS(w http.ResponseWriter, r *http.Request) {
 		p.mu.Lock()
 		p.clientIDs = append(p.clientIDs, q.Get("client_id"))
 		p.mu.Unlock()
+		if p.deny {
+			http.Redirect(w, r, q.Get("redirect_uri")+"?error=access_denied&state="+q.Get("state"), http.StatusFound)
+			return
+		}
 		http.Redirect(w, r, q.Get("redirect_uri")+"?code=the-code&state="+q.Get("state"), http.StatusFound)
 	case "/token":
 		r.ParseForm()

@@ -48,7 +48,7 @@ func (f *ServerFlags) recorder(io *IOStreams) (*recording, error) {
 	}
 	file, err := transport.CreateRecordFile(f.Record)
 	if err != nil {
-		return nil, fmt.Errorf("--record: %w", pathReason(err))
+		return nil, fmt.Errorf("--record: cannot create %s: %w", f.Record, pathReason(err))
 	}
 	r := &recording{path: f.Record, f: file, rec: transport.NewRecorder(file)}
 	r.rec.AddSecrets(io.secretValues()...)
