@@ -44,7 +44,8 @@ func TestPtyShell(t *testing.T) {
 			s.send(keyCtrlC)
 			s.expect("mcpwire: cancelled")
 			s.send("call add a=2 b=40", keyEnter)
-			s.expect("42\nstructured content:")
+			s.expect(shellPrompt + "call add a=2 b=40\n")
+			s.expect("42\n")
 			// Before 2026-07-28 the cancel is notifications/cancelled;
 			// in it, closing the call's reply stream.
 			cancelled := false
