@@ -72,6 +72,11 @@ func (c *Conn) Call(ctx context.Context, method string, params any, opts *CallOp
 	if err != nil {
 		return nil, fmt.Errorf("jsonrpc: encoding params of %s: %w", method, err)
 	}
+	if c.prepare != nil {
+		if raw, err = c.prepare(method, raw); err != nil {
+			return nil, fmt.Errorf("jsonrpc: preparing params of %s: %w", method, err)
+		}
+	}
 	timeout, maxTimeout := c.timeout, c.maxTimeout
 	var onProgress func(Progress)
 	var onStart func(ID)

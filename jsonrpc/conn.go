@@ -95,6 +95,15 @@ type Options struct {
 	// from a call's backlog is told with the next delivery too. Nil:
 	// drops are only counted (QueueStats).
 	OnDropped func(dropped int)
+	// PrepareRequest, when set, may rewrite the params of every request
+	// Call sends, before a progress token goes in: the way a protocol
+	// layer adds what each request of its session must carry (MCP's
+	// _meta in the 2026-07-28 revision), so that a request sent straight
+	// through Call carries it too. It runs on the caller's goroutine; its
+	// error fails the call before anything is sent. params is nil for a
+	// request without params; what it returns must be valid JSON (or
+	// nil), as it is not checked again.
+	PrepareRequest func(method string, params json.RawMessage) (json.RawMessage, error)
 }
 
 // CallOptions adjust one call. A nil *CallOptions means the defaults.
@@ -156,6 +165,7 @@ type Conn struct {
 	queueLimits   QueueLimits
 	classify      func(method string) NotificationClass
 	onDropped     func(int)
+	prepare       func(method string, params json.RawMessage) (json.RawMessage, error)
 
 	// lastID is the last request id handed out; ids start at 1.
 	lastID atomic.Int64
@@ -295,6 +305,7 @@ func NewConn(s Stream, opts Options) *Conn {
 		timeout:       resolveTimeout(opts.Timeout, DefaultTimeout),
 		maxTimeout:    resolveTimeout(opts.MaxTimeout, DefaultMaxTimeout),
 		cancelTimeout: opts.CancelTimeout,
+		prepare:       opts.PrepareRequest,
 		queueLimits:   opts.Queue.resolved(),
 		classify:      opts.Classify,
 		onDropped:     opts.OnDropped,

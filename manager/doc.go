@@ -80,7 +80,7 @@
 // # Close
 //
 // Close ends everything the manager started. At once, callers waiting for
-// a server and calls in flight fail with ErrClosed, and the notifications
+// a server and calls in flight fail with ErrShutdown, and the notifications
 // queued for subscribers are dropped; then the connections close, each
 // server's Closed event is emitted, and subscribers get the queued state
 // changes within 5 s. After Close returns no callback starts; only one
@@ -90,7 +90,7 @@
 // # Errors
 //
 // Every error a Manager method returns is an *Error naming the server and
-// the operation. Its cause tells what happened: ErrClosed for the
+// the operation. Its cause tells what happened: ErrShutdown for the
 // manager's own shutdown, jsonrpc.ErrClosed (with the exit status and
 // stderr tail of a child) for a connection that ended, *BreakerError
 // (ErrBreakerOpen) for a server whose restarts stopped, ErrNotReady for a

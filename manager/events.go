@@ -25,16 +25,21 @@ const (
 	// Reconnecting: the connection ended or an attempt failed, and the
 	// next attempt (Attempt) follows after Delay. Err says why.
 	Reconnecting
-	// ToolsChanged: the server's tools as Tools() shows them changed
-	// (after a connect or a tools/list_changed). Tools is the new count.
+	// ToolsChanged: the server's tools as Tools() shows them differ from
+	// what stood for them before: the cached list, the last connection's,
+	// or the list before a tools/list_changed. A first connect without a
+	// cache, or one that finds the same tools, is only Connected. Tools is
+	// the new count.
 	ToolsChanged
 	// PromptsChanged and ResourcesChanged: those lists were listed again
 	// (after a list_changed, or once their ttlMs passed) and differ from
 	// before.
 	PromptsChanged
 	ResourcesChanged
-	// Notification: the server sent a notification (every one, including
-	// list_changed, logging and progress); see Notification.
+	// Notification: the server sent a notification (list_changed,
+	// logging, progress, anything else; not the acknowledgement of the
+	// client's own subscriptions/listen, which is bookkeeping); see
+	// Notification.
 	Notification
 	// BreakerOpen: the server failed BreakerCrashes times in a row, so
 	// automatic restarts stopped. Err is a *BreakerError.

@@ -231,7 +231,7 @@ func (m *Manager) Start(ctx context.Context) (*Snapshot, error) {
 	switch {
 	case m.closed:
 		m.mu.Unlock()
-		return nil, &Error{Op: "start", Err: ErrClosed}
+		return nil, &Error{Op: "start", Err: ErrShutdown}
 	case m.started:
 		m.mu.Unlock()
 		return nil, &Error{Op: "start", Err: errors.New("manager: already started")}
@@ -265,7 +265,7 @@ func (m *Manager) Start(ctx context.Context) (*Snapshot, error) {
 			case <-ctx.Done():
 				return m.Snapshot(), &Error{Op: "start", Err: ctx.Err()}
 			case <-m.ctx.Done():
-				return m.Snapshot(), &Error{Op: "start", Err: ErrClosed}
+				return m.Snapshot(), &Error{Op: "start", Err: ErrShutdown}
 			}
 		}
 	}
@@ -282,7 +282,7 @@ func (m *Manager) WaitSettled(ctx context.Context) (*Snapshot, error) {
 		case <-ctx.Done():
 			return m.Snapshot(), &Error{Op: "wait for servers", Err: ctx.Err()}
 		case <-m.ctx.Done():
-			return m.Snapshot(), &Error{Op: "wait for servers", Err: ErrClosed}
+			return m.Snapshot(), &Error{Op: "wait for servers", Err: ErrShutdown}
 		}
 	}
 	return m.Snapshot(), nil
@@ -372,12 +372,12 @@ func (m *Manager) Resources() []ResourceEntry {
 
 // Close stops every server and everything the manager started. At once,
 // it makes calls and waits for servers (CallTool, Connect, WaitSettled,
-// Start) return ErrClosed, including calls cut off in flight, and drops
+// Start) return ErrShutdown, including calls cut off in flight, and drops
 // the notifications and warnings queued for subscribers. Then it closes
 // the connections (each close is bounded), ends the supervisors, emits
 // Closed for every server that was not disabled, lets subscribers take
 // the state changes queued (see Subscribe) and returns. Later calls fail
-// with ErrClosed. Close is idempotent; a second call waits for the first.
+// with ErrShutdown. Close is idempotent; a second call waits for the first.
 func (m *Manager) Close() error {
 	m.mu.Lock()
 	if m.closed {

@@ -159,7 +159,7 @@ func TestFloodHTTPReply(t *testing.T) {
 	for _, era := range []struct {
 		name string
 		opts ClientOptions
-	}{{"legacy", ClientOptions{ProtocolVersion: LatestProtocolVersion}}, {"modern", *modernPin}} {
+	}{{"legacy", ClientOptions{ProtocolVersion: LatestLegacyProtocolVersion}}, {"modern", *modernPin}} {
 		t.Run(era.name, func(t *testing.T) {
 			t.Parallel()
 			srv := mcptest.NewDefault(nil)
@@ -183,7 +183,7 @@ func TestFloodHTTPListener(t *testing.T) {
 	srv := mcptest.NewDefault(nil)
 	hs := mcptest.NewHTTPServer(t, srv, nil)
 	p := newFloodProbe()
-	c, err := Connect(t.Context(), &transport.StreamableHTTP{URL: hs.URL}, p.options(ClientOptions{ProtocolVersion: LatestProtocolVersion}))
+	c, err := Connect(t.Context(), &transport.StreamableHTTP{URL: hs.URL}, p.options(ClientOptions{ProtocolVersion: LatestLegacyProtocolVersion}))
 	if err != nil {
 		t.Fatal(err)
 	}
