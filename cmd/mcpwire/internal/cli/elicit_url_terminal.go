@@ -7,10 +7,10 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"sync"
 
-	"github.com/mcpwire/mcpwire/auth"
 	"github.com/mcpwire/mcpwire/mcp"
 )
 
@@ -115,13 +115,24 @@ func askURL(ctx context.Context, io *IOStreams, done *urlCompletions, req *mcp.E
 }
 
 // openBrowser opens rawURL with $BROWSER when it is set (a command, which
-// gets the URL as its last argument), else the system's opener.
+// gets the URL as its last argument), else with the system's opener:
+// open on macOS, rundll32 on Windows, xdg-open elsewhere, which needs a
+// graphical session (none over SSH: the caller then shows the URL).
 func openBrowser(ctx context.Context, rawURL string) error {
-	if b := strings.Fields(os.Getenv("BROWSER")); len(b) > 0 {
-		if err := exec.CommandContext(ctx, b[0], append(b[1:], rawURL)...).Run(); err != nil {
-			return fmt.Errorf("opening the browser with $BROWSER: %v", err)
-		}
-		return nil
+	argv := strings.Fields(os.Getenv("BROWSER"))
+	switch {
+	case len(argv) > 0:
+	case runtime.GOOS == "darwin":
+		argv = []string{"open"}
+	case runtime.GOOS == "windows":
+		argv = []string{"rundll32", "url.dll,FileProtocolHandler"}
+	case os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "":
+		return errors.New("no graphical session to open a browser in")
+	default:
+		argv = []string{"xdg-open"}
 	}
-	return auth.OpenBrowser(ctx, rawURL)
+	if err := exec.CommandContext(ctx, argv[0], append(argv[1:], rawURL)...).Run(); err != nil {
+		return fmt.Errorf("opening the browser with %s: %v", argv[0], err)
+	}
+	return nil
 }
