@@ -20,7 +20,10 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	mcpwireBin = filepath.Join(dir, "mcpwire")
-	build := exec.Command("go", "build", "-o", mcpwireBin, "github.com/mcpwire/mcpwire/cmd/mcpwire")
+	// Built in the root module, with its own dependencies (not this
+	// module's, which only need what the tests import).
+	build := exec.Command("go", "build", "-o", mcpwireBin, "./cmd/mcpwire")
+	build.Dir = filepath.Join("..", "..")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "building mcpwire:", err)
