@@ -176,6 +176,9 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 	if sf.Verbose {
 		opts.Stderr = func(server string) io.Writer { return &prefixWriter{w: streams.ErrOut, prefix: "[" + server + "] "} }
 	}
+	if streams.stderrTails != nil { // mcpwire inspect shows each server's stderr tail
+		opts.Stderr = streams.stderrTails.tee(opts.Stderr)
+	}
 	// Remote servers use the tokens "mcpwire login SERVER" stored.
 	opts.Dial = signin.Dial(dialConfigured(opts.Dir, opts.Stderr, sf.AllowInsecureHTTP), signin.Options{Out: streams.ErrOut, Verbose: sf.Verbose, AddSecret: streams.AddSecret, AllowInsecureHTTP: sf.AllowInsecureHTTP})
 	if opts.Dial, err = sf.recordDial(streams, opts.Dial); err != nil {

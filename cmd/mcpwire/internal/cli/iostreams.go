@@ -3,6 +3,8 @@ package cli
 import (
 	"io"
 	"os"
+
+	"github.com/mcpwire/mcpwire/transport"
 )
 
 // IOStreams are the streams a command reads and writes. Commands never touch
@@ -34,6 +36,12 @@ type IOStreams struct {
 	stderrLive bool
 	// recording is the --record file, closed when the command ends.
 	recording *recording
+	// wireTap records every server's messages for mcpwire inspect's
+	// wire log (inspect.go); nil for the other commands.
+	wireTap *transport.Recorder
+	// stderrTails keep each configured server's stderr tail for mcpwire
+	// inspect's page; nil for the other commands.
+	stderrTails *serverTails
 }
 
 // DefaultWidth is the width of a terminal whose size cannot be read.

@@ -39,6 +39,9 @@ func (s *IOStreams) AddSecret(v string) {
 	}
 	// A recording opened earlier scrubs it from the messages still to come.
 	s.recording.addSecret(v)
+	if s.wireTap != nil {
+		s.wireTap.AddSecrets(v)
+	}
 }
 
 // add registers v once, and reports whether it was new.

@@ -32,6 +32,7 @@ var commands = []func() *Command{
 	newRequestCommand,
 	newWatchCommand,
 	newShellCommand,
+	newInspectCommand,
 	newLoginCommand,
 	newLogoutCommand,
 	newAuthCommand,

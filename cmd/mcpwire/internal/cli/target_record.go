@@ -119,7 +119,7 @@ func (f *ServerFlags) record(io *IOStreams, t *Target) error {
 // recorded under its name.
 func (f *ServerFlags) recordDial(io *IOStreams, dial func(context.Context, *config.Server) (transport.Transport, error)) (func(context.Context, *config.Server) (transport.Transport, error), error) {
 	r, err := f.recorder(io)
-	if err != nil || r == nil {
+	if err != nil || (r == nil && io.wireTap == nil) {
 		return dial, err
 	}
 	return func(ctx context.Context, s *config.Server) (transport.Transport, error) {
@@ -127,6 +127,10 @@ func (f *ServerFlags) recordDial(io *IOStreams, dial func(context.Context, *conf
 		if err != nil {
 			return nil, err
 		}
-		return r.wrap(t, s.Name), nil
+		t = r.wrap(t, s.Name)
+		if io.wireTap != nil { // mcpwire inspect's wire log
+			t = transport.Record(t, io.wireTap, s.Name)
+		}
+		return t, nil
 	}, nil
 }

@@ -1,0 +1,273 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/mcpwire/mcpwire/inspect"
+	"github.com/mcpwire/mcpwire/internal/browser"
+	"github.com/mcpwire/mcpwire/internal/origin"
+	"github.com/mcpwire/mcpwire/manager"
+	"github.com/mcpwire/mcpwire/transport"
+)
+
+func newInspectCommand() *Command {
+	return &Command{
+		Name:    "inspect",
+		Summary: "open the inspector: servers, tools, calls and the wire in the browser",
+		Usage:   "inspect [--port N | --listen ADDR] [--no-open] [flags] [TARGET]",
+		Description: `Serve the inspector, a web page over MCP servers, on this machine and
+open it in the browser. The page lists each server's state, tools,
+resources and prompts, calls tools from forms built from their input
+schemas (with live progress and cancel), keeps a history of the calls to
+run again, shows the servers' notifications, and every JSON-RPC message
+of every server on one live timeline, exportable in the --record format.
+
+TARGET is a URL, "-- COMMAND [ARGS...]", or a configured server's name;
+without it, every configured server is shown.
+
+The page is served on 127.0.0.1, on a free port unless --port is given.
+The printed URL carries a random token; every request needs it (the
+browser keeps it as a cookie after the first visit), names this machine
+in its Host header, and changes nothing unless it comes from the page
+itself. --listen ADDR (host:port) serves on another address: anyone who
+can reach it and has the URL can run the servers' tools, so mcpwire
+warns. --no-open prints the URL without opening a browser. Ctrl-C stops
+the page and every server.`,
+		Options: func() Options { return &inspectOptions{} },
+	}
+}
+
+// inspectOptions are "mcpwire inspect"'s flags.
+type inspectOptions struct {
+	Target TargetFlags
+	Port   int
+	Listen string
+	NoOpen bool
+}
+
+func (o *inspectOptions) Flags(fs *flag.FlagSet) {
+	fs.IntVar(&o.Port, "port", 0, "serve on 127.0.0.1:`N` (default: a free port)")
+	fs.StringVar(&o.Listen, "listen", "", "serve on `ADDR` (host:port) instead of 127.0.0.1; warns when that is not this machine alone")
+	fs.BoolVar(&o.NoOpen, "no-open", false, "print the URL without opening a browser")
+	o.Target.Register(fs)
+}
+
+// listenAddr is where to serve and whether only this machine can reach it.
+func (o *inspectOptions) listenAddr() (string, bool, error) {
+	if o.Port < 0 || o.Port > 65535 {
+		return "", false, Usagef("--port must be between 0 and 65535, not %d", o.Port)
+	}
+	if o.Listen == "" {
+		return net.JoinHostPort("127.0.0.1", strconv.Itoa(o.Port)), true, nil
+	}
+	if o.Port != 0 {
+		return "", false, Usagef("--port and --listen both say where to serve; give one (--listen HOST:PORT)")
+	}
+	host, _, err := net.SplitHostPort(o.Listen)
+	if err != nil {
+		return "", false, Usagef("--listen must be HOST:PORT, not %q", o.Listen)
+	}
+	return o.Listen, host != "" && origin.IsLoopbackHost(host), nil
+}
+
+func (o *inspectOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
+	addr, loopback, err := o.listenAddr()
+	if err != nil {
+		return err
+	}
+	wire := inspect.NewWire(0, 0)
+	// Set before any secret is registered: AddSecret hands each one to
+	// the recorder, so the wire log never shows it.
+	io.wireTap = transport.NewRecorder(wire)
+	servers, closeServers, err := o.servers(ctx, io, p)
+	if err != nil {
+		return err
+	}
+	defer closeServers()
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("serving the inspector: %w", err)
+	}
+	host := ln.Addr().(*net.TCPAddr)
+	var hosts []string
+	if !loopback {
+		h, _, _ := net.SplitHostPort(o.Listen)
+		hosts = append(hosts, h)
+		fmt.Fprintf(io.ErrOut, "mcpwire: warning: --listen %s: the inspector can be reached from other machines; anyone with its URL can run these servers' tools\n", o.Listen)
+	}
+	token := inspect.NewToken()
+	insp, err := inspect.New(inspect.Options{Servers: servers, Wire: wire, Token: token, Hosts: hosts, Redact: io.Redact})
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	pageHost := "127.0.0.1"
+	if !loopback && !host.IP.IsUnspecified() {
+		pageHost = host.IP.String()
+	}
+	page := (&url.URL{Scheme: "http", Host: net.JoinHostPort(pageHost, strconv.Itoa(host.Port)), Path: "/", RawQuery: "token=" + token}).String()
+	srv := &http.Server{Handler: insp, ReadHeaderTimeout: 10 * time.Second, ErrorLog: quietLog}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	fmt.Fprintf(io.Out, "mcpwire inspect: %s\n", page)
+	fmt.Fprintln(io.ErrOut, "mcpwire: the inspector is running; Ctrl-C to stop")
+	if !o.NoOpen {
+		if err := browser.Open(ctx, page); err != nil {
+			fmt.Fprintf(io.ErrOut, "mcpwire: could not open a browser (%s); open the URL above\n", oneLine(err.Error()))
+		}
+	}
+	select {
+	case <-ctx.Done():
+	case err = <-served:
+	}
+	insp.Close() // ends the event streams and the calls still running
+	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = srv.Shutdown(shut)
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serving the inspector: %w", err)
+	}
+	return ctx.Err()
+}
+
+// servers connects what the command line names, through the same target
+// and configuration code as every other command, each server's transport
+// recorded into the page's wire log.
+func (o *inspectOptions) servers(ctx context.Context, io *IOStreams, p Parsed) (inspect.Servers, func(), error) {
+	f := &o.Target
+	if !configuredWanted(p) {
+		if err := f.Config.CheckAdHoc(); err != nil {
+			return nil, nil, err
+		}
+		t, args, err := f.Resolve(io, p)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := argCount(args, 0, 0, ""); err != nil {
+			return nil, nil, err
+		}
+		name, kind, target := adHocNames(p, t)
+		t.Transport = transport.Record(t.Transport, io.wireTap, name)
+		c, err := Connect(ctx, io, t)
+		if err != nil {
+			return nil, nil, err
+		}
+		return inspect.OneServer(name, kind, target, c, t.stderr.String), func() { c.Close() }, nil
+	}
+	io.stderrTails = &serverTails{}
+	s, err := openConfigured(io, &f.Config, &f.ServerFlags)
+	if err != nil {
+		return nil, nil, err
+	}
+	name, _, err := s.pickServer(f.Config.Server, p.Args, 0, 0, "")
+	if err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	if name != "" {
+		// One server, named: connected first, as every command does (an
+		// untrusted or broken one fails the command with its reason).
+		if _, err := s.connect(ctx, name); err != nil {
+			s.Close()
+			return nil, nil, err
+		}
+		return inspect.ManagerServers(s.M, name, io.stderrTails.String), s.Close, nil
+	}
+	// Every server: none starts while a project file waits for trust.
+	if err := s.refuseUntrusted(); err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	if _, err := s.M.Start(ctx); err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	// Lazy servers too: the page is their first use. Outcomes show as
+	// each server's state on the page.
+	var wg sync.WaitGroup
+	for _, st := range s.M.Servers() {
+		if st.State != manager.StateDisabled {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_ = s.M.Connect(ctx, st.Name)
+			}()
+		}
+	}
+	return inspect.ManagerServers(s.M, "", io.stderrTails.String), func() { s.Close(); wg.Wait() }, nil
+}
+
+// adHocNames names an ad-hoc target on the page: its name, its transport
+// and how a copied command reaches it (secrets redacted).
+func adHocNames(p Parsed, t *Target) (name, kind string, target []string) {
+	if p.Dash {
+		return filepath.Base(p.Command[0]), "stdio", append([]string{"--"}, p.Command...)
+	}
+	u, err := url.Parse(p.Args[len(p.Args)-1])
+	if err != nil { // Resolve parsed it already
+		return "server", targetKind(t), nil
+	}
+	u.User = nil
+	return u.Host, targetKind(t), []string{u.String()}
+}
+
+// targetKind is the transport a URL target uses.
+func targetKind(t *Target) string {
+	switch t.Transport.(type) {
+	case *transport.SSE:
+		return "sse"
+	case *transport.StreamableHTTP:
+		return "http"
+	}
+	return "http (auto)"
+}
+
+// serverTails keep each configured server's stderr tail for the page.
+type serverTails struct {
+	mu    sync.Mutex
+	tails map[string]*tail
+}
+
+// tee returns the manager's Stderr option that also keeps the tails.
+func (s *serverTails) tee(prev func(string) io.Writer) func(string) io.Writer {
+	return func(name string) io.Writer {
+		s.mu.Lock()
+		if s.tails == nil {
+			s.tails = map[string]*tail{}
+		}
+		t := s.tails[name]
+		if t == nil {
+			t = newTail()
+			s.tails[name] = t
+		}
+		s.mu.Unlock()
+		if prev != nil {
+			return multiWriter(t, prev(name))
+		}
+		return t
+	}
+}
+
+// String is the stderr tail of server name.
+func (s *serverTails) String(name string) string {
+	s.mu.Lock()
+	t := s.tails[name]
+	s.mu.Unlock()
+	return t.String()
+}
+
+// quietLog drops the HTTP server's own log lines (a client that went away
+// mid-stream): nothing a person at the terminal can act on.
+var quietLog = log.New(io.Discard, "", 0)

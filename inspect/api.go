@@ -1,0 +1,254 @@
+package inspect
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcpwire/mcpwire/mcp"
+)
+
+// maxBody bounds a request body from the page (tool arguments included).
+const maxBody = 8 << 20
+
+// requestTimeout bounds the page's protocol requests (lists, reads,
+// prompts); tool calls run until they end or are cancelled.
+const requestTimeout = 60 * time.Second
+
+func (s *Server) routes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /api/events", s.handleEvents)
+	mux.HandleFunc("GET /api/servers", s.handleServers)
+	mux.HandleFunc("GET /api/tools", s.withClient(func(ctx context.Context, c *mcp.Client, r *http.Request) (any, error) {
+		return c.ListTools(ctx)
+	}))
+	mux.HandleFunc("GET /api/resources", s.withClient(func(ctx context.Context, c *mcp.Client, r *http.Request) (any, error) {
+		res, err := c.ListResources(ctx)
+		if err != nil {
+			return nil, err
+		}
+		tmpl, err := c.ListResourceTemplates(ctx)
+		if err != nil {
+			tmpl = nil // templates are optional; the resources still show
+		}
+		return map[string]any{"resources": nonNil(res), "templates": nonNil(tmpl)}, nil
+	}))
+	mux.HandleFunc("GET /api/prompts", s.withClient(func(ctx context.Context, c *mcp.Client, r *http.Request) (any, error) {
+		return c.ListPrompts(ctx)
+	}))
+	mux.HandleFunc("POST /api/read", s.withClient(func(ctx context.Context, c *mcp.Client, r *http.Request) (any, error) {
+		var in struct {
+			URI string `json:"uri"`
+		}
+		if err := decodeBody(r, &in); err != nil {
+			return nil, err
+		}
+		return c.ReadResource(ctx, in.URI)
+	}))
+	mux.HandleFunc("POST /api/prompt", s.withClient(func(ctx context.Context, c *mcp.Client, r *http.Request) (any, error) {
+		var in struct {
+			Name      string            `json:"name"`
+			Arguments map[string]string `json:"arguments"`
+		}
+		if err := decodeBody(r, &in); err != nil {
+			return nil, err
+		}
+		return c.GetPrompt(ctx, in.Name, in.Arguments)
+	}))
+	mux.HandleFunc("POST /api/loglevel", s.withClient(func(ctx context.Context, c *mcp.Client, r *http.Request) (any, error) {
+		var in struct {
+			Level mcp.LoggingLevel `json:"level"`
+		}
+		if err := decodeBody(r, &in); err != nil {
+			return nil, err
+		}
+		if in.Level.Severity() < 0 {
+			return nil, fmt.Errorf("unknown log level %q", in.Level)
+		}
+		return struct{}{}, c.SetLogLevel(ctx, in.Level)
+	}))
+	mux.HandleFunc("POST /api/call", s.handleCall)
+	mux.HandleFunc("POST /api/cancel", s.handleCancel)
+	mux.HandleFunc("GET /api/wire.jsonl", s.handleExport)
+}
+
+// serverView is a server as the page's server list shows it.
+type serverView struct {
+	ServerState
+	Stderr       string                  `json:"stderr,omitempty"`
+	Protocol     string                  `json:"protocol,omitempty"`
+	Era          string                  `json:"era,omitempty"`
+	ServerInfo   *mcp.Implementation     `json:"serverInfo,omitempty"`
+	Capabilities *mcp.ServerCapabilities `json:"capabilities,omitempty"`
+	Instructions string                  `json:"instructions,omitempty"`
+}
+
+func (s *Server) handleServers(w http.ResponseWriter, r *http.Request) {
+	var out []serverView
+	for _, st := range s.opts.Servers.List() {
+		st.Error = s.opts.Redact(st.Error)
+		v := serverView{ServerState: st, Stderr: s.opts.Redact(s.opts.Servers.Stderr(st.Name))}
+		if st.State == "connected" {
+			ctx, cancel := context.WithTimeout(r.Context(), requestTimeout)
+			c, err := s.opts.Servers.Client(ctx, st.Name)
+			cancel()
+			if err == nil {
+				info, caps := c.ServerInfo(), c.ServerCapabilities()
+				v.Protocol, v.ServerInfo, v.Capabilities, v.Instructions = c.ProtocolVersion(), &info, &caps, c.Instructions()
+				v.Era = "initialize"
+				if c.Modern() {
+					v.Era = "stateless (server/discover)"
+				}
+			}
+		}
+		out = append(out, v)
+	}
+	writeJSON(w, http.StatusOK, nonNil(out))
+}
+
+// withClient runs fn with the client of the server named by the
+// "server" query parameter, answering its result as JSON or its error
+// as {"error": "..."} (secrets redacted).
+func (s *Server) withClient(fn func(ctx context.Context, c *mcp.Client, r *http.Request) (any, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), requestTimeout)
+		defer cancel()
+		c, err := s.opts.Servers.Client(ctx, r.URL.Query().Get("server"))
+		if err != nil {
+			s.writeError(w, http.StatusBadGateway, err)
+			return
+		}
+		v, err := fn(ctx, c, r)
+		if err != nil {
+			s.writeError(w, http.StatusBadGateway, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, v)
+	}
+}
+
+// handleCall starts a tool call; its progress and result reach the page
+// as "call" events. It answers the call's id at once.
+func (s *Server) handleCall(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Server    string          `json:"server"`
+		Tool      string          `json:"tool"`
+		Arguments json.RawMessage `json:"arguments"`
+		Meta      map[string]any  `json:"meta"`
+	}
+	if err := decodeBody(r, &in); err != nil {
+		s.writeError(w, http.StatusBadRequest, err)
+		return
+	}
+	if len(in.Arguments) == 0 || string(in.Arguments) == "null" {
+		in.Arguments = json.RawMessage("{}")
+	}
+	if !strings.HasPrefix(strings.TrimSpace(string(in.Arguments)), "{") {
+		s.writeError(w, http.StatusBadRequest, errors.New("the arguments must be a JSON object"))
+		return
+	}
+	var target []string
+	for _, st := range s.opts.Servers.List() {
+		if st.Name == in.Server {
+			target = st.Target
+		}
+	}
+	ctx, cancel := context.WithCancel(s.ctx)
+	rec := &callRecord{Server: in.Server, Tool: in.Tool, Arguments: in.Arguments, Started: time.Now(), cancel: cancel,
+		Command: s.opts.Redact(callCommand(in.Server, target, in.Tool, in.Arguments))}
+	if in.Meta != nil {
+		rec.Meta, _ = json.Marshal(in.Meta)
+	}
+	s.calls.add(rec)
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer cancel()
+		s.runCall(ctx, rec, in.Meta)
+	}()
+	writeJSON(w, http.StatusOK, map[string]int64{"id": rec.ID})
+}
+
+// runCall makes the call and records how it ended.
+func (s *Server) runCall(ctx context.Context, rec *callRecord, meta map[string]any) {
+	c, err := s.opts.Servers.Client(ctx, rec.Server)
+	var res *mcp.CallToolResult
+	if err == nil {
+		opts := &mcp.CallOptions{Meta: meta, OnProgress: func(_ context.Context, p mcp.ProgressNotification) {
+			s.calls.update(rec, func(r *callRecord) { r.Progress = &progress{p.Progress, p.Total, p.Message} })
+		}}
+		res, err = c.CallTool(ctx, rec.Tool, rec.Arguments, opts)
+	}
+	s.calls.update(rec, func(r *callRecord) {
+		r.DurationMS = float64(time.Since(r.Started).Microseconds()) / 1000
+		switch {
+		case err == nil:
+			r.State, r.Result = "done", res
+		case errors.Is(err, context.Canceled):
+			r.State, r.Error = "cancelled", "cancelled"
+		default:
+			r.State, r.Error = "failed", s.opts.Redact(err.Error())
+		}
+	})
+}
+
+func (s *Server) handleCancel(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		ID int64 `json:"id"`
+	}
+	if err := decodeBody(r, &in); err != nil {
+		s.writeError(w, http.StatusBadRequest, err)
+		return
+	}
+	rec := s.calls.get(in.ID)
+	if rec == nil {
+		s.writeError(w, http.StatusNotFound, fmt.Errorf("no call %d", in.ID))
+		return
+	}
+	rec.cancel()
+	writeJSON(w, http.StatusOK, struct{}{})
+}
+
+// handleExport downloads the wire buffer in the --record format.
+func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/jsonl")
+	w.Header().Set("Content-Disposition", `attachment; filename="mcpwire-wire-`+strconv.FormatInt(time.Now().Unix(), 10)+`.jsonl"`)
+	_ = s.opts.Wire.Export(w)
+}
+
+func decodeBody(r *http.Request, v any) error {
+	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		return errors.New("the request body must be application/json")
+	}
+	dec := json.NewDecoder(http.MaxBytesReader(nil, r.Body, maxBody))
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("reading the request: %w", err)
+	}
+	return nil
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		status, b = http.StatusInternalServerError, []byte(`{"error":"encoding the answer failed"}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
+func (s *Server) writeError(w http.ResponseWriter, status int, err error) {
+	writeJSON(w, status, map[string]string{"error": s.opts.Redact(err.Error())})
+}
+
+// nonNil makes an empty list encode as [] rather than null.
+func nonNil[T any](v []T) []T {
+	if v == nil {
+		return []T{}
+	}
+	return v
+}

@@ -1,0 +1,365 @@
+// app.js is the inspector page: server picker, tabs, the live event
+// stream, and the views of tools, resources, prompts, notifications,
+// history and the wire.
+"use strict";
+
+const $ = (sel) => document.querySelector(sel);
+const state = {
+  servers: [], server: "", tools: [], calls: new Map(), wire: [], currentCall: 0, form: null,
+};
+const WIRE_KEEP = 20000; // the page's own bound, beside the server's
+const WIRE_ROWS = 2000;  // rows drawn at once; the filter narrows them
+
+async function api(path, body) {
+  const opts = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  const resp = await fetch(path, opts);
+  const data = await resp.json().catch(() => ({ error: `HTTP ${resp.status}` }));
+  if (!resp.ok) throw new Error(data.error || `HTTP ${resp.status}`);
+  return data;
+}
+const q = (path) => `${path}?server=${encodeURIComponent(state.server)}`;
+const errorBox = (e) => h("div", { class: "verdict-error error", text: String(e.message || e) });
+
+// ---- tabs and servers
+async function showTab(name) {
+  document.querySelectorAll("#tabs button").forEach((b) => b.classList.toggle("active", b.dataset.tab === name));
+  document.querySelectorAll(".tab").forEach((t) => t.classList.toggle("active", t.id === "tab-" + name));
+  await serversLoaded; // the lists need to know which server is picked
+  // A list is read once per server, and again when the server says it
+  // changed (see addWire), so that it does not redraw under the pointer.
+  const load = { tools: loadTools, resources: loadResources, prompts: loadPrompts }[name];
+  if (load && state.loaded[name] !== state.server) {
+    state.loaded[name] = state.server;
+    await load();
+  }
+}
+state.loaded = {}; // list name -> the server it was read from
+
+// listChanged forgets a list that the current server says has changed,
+// and reads it again when its tab is open.
+const LIST_CHANGED = { "notifications/tools/list_changed": "tools", "notifications/resources/list_changed": "resources", "notifications/prompts/list_changed": "prompts" };
+function listChanged(e) {
+  const list = LIST_CHANGED[e.method];
+  if (!list || e.server !== state.server) return;
+  delete state.loaded[list];
+  const open = document.querySelector("#tabs button.active").dataset.tab;
+  if (open === list) showTab(list);
+}
+document.querySelectorAll("#tabs button").forEach((b) => { b.onclick = () => showTab(b.dataset.tab); });
+
+async function loadServers() {
+  state.servers = await api("/api/servers");
+  const sel = $("#server");
+  const keep = state.server;
+  sel.replaceChildren(...state.servers.map((s) => h("option", { value: s.name, text: `${s.name} (${s.state})` })));
+  state.server = state.servers.some((s) => s.name === keep) ? keep : (state.servers[0] || {}).name || "";
+  sel.value = state.server;
+  $("#servers").replaceChildren(...state.servers.map(serverCard));
+  // A server that connected, failed or came back may list other things.
+  const states = JSON.stringify(state.servers.map((s) => [s.name, s.state]));
+  if (state.serverStates !== undefined && states !== state.serverStates) {
+    state.loaded = {};
+    showTab(document.querySelector("#tabs button.active").dataset.tab);
+  }
+  state.serverStates = states;
+}
+$("#server").onchange = () => { state.server = $("#server").value; showTab(document.querySelector("#tabs button.active").dataset.tab); };
+
+function serverCard(s) {
+  const card = h("div", { class: "card server", "data-server": s.name },
+    h("h2", { text: s.name + " " }, h("span", { class: "badge state-" + s.state, text: s.state })),
+    h("div", { text: `transport: ${s.transport || "?"}` }));
+  if (s.serverInfo) card.append(h("div", { text: `server: ${s.serverInfo.name} ${s.serverInfo.version || ""}` }));
+  if (s.protocol) card.append(h("div", { text: `protocol: ${s.protocol} (${s.era})` }));
+  if (s.error) card.append(errorBox(new Error(s.error)));
+  if (s.capabilities) card.append(h("div", { class: "muted", text: "capabilities" }), Render.json(s.capabilities));
+  if (s.instructions) card.append(h("div", { class: "muted", text: "instructions" }), h("pre", { text: s.instructions }));
+  if (s.stderr) card.append(h("div", { class: "muted", text: "stderr (last lines)" }), h("pre", { class: "stderr", text: s.stderr }));
+  return card;
+}
+
+// ---- tools
+async function loadTools() {
+  const list = $("#tool-list");
+  try {
+    state.tools = await api(q("/api/tools"));
+  } catch (e) { list.replaceChildren(h("li", {}, errorBox(e))); return; }
+  drawTools();
+}
+function drawTools() {
+  const needle = $("#tool-search").value.toLowerCase();
+  const shown = state.tools.filter((t) => [t.name, t.title, t.description].some((x) => (x || "").toLowerCase().includes(needle)));
+  $("#tool-list").replaceChildren(...shown.map((t) => {
+    const li = h("li", { "data-tool": t.name }, h("span", { text: t.title || t.name }), h("small", { text: t.description || "" }));
+    li.onclick = () => openTool(t);
+    return li;
+  }));
+}
+$("#tool-search").oninput = drawTools;
+
+function openTool(tool, args) {
+  document.querySelectorAll("#tool-list li").forEach((li) => li.classList.toggle("active", li.dataset.tool === tool.name));
+  const form = SchemaForm.build(tool.inputSchema);
+  state.form = form;
+  const raw = h("textarea", { id: "raw-args", rows: 12, hidden: "" });
+  const meta = h("textarea", { id: "call-meta", rows: 2, placeholder: '_meta, as a JSON object (optional)' });
+  const toggle = h("button", { type: "button", id: "raw-toggle", text: "Raw JSON" });
+  const problem = h("div", { id: "form-problem", class: "verdict-error" });
+  let rawMode = false;
+  toggle.onclick = () => {
+    problem.textContent = "";
+    try {
+      if (!rawMode) raw.value = JSON.stringify(form.get(), null, 2);
+      else form.set(JSON.parse(raw.value));
+    } catch (e) { problem.textContent = e.message; return; }
+    rawMode = !rawMode;
+    raw.hidden = !rawMode; form.el.hidden = rawMode;
+    toggle.textContent = rawMode ? "Form" : "Raw JSON";
+  };
+  const callBtn = h("button", { type: "button", id: "call", class: "primary", text: "Call" });
+  callBtn.onclick = async () => {
+    problem.textContent = "";
+    let argsValue, metaValue;
+    try {
+      argsValue = rawMode ? JSON.parse(raw.value || "{}") : form.get();
+      metaValue = meta.value.trim() ? JSON.parse(meta.value) : undefined;
+    } catch (e) { problem.textContent = e.message; return; }
+    try {
+      const { id } = await api("/api/call", { server: state.server, tool: tool.name, arguments: argsValue, meta: metaValue });
+      state.currentCall = id;
+      drawCurrentCall();
+    } catch (e) { problem.textContent = e.message; }
+  };
+  const detail = $("#tool-detail");
+  detail.replaceChildren(
+    h("h2", { text: tool.title || tool.name }), h("p", { text: tool.description || "" }),
+    form.el, raw, h("div", { class: "field" }, h("label", { for: "call-meta", text: "_meta" }), meta),
+    h("div", { class: "toolbar" }, callBtn, toggle), problem,
+    h("div", { id: "call-result" }));
+  if (args !== undefined) form.set(args);
+  state.currentCall = 0;
+}
+
+function callView(rec) {
+  const box = Render.call(rec, readLink);
+  const bar = h("div", { class: "toolbar" });
+  if (rec.state === "running") {
+    const cancel = h("button", { type: "button", class: "cancel", text: "Cancel" });
+    cancel.onclick = () => api("/api/cancel", { id: rec.id }).catch(() => {});
+    bar.append(cancel);
+  }
+  const copy = h("button", { type: "button", class: "copy", text: "Copy as mcpwire command" });
+  copy.onclick = () => navigator.clipboard && navigator.clipboard.writeText(rec.command);
+  bar.append(copy, h("code", { class: "command", text: rec.command }));
+  box.append(bar);
+  return box;
+}
+// redraw puts rec's view into slot, or only its progress when the view
+// there is of the same call, still running.
+function redraw(slot, rec) {
+  const have = slot.firstElementChild;
+  if (have && have.dataset.call === String(rec.id) && have.dataset.state === "running" && rec.state === "running") {
+    Render.progress(have, rec);
+    return;
+  }
+  slot.replaceChildren(callView(rec));
+}
+function drawCurrentCall() {
+  const rec = state.calls.get(state.currentCall);
+  const slot = $("#call-result");
+  if (rec && slot) redraw(slot, rec);
+}
+async function readLink(uri) {
+  await showTab("resources");
+  readResource(uri);
+}
+
+// ---- history
+// drawHistory updates the history item of rec, adding it (newest first)
+// when it is new; the other items stay as they are.
+function drawHistory(rec) {
+  const list = $("#history");
+  const have = list.querySelector(`[data-history="${rec.id}"]`);
+  if (have) { redraw(have.querySelector(".call-slot"), rec); return; }
+  const item = historyItem(rec);
+  const older = [...list.children].find((el) => Number(el.dataset.history) < rec.id);
+  list.insertBefore(item, older || null);
+}
+function historyItem(rec) {
+  const rerun = h("button", { type: "button", class: "rerun", text: "Re-run" });
+  rerun.onclick = async () => { await api("/api/call", { server: rec.server, tool: rec.tool, arguments: rec.arguments, meta: rec.meta }); };
+  const edit = h("button", { type: "button", class: "edit", text: "Edit and run" });
+  edit.onclick = async () => {
+    state.server = rec.server; $("#server").value = rec.server;
+    await showTab("tools");
+    const tool = state.tools.find((t) => t.name === rec.tool);
+    if (tool) openTool(tool, rec.arguments);
+  };
+  return h("div", { class: "card history-item", "data-history": rec.id },
+    h("div", { class: "toolbar" }, h("span", { text: `#${rec.id} ${new Date(rec.started).toLocaleTimeString()}` }), rerun, edit),
+    h("pre", { class: "args", text: JSON.stringify(rec.arguments) }), h("div", { class: "call-slot" }, callView(rec)));
+}
+
+// ---- resources
+async function loadResources() {
+  const list = $("#resource-list");
+  try {
+    const { resources, templates } = await api(q("/api/resources"));
+    list.replaceChildren(
+      ...resources.map((r) => { const li = h("li", { "data-uri": r.uri }, h("span", { text: r.title || r.name }), h("small", { text: r.uri })); li.onclick = () => readResource(r.uri); return li; }),
+      ...templates.map((t) => { const li = h("li", { "data-template": t.uriTemplate }, h("span", { text: (t.title || t.name) + " (template)" }), h("small", { text: t.uriTemplate })); li.onclick = () => openTemplate(t); return li; }));
+  } catch (e) { list.replaceChildren(h("li", {}, errorBox(e))); }
+}
+function openTemplate(t) {
+  const input = h("input", { type: "text", id: "template-uri", value: t.uriTemplate });
+  const go = h("button", { type: "button", class: "primary", text: "Read" });
+  go.onclick = () => readResource(input.value);
+  $("#resource-detail").replaceChildren(h("h2", { text: t.name }), h("p", { text: "Fill in the URI, then read it." }), input, go, h("div", { id: "read-result" }));
+}
+async function readResource(uri) {
+  const detail = $("#resource-detail");
+  detail.replaceChildren(h("h2", { text: uri }), h("div", { id: "read-result", text: "reading…" }));
+  try {
+    const res = await api(q("/api/read"), { uri });
+    $("#read-result").replaceChildren(Render.read(res));
+  } catch (e) { $("#read-result").replaceChildren(errorBox(e)); }
+}
+
+// ---- prompts
+async function loadPrompts() {
+  const list = $("#prompt-list");
+  try {
+    const prompts = await api(q("/api/prompts"));
+    list.replaceChildren(...prompts.map((p) => { const li = h("li", { "data-prompt": p.name }, h("span", { text: p.title || p.name }), h("small", { text: p.description || "" })); li.onclick = () => openPrompt(p); return li; }));
+  } catch (e) { list.replaceChildren(h("li", {}, errorBox(e))); }
+}
+function openPrompt(p) {
+  const inputs = (p.arguments || []).map((a) => ({ a, el: h("input", { type: "text", name: "prompt-" + a.name, id: "prompt-" + a.name }) }));
+  const go = h("button", { type: "button", id: "get-prompt", class: "primary", text: "Get prompt" });
+  const out = h("div", { id: "prompt-result" });
+  go.onclick = async () => {
+    const args = {};
+    inputs.forEach(({ a, el }) => { if (el.value !== "" || a.required) args[a.name] = el.value; });
+    try { out.replaceChildren(Render.prompt(await api(q("/api/prompt"), { name: p.name, arguments: args }))); } catch (e) { out.replaceChildren(errorBox(e)); }
+  };
+  $("#prompt-detail").replaceChildren(h("h2", { text: p.title || p.name }), h("p", { text: p.description || "" }),
+    ...inputs.map(({ a, el }) => h("div", { class: "field" }, h("label", { for: el.id, text: a.name + (a.required ? " *" : "") }), el, a.description ? h("div", { class: "desc", text: a.description }) : null)),
+    go, out);
+}
+
+// ---- notifications
+const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+function noteRow(e) {
+  let params = {};
+  try { params = JSON.parse(JSON.stringify(e.message.params || {})); } catch (_) { /* shown raw */ }
+  const level = e.method === "notifications/message" ? params.level || "" : "";
+  const min = LEVELS.indexOf($("#note-level").value);
+  if (level && LEVELS.indexOf(level) < min) return null;
+  const text = e.method === "notifications/message" ? (typeof params.data === "string" ? params.data : JSON.stringify(params.data)) : JSON.stringify(params);
+  return h("tr", { "data-seq": e.seq }, h("td", { text: new Date(e.time).toLocaleTimeString() }), h("td", { text: e.server }),
+    h("td", { text: e.method }), h("td", { text: level }), h("td", { text: text.slice(0, 500) }));
+}
+function drawNotes() {
+  const rows = state.wire.filter((e) => e.kind === "notification" && e.direction === "receive").slice(-WIRE_ROWS).reverse().map(noteRow).filter(Boolean);
+  $("#notes").replaceChildren(...rows);
+}
+$("#note-level").onchange = drawNotes;
+$("#set-level").onclick = async () => {
+  const st = $("#level-status");
+  try { await api(q("/api/loglevel"), { level: $("#note-level").value }); st.textContent = `asked ${state.server} for ${$("#note-level").value}`; } catch (e) { st.textContent = e.message; }
+};
+
+// ---- wire
+function wireMatches(e, needle, notes) {
+  if (!notes && e.kind === "notification") return false;
+  if (!needle) return true;
+  return [e.method, e.server, e.id && JSON.stringify(e.id), e.direction, e.kind].some((x) => (x || "").toLowerCase().includes(needle)) ||
+    JSON.stringify(e.message).toLowerCase().includes(needle);
+}
+function wireRow(e) {
+  const tr = h("tr", { class: `entry ${e.direction} k-${e.kind}`, "data-seq": e.seq, "data-method": e.method || "", "data-kind": e.kind },
+    h("td", { text: new Date(e.time).toISOString().slice(11, 23) }), h("td", { text: e.server }),
+    h("td", { text: e.direction === "send" ? "→ send" : "← recv" }),
+    h("td", { text: (e.method || "") + (e.kind === "result" || e.kind === "error" ? ` (${e.kind})` : "") }),
+    h("td", { text: e.id === undefined ? "" : JSON.stringify(e.id) }),
+    h("td", { text: e.latencyMs ? e.latencyMs.toFixed(1) + " ms" : "" }), h("td", { text: String(e.size) }));
+  tr.onclick = () => {
+    const next = tr.nextElementSibling;
+    if (next && next.classList.contains("expanded")) { next.remove(); state.expanded.delete(e.seq); return; }
+    state.expanded.add(e.seq);
+    tr.after(expandedRow(e));
+  };
+  return tr;
+}
+const expandedRow = (e) => h("tr", { class: "expanded" }, h("td", { colspan: "7" }, Render.json(e.message)));
+state.expanded = new Set(); // messages shown expanded, kept across redraws
+state.wireShown = 0;        // how many entries match the filter
+state.wireRows = 0;         // how many of them the table has
+
+function appendWireRow(body, e) {
+  state.wireRows++;
+  body.append(wireRow(e));
+  if (state.expanded.has(e.seq)) body.append(expandedRow(e));
+}
+function wireCount() {
+  const rows = state.wireRows;
+  $("#wire-count").textContent = `${state.wireShown} of ${state.wire.length} messages` + (state.wireShown > rows ? ` (the last ${rows} shown)` : "");
+}
+// drawWire redraws the table (after a filter change or a reset); new
+// entries are appended one by one by addWire.
+function drawWire() {
+  const needle = $("#wire-filter").value.toLowerCase();
+  const notes = $("#wire-notes").checked;
+  const shown = state.wire.filter((e) => wireMatches(e, needle, notes));
+  state.wireShown = shown.length;
+  state.wireRows = 0;
+  const body = h("tbody", { id: "wire" });
+  shown.slice(-WIRE_ROWS).forEach((e) => appendWireRow(body, e));
+  $("#wire").replaceWith(body);
+  wireCount();
+  drawNotes();
+}
+function addWire(e) {
+  state.wire.push(e);
+  if (state.wire.length > WIRE_KEEP) state.wire.splice(0, state.wire.length - WIRE_KEEP);
+  if (wireMatches(e, $("#wire-filter").value.toLowerCase(), $("#wire-notes").checked)) {
+    state.wireShown++;
+    const body = $("#wire");
+    appendWireRow(body, e);
+    while (state.wireRows > WIRE_ROWS) {
+      state.wireRows--;
+      const first = body.firstElementChild;
+      if (first.nextElementSibling && first.nextElementSibling.classList.contains("expanded")) first.nextElementSibling.remove();
+      first.remove();
+    }
+  }
+  wireCount();
+  if (e.kind === "notification" && e.direction === "receive") {
+    listChanged(e);
+    const row = noteRow(e);
+    if (row) $("#notes").prepend(row);
+  }
+}
+$("#wire-filter").oninput = drawWire;
+$("#wire-notes").onchange = drawWire;
+
+// ---- live updates
+function connect() {
+  const es = new EventSource("/api/events");
+  es.onopen = () => { $("#live").textContent = "live"; loadServers().catch(() => {}); };
+  es.onerror = () => { $("#live").textContent = "reconnecting…"; };
+  es.addEventListener("wire-reset", (ev) => { state.wire = JSON.parse(ev.data); drawWire(); });
+  es.addEventListener("wire", (ev) => addWire(JSON.parse(ev.data)));
+  es.addEventListener("call", (ev) => {
+    const rec = JSON.parse(ev.data);
+    const have = state.calls.get(rec.id);
+    if (have && have.rev > rec.rev) return;
+    state.calls.set(rec.id, rec);
+    if (rec.id === state.currentCall) drawCurrentCall();
+    drawHistory(rec);
+  });
+  es.addEventListener("servers", () => { loadServers().catch(() => {}); });
+}
+// serversLoaded settles once the server list has been read (or failed).
+const serversLoaded = loadServers().catch(() => {});
+connect();

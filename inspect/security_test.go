@@ -1,0 +1,122 @@
+package inspect
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// Every request needs the token; the first visit turns it into an
+// HttpOnly, SameSite=Strict cookie and drops it from the address bar.
+func TestTokenRequired(t *testing.T) {
+	p := newPage(t)
+	for _, path := range []string{"/", "/app.js", "/api/servers", "/api/events", "/api/wire.jsonl", "/?token=wrong" + p.token} {
+		resp, err := http.Get(p.ts.URL + path) // no cookie
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized {
+			t.Errorf("GET %s without the token: %s, want 401", path, resp.Status)
+		}
+	}
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := noRedirect.Get(p.ts.URL + "/?token=" + p.token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/" {
+		t.Fatalf("first visit: %s to %q, want 303 to /", resp.Status, resp.Header.Get("Location"))
+	}
+	cookies := resp.Cookies()
+	if len(cookies) != 1 || cookies[0].Value != p.token || !cookies[0].HttpOnly || cookies[0].SameSite != http.SameSiteStrictMode {
+		t.Fatalf("cookie: %+v, want the token, HttpOnly, SameSite=Strict", cookies)
+	}
+}
+
+// A Host that is not this machine is refused even with the token: a DNS
+// rebinding page would send its own name.
+func TestForeignHostRefused(t *testing.T) {
+	p := newPage(t)
+	for _, host := range []string{"evil.example", "evil.example:80", "127.0.0.1.evil.example", "192.0.2.1"} {
+		resp := p.do(t, http.MethodGet, "/api/servers", "", map[string]string{"Host": host})
+		if resp.StatusCode != http.StatusForbidden {
+			t.Errorf("Host %s: %s, want 403", host, resp.Status)
+		}
+	}
+	for _, host := range []string{"localhost", "[::1]:9"} {
+		if resp := p.do(t, http.MethodGet, "/api/servers", "", map[string]string{"Host": host}); resp.StatusCode != http.StatusOK {
+			t.Errorf("Host %s: %s, want 200", host, resp.Status)
+		}
+	}
+}
+
+// State-changing requests and the event stream must come from the page's
+// own origin; no response carries CORS headers.
+func TestCrossOriginRefused(t *testing.T) {
+	p := newPage(t)
+	call := `{"server":"demo","tool":"echo","arguments":{"message":"hi"}}`
+	cases := []struct {
+		method, path string
+		header       map[string]string
+	}{
+		{http.MethodPost, "/api/call", map[string]string{"Origin": "http://evil.example"}},
+		{http.MethodPost, "/api/call", map[string]string{"Origin": ""}},
+		{http.MethodPost, "/api/call", map[string]string{"Origin": "null"}},
+		{http.MethodGet, "/api/events", map[string]string{"Origin": "http://evil.example"}},
+		{http.MethodGet, "/api/events", map[string]string{"Sec-Fetch-Site": "cross-site"}},
+		{http.MethodOptions, "/api/call", map[string]string{"Origin": "http://evil.example", "Access-Control-Request-Method": "POST"}},
+	}
+	for _, c := range cases {
+		resp := p.do(t, c.method, c.path, call, c.header)
+		if resp.StatusCode != http.StatusForbidden {
+			t.Errorf("%s %s %v: %s, want 403", c.method, c.path, c.header, resp.Status)
+		}
+		if v := resp.Header.Get("Access-Control-Allow-Origin"); v != "" {
+			t.Errorf("%s %s: Access-Control-Allow-Origin %q", c.method, c.path, v)
+		}
+	}
+	if resp := p.do(t, http.MethodPost, "/api/call", call, nil); resp.StatusCode != http.StatusOK {
+		t.Fatalf("same-origin POST: %s", resp.Status)
+	}
+}
+
+// The page never carries the token: it lives only in the HttpOnly cookie.
+func TestPageHasNoToken(t *testing.T) {
+	p := newPage(t)
+	for _, path := range []string{"/", "/app.js", "/dom.js", "/form.js", "/render.js", "/app.css", "/api/servers"} {
+		resp := p.do(t, http.MethodGet, path, "", nil)
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != http.StatusOK || strings.Contains(string(b), p.token) {
+			t.Errorf("GET %s: %s; token in body: %v", path, resp.Status, strings.Contains(string(b), p.token))
+		}
+		if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") {
+			t.Errorf("GET %s: CSP %q", path, csp)
+		}
+	}
+}
+
+// With --listen, the Host may also name the listen address; nothing else
+// is added.
+func TestListenHostAllowed(t *testing.T) {
+	p := newPageWith(t, Options{Hosts: []string{"192.0.2.7"}})
+	if resp := p.do(t, http.MethodGet, "/api/servers", "", map[string]string{"Host": "192.0.2.7:8080"}); resp.StatusCode != http.StatusOK {
+		t.Errorf("the --listen host: %s", resp.Status)
+	}
+	if resp := p.do(t, http.MethodGet, "/api/servers", "", map[string]string{"Host": "192.0.2.8:8080"}); resp.StatusCode != http.StatusForbidden {
+		t.Errorf("another host: %s", resp.Status)
+	}
+}
+
+// Errors and stderr tails shown on the page go through Redact.
+func TestServersViewRedacted(t *testing.T) {
+	const secret = "tok-0123456789"
+	p := newPageWith(t, Options{Redact: func(s string) string { return strings.ReplaceAll(s, secret, "***") }}, secret)
+	resp := p.do(t, http.MethodGet, "/api/servers", "", nil)
+	b, _ := io.ReadAll(resp.Body)
+	if strings.Contains(string(b), secret) || !strings.Contains(string(b), `"stderr":"the server said: ***"`) {
+		t.Fatalf("servers view: %s", b)
+	}
+}

@@ -1,0 +1,94 @@
+package inspect
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"io/fs"
+	"net/http"
+	"sync"
+)
+
+//go:embed assets
+var assets embed.FS
+
+// Options configure the inspector.
+type Options struct {
+	// Servers are the servers the page works on (required).
+	Servers Servers
+	// Wire is the timeline the servers' recorders write to; nil shows
+	// an empty one.
+	Wire *Wire
+	// Token is the session's secret (NewToken); required.
+	Token string
+	// Hosts are host names besides this machine's that the Host header
+	// may name (the address of --listen).
+	Hosts []string
+	// Redact removes secrets from text shown on the page (errors, stderr);
+	// nil leaves text as it is.
+	Redact func(string) string
+}
+
+// Server is the inspector's web application.
+type Server struct {
+	opts    Options
+	handler http.Handler
+	hub     *hub
+	calls   *calls
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	stop   func()
+}
+
+// New returns the inspector for opts. Close it to end its calls and
+// event streams.
+func New(opts Options) (*Server, error) {
+	if opts.Servers == nil {
+		return nil, errors.New("inspect: no servers")
+	}
+	if len(opts.Token) < 16 {
+		return nil, errors.New("inspect: the token must be at least 16 characters")
+	}
+	if opts.Wire == nil {
+		opts.Wire = NewWire(0, 0)
+	}
+	if opts.Redact == nil {
+		opts.Redact = func(s string) string { return s }
+	}
+	s := &Server{opts: opts, hub: newHub()}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.calls = newCalls(s.hub)
+	opts.Wire.setNotify(func(e *WireEntry) { s.hub.publish(event{kind: "wire", wire: e}) })
+	s.stop = opts.Servers.Watch(func() { s.hub.publish(event{kind: "servers"}) })
+	static, _ := fs.Sub(assets, "assets")
+	mux := http.NewServeMux()
+	mux.Handle("GET /", http.FileServerFS(static))
+	s.routes(mux)
+	s.handler = newGuard(opts.Token, opts.Hosts, withCSP(mux))
+	return s, nil
+}
+
+// ServeHTTP serves the page and its API.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// Close cancels the calls still running, ends the event streams and waits
+// for both.
+func (s *Server) Close() error {
+	s.stop()
+	s.opts.Wire.setNotify(nil)
+	s.cancel()
+	s.hub.close()
+	s.wg.Wait()
+	return nil
+}
+
+// withCSP confines the page to its own origin: no script, style or
+// connection elsewhere; images and audio of results come as data: URLs.
+func withCSP(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+		next.ServeHTTP(w, r)
+	})
+}
