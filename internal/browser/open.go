@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strings"
 	"time"
 )
 
@@ -16,22 +17,25 @@ import (
 // soon as they handed the URL over.
 const openTimeout = 10 * time.Second
 
-// Open opens url in the user's default browser with the system's
-// opener: open on macOS, rundll32 on Windows, xdg-open elsewhere. On
-// Linux and the BSDs it fails without a graphical session (no DISPLAY or
-// WAYLAND_DISPLAY), as over SSH, so the caller shows the URL instead.
+// Open opens url in the user's browser: with $BROWSER when it is set (a
+// command, which gets the URL as its last argument), else with the
+// system's opener: open on macOS, rundll32 on Windows, xdg-open elsewhere.
+// On Linux and the BSDs the system opener fails without a graphical
+// session (no DISPLAY or WAYLAND_DISPLAY), as over SSH, so the caller
+// shows the URL instead.
 func Open(ctx context.Context, url string) error {
 	var name string
 	var args []string
-	switch runtime.GOOS {
-	case "darwin":
+	switch fields := strings.Fields(os.Getenv("BROWSER")); {
+	case len(fields) > 0:
+		name, args = fields[0], fields[1:]
+	case runtime.GOOS == "darwin":
 		name = "open"
-	case "windows":
+	case runtime.GOOS == "windows":
 		name, args = "rundll32", []string{"url.dll,FileProtocolHandler"}
+	case os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "":
+		return errors.New("no graphical session to open a browser in")
 	default:
-		if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
-			return errors.New("no graphical session to open a browser in")
-		}
 		name = "xdg-open"
 	}
 	ctx, cancel := context.WithTimeout(ctx, openTimeout)

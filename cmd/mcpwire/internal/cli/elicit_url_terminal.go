@@ -5,12 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
-	"os/exec"
-	"runtime"
-	"strings"
 	"sync"
 
+	"github.com/mcpwire/mcpwire/internal/browser"
 	"github.com/mcpwire/mcpwire/mcp"
 )
 
@@ -114,25 +111,8 @@ func askURL(ctx context.Context, io *IOStreams, done *urlCompletions, req *mcp.E
 	return &mcp.ElicitResult{Action: mcp.ElicitAccept}, nil
 }
 
-// openBrowser opens rawURL with $BROWSER when it is set (a command, which
-// gets the URL as its last argument), else with the system's opener:
-// open on macOS, rundll32 on Windows, xdg-open elsewhere, which needs a
-// graphical session (none over SSH: the caller then shows the URL).
+// openBrowser opens rawURL as every browser hand-over of mcpwire does
+// ($BROWSER, else the system's opener; see browser.Open).
 func openBrowser(ctx context.Context, rawURL string) error {
-	argv := strings.Fields(os.Getenv("BROWSER"))
-	switch {
-	case len(argv) > 0:
-	case runtime.GOOS == "darwin":
-		argv = []string{"open"}
-	case runtime.GOOS == "windows":
-		argv = []string{"rundll32", "url.dll,FileProtocolHandler"}
-	case os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "":
-		return errors.New("no graphical session to open a browser in")
-	default:
-		argv = []string{"xdg-open"}
-	}
-	if err := exec.CommandContext(ctx, argv[0], append(argv[1:], rawURL)...).Run(); err != nil {
-		return fmt.Errorf("opening the browser with %s: %v", argv[0], err)
-	}
-	return nil
+	return browser.Open(ctx, rawURL)
 }
