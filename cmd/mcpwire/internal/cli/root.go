@@ -29,6 +29,7 @@ var commands = []func() *Command{
 	newCompleteCommand,
 	newRequestCommand,
 	newWatchCommand,
+	newGatewayCommand,
 	newLoginCommand,
 	newLogoutCommand,
 	newAuthCommand,
