@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpwire/mcpwire/config"
 	"github.com/mcpwire/mcpwire/mcp"
@@ -140,9 +141,13 @@ func testServeStdioAggregates(t *testing.T, version string) {
 	if res, err := c.CallTool(ctx, "alpha__add-tool", map[string]any{"name": "extra"}, nil); err != nil || res.IsError {
 		t.Fatalf("add-tool: %v %+v", err, res)
 	}
+	// A bound only for failing: without it a lost notification would
+	// show as the whole test binary's timeout.
+	wait, stop := context.WithTimeout(ctx, time.Minute)
+	defer stop()
 	select {
 	case <-changed:
-	case <-ctx.Done():
+	case <-wait.Done():
 		t.Fatal("no notifications/tools/list_changed from the gateway")
 	}
 	if names := toolNames(t, c); !slices.Contains(names, "alpha__extra") {

@@ -1,0 +1,109 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpwire/mcpwire/config"
+	"github.com/mcpwire/mcpwire/internal/server"
+	"github.com/mcpwire/mcpwire/manager"
+	"github.com/mcpwire/mcpwire/mcp"
+	"github.com/mcpwire/mcpwire/transport"
+)
+
+// inProcess runs a gateway over upstream servers served in process, and
+// returns the project's client connected to it.
+func inProcess(t *testing.T, upstreams map[string]*server.Server) *mcp.Client {
+	t.Helper()
+	var defs []*config.Server
+	for name, up := range upstreams {
+		t.Cleanup(func() { _ = up.Close() })
+		defs = append(defs, &config.Server{Name: name, Type: config.TypeStdio, Command: "in-process", Enabled: true})
+	}
+	m := manager.NewServers(defs, &manager.Options{
+		DisableCache:  true,
+		ReconnectWait: 200 * time.Millisecond, // a closed upstream fails its call soon
+		Dial: func(_ context.Context, s *config.Server) (transport.Transport, error) {
+			return upstreams[s.Name].Transport(), nil
+		},
+	})
+	t.Cleanup(func() { _ = m.Close() })
+	if _, err := m.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.WaitSettled(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	g, err := New(m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = g.Close() })
+	stream, _ := server.Connect(t, g.srv)
+	c, err := mcp.NewClient(t.Context(), stream, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+func TestCancellationReachesTheUpstream(t *testing.T) {
+	up := server.NewServer(nil)
+	started, cancelled := make(chan struct{}), make(chan struct{})
+	up.AddTool(server.Tool{Name: "block"}, func(ctx context.Context, _ *server.ToolRequest) (*server.ToolResult, error) {
+		close(started)
+		<-ctx.Done()
+		close(cancelled)
+		return nil, ctx.Err()
+	})
+	c := inProcess(t, map[string]*server.Server{"up": up})
+
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.CallTool(ctx, "up__block", nil, nil)
+		done <- err
+	}()
+	<-started
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("call: %v", err)
+	}
+	// A bound only for failing, not a measure of speed.
+	wait, stop := context.WithTimeout(t.Context(), time.Minute)
+	defer stop()
+	select {
+	case <-cancelled:
+	case <-wait.Done():
+		t.Fatal("the upstream's handler was not cancelled")
+	}
+}
+
+func TestUpstreamErrorsStayTheirs(t *testing.T) {
+	good, bad := server.NewServer(nil), server.NewServer(nil)
+	good.AddTool(server.Tool{Name: "hello"}, func(context.Context, *server.ToolRequest) (*server.ToolResult, error) {
+		return server.TextResult("hi"), nil
+	})
+	bad.AddTool(server.Tool{Name: "hello"}, func(context.Context, *server.ToolRequest) (*server.ToolResult, error) {
+		return nil, errors.New("upstream trouble")
+	})
+	c := inProcess(t, map[string]*server.Server{"good": good, "bad": bad})
+	res, err := c.CallTool(t.Context(), "bad__hello", nil, nil)
+	if err != nil || !res.IsError || res.Content[0].Text != "upstream trouble" {
+		t.Fatalf("bad__hello: %v %+v", err, res)
+	}
+	// Once the server is gone, its calls fail naming it; the other's go on.
+	_ = bad.Close()
+	res, err = c.CallTool(t.Context(), "bad__hello", nil, nil)
+	if err != nil || !res.IsError || !strings.Contains(res.Content[0].Text, `"bad"`) {
+		t.Fatalf("bad__hello after close: %v %+v", err, res)
+	}
+	res, err = c.CallTool(t.Context(), "good__hello", nil, nil)
+	if err != nil || res.IsError || res.Content[0].Text != "hi" {
+		t.Fatalf("good__hello: %v %+v", err, res)
+	}
+}
