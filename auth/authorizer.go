@@ -157,6 +157,16 @@ type Options struct {
 	// a server whose metadata later names another authorization server
 	// cannot collect it.
 	ClientSecretIssuer string
+	// AcceptIssuer moves the binding recorded at the first use of the
+	// credentials to this issuer, when the server's metadata names it
+	// (mcpwire login --accept-issuer). It never overrides a configured
+	// ClientSecretIssuer.
+	AcceptIssuer string
+	// AcceptIssuerHint, given the issuer a server names now and whether
+	// the binding is configured (ClientSecretIssuer), says how to accept
+	// it (mcpwire names its login command or the config field); the
+	// *IssuerChangedError carries it.
+	AcceptIssuerHint func(issuer string, configured bool) string
 
 	// now is replaced by tests that need to move time.
 	now func() time.Time
@@ -186,12 +196,15 @@ type Authorizer struct {
 	signer    *signingKey
 	now       func() time.Time
 
-	mu        sync.Mutex
-	loaded    bool
-	rec       Record
-	disc      *discovery
-	flight    *flight
-	attempts  int   // authorizations since a request last succeeded
+	mu       sync.Mutex
+	loaded   bool
+	rec      Record
+	disc     *discovery
+	flight   *flight
+	attempts int // authorizations since a request last succeeded
+	// gotToken is when the current token was obtained or refreshed by
+	// this Authorizer (zero: loaded from the Store), for refreshFloor.
+	gotToken  time.Time
 	cancelled error // sticky: the user cancelled; cleared by Reset
 	// DPoP: the servers' latest nonces by origin, and the parsed key of
 	// the current token (dpopEncoded is its stored form).
@@ -391,7 +404,11 @@ func (a *Authorizer) token(ctx context.Context) (string, error) {
 			waited = true
 			continue
 		}
-		if waited || !a.canRefreshLocked() {
+		if waited || !a.canRefreshLocked() || a.freshLocked(a.now()) {
+			// A token refreshed moments ago that expired already is not
+			// refreshed again before the server says so (a 401): a
+			// token that lives a second must not cost a refresh per
+			// request.
 			a.mu.Unlock()
 			return "", nil
 		}
@@ -520,16 +537,36 @@ func (a *Authorizer) Reset() {
 }
 
 // Logout forgets the server's tokens and registration, here and in the
-// Store. (Tokens are not revoked at the authorization server.)
+// Store. (Tokens are not revoked at the authorization server.) It keeps
+// the binding of the configured credentials to their authorization
+// server (Record.SecretIssuer): signing out must not let the next
+// sign-in send them to whichever issuer the server names by then.
 func (a *Authorizer) Logout(ctx context.Context) error {
 	a.mu.Lock()
-	a.rec = Record{ServerURL: a.key}
-	a.loaded = true
+	a.loadLocked(ctx)
+	kept := Record{ServerURL: a.key, SecretIssuer: a.rec.SecretIssuer}
+	a.rec = kept
 	a.disc = nil
 	a.cancelled = nil
 	a.attempts = 0
 	a.mu.Unlock()
+	if kept.SecretIssuer != "" {
+		return a.store.Save(ctx, &kept)
+	}
 	return a.store.Delete(ctx, a.key)
+}
+
+// BoundIssuer returns the authorization server the configured credentials
+// are bound to (configured, else recorded at their first use), "" when
+// none is yet.
+func (a *Authorizer) BoundIssuer(ctx context.Context) string {
+	if a.opts.ClientSecretIssuer != "" {
+		return a.opts.ClientSecretIssuer
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.loadLocked(ctx)
+	return a.rec.SecretIssuer
 }
 
 // Status returns a copy of what is known about the server's tokens (nil
@@ -579,12 +616,25 @@ func (a *Authorizer) loadLocked(ctx context.Context) {
 	}
 }
 
-// usableLocked returns the current access token if it is valid.
+// usableLocked returns the current access token if it is valid, or if
+// it was obtained within refreshFloor and has not expired yet (a
+// short-lived token, all inside the skew).
 func (a *Authorizer) usableLocked() string {
-	if t := a.rec.Token; t.Valid(a.now()) {
+	t, now := a.rec.Token, a.now()
+	if t.Valid(now) {
+		return t.AccessToken
+	}
+	if t != nil && t.AccessToken != "" && a.freshLocked(now) && (t.Expiry.IsZero() || now.Before(t.Expiry)) {
 		return t.AccessToken
 	}
 	return ""
+}
+
+// freshLocked reports whether the current token was obtained less than
+// refreshFloor ago: no refresh is started for it before a server
+// rejects it.
+func (a *Authorizer) freshLocked(now time.Time) bool {
+	return !a.gotToken.IsZero() && now.Sub(a.gotToken) < refreshFloor
 }
 
 func (a *Authorizer) canRefreshLocked() bool {

@@ -133,6 +133,7 @@ func (a *Authorizer) install(ctx context.Context, d *discovery, c *client, tok *
 		r.AuthMethod = c.method
 		r.Token = tok
 		r.Updated = a.now()
+		a.gotToken = r.Updated
 	})
 }
 
@@ -311,6 +312,7 @@ func (a *Authorizer) refresh(ctx context.Context) error {
 	a.commit(ctx, func(r *Record) {
 		r.Token = tok
 		r.Updated = a.now()
+		a.gotToken = r.Updated
 	})
 	return nil
 }

@@ -20,6 +20,11 @@ func (a *Authorizer) authorizationCode(ctx context.Context, d *discovery, scopes
 	if as.AuthorizationEndpoint == "" {
 		return nil, nil, fmt.Errorf("auth: authorization server %s has no authorization_endpoint for signing in", as.Issuer)
 	}
+	// A configured secret bound to another issuer is reported before a
+	// sign-in is asked for: signing in again would not help.
+	if err := a.bindSecret(ctx, as.Issuer); err != nil {
+		return nil, nil, err
+	}
 	if a.opts.UserAgent == nil {
 		if hint := a.opts.SignInHint; hint != "" {
 			return nil, nil, fmt.Errorf("%w: %s; %s", ErrInteractionRequired, a.redacted, hint)
@@ -241,28 +246,6 @@ func (a *Authorizer) bindSecret(ctx context.Context, issuer string) error {
 		return nil
 	}
 	return a.bindTo(ctx, issuer, errSecretIssuer)
-}
-
-// bindTo checks that a credential of the configuration may go to issuer:
-// the issuer configured (ClientSecretIssuer), else the first one a
-// credential was sent to, recorded now if there is none yet. kind is the
-// error for a mismatch.
-func (a *Authorizer) bindTo(ctx context.Context, issuer string, kind error) error {
-	bound := a.opts.ClientSecretIssuer
-	if bound == "" {
-		a.mu.Lock()
-		bound = a.rec.SecretIssuer
-		a.mu.Unlock()
-	}
-	if bound == "" {
-		a.commit(ctx, func(r *Record) { r.SecretIssuer = issuer })
-		return nil
-	}
-	if strings.TrimSuffix(bound, "/") != strings.TrimSuffix(issuer, "/") {
-		return fmt.Errorf("%w: it belongs to %s, and the server now names %s; refusing to send it (set the oauth block's \"issuer\" if the new one is right, or run mcpwire logout)",
-			kind, redactURL(bound), redactURL(issuer))
-	}
-	return nil
 }
 
 // clientFor identifies the client for the authorization code flow, in the

@@ -471,6 +471,14 @@ func TestHostileClientSecretToAnotherIssuer(t *testing.T) {
 		if len(w.tokenRequests()) != 0 || w.authorizeCount() != 0 {
 			t.Fatal("the sign-in went ahead")
 		}
+		// A configured binding moves only with the configuration, not
+		// with AcceptIssuer.
+		accepting := newAuth(t, w, &Options{ClientID: "my-app", ClientSecret: "cs-SECRET-42", ClientSecretIssuer: "https://corp-as.example", AcceptIssuer: w.issuer()})
+		err = call(t, w, accepting, "ping")
+		var ice *IssuerChangedError
+		if !errors.As(err, &ice) || !ice.Configured || !strings.Contains(err.Error(), "set ClientSecretIssuer") || len(w.tokenRequests()) != 0 {
+			t.Fatalf("AcceptIssuer against a configured issuer: %v, %d token requests", err, len(w.tokenRequests()))
+		}
 	})
 	t.Run("first issuer, stored", func(t *testing.T) {
 		w := newWorld(t)
@@ -498,6 +506,32 @@ func TestHostileClientSecretToAnotherIssuer(t *testing.T) {
 		}
 		if len(evil.tokenRequests()) != 0 {
 			t.Fatal("the other authorization server got a token request")
+		}
+		var ice *IssuerChangedError
+		if !errors.As(err, &ice) || !strings.HasPrefix(ice.Named, evil.as.URL) || ice.Bound == ice.Named || strings.Contains(err.Error(), "logout") ||
+			!strings.Contains(err.Error(), "Options.AcceptIssuer") {
+			t.Errorf("err = %v: want an *IssuerChangedError that names the way to accept, not logout", err)
+		}
+		// Logout drops tokens, not the binding: a fresh sign-in is still
+		// refused, and only accepting the new issuer moves it.
+		if err := newAuth(t, w, opts()).Logout(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if err := call(t, w, newAuth(t, w, opts()), "ping"); !isAuthErr(err, errSecretIssuer) {
+			t.Fatalf("after Logout: call = %v, want errSecretIssuer", err)
+		}
+		if len(evil.tokenRequests()) != 0 {
+			t.Fatal("after Logout the other authorization server got a token request")
+		}
+		accepting := opts()
+		accepting.AcceptIssuer = evil.issuer()
+		// (The resource server does not know the new server's tokens, so
+		// the call itself fails after the grant.)
+		if err := call(t, w, newAuth(t, w, accepting), "ping"); errors.Is(err, errSecretIssuer) {
+			t.Fatalf("accepted: call = %v", err)
+		}
+		if n := len(evil.tokenRequests()); n == 0 {
+			t.Fatal("accepted: the new authorization server got no token request")
 		}
 	})
 }

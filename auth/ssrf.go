@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"syscall"
 	"time"
+
+	"github.com/mcpwire/mcpwire/internal/origin"
 )
 
 // errLinkLocal: a URL that a server's challenge or metadata named for
@@ -46,12 +48,14 @@ func refuseLinkLocal(what, raw string) error {
 }
 
 // defaultHTTPClient is the Authorizer's client when none is given: a
-// 30 s timeout, and a dialer that refuses link-local addresses however the
-// name resolved.
+// 30 s timeout, a dialer that refuses link-local addresses however the
+// name resolved, and "localhost" names pinned to loopback (never looked
+// up, never proxied), as plain http to them is allowed.
 func defaultHTTPClient() *http.Client {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second, Control: refuseLinkLocalConn}
 	tr.DialContext = d.DialContext
+	origin.PinLocalhostTransport(tr)
 	return &http.Client{Timeout: 30 * time.Second, Transport: tr}
 }
 

@@ -37,7 +37,8 @@ type Record struct {
 	Registration *Registration `json:"registration,omitempty"`
 	// SecretIssuer is the issuer the configured client secret was first
 	// sent to; it is sent to no other (see Options.ClientSecretIssuer).
-	// It survives a change of authorization server, which drops the rest.
+	// It survives a change of authorization server, which drops the rest,
+	// and a Logout, which drops the rest too.
 	SecretIssuer string `json:"client_secret_issuer,omitempty"`
 
 	Token   *Token    `json:"token,omitempty"`

@@ -19,6 +19,13 @@ import (
 // that it does not run out on its way to the server.
 const expirySkew = 30 * time.Second
 
+// refreshFloor: a token obtained less than this long ago is used until it
+// actually expires, even inside expirySkew, and no refresh is started for
+// it. A token that lives 30 s or less is inside the skew from the start;
+// without the floor, every request would refresh it. A server that
+// rejects the token (401) still gets a refresh at once.
+const refreshFloor = 10 * time.Second
+
 // Token endpoint client authentication methods (RFC 7591 / OpenID).
 const (
 	AuthNone              = "none"

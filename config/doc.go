@@ -44,7 +44,27 @@
 // other than the servers' are ignored silently. Only the given directory
 // is searched; Load does not walk up to a repository root. Project files
 // come first, then the user's; the first definition of a name wins, and
-// later ones are kept in Set.Shadowed.
+// later ones are kept in Set.Shadowed. One exception: a project server
+// never hides a user-level server. When a project file defines a name
+// that a user file defines too, the project's server keeps the name and
+// the user's is loaded as "user:NAME" (UserPrefix); a project server may
+// not take a name starting with "user:".
+//
+// # Trust
+//
+// A file found in the project directory came with the repository, so its
+// commands and the variables it would send somewhere are not the user's
+// choice. Load reads its servers only once the user has approved its
+// content (Approve, which the mcpwire trust command calls): approvals are
+// kept in the state directory (LoadOptions.StateDir, by default
+// $XDG_STATE_HOME/mcpwire or ~/.local/state/mcpwire, in
+// trusted-configs.json), one SHA-256 of the content per absolute path, so
+// an edited file is untrusted again. Until then the file is in
+// Set.Untrusted, read by Inspect: its servers as written, with the
+// variables each would read (Server.Vars), and no variable looked up.
+// LoadOptions.LoadUntrusted loads such files anyway, each server marked
+// Source.Untrusted. The user's own files and the files named in
+// LoadOptions.Files need no approval.
 //
 // # Server fields
 //

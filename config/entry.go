@@ -8,6 +8,7 @@ import (
 	"math"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -60,6 +61,7 @@ type item struct {
 // server decodes, expands and validates one definition; nil if invalid.
 func (p *docParser) server(d member, section string) *Server {
 	b := &serverBuilder{p: p, name: d.Key, off: d.KeyOff}
+	p.res.read = nil
 	line, _ := p.lines.position(d.KeyOff)
 	s := &Server{
 		Name:    d.Key,
@@ -193,7 +195,23 @@ func (p *docParser) server(d member, section string) *Server {
 	if b.bad {
 		return nil
 	}
+	if p.res.inspect && len(s.OAuth) > 0 {
+		// The block is expanded when the server signs in; note what it
+		// would read. Its problems are the sign-in's to report.
+		_, _ = p.res.expand(string(s.OAuth))
+	}
+	s.Vars = sortedUnique(p.res.read)
 	return s
+}
+
+// sortedUnique returns the distinct names of names, sorted; nil if none.
+func sortedUnique(names []string) []string {
+	if len(names) == 0 {
+		return nil
+	}
+	out := slices.Clone(names)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // decoded holds the fields of one definition before expansion.
@@ -239,7 +257,7 @@ func (b *serverBuilder) process(s *Server, f *decoded) {
 			b.fail(e.off, e.field, fmt.Sprintf("%s is not a variable name", quoteName(e.val)))
 			continue
 		}
-		if v, ok := b.p.res.env(e.val); ok {
+		if v, ok := b.p.res.lookup(e.val); ok {
 			if s.Env == nil {
 				s.Env = make(map[string]string)
 			}
@@ -304,7 +322,7 @@ func (b *serverBuilder) envHeaders(s *Server, f *decoded) {
 		default:
 			// As Codex does: an unset or empty variable leaves the
 			// header out.
-			if v, ok := b.p.res.env(h.val); ok && v != "" {
+			if v, ok := b.p.res.lookup(h.val); ok && v != "" {
 				if strings.ContainsAny(v, "\r\n\x00") {
 					b.fail(h.off, h.field, fmt.Sprintf("the value of %s contains a line break or NUL", quoteName(h.val)))
 				}
@@ -316,7 +334,7 @@ func (b *serverBuilder) envHeaders(s *Server, f *decoded) {
 		return
 	}
 	name := f.bearerVar
-	v, ok := b.p.res.env(name)
+	v, ok := b.p.res.lookup(name)
 	switch {
 	case !validVarName(name):
 		b.fail(f.bearer.ValOff, f.bearer.Key, fmt.Sprintf("%s is not a variable name", quoteName(name)))

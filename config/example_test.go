@@ -56,21 +56,45 @@ func ExampleLoad() {
 	write(filepath.Join(project, ".mcp.json"), `{"mcpServers": {"db": {"command": "db-mcp"}}}`)
 	write(filepath.Join(home, ".cursor", "mcp.json"), `{"mcpServers": {"db": {"command": "old-db"}, "web": {"url": "https://mcp.example.com/mcp"}}}`)
 
-	set, err := config.Load(config.LoadOptions{Dir: project, HomeDir: home, UserConfigDir: filepath.Join(home, ".config")})
+	opts := config.LoadOptions{Dir: project, HomeDir: home, UserConfigDir: filepath.Join(home, ".config"), StateDir: filepath.Join(root, "state")}
+	print := func(set *config.Set) {
+		for _, s := range set.Servers {
+			fmt.Printf("%s: %s %s%s (%s)\n", s.Name, s.Type, s.Command, s.URL, s.Source.Scope)
+		}
+		for _, in := range set.Untrusted {
+			for _, s := range in.Servers {
+				fmt.Printf("untrusted: %s %s in %s\n", s.Name, s.Command, filepath.Base(in.File))
+			}
+		}
+	}
+	set, err := config.Load(opts)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	for _, s := range set.Servers {
-		fmt.Printf("%s: %s %s%s (%s)\n", s.Name, s.Type, s.Command, s.URL, s.Source.Scope)
+	// The project's .mcp.json came with the repository: nothing of it
+	// loads until the user approves the content shown.
+	print(set)
+	in := set.Untrusted[0]
+	if err := config.Approve(in.File, in.SHA256, opts); err != nil {
+		fmt.Println(err)
+		return
 	}
-	for _, s := range set.Shadowed {
-		fmt.Printf("shadowed: %s %s (%s)\n", s.Name, s.Command, s.Source.Scope)
+	fmt.Println("-- approved")
+	set, err = config.Load(opts)
+	if err != nil {
+		fmt.Println(err)
+		return
 	}
+	print(set)
 	fmt.Println("problems:", set.Err())
 	// Output:
-	// db: stdio db-mcp (project)
+	// user:db: stdio old-db (user)
 	// web: auto https://mcp.example.com/mcp (user)
-	// shadowed: db old-db (user)
+	// untrusted: db db-mcp in .mcp.json
+	// -- approved
+	// db: stdio db-mcp (project)
+	// user:db: stdio old-db (user)
+	// web: auto https://mcp.example.com/mcp (user)
 	// problems: <nil>
 }

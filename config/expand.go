@@ -31,6 +31,22 @@ type resolver struct {
 	literal bool
 	// bareDollar makes $VAR a reference too, as Gemini CLI reads it.
 	bareDollar bool
+	// inspect reads no variable at all (an untrusted file): every
+	// reference stays as written, and only its name is noted.
+	inspect bool
+	// read collects the names of the variables the definition being
+	// parsed reads (Server.Vars); the parser resets it per definition.
+	read []string
+}
+
+// lookup reads one variable through env, noting its name. In inspect
+// mode env is never called: the value is the reference as written.
+func (r *resolver) lookup(name string) (string, bool) {
+	r.read = append(r.read, name)
+	if r.inspect {
+		return "${" + name + "}", true
+	}
+	return r.env(name)
 }
 
 // expandError is why a value could not be expanded. It names the variable
@@ -172,7 +188,17 @@ func (r *resolver) variable(scheme, body, what string) (string, error) {
 	if !validVarName(name) {
 		return "", &expandError{msg: "invalid variable name in " + maskedRef(scheme, name)}
 	}
-	v, ok := r.env(name)
+	if r.inspect {
+		r.read = append(r.read, name)
+		if hasDefault {
+			// The default's own references would be read too.
+			if _, err := r.expand(def); err != nil {
+				return "", err
+			}
+		}
+		return "${" + scheme + body + "}", nil
+	}
+	v, ok := r.lookup(name)
 	if hasDefault && (!ok || v == "") {
 		return r.expand(def)
 	}
@@ -188,11 +214,15 @@ func (r *resolver) input(id string) (string, error) {
 	if id == "" {
 		return "", &expandError{msg: `empty input id in "${input:}"`}
 	}
+	envName := InputEnvName(id)
+	if r.inspect {
+		r.read = append(r.read, envName)
+		return "${input:" + id + "}", nil
+	}
 	if v, ok := r.inputs[id]; ok {
 		return v, nil
 	}
-	envName := InputEnvName(id)
-	if v, ok := r.env(envName); ok {
+	if v, ok := r.lookup(envName); ok {
 		return v, nil
 	}
 	desc, declared := r.declared[id]

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -165,4 +166,26 @@ func checkFuzzedServer(t *testing.T, s *Server, literalEscape bool) {
 	for _, p := range append(append([]string{}, s.EnabledTools...), s.DisabledTools...) {
 		s.ToolAllowed(p) // must not panic on any accepted pattern
 	}
+}
+
+// FuzzInspect feeds arbitrary documents to the untrusted reading of a
+// project file: it must never panic, never consult the environment, and
+// mark every server it returns untrusted.
+func FuzzInspect(f *testing.F) {
+	f.Add([]byte(`{"mcpServers": {"a": {"command": "${X}", "args": ["${Y:-${Z}}"], "env": {"K": "${input:k}"}}}}`), uint8(0))
+	f.Add([]byte(`{"servers": {"a": {"url": "https://h/${U}", "headers": {"A": "${env:H}"}, "oauth": {"clientSecret": "${S}"}}}}`), uint8(1))
+	f.Add([]byte("[mcp_servers.a]\nurl = \"https://h\"\nbearer_token_env_var = \"T\"\nenv_vars = [\"V\"]\n"), uint8(2))
+	formats := []Format{FormatMCPServers, FormatVSCode, FormatCodex, FormatGemini, FormatZed}
+	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
+		opts := LoadOptions{Dir: "/proj", HomeDir: "/home/dev", Env: func(name string) (string, bool) {
+			t.Fatalf("the environment was consulted for %q", name)
+			return "", false
+		}}
+		in := inspectData(data, "/proj/x", formats[int(which)%len(formats)], opts)
+		for _, s := range in.Servers {
+			if !s.Source.Untrusted || !slices.Contains(in.Names, s.Name) {
+				t.Fatalf("server %q: untrusted %v, names %v", s.Name, s.Source.Untrusted, in.Names)
+			}
+		}
+	})
 }

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"syscall"
 )
 
@@ -32,6 +34,18 @@ type LoadOptions struct {
 	// Inputs supplies VS Code ${input:id} values by id. The library never
 	// prompts: a CLI that wants to ask the user does so and fills this map.
 	Inputs map[string]string
+	// StateDir holds the user's approvals of project files
+	// (trusted-configs.json; see Approve). Default $XDG_STATE_HOME/mcpwire
+	// (XDG_STATE_HOME read through Env), else
+	// <HomeDir>/.local/state/mcpwire.
+	StateDir string
+	// LoadUntrusted loads project files the user has not approved as if
+	// they were: their variables are expanded and their servers are in
+	// Set.Servers, each with Source.Untrusted set. Without it (the
+	// default) such a file's servers are only described, in
+	// Set.Untrusted, and no variable of it is read. Files named in Files
+	// and the user's own files are always trusted.
+	LoadUntrusted bool
 	// Strict makes an error (not a warning) in a discovered file fail
 	// Load, as an error in a file named in Files always does. Without it,
 	// a broken discovered file is reported in Set.Problems and skipped:
@@ -47,20 +61,30 @@ var ErrInvalid = errors.New("config: invalid config file")
 type Location struct {
 	File   string
 	Format Format
-	Scope  string // "project", "user" or "explicit"
+	Scope  string // ScopeProject, ScopeUser or ScopeExplicit
 }
 
 // Set is the result of Load.
 type Set struct {
 	// Servers are the definitions in effect, in discovery order. Disabled
-	// servers are included (Enabled false): they claim their name.
+	// servers are included (Enabled false): they claim their name. A
+	// user-level server whose name a project file's server took is here
+	// as UserPrefix+name ("user:github").
 	Servers []*Server
-	// Shadowed are valid definitions whose name an earlier one already
-	// claimed (for mcpwire servers --sources).
+	// Shadowed are valid definitions whose name an earlier one of the
+	// same scope (or of an explicit file) already claimed (for mcpwire
+	// servers --sources).
 	Shadowed []*Server
+	// Untrusted are the project files Load did not load because the user
+	// has not approved their content (and LoadOptions.LoadUntrusted is
+	// off), each read without reading a variable. Their servers claim
+	// their names but are not in Servers; their problems are not in
+	// Problems.
+	Untrusted []*Inspection
 	// Problems lists errors and warnings, file by file in discovery order.
 	Problems []Problem
-	// Files are the files that existed and were read.
+	// Files are the files that existed and were read, untrusted ones
+	// included.
 	Files []string
 }
 
@@ -82,7 +106,15 @@ func (set *Set) Err() error { return joinProblems(set.Problems) }
 // their servers: the first definition of a name wins, later ones go to
 // Shadowed. A definition that is invalid still claims its name, so a
 // broken project entry is reported rather than silently replaced by a
-// user-level one of the same name.
+// user-level one of the same name. A project server never hides a
+// user-level one, though: when a project file's server (valid, invalid
+// or untrusted) has the name, the user's server is renamed UserPrefix+
+// name ("user:github"), and a project server may not take a name with
+// that prefix.
+//
+// A project file (scope ScopeProject) loads only when the user approved
+// its current content (Approve) or LoadOptions.LoadUntrusted is set;
+// otherwise it goes to Set.Untrusted, read without a variable lookup.
 //
 // Problems in discovered files and entries do not fail Load: they are in
 // Set.Problems, and every valid server still loads. Load fails when an
@@ -98,11 +130,11 @@ func Load(opts LoadOptions) (*Set, error) {
 		return nil, err
 	}
 	set := &Set{}
-	claimed := make(map[string]bool)
+	l := &loader{set: set, opts: opts, claimed: make(map[string]string)}
 	var fatal []error
 	for _, loc := range Locations(opts) {
 		before := len(set.Problems)
-		if err := set.loadFile(loc, opts, claimed); err != nil {
+		if err := l.loadFile(loc); err != nil {
 			return nil, err
 		}
 		if opts.Strict || loc.Scope == "explicit" {
@@ -119,10 +151,21 @@ func Load(opts LoadOptions) (*Set, error) {
 	return set, nil
 }
 
-// loadFile reads one location into set; claimed holds the names already
-// taken. Only an explicit file that cannot be read is an error; any other
-// file that cannot be read is a Problem, and a missing one is skipped.
-func (set *Set) loadFile(loc Location, opts LoadOptions, claimed map[string]bool) error {
+// loader is the state of one Load.
+type loader struct {
+	set  *Set
+	opts LoadOptions
+	// claimed maps each name taken to the scope of the file that took it.
+	claimed map[string]string
+	// approvals are the user's, read at the first project file.
+	approvals *trustRecord
+}
+
+// loadFile reads one location into the set. Only an explicit file that
+// cannot be read is an error; any other file that cannot be read is a
+// Problem, and a missing one is skipped.
+func (l *loader) loadFile(loc Location) error {
+	set, opts := l.set, l.opts
 	data, err := os.ReadFile(loc.File)
 	if err != nil {
 		if loc.Scope == "explicit" {
@@ -134,23 +177,105 @@ func (set *Set) loadFile(loc Location, opts LoadOptions, claimed map[string]bool
 		return nil
 	}
 	set.Files = append(set.Files, loc.File)
+	untrusted := loc.Scope == ScopeProject && !l.approved(loc.File, data)
+	if untrusted && !opts.LoadUntrusted {
+		l.addUntrusted(loc, data)
+		return nil
+	}
 	entries, problems := parseDocument(data, loc.File, loc.Format, opts)
 	set.Problems = append(set.Problems, problems...)
 	for _, e := range entries {
 		if e.server != nil {
 			e.server.Source.Scope = loc.Scope
+			e.server.Source.Untrusted = untrusted
+		}
+		if msg := l.claim(&e, loc.Scope); msg != "" {
+			set.Problems = append(set.Problems, nameProblem(loc.File, e, msg))
+			continue
 		}
 		switch {
-		case claimed[e.name] && e.server != nil:
+		case e.shadowed && e.server != nil:
 			set.Shadowed = append(set.Shadowed, e.server)
-		case !claimed[e.name]:
-			claimed[e.name] = true
-			if e.server != nil {
-				set.Servers = append(set.Servers, e.server)
-			}
+		case !e.shadowed && e.server != nil:
+			set.Servers = append(set.Servers, e.server)
 		}
 	}
 	return nil
+}
+
+// addUntrusted describes a project file the user has not approved: its
+// servers claim their names, and nothing of it is expanded.
+func (l *loader) addUntrusted(loc Location, data []byte) {
+	in := inspectData(data, loc.File, loc.Format, l.opts)
+	byName := make(map[string]*Server, len(in.Servers))
+	for _, s := range in.Servers {
+		s.Source.Scope = loc.Scope
+		byName[s.Name] = s
+	}
+	var kept []*Server
+	for _, name := range in.Names {
+		e := entry{name: name, server: byName[name]}
+		if msg := l.claim(&e, loc.Scope); msg != "" {
+			in.Problems = append(in.Problems, nameProblem(loc.File, e, msg))
+			continue
+		}
+		if !e.shadowed && e.server != nil {
+			kept = append(kept, e.server)
+		}
+	}
+	in.Servers = kept
+	l.set.Untrusted = append(l.set.Untrusted, in)
+}
+
+// approved reports whether the user approved the project file with this
+// content. An approvals file that cannot be read approves nothing and is
+// reported once.
+func (l *loader) approved(file string, data []byte) bool {
+	if l.approvals == nil {
+		rec, err := readTrust(TrustFile(l.opts))
+		if err != nil {
+			l.set.Problems = append(l.set.Problems, Problem{File: TrustFile(l.opts), Msg: err.Error() + "; no project file is trusted", Warning: true})
+		}
+		l.approvals = &rec
+	}
+	return l.approvals.Files[file] == ContentHash(data)
+}
+
+// UserPrefix is put before the name of a user-level server whose name a
+// project server has: "user:github" is the user's github when the
+// project defines one too.
+const UserPrefix = "user:"
+
+// claim settles the name of one definition from a file of scope: the
+// first of a name wins and later ones are shadowed, except that a
+// user-level server whose name a project server took is renamed
+// UserPrefix+name. It returns a problem's message for a project name
+// that would pass for a renamed user server.
+func (l *loader) claim(e *entry, scope string) string {
+	if scope == ScopeProject && strings.HasPrefix(e.name, UserPrefix) {
+		return fmt.Sprintf("a project server's name may not start with %q: that prefix names the user's own servers", UserPrefix)
+	}
+	if by, taken := l.claimed[e.name]; taken && by == ScopeProject && scope == ScopeUser {
+		e.name = UserPrefix + e.name
+		if e.server != nil {
+			e.server.Name = e.name
+		}
+	}
+	if _, taken := l.claimed[e.name]; taken {
+		e.shadowed = true
+		return ""
+	}
+	l.claimed[e.name] = scope
+	return ""
+}
+
+// nameProblem is the error of a definition whose name is refused.
+func nameProblem(file string, e entry, msg string) Problem {
+	p := Problem{File: file, Server: e.name, Msg: msg}
+	if e.server != nil {
+		p.Line = e.server.Source.Line
+	}
+	return p
 }
 
 // pathErrorReason is the reason of a file error without the path, which
@@ -214,7 +339,8 @@ func (o LoadOptions) withDefaults() (LoadOptions, error) {
 //	<zed>/settings.json                     zed: <UserConfigDir>/zed, but
 //	                                        <HomeDir>/.config/zed on macOS
 //
-// A file that appears twice (Dir is the home directory) is listed once.
+// A file that appears twice (Dir is the home directory) is listed once,
+// as a user file.
 // Locations applies the same defaults as Load.
 func Locations(opts LoadOptions) []Location {
 	if len(opts.Files) > 0 {
@@ -227,41 +353,47 @@ func Locations(opts LoadOptions) []Location {
 	if o, err := opts.withDefaults(); err == nil {
 		opts = o
 	}
-	var out []Location
-	seen := make(map[string]bool)
-	add := func(base string, scope string, format Format, elem ...string) {
+	var project, user []Location
+	add := func(list *[]Location, base string, scope string, format Format, elem ...string) {
 		if base == "" {
 			return
 		}
 		f := filepath.Join(append([]string{base}, elem...)...)
-		if seen[f] {
-			return
+		for _, l := range *list {
+			if l.File == f {
+				return
+			}
 		}
-		seen[f] = true
-		out = append(out, Location{File: f, Format: format, Scope: scope})
+		*list = append(*list, Location{File: f, Format: format, Scope: scope})
 	}
-	add(opts.Dir, "project", FormatMCPWire, "mcpwire.json")
-	add(opts.Dir, "project", FormatMCPServers, ".mcp.json")
-	add(opts.Dir, "project", FormatMCPServers, "mcp.json")
-	add(opts.Dir, "project", FormatVSCode, ".vscode", "mcp.json")
-	add(opts.Dir, "project", FormatMCPServers, ".cursor", "mcp.json")
-	add(opts.Dir, "project", FormatGemini, ".gemini", "settings.json")
-	add(opts.Dir, "project", FormatZed, ".zed", "settings.json")
-	add(opts.UserConfigDir, "user", FormatMCPWire, "mcpwire", "mcpwire.json")
-	add(opts.HomeDir, "user", FormatMCPServers, ".cursor", "mcp.json")
-	add(opts.HomeDir, "user", FormatMCPServers, ".codeium", "windsurf", "mcp_config.json")
-	add(opts.HomeDir, "user", FormatClaude, ".claude.json")
-	add(opts.HomeDir, "user", FormatGemini, ".gemini", "settings.json")
+	p := func(format Format, elem ...string) { add(&project, opts.Dir, ScopeProject, format, elem...) }
+	p(FormatMCPWire, "mcpwire.json")
+	p(FormatMCPServers, ".mcp.json")
+	p(FormatMCPServers, "mcp.json")
+	p(FormatVSCode, ".vscode", "mcp.json")
+	p(FormatMCPServers, ".cursor", "mcp.json")
+	p(FormatGemini, ".gemini", "settings.json")
+	p(FormatZed, ".zed", "settings.json")
+	add(&user, opts.UserConfigDir, ScopeUser, FormatMCPWire, "mcpwire", "mcpwire.json")
+	add(&user, opts.HomeDir, ScopeUser, FormatMCPServers, ".cursor", "mcp.json")
+	add(&user, opts.HomeDir, ScopeUser, FormatMCPServers, ".codeium", "windsurf", "mcp_config.json")
+	add(&user, opts.HomeDir, ScopeUser, FormatClaude, ".claude.json")
+	add(&user, opts.HomeDir, ScopeUser, FormatGemini, ".gemini", "settings.json")
 	if codexHome, ok := opts.Env("CODEX_HOME"); ok && codexHome != "" {
-		add(codexHome, "user", FormatCodex, "config.toml")
+		add(&user, codexHome, ScopeUser, FormatCodex, "config.toml")
 	} else {
-		add(opts.HomeDir, "user", FormatCodex, ".codex", "config.toml")
+		add(&user, opts.HomeDir, ScopeUser, FormatCodex, ".codex", "config.toml")
 	}
-	add(opts.UserConfigDir, "user", FormatClaudeDesktop, "Claude", "claude_desktop_config.json")
+	add(&user, opts.UserConfigDir, ScopeUser, FormatClaudeDesktop, "Claude", "claude_desktop_config.json")
 	if runtime.GOOS == "darwin" {
-		add(opts.HomeDir, "user", FormatZed, ".config", "zed", "settings.json")
+		add(&user, opts.HomeDir, ScopeUser, FormatZed, ".config", "zed", "settings.json")
 	} else {
-		add(opts.UserConfigDir, "user", FormatZed, "zed", "settings.json")
+		add(&user, opts.UserConfigDir, ScopeUser, FormatZed, "zed", "settings.json")
 	}
-	return out
+	// A user file is the user's own even when the project directory is
+	// the home directory: it keeps its user scope and place.
+	out := slices.DeleteFunc(project, func(pl Location) bool {
+		return slices.ContainsFunc(user, func(ul Location) bool { return ul.File == pl.File })
+	})
+	return append(out, user...)
 }

@@ -26,8 +26,11 @@ func newTestDirs(t *testing.T) testDirs {
 	return d
 }
 
+// opts loads from the test's directories. Project files load without an
+// approval: these tests are about discovery and merging (trust_test.go
+// is about trust).
 func (d testDirs) opts(env map[string]string) LoadOptions {
-	return LoadOptions{Dir: d.project, UserConfigDir: d.userConfig, HomeDir: d.home, Env: envOf(env)}
+	return LoadOptions{Dir: d.project, UserConfigDir: d.userConfig, HomeDir: d.home, Env: envOf(env), LoadUntrusted: true}
 }
 
 func writeFile(t *testing.T, path, data string) {
@@ -72,14 +75,14 @@ func TestLocations(t *testing.T) {
 	}
 
 	// Run from the home directory: ~/.cursor/mcp.json is both a project
-	// and a user file, and is read once.
+	// and a user file, and is read once, as the user's own.
 	o := d.opts(nil)
 	o.Dir = d.home
 	n := 0
 	for _, l := range Locations(o) {
 		if l.File == filepath.Join(d.home, ".cursor", "mcp.json") {
 			n++
-			if l.Scope != "project" {
+			if l.Scope != ScopeUser {
 				t.Errorf("scope %q", l.Scope)
 			}
 		}
@@ -130,7 +133,8 @@ func TestLoadDiscoveryOrder(t *testing.T) {
 	for _, s := range set.Servers {
 		names = append(names, s.Name)
 	}
-	wantNames := []string{"shared", "p-mcpwire", "p-claude", "p-mcp", "p-vscode", "p-cursor", "u-mcpwire", "u-cursor", "u-windsurf", "u-claude-local", "u-claude"}
+	// The first user-level "shared" stays reachable as "user:shared".
+	wantNames := []string{"shared", "p-mcpwire", "p-claude", "p-mcp", "p-vscode", "p-cursor", "user:shared", "u-mcpwire", "u-cursor", "u-windsurf", "u-claude-local", "u-claude"}
 	if !reflect.DeepEqual(names, wantNames) {
 		t.Errorf("servers %v\nwant    %v", names, wantNames)
 	}
@@ -138,14 +142,17 @@ func TestLoadDiscoveryOrder(t *testing.T) {
 	if shared.Command != "p-mcpwire" || shared.Source.Scope != "project" || shared.Source.File != filepath.Join(d.project, "mcpwire.json") {
 		t.Errorf("shared from %+v", shared.Source)
 	}
+	if u := set.Lookup("user:shared"); u.Command != "u-mcpwire" || u.Source.Scope != ScopeUser {
+		t.Errorf("user:shared is %s from %+v", u.Command, u.Source)
+	}
 	var shadowed []string
 	for _, s := range set.Shadowed {
-		if s.Name != "shared" {
+		if s.Name != "shared" && s.Name != "user:shared" {
 			t.Errorf("shadowed %q", s.Name)
 		}
 		shadowed = append(shadowed, s.Command+s.URL+"@"+s.Source.Scope)
 	}
-	wantShadowed := []string{"p-claude@project", "p-mcp@project", "p-vscode@project", "p-cursor@project", "u-mcpwire@user", "u-cursor@user", "https://w.example/mcp@user", "u-claude@user"}
+	wantShadowed := []string{"p-claude@project", "p-mcp@project", "p-vscode@project", "p-cursor@project", "u-cursor@user", "https://w.example/mcp@user", "u-claude@user"}
 	if !reflect.DeepEqual(shadowed, wantShadowed) {
 		t.Errorf("shadowed %v\nwant     %v", shadowed, wantShadowed)
 	}
@@ -179,13 +186,13 @@ func TestLoadInvalidEntriesDoNotStopOthers(t *testing.T) {
 	for _, s := range set.Servers {
 		names = append(names, s.Name)
 	}
-	if want := []string{"ok1", "ok2", "ok3"}; !reflect.DeepEqual(names, want) {
+	if want := []string{"ok1", "ok2", "user:github", "ok3"}; !reflect.DeepEqual(names, want) {
 		t.Errorf("servers %v, want %v", names, want)
 	}
 	// The project's broken github claims the name: the user-level one is
-	// shadowed, not silently used instead.
-	if len(set.Shadowed) != 1 || set.Shadowed[0].Command != "user-github" {
-		t.Errorf("shadowed %v", set.Shadowed)
+	// not silently used instead, and stays reachable as user:github.
+	if u := set.Lookup("user:github"); u == nil || u.Command != "user-github" || len(set.Shadowed) != 0 {
+		t.Errorf("user:github %v, shadowed %v", u, set.Shadowed)
 	}
 	wantProblem(t, set.Problems, ".mcp.json:2:", `server "github"`, "env.GITHUB_TOKEN", `"GITHUB_TOKEN" is not set`)
 	wantProblem(t, set.Problems, `server "broken"`, "type:", "carrier-pigeon")
@@ -259,7 +266,7 @@ func TestLoadDefaults(t *testing.T) {
 	writeFile(t, filepath.Join(d.project, ".mcp.json"), `{"mcpServers": {"s": {"command": "${MCPWIRE_CONFIG_TEST_BIN}", "cwd": "${workspaceFolder}/x"}}}`)
 	t.Setenv("MCPWIRE_CONFIG_TEST_BIN", "from-process-env")
 	t.Chdir(d.project)
-	set, err := Load(LoadOptions{UserConfigDir: d.userConfig, HomeDir: d.home})
+	set, err := Load(LoadOptions{UserConfigDir: d.userConfig, HomeDir: d.home, LoadUntrusted: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -370,12 +377,12 @@ func TestLoadNewHosts(t *testing.T) {
 	}
 	want := []string{
 		"shared:gemini:project:stdio", "zp:zed:project:stdio",
-		"gu:gemini:user:sse", "cx:codex:user:stdio", "cd:claudeDesktop:user:stdio", "zu:zed:user:auto",
+		"user:shared:gemini:user:stdio", "gu:gemini:user:sse", "cx:codex:user:stdio", "cd:claudeDesktop:user:stdio", "zu:zed:user:auto",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("servers %v, want %v", got, want)
 	}
-	if len(set.Shadowed) != 1 || set.Shadowed[0].Command != "gemini-user" || len(set.Problems) != 0 {
-		t.Errorf("shadowed %v problems %v", set.Shadowed, set.Problems)
+	if u := set.Lookup("user:shared"); u.Command != "gemini-user" || len(set.Shadowed) != 0 || len(set.Problems) != 0 {
+		t.Errorf("user:shared %v shadowed %v problems %v", u, set.Shadowed, set.Problems)
 	}
 }

@@ -66,6 +66,8 @@ func DetectFormat(file string) Format {
 type entry struct {
 	name   string
 	server *Server
+	// shadowed: an earlier definition took the name (set by Load).
+	shadowed bool
 }
 
 // docParser holds the state of parsing one document.
@@ -89,6 +91,12 @@ func (p *docParser) add(off int, server, field, msg string, warning bool) {
 }
 
 func parseDocument(data []byte, file string, format Format, opts LoadOptions) ([]entry, []Problem) {
+	return parseDocumentWith(data, file, format, opts, false)
+}
+
+// parseDocumentWith parses one document; inspect reads no variable (an
+// untrusted file: see Inspect).
+func parseDocumentWith(data []byte, file string, format Format, opts LoadOptions, inspect bool) ([]entry, []Problem) {
 	if format == FormatAuto {
 		format = DetectFormat(file)
 	}
@@ -98,6 +106,11 @@ func parseDocument(data []byte, file string, format Format, opts LoadOptions) ([
 		lines:  newLineIndex(data),
 		opts:   opts,
 		res:    newResolver(opts),
+	}
+	if inspect {
+		p.res.inspect = true
+		p.res.env = func(string) (string, bool) { return "", false }
+		p.res.inputs = nil
 	}
 	switch format {
 	case FormatMCPWire, FormatMCPServers, FormatVSCode, FormatClaude, FormatClaudeDesktop, FormatGemini, FormatZed:

@@ -72,6 +72,7 @@ func TestParseFields(t *testing.T) {
 		Timeout: 1500 * time.Millisecond, TimeoutSet: true,
 		Enabled: true, Lazy: true, InheritEnv: true,
 		EnabledTools: []string{"read_*", "search"}, DisabledTools: []string{"read_secret"},
+		Vars:   []string{"PORT", "TOKEN"},
 		Source: local.Source, Raw: local.Raw,
 	}
 	if !reflect.DeepEqual(local, wantLocal) {

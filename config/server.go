@@ -66,9 +66,14 @@ const (
 type Source struct {
 	File   string // the config file, as given or discovered
 	Format Format
-	// Scope is "project", "user" or "explicit" (a file named in
+	// Scope is ScopeProject, ScopeUser or ScopeExplicit (a file named in
 	// LoadOptions.Files); empty when the server came from Parse.
 	Scope string
+	// Untrusted marks a definition from a project file the user has not
+	// approved (see Trusted). Such a server must not be started or
+	// connected unless the caller decided to run unapproved project
+	// servers (manager.Options.StartUntrusted).
+	Untrusted bool
 	// Section is the JSON path of the map that holds the definition:
 	// "mcpServers", "servers", or `projects["/abs/dir"].mcpServers`.
 	Section string
@@ -146,6 +151,12 @@ type Server struct {
 	OAuth json.RawMessage
 
 	Source Source
+	// Vars are the environment variables the definition reads, sorted:
+	// its ${VAR} references (with those of their defaults), the
+	// MCPWIRE_INPUT_* variable of each ${input:id}, and Codex's variables
+	// named by env_vars, env_http_headers and bearer_token_env_var. For a
+	// server of an untrusted file (Set.Untrusted) none was read.
+	Vars []string
 	// Raw is the definition before expansion, as canonical JSON (sorted
 	// keys, no insignificant space). It holds ${VAR} references, not their
 	// values, and any secret written literally in the file.

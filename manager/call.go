@@ -139,6 +139,9 @@ func (m *Manager) Connect(ctx context.Context, name string) error {
 
 // usable says why a server can never be started, or nil.
 func (s *server) usable() error {
+	if s.untrusted != nil {
+		return s.untrusted
+	}
 	if s.invalid != nil {
 		return fmt.Errorf("%w: %w", ErrInvalidConfig, s.invalid)
 	}

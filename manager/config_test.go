@@ -29,6 +29,8 @@ func TestConfigProblemsSurfacePerServer(t *testing.T) {
 		set, err := config.Load(config.LoadOptions{
 			Dir: dir, UserConfigDir: filepath.Join(dir, "user"), HomeDir: filepath.Join(dir, "home"),
 			Env: func(string) (string, bool) { return "", false },
+			// About config problems, not trust (untrusted_test.go).
+			LoadUntrusted: true,
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -38,7 +40,7 @@ func TestConfigProblemsSurfacePerServer(t *testing.T) {
 		for _, n := range []string{"good", "broken", "off", "later"} {
 			f.add(n, nil)
 		}
-		m := New(set, &Options{Dial: f.dial, CacheDir: t.TempDir()})
+		m := New(set, &Options{Dial: f.dial, CacheDir: t.TempDir(), StartUntrusted: true})
 		defer m.Close()
 		snap, err := m.Start(t.Context())
 		if err != nil {

@@ -13,6 +13,16 @@
 // a model can be shown every tool at once without waiting for the
 // slowest server. Lazy servers connect on first use.
 //
+// # Untrusted project files
+//
+// Each server's config.Source says its scope: the user's own file, a
+// file the caller named, or a project file. A project file the user has
+// not approved (config.Set.Untrusted, or a definition marked
+// Source.Untrusted) is listed with StateUntrusted and never started or
+// connected; Connect and calls fail with ErrUntrusted (an
+// *UntrustedError naming the file). Options.StartUntrusted, off by
+// default, lets marked definitions run.
+//
 // # Tool cache
 //
 // Each server's last tool list is kept in a file of its own under the

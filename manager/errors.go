@@ -48,6 +48,9 @@ var (
 	// ErrInvalidConfig: the server's definition has errors (the wrapped
 	// error lists them), so it is never started.
 	ErrInvalidConfig = errors.New("manager: invalid server definition")
+	// ErrUntrusted: the server comes from a project config file the user
+	// has not approved (see *UntrustedError), so it is never started.
+	ErrUntrusted = errors.New("manager: untrusted project config")
 	// ErrBreakerOpen: the server failed too often in a row, so automatic
 	// restarts stopped (see *BreakerError).
 	ErrBreakerOpen = errors.New("manager: breaker open")
@@ -55,6 +58,19 @@ var (
 	// to a call (Options.ReconnectWait or the call's own timeout).
 	ErrNotReady = errors.New("manager: server not ready")
 )
+
+// UntrustedError is why a server of a project config file is not
+// started: the user has not approved the file (config.Approve) and
+// Options.StartUntrusted is off. It matches ErrUntrusted with errors.Is.
+type UntrustedError struct {
+	File string
+}
+
+func (e *UntrustedError) Error() string {
+	return fmt.Sprintf("manager: project config file %s is not trusted: its servers start once the user approves it", e.File)
+}
+
+func (e *UntrustedError) Is(target error) bool { return target == ErrUntrusted }
 
 // BreakerError is why a server's breaker opened: Failures failures in a
 // row, the last of them Last. It matches ErrBreakerOpen with errors.Is.

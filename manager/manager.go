@@ -55,8 +55,11 @@ type Manager struct {
 // New returns a manager for the servers of set: the definitions in
 // effect (set.Servers), and every definition that claimed a name but is
 // invalid (from set.Problems), which is listed as failed with its
-// problems and never started. Shadowed definitions are ignored. New
-// starts nothing: call Start, or Connect for single servers.
+// problems and never started. The servers of untrusted project files
+// (set.Untrusted, and those marked Source.Untrusted unless
+// Options.StartUntrusted) are listed with StateUntrusted and never
+// started. Shadowed definitions are ignored. New starts nothing: call
+// Start, or Connect for single servers.
 func New(set *config.Set, opts *Options) *Manager {
 	m := newManager(opts)
 	if set == nil {
@@ -64,6 +67,11 @@ func New(set *config.Set, opts *Options) *Manager {
 	}
 	for _, c := range set.Servers {
 		m.add(c)
+	}
+	for _, in := range set.Untrusted {
+		for _, c := range in.Servers {
+			m.addUntrusted(c)
+		}
 	}
 	m.addInvalid(set.Problems)
 	m.sortByFiles(set.Files)
@@ -113,6 +121,10 @@ func (m *Manager) add(c *config.Server) {
 	if c == nil || m.byName[c.Name] != nil {
 		return
 	}
+	if c.Source.Untrusted && !m.opts.StartUntrusted {
+		m.addUntrusted(c)
+		return
+	}
 	s := newServer(m, c.Name)
 	s.cfg = c
 	s.source = c.Source
@@ -123,6 +135,22 @@ func (m *Manager) add(c *config.Server) {
 	case c.Lazy:
 		s.state = StateLazy
 	}
+	m.servers = append(m.servers, s)
+	m.byName[c.Name] = s
+}
+
+// addUntrusted lists a server of an untrusted project file, which never
+// starts: it keeps no definition to start it from.
+func (m *Manager) addUntrusted(c *config.Server) {
+	if c == nil || m.byName[c.Name] != nil {
+		return
+	}
+	s := newServer(m, c.Name)
+	s.source = c.Source
+	s.kind = c.Type
+	s.untrusted = &UntrustedError{File: c.Source.File}
+	s.state = StateUntrusted
+	s.err = s.untrusted
 	m.servers = append(m.servers, s)
 	m.byName[c.Name] = s
 }

@@ -120,6 +120,15 @@ type Options struct {
 	// either way. Used by the default Dial only.
 	Stderr func(server string) io.Writer
 
+	// StartUntrusted lets the manager start servers whose definition is
+	// marked config.Source.Untrusted (a project file the user has not
+	// approved, loaded with config.LoadOptions.LoadUntrusted). Off (the
+	// default), such a server, and every server of a file in
+	// config.Set.Untrusted, is listed with StateUntrusted and never
+	// started or connected. Servers from the user's own files and from
+	// files the caller named are never untrusted.
+	StartUntrusted bool
+
 	// jitter scales a backoff step; tests replace it for exact timings.
 	jitter func(time.Duration) time.Duration
 }

@@ -25,11 +25,15 @@ const (
 type server struct {
 	m    *Manager
 	name string
-	// cfg is nil when the definition is invalid; invalid says why.
-	cfg     *config.Server
-	invalid error
-	source  config.Source
-	key     string // tool cache key
+	// cfg is nil when the definition is invalid or untrusted; invalid
+	// and untrusted say why.
+	cfg       *config.Server
+	invalid   error
+	untrusted *UntrustedError
+	// kind is the config's type of an untrusted server, for its status.
+	kind   string
+	source config.Source
+	key    string // tool cache key
 
 	// refresh carries list_changed announcements from the notification
 	// callback to the supervisor, which debounces them (see debouncer);
@@ -130,6 +134,8 @@ func (s *server) status() ServerStatus {
 	}
 	if s.cfg != nil {
 		st.Transport = s.cfg.Type
+	} else {
+		st.Transport = s.kind
 	}
 	return st
 }

@@ -17,6 +17,9 @@ const (
 	StateLazy State = "lazy"
 	// StateDisabled: "enabled": false in its config; never started.
 	StateDisabled State = "disabled"
+	// StateUntrusted: defined in a project config file the user has not
+	// approved; never started. Err is an *UntrustedError.
+	StateUntrusted State = "untrusted"
 	// StateConnecting: the first attempt is under way.
 	StateConnecting State = "connecting"
 	// StateRetrying: the server has not connected since it was started,

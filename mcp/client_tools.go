@@ -56,10 +56,13 @@ func (c *Client) ListToolsPage(ctx context.Context, cursor string) (*ListToolsRe
 			continue
 		}
 		if c.modern != nil {
-			fields, err := toolHeaderFields(t.InputSchema)
+			fields, secret, err := toolHeaderFields(t.InputSchema)
 			if err != nil {
 				c.report(fmt.Errorf("mcp: %s: left out tool %q: %w: %v", MethodToolsList, clip(t.Name), ErrInvalidToolHeaders, err))
 				continue
+			}
+			for _, s := range secret {
+				c.report(fmt.Errorf("mcp: %s: tool %q: %s is not mirrored: the field is secret (writeOnly or format password)", MethodToolsList, clip(t.Name), s))
 			}
 			c.headers.learn(t.Name, fields)
 		}
@@ -115,13 +118,20 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts *Call
 		params = p.encoded()
 	}
 	var res CallToolResult
-	err := c.call(c.withParamHeaders(ctx, name, p.Arguments), MethodToolsCall, params, &copts, &res)
+	hctx, err := c.withParamHeaders(ctx, name, p.Arguments)
+	if err != nil {
+		return nil, err
+	}
+	err = c.call(hctx, MethodToolsCall, params, &copts, &res)
 	if err != nil && c.modern != nil && isHeaderMismatch(err) && c.relistForHeaders(ctx, name) {
 		// The server wants Mcp-Param headers this client did not know
 		// of; the spec's answer is to list the tools and try again. A
 		// refused header means the call did not run, so this is safe.
 		res = CallToolResult{}
-		err = c.call(c.withParamHeaders(ctx, name, p.Arguments), MethodToolsCall, p, &copts, &res)
+		if hctx, err = c.withParamHeaders(ctx, name, p.Arguments); err != nil {
+			return nil, err
+		}
+		err = c.call(hctx, MethodToolsCall, p, &copts, &res)
 	}
 	if err != nil {
 		if c.supportsToolTasks() && isMethodNotFound(err) {

@@ -35,25 +35,36 @@ type headerField struct {
 // annotation on a field that is not a string, integer or boolean; one that
 // is not reachable from the root through properties keys alone (inside
 // items, anyOf, $defs, $ref targets and the like) or sits on the root.
-// A schema without the word costs a scan.
-func toolHeaderFields(schema json.RawMessage) ([]headerField, error) {
+// A schema without the word costs a scan. A valid annotation on a secret
+// field (writeOnly, or format password) is not returned: secret holds
+// where it is, for a note, and the value is never mirrored.
+func toolHeaderFields(schema json.RawMessage) (fields []headerField, secret []string, err error) {
 	if !bytes.Contains(schema, []byte(xMCPHeader)) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	var root any
 	if err := json.Unmarshal(schema, &root); err != nil {
-		return nil, nil // not JSON: the tool's own problem, not a header's
+		return nil, nil, nil // not JSON: the tool's own problem, not a header's
 	}
 	w := headerWalk{seen: map[string]string{}}
 	if err := w.walk(root, nil, true); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return w.fields, nil
+	return w.fields, w.secret, nil
 }
 
 type headerWalk struct {
 	fields []headerField
+	secret []string          // the secret fields with an annotation
 	seen   map[string]string // lower-case name -> the field that has it
+}
+
+// isSecretField reports a schema that marks its value secret: writeOnly
+// (JSON Schema: sent, never shown back) or format password. Such a value
+// never goes into a header, which proxies and servers log far more freely
+// than a body.
+func isSecretField(n map[string]any) bool {
+	return n["writeOnly"] == true || n["format"] == "password"
 }
 
 // dataKeywords hold instance data, not schemas: an x-mcp-header member in
@@ -118,6 +129,10 @@ func (w *headerWalk) annotation(n map[string]any, raw any, path []string, reacha
 	}
 	if typ, _ := n["type"].(string); typ != "string" && typ != "integer" && typ != "boolean" {
 		return fmt.Errorf("%s %q is on %s, whose type is %s, not string, integer or boolean", xMCPHeader, name, where, describeType(n["type"]))
+	}
+	if isSecretField(n) {
+		w.secret = append(w.secret, fmt.Sprintf("%s %q on %s", xMCPHeader, name, where))
+		return nil
 	}
 	lower := strings.ToLower(name)
 	if other, dup := w.seen[lower]; dup {

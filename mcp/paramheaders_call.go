@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/mcpwire/mcpwire/internal/paramheader"
@@ -23,74 +24,111 @@ import (
 // the bound the spec sets on integer header values.
 const maxSafeInteger = 1<<53 - 1
 
+// maxParamHeaderValue and maxParamHeadersTotal bound what one call mirrors
+// into Mcp-Param headers: one value, and all of them together (values
+// before the transport's base64 form, which adds a third). Servers and
+// proxies commonly refuse request headers beyond 8 to 16 KiB in all, and a
+// header is meant for routing, not for data.
+const (
+	maxParamHeaderValue  = 1 << 10
+	maxParamHeadersTotal = 8 << 10
+)
+
+// ErrParamHeader is wrapped by the error of a CallTool that was not sent
+// because an argument cannot be mirrored into its Mcp-Param header: an
+// integer beyond ±(2^53−1), a value longer than 1 KiB, or values longer
+// than 8 KiB together.
+var ErrParamHeader = errors.New("argument cannot be sent as its Mcp-Param header")
+
 // paramHeaders returns the Mcp-Param-* headers of a call's arguments: the
 // value at each field's path in its string form. A field that is absent or
 // null has no header, and neither has one whose value is not a string,
-// integer or boolean (the server will refuse the arguments anyway).
-func paramHeaders(fields []headerField, args json.RawMessage) []paramheader.Header {
+// integer or boolean (the server will refuse the arguments anyway). An
+// integer beyond ±(2^53−1) or a value past the size bounds is an error:
+// the header would be wrong or missing, so the call is not sent.
+func paramHeaders(fields []headerField, args json.RawMessage) ([]paramheader.Header, error) {
 	if len(fields) == 0 || len(args) == 0 {
-		return nil
+		return nil, nil
 	}
 	var top map[string]json.RawMessage
 	if json.Unmarshal(args, &top) != nil {
-		return nil
+		return nil, nil
 	}
 	out := make([]paramheader.Header, 0, len(fields))
+	total := 0
 	for _, f := range fields {
-		if v, ok := valueAt(top, f.path); ok {
+		v, ok, err := valueAt(top, f.path)
+		if err == nil && len(v) > maxParamHeaderValue {
+			err = fmt.Errorf("its value is %d bytes long, more than the %d a header carries", len(v), maxParamHeaderValue)
+		}
+		if total += len(v); err == nil && total > maxParamHeadersTotal {
+			err = fmt.Errorf("the Mcp-Param values come to more than %d bytes together", maxParamHeadersTotal)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w: argument %q (Mcp-Param-%s): %v", ErrParamHeader, clip(strings.Join(f.path, ".")), f.name, err)
+		}
+		if ok {
 			out = append(out, paramheader.Header{Name: f.name, Value: v})
 		}
 	}
-	return out
+	return out, nil
 }
 
 // valueAt returns the string form of the value at path under obj.
-func valueAt(obj map[string]json.RawMessage, path []string) (string, bool) {
+func valueAt(obj map[string]json.RawMessage, path []string) (string, bool, error) {
 	raw, ok := obj[path[0]]
 	for _, key := range path[1:] {
 		var next map[string]json.RawMessage
 		if !ok || json.Unmarshal(raw, &next) != nil {
-			return "", false
+			return "", false, nil
 		}
 		raw, ok = next[key]
 	}
 	if !ok {
-		return "", false
+		return "", false, nil
 	}
 	return headerString(bytes.TrimSpace(raw))
 }
 
 // headerString converts a JSON string, boolean or integer to the text the
 // header carries: a string as is, true or false, an integer in decimal
-// (1.0 and 1e2 are integers too).
-func headerString(raw []byte) (string, bool) {
+// (1.0 and 1e2 are integers too). Another value has no header; an integer
+// beyond ±(2^53−1), which a JavaScript server would read as another
+// number, is an error.
+func headerString(raw []byte) (string, bool, error) {
 	if len(raw) == 0 {
-		return "", false
+		return "", false, nil
 	}
 	switch raw[0] {
 	case '"':
 		var s string
 		if json.Unmarshal(raw, &s) != nil {
-			return "", false
+			return "", false, nil
 		}
-		return s, true
+		return s, true, nil
 	case 't', 'f':
 		var b bool
 		if json.Unmarshal(raw, &b) != nil {
-			return "", false
+			return "", false, nil
 		}
-		return strconv.FormatBool(b), true
+		return strconv.FormatBool(b), true, nil
 	case 'n', '{', '[':
-		return "", false
-	}
-	if i, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
-		return strconv.FormatInt(i, 10), true
+		return "", false, nil
 	}
 	f, err := strconv.ParseFloat(string(raw), 64)
-	if err != nil || f != math.Trunc(f) || math.Abs(f) > maxSafeInteger {
-		return "", false
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return "", false, nil
 	}
-	return strconv.FormatInt(int64(f), 10), true
+	i, ierr := strconv.ParseInt(string(raw), 10, 64)
+	switch {
+	case ierr == nil && i >= -maxSafeInteger && i <= maxSafeInteger:
+		return strconv.FormatInt(i, 10), true, nil
+	case ierr == nil || errors.Is(ierr, strconv.ErrRange) || math.IsInf(f, 0) || (f == math.Trunc(f) && math.Abs(f) > maxSafeInteger):
+		return "", false, fmt.Errorf("the integer %s is beyond ±(2^53−1), which a header value may not carry", clip(string(raw)))
+	case f != math.Trunc(f):
+		return "", false, nil // not an integer: the server refuses the arguments
+	}
+	return strconv.FormatInt(int64(f), 10), true, nil
 }
 
 // toolHeaders holds the x-mcp-header fields of listed tools, by tool name.
@@ -139,15 +177,20 @@ func (th *toolHeaders) get(name string) []headerField {
 }
 
 // withParamHeaders returns ctx carrying the Mcp-Param headers of a call
-// of tool with args, in the modern era, when the tool has any.
-func (c *Client) withParamHeaders(ctx context.Context, tool string, args json.RawMessage) context.Context {
+// of tool with args, in the modern era, when the tool has any; an error
+// (wrapping ErrParamHeader) when an argument cannot be mirrored.
+func (c *Client) withParamHeaders(ctx context.Context, tool string, args json.RawMessage) (context.Context, error) {
 	if c.modern == nil {
-		return ctx
+		return ctx, nil
 	}
-	if h := paramHeaders(c.headers.get(tool), args); len(h) > 0 {
-		return paramheader.With(ctx, h)
+	h, err := paramHeaders(c.headers.get(tool), args)
+	if err != nil {
+		return nil, fmt.Errorf("mcp: %s %q: %w", MethodToolsCall, clip(tool), err)
 	}
-	return ctx
+	if len(h) > 0 {
+		return paramheader.With(ctx, h), nil
+	}
+	return ctx, nil
 }
 
 // relistForHeaders lists the tools again after a -32020 for a call of

@@ -189,7 +189,7 @@ func TestToolHeaderFields(t *testing.T) {
 		"three":      `{"properties":{"a":{"type":"string","x-mcp-header":"A"},"b":{"type":"integer","x-mcp-header":"B"},"c":{"type":"boolean","x-mcp-header":"c-1"}}}`,
 	}
 	for name, schema := range valid {
-		if _, err := toolHeaderFields(json.RawMessage(schema)); err != nil {
+		if _, _, err := toolHeaderFields(json.RawMessage(schema)); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
@@ -215,15 +215,18 @@ func TestToolHeaderFields(t *testing.T) {
 		"props in items": `{"properties":{"v":{"items":{"properties":{"w":{"type":"string","x-mcp-header":"W"}}}}}}`,
 	}
 	for name, schema := range invalid {
-		if _, err := toolHeaderFields(json.RawMessage(schema)); err == nil {
+		if _, _, err := toolHeaderFields(json.RawMessage(schema)); err == nil {
 			t.Errorf("%s: accepted %s", name, schema)
 		}
 	}
 }
 
 func TestParamHeaderValues(t *testing.T) {
-	fields := []headerField{{"S", []string{"s"}}, {"I", []string{"i"}}, {"F", []string{"f"}}, {"B", []string{"b"}}, {"N", []string{"n"}}, {"O", []string{"o"}}, {"D", []string{"d", "e"}}, {"Big", []string{"big"}}, {"Frac", []string{"frac"}}}
-	got := paramHeaders(fields, json.RawMessage(`{"s":"x y","i":-7,"f":1e2,"b":false,"n":null,"o":{},"d":{"e":"deep"},"big":1e300,"frac":1.5}`))
+	fields := []headerField{{"S", []string{"s"}}, {"I", []string{"i"}}, {"F", []string{"f"}}, {"B", []string{"b"}}, {"N", []string{"n"}}, {"O", []string{"o"}}, {"D", []string{"d", "e"}}, {"Frac", []string{"frac"}}}
+	got, err := paramHeaders(fields, json.RawMessage(`{"s":"x y","i":-7,"f":1e2,"b":false,"n":null,"o":{},"d":{"e":"deep"},"frac":1.5}`))
+	if err != nil {
+		t.Fatal(err)
+	}
 	var parts []string
 	for _, h := range got {
 		parts = append(parts, h.Name+"="+h.Value)
@@ -240,7 +243,7 @@ func FuzzToolHeaderFields(f *testing.F) {
 	f.Add([]byte(`{"properties":{"v":{"type":"array","items":{"x-mcp-header":"I"}}}}`))
 	f.Add([]byte(`{"x-mcp-header":"","properties":[1,{"x-mcp-header":null}]}`))
 	f.Fuzz(func(t *testing.T, schema []byte) {
-		fields, err := toolHeaderFields(schema)
+		fields, _, err := toolHeaderFields(schema)
 		if err != nil {
 			return
 		}
@@ -249,7 +252,20 @@ func FuzzToolHeaderFields(f *testing.F) {
 				t.Fatalf("field %+v from %s", fl, schema)
 			}
 		}
-		_ = paramHeaders(fields, schema)
+		if hs, err := paramHeaders(fields, schema); err == nil {
+			total := 0
+			for _, h := range hs {
+				total += len(h.Value)
+				if len(h.Value) > maxParamHeaderValue {
+					t.Fatalf("header %s of %d bytes", h.Name, len(h.Value))
+				}
+			}
+			if total > maxParamHeadersTotal {
+				t.Fatalf("headers of %d bytes together", total)
+			}
+		} else if !errors.Is(err, ErrParamHeader) {
+			t.Fatalf("paramHeaders: %v", err)
+		}
 	})
 }
 

@@ -44,6 +44,9 @@ func acquireSharedTransport() *http.Transport {
 	defer shared.mu.Unlock()
 	if shared.tr == nil {
 		tr := http.DefaultTransport.(*http.Transport).Clone()
+		// "localhost" names carry secrets over plain http (they are this
+		// machine), so they are never looked up in DNS nor proxied.
+		origin.PinLocalhostTransport(tr)
 		tr.MaxIdleConnsPerHost = maxIdlePerHost
 		tr.MaxIdleConns = maxIdleTotal
 		shared.tr = tr

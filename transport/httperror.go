@@ -67,8 +67,16 @@ func (e *HTTPError) Error() string {
 	if status == "" {
 		status = fmt.Sprintf("%d %s", e.StatusCode, http.StatusText(e.StatusCode))
 	}
+	if e.StatusCode == http.StatusRequestEntityTooLarge {
+		// Said first: the server refused the size, not the method or
+		// the protocol version.
+		b.WriteString("request too large (")
+	}
 	b.WriteString("HTTP ")
 	b.WriteString(status)
+	if e.StatusCode == http.StatusRequestEntityTooLarge {
+		b.WriteString(")")
+	}
 	if e.WWWAuthenticate != "" {
 		fmt.Fprintf(&b, " (WWW-Authenticate: %s)", clipRunes(e.WWWAuthenticate, 300))
 	}
@@ -82,6 +90,15 @@ func (e *HTTPError) Error() string {
 		fmt.Fprintf(&b, ": body %q", clipRunes(e.Body, 200))
 	}
 	return b.String()
+}
+
+// ErrRequestTooLarge: the server refused a request for its size (HTTP
+// 413). errors.Is finds it in an *HTTPError with that status.
+var ErrRequestTooLarge = errors.New("transport: request too large")
+
+// Is reports whether target is ErrRequestTooLarge and e is a 413.
+func (e *HTTPError) Is(target error) bool {
+	return target == ErrRequestTooLarge && e.StatusCode == http.StatusRequestEntityTooLarge
 }
 
 // newHTTPError describes resp, which came from a method request. It reads

@@ -82,6 +82,21 @@ func TestDemoEndToEnd(t *testing.T) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
 		}
 	}
+	// Every command the demo shows runs as printed (the binary is not
+	// on $PATH here, so it names the binary's path).
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		command, ok := strings.CutPrefix(line, "$ ")
+		if !ok {
+			continue
+		}
+		if !strings.HasPrefix(command, binary+" ") {
+			t.Errorf("the demo shows %q, not a command of %s", command, binary)
+		}
+		out, err := exec.CommandContext(t.Context(), "sh", "-c", command).CombinedOutput()
+		if code := exitCode(t, err); code != 0 {
+			t.Errorf("%s: exit %d\n%s", command, code, out)
+		}
+	}
 	// stderr is a pipe here, so progress comes as plain lines.
 	for i := 1; i <= 5; i++ {
 		want := fmt.Sprintf("progress slow: %d/5 (%d%%) step %d of 5\n", i, i*20, i)

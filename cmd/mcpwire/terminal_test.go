@@ -13,39 +13,24 @@ import (
 // screen ends with the result alone. tmux's wait-for channels sequence the
 // steps, so nothing waits on a clock.
 func TestLiveProgressOnATerminal(t *testing.T) {
-	tmux, err := exec.LookPath("tmux")
-	if err != nil {
-		t.Skip("tmux is not installed: the live progress line needs a real terminal to be tested")
-	}
+	tm := startTmux(t)
 	dir := t.TempDir()
-	sock := filepath.Join(dir, "tmux.sock")
 	raw := filepath.Join(dir, "pane.raw")
 	codeFile := filepath.Join(dir, "exit-code")
-	tm := func(args ...string) string {
-		t.Helper()
-		cmd := exec.CommandContext(t.Context(), tmux, append([]string{"-S", sock, "-f", "/dev/null"}, args...)...)
-		cmd.Env = append(os.Environ(), "TERM=xterm-256color")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("tmux %q: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
 	script := strings.Join([]string{
-		quote(tmux) + " -S " + quote(sock) + " wait-for go",
+		tm.shell("wait-for", "go"),
 		quote(binary) + " call slow --arg steps=4 --arg delay_ms=50 -- " + quote(binary) + " __serve-mcptest",
 		"echo $? > " + quote(codeFile),
-		quote(tmux) + " -S " + quote(sock) + " wait-for -S done",
+		tm.shell("wait-for", "-S", "done"),
 		"cat", // keep the pane, and its screen, until the server is killed
 	}, "; ")
-	tm("new-session", "-d", "-x", "100", "-y", "20", "-s", "live", script)
-	defer exec.Command(tmux, "-S", sock, "kill-server").Run()
-	tm("pipe-pane", "-t", "live", "-o", "cat > "+quote(raw)+"; "+quote(tmux)+" -S "+quote(sock)+" wait-for -S piped")
-	tm("wait-for", "-S", "go")
-	tm("wait-for", "done")
-	screen := tm("capture-pane", "-p", "-t", "live")
-	tm("pipe-pane", "-t", "live") // stop piping: cat sees EOF, writes the rest, signals
-	tm("wait-for", "piped")
+	tm.run("new-session", "-d", "-x", "100", "-y", "20", "-s", "live", script)
+	tm.run("pipe-pane", "-t", "live", "-o", "cat > "+quote(raw)+"; "+tm.shell("wait-for", "-S", "piped"))
+	tm.run("wait-for", "-S", "go")
+	tm.run("wait-for", "done")
+	screen := tm.run("capture-pane", "-p", "-t", "live")
+	tm.run("pipe-pane", "-t", "live") // stop piping: cat sees EOF, writes the rest, signals
+	tm.run("wait-for", "piped")
 
 	code, err := os.ReadFile(codeFile)
 	if err != nil || strings.TrimSpace(string(code)) != "0" {
@@ -82,6 +67,48 @@ func nonEmptyLines(s string) []string {
 		}
 	}
 	return out
+}
+
+// tmuxServer is a tmux server of the test's own, on its own socket.
+type tmuxServer struct {
+	t          *testing.T
+	path, sock string
+}
+
+// startTmux prepares a tmux server for the test (it starts with the
+// first session) and kills it when the test ends. Without tmux the test
+// is skipped: a real terminal is what it needs.
+func startTmux(t *testing.T) *tmuxServer {
+	t.Helper()
+	path, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("tmux is not installed: this needs a real terminal")
+	}
+	s := &tmuxServer{t: t, path: path, sock: filepath.Join(t.TempDir(), "tmux.sock")}
+	t.Cleanup(func() { exec.Command(path, "-S", s.sock, "kill-server").Run() })
+	return s
+}
+
+// run runs a tmux command against the server and returns its output.
+func (s *tmuxServer) run(args ...string) string {
+	s.t.Helper()
+	cmd := exec.CommandContext(s.t.Context(), s.path, append([]string{"-S", s.sock, "-f", "/dev/null"}, args...)...)
+	cmd.Env = append(os.Environ(), "TERM=xterm-256color")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		s.t.Fatalf("tmux %q: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+// shell is the shell command line that runs a tmux command against the
+// server from inside a pane.
+func (s *tmuxServer) shell(args ...string) string {
+	line := quote(s.path) + " -S " + quote(s.sock)
+	for _, a := range args {
+		line += " " + quote(a)
+	}
+	return line
 }
 
 // quote makes s one word for sh.

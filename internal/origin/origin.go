@@ -13,10 +13,11 @@ import (
 
 // IsLoopbackHost reports whether host (without port) is this machine:
 // "localhost" and its subdomains (RFC 6761), or a loopback address
-// (127.0.0.0/8, ::1).
+// (127.0.0.0/8, ::1). The names count by name, which is safe only where
+// connections to them are pinned to loopback and never resolved through
+// DNS: the module's own HTTP clients are (see PinLocalhost).
 func IsLoopbackHost(host string) bool {
-	host = strings.TrimSuffix(strings.ToLower(host), ".")
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+	if isLocalhostName(host) {
 		return true
 	}
 	ip := net.ParseIP(host)

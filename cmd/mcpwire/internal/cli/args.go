@@ -134,10 +134,15 @@ func pathReason(err error) error {
 // given is a nil interface, not a nil map, so that the request carries no
 // "arguments": null.
 func (a *toolArgs) build(inputSchema json.RawMessage) (any, error) {
+	schema, hasSchema := parseObjectSchema(inputSchema)
+	if hasSchema {
+		if err := a.checkNames(schema); err != nil {
+			return nil, err
+		}
+	}
 	if !a.given {
 		return nil, nil
 	}
-	schema, hasSchema := parseObjectSchema(inputSchema)
 	out := maps.Clone(a.obj)
 	for _, p := range a.pairs {
 		prop, ok := propSchema{}, false

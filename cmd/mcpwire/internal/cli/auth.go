@@ -64,6 +64,9 @@ func printStatus(io *IOStreams, recs []*auth.Record, asJSON bool, now time.Time)
 	lines := []statusLine{}
 	for _, r := range recs {
 		l := statusLine{Server: r.ServerURL, AuthorizationServer: r.Issuer, Client: r.ClientID, Scopes: []string{}}
+		if l.AuthorizationServer == "" {
+			l.AuthorizationServer = r.SecretIssuer // signed out; the binding stays
+		}
 		if t := r.Token; t != nil {
 			l.Valid = t.Valid(now)
 			l.Refreshable = t.RefreshToken != ""

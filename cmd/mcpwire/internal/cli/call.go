@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -21,8 +20,8 @@ func newCallCommand() *Command {
 		Usage:   "call TOOL [--arg K=V ...] [--args-json '{...}'] [flags] [TARGET]",
 		Description: `Call the tool TOOL and print what it returned: text as it is, images
 and audio as a one-line summary, resource links and embedded resources
-with their URI. Structured content is printed too when it says more than
-the text (or always with --structured). --output FILE writes the result's
+with their URI. Structured content is printed only when no text block
+carries the result (or always with --structured). --output FILE writes the result's
 one content block, or its one image, audio or resource among text, to
 FILE as raw bytes (the rest is printed). With --json the whole result is printed as JSON.
 
@@ -46,8 +45,9 @@ Deadlines: the call may go --tool-timeout (default 10m) without a
 progress notification, and each one starts that again, up to 2h in all;
 --tool-timeout 0 waits forever. Tools build, test or wait on a person for
 minutes, so they are judged by signs of life, not a fixed cap. --timeout
-(default 30s) bounds only the protocol requests (the handshake, the tool
-list), which a working server answers at once. A configured server's
+(default 30s) bounds the protocol requests (the handshake, the tool
+list), which a working server answers at once; given explicitly on call,
+it also caps the whole call, progress or not. A configured server's
 "timeout" bounds its tool calls too, unless --tool-timeout is given. A
 call that runs out exits 6, Ctrl-C exits 130; both cancel the call on the
 server.
@@ -59,8 +59,8 @@ JSON-RPC error such as -32602, invalid params).
 Without TARGET, TOOL names a tool of a configured server (see "mcpwire
 help servers"; --config FILE picks the files): SERVER/TOOL (or --server
 SERVER TOOL) starts only that server, and a model-facing name
-(mcp__SERVER__TOOL, as "mcpwire tools" lists them) starts them all to
-find it.`,
+(mcp__SERVER__TOOL, as "mcpwire tools" lists them) or the server's own
+tool name (when one server offers it) starts them all to find it.`,
 		Options: func() Options { return &callOptions{} },
 	}
 }
@@ -109,6 +109,10 @@ func (o *callOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
 		if err != nil {
 			return err
 		}
+		if o.Target.timeoutSet {
+			// Who writes --timeout on call means the call.
+			c.Target.CallCap = o.Target.Timeout
+		}
 		return callTool(ctx, io, c.Target, c.Client, name, v, o.result(format))
 	}
 	if configuredWanted(p) && o.Target.Config.Server == "" {
@@ -141,8 +145,11 @@ func (o *callOptions) result(format string) resultOptions {
 // *mcp.OutputSchemaError comes after the result was printed).
 func callTool(ctx context.Context, io *IOStreams, t *Target, c *mcp.Client, name string, args any, ro resultOptions) error {
 	progress := NewProgress(io, name)
-	res, err := c.CallTool(ctx, name, args, t.callOptions(progress.Update))
+	callCtx, cancel := t.capCall(ctx)
+	res, err := c.CallTool(callCtx, name, args, t.callOptions(progress.Update))
+	cancel()
 	progress.Done()
+	err = t.explainCap(callCtx, err)
 	if res == nil {
 		if err == nil {
 			err = errors.New("no result")
@@ -172,12 +179,14 @@ func callTool(ctx context.Context, io *IOStreams, t *Target, c *mcp.Client, name
 	return nil
 }
 
-// printCallResult writes a tool result for people: the content blocks
-// once, then the structured content as indented JSON when it adds
-// something (no text block holds the same JSON) or always is set.
+// printCallResult writes a tool result for people: the content blocks,
+// then the structured content as indented JSON only when no text block
+// carries the result (or always is set). A text result is then its text
+// alone, so "mcpwire call read_file ... > copy" copies the file; the
+// structured content stays one flag (or --json) away.
 func printCallResult(w io.Writer, res *mcp.CallToolResult, always bool) {
 	WriteContent(w, res.Content)
-	structured := len(res.StructuredContent) > 0 && (always || !textRepeats(res))
+	structured := len(res.StructuredContent) > 0 && (always || !hasText(res))
 	if structured {
 		if len(res.Content) > 0 {
 			fmt.Fprintln(w, "structured content:")
@@ -189,16 +198,9 @@ func printCallResult(w io.Writer, res *mcp.CallToolResult, always bool) {
 	}
 }
 
-// textRepeats reports whether a text block of res is the structured
-// content serialized, as the spec asks servers to send it for clients
-// that predate structured content.
-func textRepeats(res *mcp.CallToolResult) bool {
-	for _, c := range res.Content {
-		if c.Type == "text" && json.Valid([]byte(c.Text)) && jsonEqual(json.RawMessage(c.Text), res.StructuredContent) {
-			return true
-		}
-	}
-	return false
+// hasText reports whether res has a text block.
+func hasText(res *mcp.CallToolResult) bool {
+	return slices.ContainsFunc(res.Content, func(c mcp.Content) bool { return c.Type == mcp.ContentText })
 }
 
 // writeRaw writes one content block of res to file as raw bytes: the
@@ -230,16 +232,16 @@ func writeRaw(file string, res *mcp.CallToolResult) ([]mcp.Content, error) {
 	case c.Type == "text":
 		data = []byte(c.Text)
 	case c.Data != "":
-		data, err = base64.StdEncoding.DecodeString(c.Data)
-	case c.Resource != nil && c.Resource.IsText():
-		data = []byte(*c.Resource.Text)
+		if data, err = base64.StdEncoding.DecodeString(c.Data); err != nil {
+			err = fmt.Errorf("the server's base64 data does not decode: %w", err)
+		}
 	case c.Resource != nil:
-		data, err = c.Resource.DecodeBlob()
+		data, err = resourceBytes(*c.Resource)
 	default:
 		return nil, fmt.Errorf("--output: a %s content block has no bytes to write", c.Type)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("--output: the server's base64 data does not decode: %w", err)
+		return nil, fmt.Errorf("--output: %w", err)
 	}
 	if err := os.WriteFile(file, data, 0o644); err != nil {
 		return nil, fmt.Errorf("--output: %w", err)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpwire/mcpwire/internal/interop"
 )
 
 func TestCallEcho(t *testing.T) {
@@ -90,7 +92,7 @@ func TestCallArgsJSON(t *testing.T) {
 
 func TestCallStructuredContent(t *testing.T) {
 	t.Parallel()
-	r := run(t, args(a("call", "add", "--arg", "a=2", "--arg", "b=3"), server())...).wantCode(t, 0)
+	r := run(t, args(a("call", "add", "--arg", "a=2", "--arg", "b=3", "--structured"), server())...).wantCode(t, 0)
 	golden(t, "call-add.golden", r.out)
 }
 
@@ -166,5 +168,33 @@ func TestVerboseShowsServerLogs(t *testing.T) {
 	r = run(t, args(a("call", "log", "--arg", "message=hello from the log"), server())...).wantCode(t, 0)
 	if strings.Contains(r.err, "hello from the log") {
 		t.Errorf("log shown without --verbose: %q", r.err)
+	}
+}
+
+// A result with text prints that text alone, so that redirecting a
+// read copies the file (server-filesystem sends the text again as
+// structured content); --structured and --json show the structured
+// content.
+func TestCallTextAloneCopiesAFile(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	file := filepath.Join(root, "notes.txt")
+	const text = "first line\nsecond line\n"
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	command, argv := interop.ServerFilesystem(t, root)
+	target := append([]string{"--", command}, argv...)
+	r := run(t, args(a("call", "read_text_file", "--arg", "path="+file), target)...).wantCode(t, 0)
+	if r.out != text {
+		t.Errorf("call read_text_file printed %q, want the file's text %q", r.out, text)
+	}
+	r = run(t, args(a("call", "read_text_file", "--structured", "--arg", "path="+file), target)...).wantCode(t, 0)
+	if !strings.HasPrefix(r.out, text) || !strings.Contains(r.out, "structured content:\n{\n  \"content\":") {
+		t.Errorf("--structured printed %q", r.out)
+	}
+	r = run(t, args(a("call", "add", "--arg", "a=2", "--arg", "b=3"), server())...).wantCode(t, 0)
+	if r.out != "5\n" {
+		t.Errorf("add printed %q, want its text alone", r.out)
 	}
 }

@@ -1,8 +1,12 @@
 package cli
 
 import (
+	"encoding/base64"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,6 +27,29 @@ func TestReadText(t *testing.T) {
 	want := "[resource " + mcptest.HelloURI + ", text/plain]\n" + mcptest.HelloText + "\n"
 	if r.out != want {
 		t.Errorf("stdout = %q, want %q", r.out, want)
+	}
+}
+
+// --output writes the one content as raw bytes: text as it is, a blob
+// decoded; stdout stays empty.
+func TestReadOutputFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for uri, want := range map[string]string{mcptest.HelloURI: mcptest.HelloText} {
+		file := filepath.Join(dir, "text")
+		r := run(t, args(a("read", uri, "--output", file), server())...).wantCode(t, 0)
+		got, err := os.ReadFile(file)
+		if err != nil || string(got) != want || r.out != "" {
+			t.Errorf("read %s --output: file %q (%v), stdout %q; want %q", uri, got, err, r.out, want)
+		}
+	}
+	file := filepath.Join(dir, "blob")
+	run(t, args(a("read", mcptest.BlobURI, "--output", file), server())...).wantCode(t, 0)
+	r := run(t, args(a("read", "--json", mcptest.BlobURI), server())...).wantCode(t, 0)
+	var doc struct{ Contents []struct{ Blob string } }
+	got, err := os.ReadFile(file)
+	if json.Unmarshal([]byte(r.out), &doc) != nil || len(doc.Contents) != 1 || err != nil || base64.StdEncoding.EncodeToString(got) != doc.Contents[0].Blob {
+		t.Errorf("blob file %x (%v), the server's %s", got, err, r.out)
 	}
 }
 
@@ -102,7 +129,8 @@ func TestVersion(t *testing.T) {
 	t.Parallel()
 	for _, argv := range [][]string{{"version"}, {"--version"}} {
 		r := run(t, argv...).wantCode(t, 0)
-		if !strings.HasPrefix(r.out, "mcpwire ") || !strings.Contains(r.out, "2025-11-25") {
+		// Both eras: the stateless revision and the initialize ones.
+		if !strings.HasPrefix(r.out, "mcpwire ") || !strings.Contains(r.out, "2025-11-25") || !strings.Contains(r.out, "2026-07-28") {
 			t.Errorf("%q: stdout = %q", argv, r.out)
 		}
 	}
@@ -111,7 +139,7 @@ func TestVersion(t *testing.T) {
 		Version          string
 		ProtocolVersions []string
 	}
-	if err := json.Unmarshal([]byte(r.out), &v); err != nil || v.Version == "" || len(v.ProtocolVersions) == 0 {
+	if err := json.Unmarshal([]byte(r.out), &v); err != nil || v.Version == "" || !slices.Contains(v.ProtocolVersions, "2026-07-28") || !slices.Contains(v.ProtocolVersions, "2024-11-05") {
 		t.Errorf("--json = %q (%v)", r.out, err)
 	}
 }

@@ -6,12 +6,12 @@ package cli
 // servers through a manager, under rules that keep a TAB key cheap and
 // safe:
 //
-//   - A server of a project file (.mcp.json, .vscode/mcp.json, …) is
-//     never started: pressing TAB in a freshly cloned repository must not
-//     run what its files say. Its tools come from the tool cache only,
-//     which holds them when the user ran a command on that server before.
-//     Project files are untrusted until the user trusts them; when trust
-//     lands, mayStart is the one place that learns it.
+//   - A project file (.mcp.json, .vscode/mcp.json, …) the user has not
+//     approved with mcpwire trust is not loaded at all (config.Load leaves
+//     it out), so it completes nothing. Even an approved one is never
+//     started by a TAB key: its tools come from the tool cache only, which
+//     holds them once the user ran a command on that server; mayStart is
+//     the one place that says so.
 //   - Tools come from the cache when it has them; a server without
 //     cached tools is connected (and its tools cached for the next TAB).
 //   - Connecting is bounded by completionWait in all; a server slower
@@ -55,7 +55,7 @@ func mayStart(s *config.Server) bool {
 // command takes one (what is nothingListed, or tools).
 func configuredNames(ctx context.Context, command string, line scannedLine, cur string, what listed) completion {
 	c := completion{kind: "words"}
-	set, _ := config.Load(config.LoadOptions{Files: line.values["config"]})
+	set, _ := loadConfig(line.values["config"], nil)
 	if set == nil {
 		return c
 	}
@@ -127,6 +127,7 @@ func listNames(ctx context.Context, servers []*config.Server, what listed) []ser
 		ConnectTimeout: completionWait,
 		ReconnectWait:  completionWait,
 		Client:         client,
+		StartUntrusted: trustProjectFromEnv(), // as configured.go: the same servers a command would use
 		Dial:           signin.Dial(manager.DialWith("", nil), signin.Options{Out: io.Discard, AddSecret: func(string) {}}),
 	})
 	defer m.Close()

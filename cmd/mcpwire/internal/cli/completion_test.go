@@ -79,7 +79,7 @@ func TestCompleteStartsNoProjectServer(t *testing.T) {
 	srv, _ := json.Marshal(map[string]any{"command": "/bin/sh", "args": []string{"-c", "echo > " + marker}})
 	write(t, filepath.Join(dir, ".mcp.json"), `{"mcpServers": {"alpha": `+string(srv)+`}}`)
 	wantWords(t, a("call", ""), "words")
-	wantWords(t, a("tools", ""), "words", "alpha")
+	wantWords(t, a("tools", ""), "words", "alpha", "user:alpha") // the user's alpha stays reachable
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("completion started a server of the project's .mcp.json")
 	}

@@ -120,7 +120,7 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 	for _, v := range inputs {
 		streams.AddSecret(v)
 	}
-	set, err := config.Load(config.LoadOptions{Files: f.Files, Inputs: inputs})
+	set, err := loadConfig(f.Files, inputs)
 	// An invalid named file comes back with its whole Set (config.ErrInvalid):
 	// the problems are sorted below, a server's own as that server's failure.
 	if err != nil && (set == nil || !errors.Is(err, config.ErrInvalid)) {
@@ -129,15 +129,19 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 	for _, s := range append(append([]*config.Server(nil), set.Servers...), set.Shadowed...) {
 		addSecrets(streams, s)
 	}
+	project := projectFiles(f)
 	for _, p := range set.Problems {
 		// A server's own problems show as its failure; the rest (a file
 		// that does not parse) would otherwise go unnoticed. In a file the
-		// user named, or with --strict, such a problem is an error: a CI
-		// health check must not pass on a broken config.
+		// user named, in the project's own files, with --strict, or when
+		// no server is left, such a problem is an error: a CI health check
+		// must not pass on a broken config, nor a user read "(no servers
+		// configured)" when they configured one. A broken user-level file
+		// of another tool only warns, so that it does not stop the rest.
 		if p.Server != "" || (p.Warning && !sf.Verbose) {
 			continue
 		}
-		if !p.Warning && (len(f.Files) > 0 || f.Strict) {
+		if !p.Warning && (len(f.Files) > 0 || f.Strict || project[p.File] || len(set.Servers) == 0) {
 			return nil, Usagef("%s", fold(streams.Redact(p.Error())))
 		}
 		fmt.Fprintf(streams.ErrOut, "mcpwire: warning: %s\n", fold(streams.Redact(p.Error())))
@@ -163,6 +167,7 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 		ReconnectWait:  wait,
 		StartupGate:    -1,
 		Client:         client,
+		StartUntrusted: trustProjectFromEnv(),
 	}
 	if sf.Verbose {
 		opts.Stderr = func(server string) io.Writer { return &prefixWriter{w: streams.ErrOut, prefix: "[" + server + "] "} }
@@ -177,6 +182,18 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 		s.M.Subscribe(s.showEvent)
 	}
 	return s, nil
+}
+
+// projectFiles are the config files of the project (the working
+// directory) that discovery reads.
+func projectFiles(f *ConfigFlags) map[string]bool {
+	out := map[string]bool{}
+	for _, loc := range config.Locations(config.LoadOptions{Files: f.Files}) {
+		if loc.Scope == config.ScopeProject {
+			out[loc.File] = true
+		}
+	}
+	return out
 }
 
 // Close stops every server.
@@ -279,14 +296,21 @@ func (s *Session) noticeWaiting() {
 // withAllConfigured is the life of a command about every configured server: open
 // the configuration (openConfigured), start every server and wait for each
 // (StartAll), run fn with the session and what StartAll saw, and stop the
-// servers when fn returns.
-func withAllConfigured(ctx context.Context, streams *IOStreams, f *ConfigFlags, sf *ServerFlags,
+// servers when fn returns. Servers of untrusted project files make it
+// fail before anything starts, unless listUntrusted (the command only
+// lists them).
+func withAllConfigured(ctx context.Context, streams *IOStreams, f *ConfigFlags, sf *ServerFlags, listUntrusted bool,
 	fn func(s *Session, snap *manager.Snapshot) error) error {
 	s, err := openConfigured(streams, f, sf)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
+	if !listUntrusted {
+		if err := s.refuseUntrusted(); err != nil {
+			return err
+		}
+	}
 	snap, err := s.StartAll(ctx)
 	if err != nil {
 		return err
@@ -295,12 +319,12 @@ func withAllConfigured(ctx context.Context, streams *IOStreams, f *ConfigFlags, 
 }
 
 // failures returns the servers that should be up and are not, after
-// StartAll.
+// StartAll. An untrusted server is not one: it waits for the user.
 func failures(snap *manager.Snapshot) []manager.ServerStatus {
 	var out []manager.ServerStatus
 	for _, st := range snap.Servers {
 		switch st.State {
-		case manager.StateConnected, manager.StateDisabled:
+		case manager.StateConnected, manager.StateDisabled, manager.StateUntrusted:
 		default:
 			out = append(out, st)
 		}
@@ -330,7 +354,7 @@ func (s *Session) Warn(failed []manager.ServerStatus) {
 	for _, st := range failed {
 		msg, tail := string(st.State), ""
 		if st.Err != nil {
-			msg, tail = splitStderrTail(deadlineAsTimeout(st.Err, s.Timeout))
+			msg, tail = splitStderrTail(shortenNotMCP(deadlineAsTimeout(st.Err, s.Timeout)))
 		}
 		fmt.Fprintf(s.io.ErrOut, "mcpwire: warning: server %q (%s): %s\n", st.Name, st.Source, Sanitize(fold(s.io.Redact(cliWording(msg)))))
 		printStderrTail(s.io, tail)

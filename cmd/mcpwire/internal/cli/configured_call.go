@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -64,25 +65,63 @@ func (s *Session) resolve(ctx context.Context, ref string) (server, tool string,
 		}
 		return "", "", Usagef("no configured server is named %q (\"mcpwire servers\" lists them)", ref[:strings.IndexByte(ref, '/')])
 	}
+	// A model-facing name may be any server's: none may be untrusted.
+	if err := s.refuseUntrusted(); err != nil {
+		return "", "", err
+	}
 	snap, err := s.StartAll(ctx)
 	if err != nil {
 		return "", "", err
 	}
-	e, ok := s.M.Tool(ref)
-	if !ok {
-		failed := failures(snap)
-		s.Warn(failed)
-		if len(failed) > 0 {
-			return "", "", failureError(failed, len(snap.Servers))
-		}
-		return "", "", Usagef("no configured server offers a tool named %q (\"mcpwire tools\" lists them; SERVER/TOOL names a server's tool directly)", ref)
+	if e, ok := s.M.Tool(ref); ok {
+		return e.Server, e.Tool.Name, nil
 	}
-	return e.Server, e.Tool.Name, nil
+	// Not a model-facing name: a server's own name for its tool, as
+	// "mcpwire tools SERVER" and the server's documentation show it.
+	server, err = toolOwner(snap, ref)
+	if server != "" || err != nil {
+		return server, ref, err
+	}
+	failed := failures(snap)
+	s.Warn(failed)
+	if len(failed) > 0 {
+		return "", "", failureError(failed, len(snap.Servers))
+	}
+	var names []string
+	for _, e := range snap.Tools {
+		names = append(names, e.Name, e.Tool.Name)
+	}
+	return "", "", Usagef("no configured server offers a tool named %q%s (\"mcpwire tools\" lists them; SERVER/TOOL names a server's tool directly)", ref, didYouMean(ref, slices.Compact(slices.Sorted(slices.Values(names)))))
+}
+
+// toolOwner finds the one server whose own tool is named tool; "" when
+// none is, and a usage error naming the choices when several are.
+func toolOwner(snap *manager.Snapshot, tool string) (string, error) {
+	var owners []string
+	for _, e := range snap.Tools {
+		if e.Tool.Name == tool && !slices.Contains(owners, e.Server) {
+			owners = append(owners, e.Server)
+		}
+	}
+	switch len(owners) {
+	case 0:
+		return "", nil
+	case 1:
+		return owners[0], nil
+	}
+	refs := make([]string, len(owners))
+	for i, o := range owners {
+		refs[i] = o + "/" + tool
+	}
+	return "", Usagef("%d configured servers offer a tool named %q: name one (%s)", len(owners), tool, strings.Join(refs, ", "))
 }
 
 // connectError makes a manager failure to reach a server exit with status
 // 3, unless it is the user's mistake.
 func connectError(t *Target, err error) error {
+	if errors.Is(err, manager.ErrUntrusted) {
+		return asUntrusted(err)
+	}
 	switch {
 	case errors.Is(err, manager.ErrUnknownServer), errors.Is(err, manager.ErrDisabled):
 		return Usagef("%s", err.Error())
@@ -93,7 +132,7 @@ func connectError(t *Target, err error) error {
 		err = me.Err
 	}
 	_, tail := splitStderrTail(err)
-	return &ConnectError{Target: t.Desc, Err: deadlineAsTimeout(err, t.Timeout), StderrTail: tail, Hint: t.hintFor(err)}
+	return &ConnectError{Target: t.Desc, Err: shortenNotMCP(deadlineAsTimeout(err, t.Timeout)), StderrTail: tail, Hint: t.hintFor(err)}
 }
 
 // deadlineAsTimeout words a handshake cut off by the manager's connect

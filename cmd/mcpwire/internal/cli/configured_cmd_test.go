@@ -10,17 +10,17 @@ import (
 
 // project makes a project directory whose .mcp.json names mcptest
 // children (this test binary, serving the example server), a user config
-// that defines "alpha" again (shadowed by the project's), and a private
-// home, config and cache directory, and makes it the working directory.
-// Tests that use it cannot run in parallel (they change the process's
-// directory and environment).
+// that defines "alpha" again (listed as user:alpha beside the project's),
+// and a private home, config, cache and state directory, and makes it
+// the working directory. The project file is trusted through
+// MCPWIRE_TRUST_PROJECT: these tests are about using configured servers
+// (trust_cmd_test.go is about trust). Tests that use it cannot run in
+// parallel (they change the process's directory and environment).
 func project(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
+	dir := untrustedHome(t)
 	home := filepath.Join(dir, "home")
-	t.Setenv("HOME", home)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
-	t.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
+	t.Setenv(TrustProjectEnv, "1")
 	t.Setenv("MCPWIRE_TEST_TOKEN", "tok-sekrit-4711")
 	child := func(faults string) string {
 		args := []string{ServeName}
@@ -41,6 +41,21 @@ func project(t *testing.T) string {
 	write(t, filepath.Join(home, ".config", "mcpwire", "mcpwire.json"), `{"servers": {"alpha": {"url": "http://127.0.0.1:1/mcp"}}}`)
 	t.Chdir(filepath.Join(dir, "proj"))
 	return filepath.Join(dir, "proj")
+}
+
+// untrustedHome gives the test a private home, config, cache and state
+// directory under a fresh directory, which it returns; no project file
+// is trusted there.
+func untrustedHome(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
+	t.Setenv("XDG_STATE_HOME", filepath.Join(home, ".local", "state"))
+	t.Setenv(TrustProjectEnv, "")
+	return dir
 }
 
 func write(t *testing.T, path, data string) {
@@ -72,6 +87,8 @@ func TestServersListsConfiguredServers(t *testing.T) {
 		"beta":   {"stdio", "connected"},
 		"broken": {"-", "failed", "0"},
 		"off":    {"stdio", "disabled", "-"},
+		// The user's own alpha stays reachable beside the project's.
+		"user:alpha": {"auto", "failed", filepath.Join("mcpwire", "mcpwire.json")},
 	} {
 		row := lines(r.out, name+" ")
 		if len(row) != 1 {
@@ -89,14 +106,14 @@ func TestServersListsConfiguredServers(t *testing.T) {
 	if strings.Contains(r.out, "Shadowed") {
 		t.Errorf("shadowed definitions shown without --sources:\n%s", r.out)
 	}
-	if !strings.Contains(r.err, `cannot connect to server "broken"`) {
+	if !strings.Contains(r.err, `cannot connect to 2 of 5 configured servers ("broken", "user:alpha")`) {
 		t.Errorf("stderr: %q", r.err)
 	}
 
 	r = runIO(t, t.Context(), &IOStreams{Width: 200}, "servers", "--sources").wantCode(t, ExitConnect)
 	_, shadowed, ok := strings.Cut(r.out, "Shadowed definitions")
-	if !ok || len(lines(shadowed, "alpha ")) != 1 || !strings.Contains(shadowed, filepath.Join("mcpwire", "mcpwire.json")) {
-		t.Errorf("--sources does not show the user's alpha as shadowed:\n%s", r.out)
+	if !ok || !strings.Contains(shadowed, "(none)") {
+		t.Errorf("--sources shows a shadowed definition where user:alpha is listed:\n%s", r.out)
 	}
 	if !strings.Contains(r.out, "Config files read:\n  "+filepath.Join(dir, ".mcp.json")) {
 		t.Errorf("--sources does not list the files:\n%s", r.out)
@@ -114,10 +131,10 @@ func TestServersListsConfiguredServers(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.out), &v); err != nil {
 		t.Fatalf("--json: %v\n%s", err, r.out)
 	}
-	if len(v.Servers) != 4 || v.Servers[0].Name != "alpha" || v.Servers[0].State != "connected" || v.Servers[0].Tools == nil || *v.Servers[0].Tools == 0 {
+	if len(v.Servers) != 5 || v.Servers[0].Name != "alpha" || v.Servers[0].State != "connected" || v.Servers[0].Tools == nil || *v.Servers[0].Tools == 0 {
 		t.Errorf("servers: %+v", v.Servers)
 	}
-	if len(v.Shadowed) != 1 || v.Shadowed[0].Name != "alpha" || v.Shadowed[0].Transport != "auto" || len(v.Files) != 2 {
+	if len(v.Shadowed) != 0 || v.Servers[4].Name != "user:alpha" || v.Servers[4].Transport != "auto" || len(v.Files) != 2 {
 		t.Errorf("sources: files %v, shadowed %+v", v.Files, v.Shadowed)
 	}
 	if strings.Contains(r.out+r.err, "tok-sekrit-4711") {

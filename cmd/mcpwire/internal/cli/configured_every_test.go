@@ -69,14 +69,44 @@ func TestConfigProblemsExitCodes(t *testing.T) {
 	}
 	run(t, "servers", "--config", filepath.Join(dir, "missing.json")).wantCode(t, ExitUsage)
 
-	write(t, filepath.Join(dir, "mcpwire.json"), `{"servers": {`)
+	// A broken user-level file (another tool's) only warns while other
+	// servers load...
+	userFile := filepath.Join(os.Getenv("HOME"), ".cursor", "mcp.json")
+	write(t, userFile, "{\"mcpServers\": {\n  \"c\": {\"command\": \"x\" \"args\": []}}}")
 	r = run(t, "tools", "alpha").wantCode(t, 0)
-	if !strings.Contains(r.err, "warning: ") || !strings.Contains(r.err, "mcpwire.json") {
-		t.Errorf("discovered broken file: no warning in %q", r.err)
+	if !strings.Contains(r.err, "warning: "+userFile+":2:") {
+		t.Errorf("discovered broken user file: no warning in %q", r.err)
 	}
 	r = run(t, "tools", "alpha", "--strict").wantCode(t, ExitUsage)
-	if !strings.Contains(r.err, "mcpwire.json") {
+	if !strings.Contains(r.err, userFile+":2:") {
 		t.Errorf("--strict: %q", r.err)
+	}
+	// ... and is an error when it leaves no server.
+	r = run(t, "servers", "--config", userFile).wantCode(t, ExitUsage)
+	// A broken file of the project is an error naming its line and column,
+	// never "(no servers configured)" and exit 0.
+	write(t, filepath.Join(dir, "mcpwire.json"), "{\"servers\": {\n  \"d\": {\"command\": \"x\" \"args\": []}}}")
+	for _, command := range []string{"servers", "tools", "resources", "info"} {
+		r = run(t, command).wantCode(t, ExitUsage)
+		if !strings.Contains(r.err, filepath.Join(dir, "mcpwire.json")+":2:24: ") || strings.Contains(r.out, "no servers configured") {
+			t.Errorf("%s with a broken project file: stdout %q, stderr %q", command, r.out, r.err)
+		}
+	}
+}
+
+// A broken discovered file that leaves no server at all is an error, not
+// "(no servers configured)".
+func TestBrokenConfigAloneIsAnError(t *testing.T) {
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	userFile := filepath.Join(home, ".config", "mcpwire", "mcpwire.json")
+	write(t, userFile, "{\"servers\": {\n  \"d\": {\"command\": \"x\" \"args\": []}}}")
+	t.Chdir(dir)
+	r := run(t, "servers").wantCode(t, ExitUsage)
+	if !strings.Contains(r.err, userFile+":2:24: ") {
+		t.Errorf("stderr %q", r.err)
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 // even when some servers failed (each failure a warning line), then
 // returns an error for exit status 3.
 func listConfiguredTools(ctx context.Context, io *IOStreams, f *ConfigFlags, sf *ServerFlags, format string, width int) error {
-	return withAllConfigured(ctx, io, f, sf, func(s *Session, snap *manager.Snapshot) error {
+	return withAllConfigured(ctx, io, f, sf, false, func(s *Session, snap *manager.Snapshot) error {
 		failed := failures(snap)
 		s.Warn(failed)
 		var err error

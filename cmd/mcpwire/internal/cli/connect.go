@@ -53,7 +53,7 @@ func Connect(ctx context.Context, io *IOStreams, t *Target) (*mcp.Client, error)
 		if hint == "" {
 			hint = pinnedProtocolHint(err, t.Protocol)
 		}
-		return nil, &ConnectError{Target: t.Desc, Err: err, StderrTail: t.stderr.String(), Hint: hint}
+		return nil, &ConnectError{Target: t.Desc, Err: shortenNotMCP(err), StderrTail: t.stderr.String(), Hint: hint}
 	}
 	level := t.LogLevel
 	if level == "" && t.Verbose {

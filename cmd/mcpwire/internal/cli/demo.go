@@ -12,7 +12,10 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
@@ -57,7 +60,28 @@ func (o *demoOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
 	if err != nil {
 		return err
 	}
-	return tour(ctx, io, t)
+	return tour(ctx, io, t, demoProgram(exe))
+}
+
+// demoProgram is how to run this mcpwire in the commands the demo prints,
+// so that each one runs when pasted: "mcpwire" when that is this binary
+// on $PATH; under "go run", whose binary is deleted when it exits, "go
+// run" of the package; otherwise the binary's path.
+func demoProgram(exe string) string {
+	if strings.Contains(filepath.ToSlash(exe), "/go-build") {
+		if _, err := os.Stat(filepath.Join("cmd", "mcpwire", "main.go")); err == nil {
+			return "go run ./cmd/mcpwire"
+		}
+		return "go run github.com/mcpwire/mcpwire/cmd/mcpwire"
+	}
+	if onPath, err := exec.LookPath("mcpwire"); err == nil {
+		a, errA := os.Stat(onPath)
+		b, errB := os.Stat(exe)
+		if errA == nil && errB == nil && os.SameFile(a, b) {
+			return "mcpwire"
+		}
+	}
+	return shellQuote(exe)
 }
 
 // Steps of the tour: the tool, its arguments, and why it is shown.
@@ -67,10 +91,10 @@ var (
 	addArgs  = map[string]any{"a": 2, "b": 3}
 )
 
-const demoTarget = "-- mcpwire " + ServeName
-
-func tour(ctx context.Context, io *IOStreams, t *Target) error {
+func tour(ctx context.Context, io *IOStreams, t *Target, self string) error {
 	out := io.Out
+	// Each step shows a command that runs as printed.
+	demoTarget := "-- " + self + " " + ServeName
 	fmt.Fprintf(out, "mcpwire demo: starting the example server as a child process over stdio\n(mcpwire %s), then talking MCP to it.\n", ServeName)
 
 	c, err := Connect(ctx, io, t)
@@ -79,10 +103,10 @@ func tour(ctx context.Context, io *IOStreams, t *Target) error {
 	}
 	defer c.Close()
 
-	step(io, "The handshake", "mcpwire info "+demoTarget)
+	step(io, "The handshake", self+" info "+demoTarget)
 	printInfo(out, c)
 
-	step(io, "Its tools", "mcpwire tools "+demoTarget)
+	step(io, "Its tools", self+" tools "+demoTarget)
 	list, err := c.ListTools(ctx)
 	if err != nil {
 		return t.Explain("listing tools", err)
@@ -92,24 +116,29 @@ func tour(ctx context.Context, io *IOStreams, t *Target) error {
 	calls := []struct {
 		title, tool string
 		args        map[string]any
+		structured  bool
 	}{
-		{"A simple call", "echo", echoArgs},
-		{"A slow call, reporting progress (on stderr)", "slow", slowArgs},
-		{"A call that returns structured content", "add", addArgs},
+		{"A simple call", "echo", echoArgs, false},
+		{"A slow call, reporting progress (on stderr)", "slow", slowArgs, false},
+		{"A call that returns structured content (shown with --structured)", "add", addArgs, true},
 	}
 	for _, s := range calls {
-		step(io, s.title, "mcpwire call "+s.tool+argFlags(s.args)+" "+demoTarget)
-		if err := callTool(ctx, io, t, c, s.tool, s.args, resultOptions{}); err != nil {
+		flags := argFlags(s.args)
+		if s.structured {
+			flags += " --structured"
+		}
+		step(io, s.title, self+" call "+s.tool+flags+" "+demoTarget)
+		if err := callTool(ctx, io, t, c, s.tool, s.args, resultOptions{Structured: s.structured}); err != nil {
 			return err
 		}
 	}
 
-	fmt.Fprint(out, `
+	fmt.Fprintf(out, `
 That was all real MCP over a child process's stdin and stdout. Point
 mcpwire at your own server the same way, for example:
-  mcpwire tools -- npx -y @modelcontextprotocol/server-everything
-  mcpwire tools https://example.com/mcp --bearer-token-env MCP_TOKEN
-`)
+  %[1]s tools -- npx -y @modelcontextprotocol/server-everything
+  %[1]s tools https://example.com/mcp --bearer-token-env MCP_TOKEN
+`, self)
 	return nil
 }
 

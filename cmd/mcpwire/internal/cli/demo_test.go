@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -12,7 +13,9 @@ func TestDemo(t *testing.T) {
 	r := run(t, "demo").wantCode(t, 0)
 	for _, want := range []string{
 		"Server:        mcptest 1.0.0",
-		"$ mcpwire tools -- mcpwire __serve-mcptest",
+		// This test binary is not "mcpwire": the demo names a program
+		// that runs (demoProgram, TestDemoProgram).
+		"$ " + demoProgram(os.Args[0]) + " tools -- " + demoProgram(os.Args[0]) + " __serve-mcptest",
 		"echo",
 		"Hello from mcpwire!\n",
 		"done after 5 steps\n",

@@ -21,10 +21,11 @@ func TestServerEverythingStreamableHTTP(t *testing.T) {
 		a("call", "echo", "--json", "--arg", "message=1e3"),
 		a("call", "get_sum", "--arg", "a=1", "--arg", "b=2"),
 		a("call", "get-sum", "--arg", "a=one", "--arg", "b=2"),
-		// A JSON-RPC error from the server (-32602, unknown prompt): exit 5.
+		// The server refuses a prompt it does not list: a usage error, as
+		// an unknown tool is.
 		a("prompt", "nosuch"),
 	)
-	wantExits(t, got, 0, 0, 0, 0, ExitUsage, ExitUsage, ExitProtocol)
+	wantExits(t, got, 0, 0, 0, 0, ExitUsage, ExitUsage, ExitUsage)
 	golden(t, "everything-http.golden", got)
 }
 

@@ -3,6 +3,9 @@ package cli
 import (
 	"context"
 	"errors"
+	"io"
+	"net"
+	"net/http"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
 	"github.com/mcpwire/mcpwire/mcp"
@@ -17,7 +20,8 @@ const (
 	// ExitError: anything not covered below (an unexpected local failure).
 	ExitError = 1
 	// ExitUsage: bad command line (unknown command or flag, missing or
-	// malformed argument, missing token variable).
+	// malformed argument, missing token variable), a broken config file,
+	// or configured servers of a project config file not yet trusted.
 	ExitUsage = 2
 	// ExitConnect: the server could not be reached or started: spawn
 	// failed, the child died, the HTTP endpoint was unreachable or
@@ -48,28 +52,45 @@ func ExitCode(ctx context.Context, err error) int {
 	}
 	var (
 		usage      *UsageError
+		untrusted  *UntrustedConfigError
 		tool       *ToolError
 		conn       *ConnectError
+		signIn     *SignInError
 		rpcErr     *jsonrpc.Error
 		schemaErr  *mcp.OutputSchemaError
 		httpErr    *transport.HTTPError
 		processErr *transport.ExitError
+		netErr     *net.OpError
 	)
 	switch {
-	case errors.As(err, &usage):
+	case errors.As(err, &usage), errors.As(err, &untrusted):
 		return ExitUsage
 	case errors.As(err, &tool):
 		return ExitToolError
-	case errors.As(err, &conn):
+	case errors.As(err, &conn), errors.As(err, &signIn):
+		// A sign-in that fails is the server (or its authorization
+		// server) not letting us in, as when a command needs one.
 		return ExitConnect
 	case errors.Is(err, jsonrpc.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
 		return ExitTimeout
-	case errors.As(err, &rpcErr), errors.As(err, &schemaErr):
+	case errors.As(err, &rpcErr), errors.As(err, &schemaErr), answeredInHTTPError(err):
 		return ExitProtocol
-	case errors.As(err, &httpErr), errors.As(err, &processErr), errors.Is(err, jsonrpc.ErrClosed):
+	case errors.As(err, &httpErr), errors.As(err, &processErr), errors.Is(err, jsonrpc.ErrClosed),
+		errors.As(err, &netErr), errors.Is(err, io.ErrUnexpectedEOF):
 		// The connection broke after the handshake: still a connection
 		// failure, not the server's answer.
 		return ExitConnect
 	}
 	return ExitError
+}
+
+// answeredInHTTPError reports whether err is a JSON-RPC error that came
+// as the body of an HTTP error status after the handshake (a server over
+// Streamable HTTP answers an unknown method with 404 and the error): the
+// server's answer, as the same error over stdio is, not a broken
+// connection. Sign-in refusals (401, 403) stay connection failures.
+func answeredInHTTPError(err error) bool {
+	var httpErr *transport.HTTPError
+	return errors.As(err, &httpErr) && httpErr.RPCError != nil &&
+		httpErr.StatusCode != http.StatusUnauthorized && httpErr.StatusCode != http.StatusForbidden
 }

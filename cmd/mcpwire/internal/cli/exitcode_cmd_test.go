@@ -71,12 +71,16 @@ func TestExitTimeout(t *testing.T) {
 	}
 }
 
-// --timeout is the deadline of protocol requests only: a tool that
-// works longer than it without progress still returns its result.
-func TestToolCallOutlivesTimeout(t *testing.T) {
-	r := run(t, args(a("call", "slow", "--arg", "steps=1", "--arg", "delay_ms=3000", "--timeout", "1s"), server())...).wantCode(t, 0)
-	if !strings.Contains(r.out, "done after 1 steps") {
-		t.Errorf("stdout = %q, stderr = %q", r.out, r.err)
+// An explicit --timeout on call caps the whole call, even one that keeps
+// sending progress (which pushes only --tool-timeout's idle deadline):
+// exit 6, naming --timeout. The tool would run for 30 s.
+func TestCallTimeoutCapsTheWholeCall(t *testing.T) {
+	r := run(t, args(a("call", "slow", "--arg", "steps=60", "--arg", "delay_ms=500", "--timeout", "3s"), server())...).wantCode(t, ExitTimeout)
+	if !strings.Contains(r.err, "progress slow: 1/60") {
+		t.Errorf("the tool sent no progress before the cap: %q", r.err)
+	}
+	if !strings.Contains(r.err, `calling tool "slow": the call ran longer than --timeout 3s`) {
+		t.Errorf("stderr = %q", r.err)
 	}
 }
 

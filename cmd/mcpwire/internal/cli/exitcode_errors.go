@@ -47,3 +47,18 @@ func (e *ConnectError) Error() string {
 }
 
 func (e *ConnectError) Unwrap() error { return e.Err }
+
+// SignInError is a sign-in ("mcpwire login") that did not get tokens: the
+// authorization server refused or could not be reached. It maps to
+// ExitConnect, as a command that cannot sign in does.
+type SignInError struct {
+	// Target names the server without secrets.
+	Target string
+	Err    error
+}
+
+func (e *SignInError) Error() string {
+	return fmt.Sprintf("signing in to %s: %v", e.Target, e.Err)
+}
+
+func (e *SignInError) Unwrap() error { return e.Err }

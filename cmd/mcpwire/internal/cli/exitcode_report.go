@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"strings"
 
@@ -40,12 +41,21 @@ func Report(ctx context.Context, io *IOStreams, err error) int {
 // printStderrTail shows the end of a server's stderr as its lines, unless
 // --verbose already copied it live.
 func printStderrTail(io *IOStreams, tail string) {
-	if tail == "" || io.stderrLive {
+	if io.stderrLive {
 		return
 	}
-	fmt.Fprintln(io.ErrOut, "server stderr (last lines):")
-	for _, line := range strings.Split(strings.TrimRight(io.Redact(tail), "\n"), "\n") {
-		fmt.Fprintf(io.ErrOut, "  | %s\n", Sanitize(line))
+	writeStderrTail(io.ErrOut, io, tail)
+}
+
+// writeStderrTail writes the end of a server's stderr to w as its lines,
+// under a heading; nothing when tail is empty.
+func writeStderrTail(w io.Writer, streams *IOStreams, tail string) {
+	if tail == "" {
+		return
+	}
+	fmt.Fprintln(w, "server stderr (last lines):")
+	for _, line := range strings.Split(strings.TrimRight(streams.Redact(tail), "\n"), "\n") {
+		fmt.Fprintf(w, "  | %s\n", Sanitize(line))
 	}
 }
 

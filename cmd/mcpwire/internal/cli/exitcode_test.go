@@ -5,7 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"net"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
@@ -34,6 +37,11 @@ func TestExitCode(t *testing.T) {
 		{"deadline", context.DeadlineExceeded, ExitTimeout},
 		{"closed mid-call", fmt.Errorf("mcp: %w", jsonrpc.ErrClosed), ExitConnect},
 		{"http mid-call", &transport.HTTPError{StatusCode: 502}, ExitConnect},
+		{"rpc error in an http error", &transport.HTTPError{StatusCode: 404, RPCError: rpc}, ExitProtocol},
+		{"rpc error in a 401", &transport.HTTPError{StatusCode: 401, RPCError: rpc}, ExitConnect},
+		{"http server gone mid-call", fmt.Errorf("mcp: %w", &net.OpError{Op: "dial", Err: errors.New("connection refused")}), ExitConnect},
+		{"local file", fmt.Errorf("--record: %w", &fs.PathError{Op: "open", Path: "x", Err: syscall.ENOENT}), ExitError},
+		{"sign-in refused", &SignInError{Target: "t", Err: errors.New("access_denied")}, ExitConnect},
 		{"cancelled", fmt.Errorf("x: %w", context.Canceled), ExitInterrupted},
 	}
 	for _, c := range cases {

@@ -24,7 +24,7 @@ import (
 // fix says how to pass a variable: for a -- COMMAND target the flags, for
 // a configured server its config.
 func connectHint(err error, stderrTail, serverURL string, stdio, inherit bool, given []string, fix string) string {
-	if errors.Is(err, transport.ErrNotMCPEndpoint) || strings.Contains(err.Error(), `Content-Type "text/html"`) {
+	if _, page := shortenNotMCP(err).(*notMCPEndpoint); page || strings.Contains(err.Error(), `Content-Type "text/html"`) {
 		return htmlHint(serverURL)
 	}
 	if !stdio || inherit {
@@ -50,7 +50,10 @@ func connectHint(err error, stderrTail, serverURL string, stdio, inherit bool, g
 	if len(named) > 0 {
 		return fmt.Sprintf("the server runs with a reduced environment, without %s from yours; %s", strings.Join(named, ", "), fix)
 	}
-	if !exited {
+	// A server that exits at once for another reason (a wrong argument, a
+	// missing file) gets no word about the environment: only one whose
+	// stderr speaks of a variable or a key it lacks.
+	if !exited || !envComplaint.MatchString(stderrTail) {
 		return ""
 	}
 	shown := held
@@ -63,6 +66,11 @@ func connectHint(err error, stderrTail, serverURL string, stdio, inherit bool, g
 	}
 	return fmt.Sprintf("the server exited at once; it runs with a reduced environment, without %s%s from yours; if it needs one: %s", strings.Join(shown, ", "), more, fix)
 }
+
+// envComplaint matches what a server that lacks a variable says about
+// it, without naming one mcpwire held back: "environment variable",
+// "env var", "is not set", "API key", "token".
+var envComplaint = regexp.MustCompile(`(?i)\benv(ironment)?\b|\benv[ _-]?var|\bvariables?\b|\b(is|are) not set\b|\bunset\b|\bapi[ _-]?key\b|\btoken\b|\bcredentials?\b`)
 
 // heldBackEnv lists, sorted, the names of environ that a stdio server
 // does not inherit by default and was not given.

@@ -74,6 +74,35 @@ func TestHTMLAnswerHint(t *testing.T) {
 	}
 }
 
+// Every way a web page answers (a page with 200 to the Streamable HTTP
+// POST or to the legacy GET, or an error status with an HTML body) is one
+// line saying what was found and what was expected, with no HTML in it.
+func TestHTMLAnswerIsOneLine(t *testing.T) {
+	t.Parallel()
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		if r.URL.Path == "/missing" {
+			w.WriteHeader(http.StatusNotFound)
+		}
+		fmt.Fprint(w, "<!DOCTYPE html>\n<html><head><title>Welcome</title></head><body><p>Hello</p></body></html>")
+	}))
+	defer page.Close()
+	for _, c := range []struct {
+		args  []string
+		found string
+	}{
+		{a("tools", page.URL+"/"), "HTTP 200 OK with text/html, not an MCP endpoint (expected a JSON-RPC answer"},
+		{a("ping", "--transport", "sse", page.URL+"/"), "HTTP 200 OK with text/html, not an MCP endpoint (expected an event stream"},
+		{a("info", "--transport", "http", page.URL+"/missing"), "HTTP 404 Not Found with an HTML page, not an MCP endpoint"},
+	} {
+		r := run(t, c.args...).wantCode(t, ExitConnect)
+		first, _, _ := strings.Cut(r.err, "\n")
+		if !strings.Contains(first, c.found) || strings.Contains(r.err, "<") || strings.Count(r.err, "\n") != 2 || !strings.Contains(r.err, "mcpwire: hint: ") {
+			t.Errorf("%q: stderr %q; want one line with %q and the hint", c.args, r.err, c.found)
+		}
+	}
+}
+
 // A -- COMMAND server that exits at once names the variable it wanted.
 func TestStdioHeldBackHint(t *testing.T) {
 	t.Setenv("MCPWIRE_TEST_WANTED", "v")
@@ -84,5 +113,31 @@ func TestStdioHeldBackHint(t *testing.T) {
 	r = run(t, "tools", "--inherit-env", "--", "sh", "-c", "echo 'MCPWIRE_TEST_WANTED is not set' >&2; exit 1").wantCode(t, ExitConnect)
 	if strings.Contains(r.err, "hint:") {
 		t.Errorf("--inherit-env still hinted: %q", r.err)
+	}
+}
+
+// A server that exits at once for a reason that is not the environment
+// (a wrong argument, a missing file, nothing said at all) gets no hint
+// about it; one that speaks of a missing variable or key does.
+func TestStdioQuickExitHintsOnlyWhenPlausible(t *testing.T) {
+	t.Setenv("MCPWIRE_TEST_HELD", "v")
+	for _, c := range []struct {
+		stderr string
+		hint   bool
+	}{
+		{"error: unknown option --prot", false},
+		{"cannot open /nonexistent/data.db: no such file or directory", false},
+		{"", false},
+		{"Error: the OPENAI_API_KEY environment variable is missing", true},
+		{"fatal: no API key configured", true},
+	} {
+		script := "exit 1"
+		if c.stderr != "" {
+			script = "echo '" + c.stderr + "' >&2; exit 1"
+		}
+		r := run(t, "tools", "--", "sh", "-c", script).wantCode(t, ExitConnect)
+		if got := strings.Contains(r.err, "reduced environment"); got != c.hint {
+			t.Errorf("stderr of the server %q: hinted %v, want %v:\n%s", c.stderr, got, c.hint, r.err)
+		}
 	}
 }

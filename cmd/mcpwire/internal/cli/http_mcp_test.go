@@ -57,7 +57,7 @@ func TestHTTPCallProgressAndStructuredContent(t *testing.T) {
 	if r.out != "done after 2 steps\n" || !strings.Contains(r.err, "progress slow: 2/2 (100%)") {
 		t.Errorf("stdout %q, stderr %q", r.out, r.err)
 	}
-	r = run(t, "call", "add", "--arg", "a=2", "--arg", "b=3", hs.URL).wantCode(t, 0)
+	r = run(t, "call", "add", "--arg", "a=2", "--arg", "b=3", "--structured", hs.URL).wantCode(t, 0)
 	golden(t, "call-add.golden", r.out)
 }
 

@@ -23,7 +23,7 @@ opened with initialize), its capabilities and its instructions. With
 "supportedVersions" (modern era only)}.
 Without TARGET, show every configured server, or one with --server NAME.`,
 		Options: func() Options {
-			return &viewOptions{formats: []string{"text", "json"}, show: showInfo}
+			return &viewOptions{formats: []string{"text", "json"}, show: showInfo, many: &jsonDocs{whole: "info"}}
 		},
 	}
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/mcpwire/mcpwire/auth"
 	"github.com/mcpwire/mcpwire/cmd/mcpwire/internal/signin"
-	"github.com/mcpwire/mcpwire/config"
 )
 
 // newLoginCommand builds "mcpwire login".
@@ -28,7 +27,13 @@ answer comes back to a listener on 127.0.0.1. Without a browser (over
 SSH, say), the URL is printed: open it on this computer.
 
 Tokens are stored in the user's config directory (mcpwire/auth, files
-readable only by you), or in $MCPWIRE_AUTH_DIR.`,
+readable only by you), or in $MCPWIRE_AUTH_DIR.
+
+A configured client secret (or workload identity token) is bound to the
+authorization server it was first sent to, or to the block's "issuer".
+When the server later names another one, nothing is sent there; if the
+change is right, accept it with --accept-issuer NEW-ISSUER (or set
+"issuer" in the block). Logging out keeps the binding.`,
 		Options: func() Options { return &loginOptions{} },
 	}
 }
@@ -40,12 +45,16 @@ type loginOptions struct {
 	Verbose   bool
 	// AllowInsecureHTTP is --allow-insecure-http.
 	AllowInsecureHTTP bool
+	// AcceptIssuer is --accept-issuer: the authorization server the
+	// configured credentials may now go to.
+	AcceptIssuer string
 }
 
 func (o *loginOptions) Flags(fs *flag.FlagSet) {
 	o.Config.Register(fs)
 	fs.BoolVar(&o.NoBrowser, "no-browser", false, "print the sign-in URL instead of opening a browser")
 	fs.BoolVar(&o.Verbose, "verbose", false, "show each step of the sign-in")
+	fs.StringVar(&o.AcceptIssuer, "accept-issuer", "", "accept this `ISSUER` as the authorization server of the configured client secret, in place of the one it was first used with")
 	registerAllowInsecureHTTP(fs, &o.AllowInsecureHTTP)
 }
 
@@ -57,6 +66,7 @@ func (o *loginOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
 	a, err := signin.New(target.url, signin.Options{
 		Interactive: true, NoBrowser: o.NoBrowser, Out: io.ErrOut, Verbose: o.Verbose,
 		OAuth: target.oauth, AddSecret: io.AddSecret, AllowInsecureHTTP: o.AllowInsecureHTTP,
+		AcceptIssuer: o.AcceptIssuer, Name: target.server,
 	})
 	if err != nil {
 		return Usagef("%s: %s", target.name, err.Error())
@@ -67,7 +77,7 @@ func (o *loginOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("signing in to %s: %w", target.name, err)
+		return &SignInError{Target: target.name, Err: err}
 	}
 	st := a.Status(ctx)
 	fmt.Fprintf(io.Out, "Signed in to %s", target.name)
@@ -86,7 +96,8 @@ func newLogoutCommand() *Command {
 		Usage:   "logout [flags] URL|SERVER",
 		Description: `Delete the tokens (and the client registration) mcpwire keeps for a
 server. The next command that needs them signs in again. The tokens are
-not revoked at the authorization server.`,
+not revoked at the authorization server. The binding of a configured
+client secret to its authorization server is kept (see mcpwire login).`,
 		Options: func() Options { return &logoutOptions{} },
 	}
 }
@@ -105,7 +116,7 @@ func (o *logoutOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error 
 	if err != nil {
 		return err
 	}
-	a, err := signin.New(target.url, signin.Options{OAuth: target.oauth, AddSecret: io.AddSecret})
+	a, err := signin.New(target.url, signin.Options{OAuth: target.oauth, AddSecret: io.AddSecret, Name: target.server})
 	if err != nil {
 		return Usagef("%s: %s", target.name, err.Error())
 	}
@@ -118,14 +129,18 @@ func (o *logoutOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error 
 	} else {
 		fmt.Fprintf(io.Out, "No stored tokens for %s\n", target.name)
 	}
+	if iss := a.BoundIssuer(ctx); iss != "" {
+		fmt.Fprintf(io.Out, "Its client credentials stay bound to authorization server %s\n", Sanitize(iss))
+	}
 	return nil
 }
 
 // loginTarget is the server a command is about.
 type loginTarget struct {
-	name  string // how to call it in messages
-	url   string
-	oauth json.RawMessage
+	name   string // how to call it in messages
+	server string // the configured server's name; "" for a URL
+	url    string
+	oauth  json.RawMessage
 }
 
 // resolveLoginTarget reads URL|SERVER: a URL as given, or a configured server's URL
@@ -148,11 +163,14 @@ func resolveLoginTarget(io *IOStreams, files *ConfigFlags, p Parsed) (*loginTarg
 		}
 		return &loginTarget{name: name, url: arg}, nil
 	}
-	set, err := config.Load(config.LoadOptions{Files: files.Files})
+	set, err := loadConfig(files.Files, nil)
 	if err != nil {
 		return nil, Usagef("%s", err.Error())
 	}
 	s := set.Lookup(arg)
+	if err := refuseUntrustedDefinition(set, arg); err != nil {
+		return nil, err
+	}
 	if s == nil {
 		for _, pr := range set.Problems {
 			if pr.Server == arg && !pr.Warning {
@@ -167,5 +185,5 @@ func resolveLoginTarget(io *IOStreams, files *ConfigFlags, p Parsed) (*loginTarg
 	if u, err := url.Parse(s.URL); err == nil {
 		io.AddURLSecrets(u)
 	}
-	return &loginTarget{name: fmt.Sprintf("server %q", arg), url: s.URL, oauth: s.OAuth}, nil
+	return &loginTarget{name: fmt.Sprintf("server %q", arg), server: arg, url: s.URL, oauth: s.OAuth}, nil
 }

@@ -25,11 +25,21 @@ type protected struct {
 	rs, as *httptest.Server
 	mcp    *mcptest.HTTPHandler
 
+	// deny makes the authorization server refuse every sign-in, as a
+	// user who clicks "Deny" makes it.
+	deny bool
+
 	mu        sync.Mutex
 	tokens    map[string]bool
 	clientIDs []string // client_id of each authorization request
 	secrets   []string // client secrets seen at the token endpoint
 	n         int
+	// issuer, when set, is the authorization server the resource
+	// metadata names instead of as (a second one, say).
+	issuer string
+	// asRequests holds every request the authorization server got,
+	// headers and body, to look for a secret in.
+	asRequests []string
 }
 
 func newProtected(t *testing.T) *protected {
@@ -50,7 +60,13 @@ func (p *protected) url() string { return p.rs.URL + "/mcp" }
 func (p *protected) serveRS(w http.ResponseWriter, r *http.Request) {
 	switch r.URL.Path {
 	case "/.well-known/oauth-protected-resource/mcp":
-		writeJSONResponse(w, map[string]any{"resource": p.url(), "authorization_servers": []string{p.as.URL}})
+		p.mu.Lock()
+		issuer := p.issuer
+		p.mu.Unlock()
+		if issuer == "" {
+			issuer = p.as.URL
+		}
+		writeJSONResponse(w, map[string]any{"resource": p.url(), "authorization_servers": []string{issuer}})
 	case "/mcp":
 		tok := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
 		p.mu.Lock()
@@ -68,6 +84,13 @@ func (p *protected) serveRS(w http.ResponseWriter, r *http.Request) {
 }
 
 func (p *protected) serveAS(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	var dump bytes.Buffer
+	r.Header.Write(&dump)
+	p.mu.Lock()
+	p.asRequests = append(p.asRequests, r.URL.String()+"\n"+dump.String()+string(body))
+	p.mu.Unlock()
 	switch r.URL.Path {
 	case "/.well-known/oauth-authorization-server":
 		writeJSONResponse(w, map[string]any{
@@ -83,6 +106,10 @@ func (p *protected) serveAS(w http.ResponseWriter, r *http.Request) {
 		p.mu.Lock()
 		p.clientIDs = append(p.clientIDs, q.Get("client_id"))
 		p.mu.Unlock()
+		if p.deny {
+			http.Redirect(w, r, q.Get("redirect_uri")+"?error=access_denied&state="+q.Get("state"), http.StatusFound)
+			return
+		}
 		http.Redirect(w, r, q.Get("redirect_uri")+"?code=the-code&state="+q.Get("state"), http.StatusFound)
 	case "/token":
 		r.ParseForm()

@@ -39,8 +39,9 @@ func TestOptionsParse(t *testing.T) {
 		{"resources", []string{"--format", "json", "--strict"},
 			&viewOptions{Target: TargetFlags{ServerFlags: ServerFlags{Timeout: 30 * time.Second, Transport: "auto"}, Config: ConfigFlags{Strict: true}},
 				Output: OutputFlags{Format: "json"}}, nil},
-		{"read", []string{"demo://a", "--header", "X-A: b", "--bearer-token-env", "TOK", "--transport", "sse", "https://h/mcp"},
-			&viewOptions{Target: TargetFlags{ServerFlags: ServerFlags{Timeout: 30 * time.Second, Transport: "sse", Headers: StringList{"X-A: b"}, BearerTokenEnv: "TOK"}}},
+		{"read", []string{"demo://a", "--header", "X-A: b", "--bearer-token-env", "TOK", "--transport", "sse", "--output", "a.bin", "https://h/mcp"},
+			&readOptions{viewOptions: viewOptions{Target: TargetFlags{ServerFlags: ServerFlags{Timeout: 30 * time.Second, Transport: "sse", Headers: StringList{"X-A: b"}, BearerTokenEnv: "TOK"}}},
+				OutputFile: "a.bin"},
 			[]string{"demo://a", "https://h/mcp"}},
 		{"prompts", []string{"--verbose"},
 			&viewOptions{Target: TargetFlags{ServerFlags: ServerFlags{Timeout: 30 * time.Second, Transport: "auto", Verbose: true}}}, nil},
@@ -60,6 +61,8 @@ func TestOptionsParse(t *testing.T) {
 		{"logout", []string{"--config", "c.json", "s"}, &logoutOptions{Config: ConfigFlags{Files: StringList{"c.json"}}}, []string{"s"}},
 		{"auth", []string{"status", "--json"}, &authOptions{JSON: true}, []string{"status"}},
 		{"version", []string{"--json"}, &versionOptions{JSON: true}, nil},
+		{"trust", []string{"--yes", ".mcp.json", ".vscode/mcp.json"}, &trustOptions{Yes: true}, []string{".mcp.json", ".vscode/mcp.json"}},
+		{"trust", nil, &trustOptions{}, nil},
 		{"demo", []string{"--timeout", "1m"}, &demoOptions{Server: ServerFlags{Timeout: time.Minute}}, nil},
 		{ServeName, []string{"--faults", "crash:echo"}, &serveOptions{Faults: "crash:echo"}, nil},
 		{ServeName, []string{"--replay", "s.jsonl"}, &serveOptions{Replay: "s.jsonl"}, nil},
@@ -82,6 +85,9 @@ func TestOptionsParse(t *testing.T) {
 func clearWiring(o Options) {
 	if p, ok := o.(*promptOptions); ok {
 		o = &p.viewOptions
+	}
+	if r, ok := o.(*readOptions); ok {
+		o = &r.viewOptions
 	}
 	if v, ok := o.(*viewOptions); ok {
 		*v = viewOptions{Target: v.Target, Output: v.Output}

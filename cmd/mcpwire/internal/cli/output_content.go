@@ -93,36 +93,3 @@ func endLine(s string) string {
 	}
 	return s + "\n"
 }
-
-// Sanitize makes text from a server safe to print to a terminal: control
-// characters other than newline and tab (escape sequences could recolour,
-// retitle or rewrite the screen) are shown in caret notation, "^[" for ESC.
-// JSON output is never sanitized: it is escaped by encoding instead.
-func Sanitize(s string) string {
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	if !strings.ContainsFunc(s, isUnsafeControl) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case !isUnsafeControl(r):
-			b.WriteRune(r)
-		case r < 0x20:
-			b.WriteByte('^')
-			b.WriteByte(byte(r) + '@')
-		case r == 0x7f:
-			b.WriteString("^?")
-		default: // C1 controls
-			fmt.Fprintf(&b, "\\u%04x", r)
-		}
-	}
-	return b.String()
-}
-
-func isUnsafeControl(r rune) bool {
-	if r == '\n' || r == '\t' {
-		return false
-	}
-	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0)
-}

@@ -8,7 +8,9 @@ import (
 )
 
 // WriteJSON writes v as indented JSON and a newline: the --json output of
-// every command. HTML characters are not escaped, so "<" stays "<".
+// every command. HTML characters are not escaped, so "<" stays "<";
+// controls, bidirectional and invisible characters are (see
+// escapeForTerminal).
 func WriteJSON(w io.Writer, v any) error {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -17,7 +19,18 @@ func WriteJSON(w io.Writer, v any) error {
 	if err := enc.Encode(v); err != nil {
 		return fmt.Errorf("encoding JSON output: %w", err)
 	}
-	_, err := w.Write(b.Bytes())
+	_, err := w.Write(escapeForTerminal(b.Bytes()))
+	return err
+}
+
+// writeJSONLine writes v as one compact JSON line, escaped as WriteJSON
+// escapes.
+func writeJSONLine(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(escapeForTerminal(b), '\n'))
 	return err
 }
 
@@ -48,11 +61,7 @@ func NonNil[T any](s []T) []T {
 // writeJSONLines writes each item as one compact JSON line.
 func writeJSONLines[T any](w io.Writer, items []T) error {
 	for _, it := range items {
-		b, err := json.Marshal(it)
-		if err != nil {
-			return err
-		}
-		if _, err := w.Write(append(b, '\n')); err != nil {
+		if err := writeJSONLine(w, it); err != nil {
 			return err
 		}
 	}

@@ -86,6 +86,11 @@ func TestSanitize(t *testing.T) {
 		"del\x7f":                  "del^?",
 		"c1\u009bx":                "c1\\u009bx",
 		"ünïcode ✓":                "ünïcode ✓",
+		"raw csi \x9b31m":          "raw csi \\x9b31m",
+		"rlo \u202eexe.txt":        "rlo \\u202eexe.txt",
+		"isolate \u2066x\u2069":    "isolate \\u2066x\\u2069",
+		"zero\u200bwidth\ufeff":    "zero\\u200bwidth\\ufeff",
+		"joiner\u2060mark\u200f":   "joiner\\u2060mark\\u200f",
 	}
 	for in, want := range cases {
 		if got := Sanitize(in); got != want {

@@ -17,7 +17,7 @@ Exit status 0 means the server is up and answering. With --json, print
 {"ok": true, "server": {...}, "pingMs": N}. Without TARGET, ping every
 configured server, or one with --server NAME.`,
 		Options: func() Options {
-			return &viewOptions{formats: []string{"text", "json"}, show: showPing}
+			return &viewOptions{formats: []string{"text", "json"}, show: showPing, many: &jsonDocs{whole: "ping"}}
 		},
 	}
 }

@@ -46,6 +46,9 @@ func (o *promptOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error 
 	o.show = func(ctx context.Context, io *IOStreams, v view) error {
 		res, err := v.Client.GetPrompt(ctx, v.Args[0], promptArgs)
 		if err != nil {
+			if unknown := unknownPrompt(ctx, v.Client, v.Args[0], err); unknown != nil {
+				return unknown
+			}
 			return v.Target.Explain(fmt.Sprintf("getting prompt %q", v.Args[0]), err)
 		}
 		if v.Format == "json" {

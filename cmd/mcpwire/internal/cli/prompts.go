@@ -20,7 +20,7 @@ marked with *) and a one-line description. Fetch one with
 Without TARGET, list those of every configured server, or of one with
 --server NAME (or "mcpwire prompts NAME").`,
 		Options: func() Options {
-			return &viewOptions{formats: []string{"table", "json"}, show: showPrompts}
+			return &viewOptions{formats: []string{"table", "json"}, show: showPrompts, many: &jsonDocs{lists: [][2]string{{"prompts", "prompt"}}}}
 		},
 	}
 }

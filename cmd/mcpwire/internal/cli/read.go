@@ -2,8 +2,10 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/mcpwire/mcpwire/mcp"
 )
@@ -16,27 +18,75 @@ func newReadCommand() *Command {
 		Description: `Read the resource URI and print its contents. Text is printed as it is,
 under a line naming the URI and MIME type; binary contents (blobs) are
 summarised by size. A read may return several contents; all are printed.
+--output FILE writes the one content to FILE as raw bytes instead (text
+as it is, a blob decoded from base64).
 With --json, print the server's {"contents": [...]} with blobs in base64.
 Without TARGET, read from a configured server: --server NAME URI or
 NAME/URI (the only one when just one is configured).`,
-		Options: func() Options {
-			return &viewOptions{formats: []string{"text", "json"}, minArgs: 1, maxArgs: 1, what: "URI", show: showResource}
-		},
+		Options: func() Options { return newReadOptions() },
 	}
 }
 
-func showResource(ctx context.Context, io *IOStreams, v view) error {
+// readOptions are "mcpwire read"'s flags: a view's, and --output.
+type readOptions struct {
+	viewOptions
+	OutputFile string
+}
+
+func newReadOptions() *readOptions {
+	o := &readOptions{viewOptions: viewOptions{formats: []string{"text", "json"}, minArgs: 1, maxArgs: 1, what: "URI"}}
+	o.show = o.showResource
+	return o
+}
+
+func (o *readOptions) Flags(fs *flag.FlagSet) {
+	fs.StringVar(&o.OutputFile, "output", "", "write the resource's one content to `FILE` as raw bytes")
+	o.viewOptions.Flags(fs)
+}
+
+func (o *readOptions) showResource(ctx context.Context, io *IOStreams, v view) error {
 	res, err := v.Client.ReadResource(ctx, v.Args[0])
 	if err != nil {
-		return v.Target.Explain(fmt.Sprintf("reading %q", v.Args[0]), err)
+		return v.Target.Explain(fmt.Sprintf("reading %q", v.Args[0]), fmt.Errorf("%w%s", err, nearResources(ctx, v.Client, v.Args[0], err)))
 	}
-	if v.Format == "json" {
+	switch {
+	case o.OutputFile != "":
+		return writeResourceFile(o.OutputFile, res.Contents)
+	case v.Format == "json":
 		return WriteJSON(io.Out, struct {
 			Contents []mcp.ResourceContents `json:"contents"`
 		}{NonNil(res.Contents)})
 	}
 	printContents(io.Out, res.Contents)
 	return nil
+}
+
+// writeResourceFile writes a read's one content to file as raw bytes.
+func writeResourceFile(file string, contents []mcp.ResourceContents) error {
+	if len(contents) != 1 {
+		return fmt.Errorf("--output: the resource has %d contents; it takes one (use --json for them all)", len(contents))
+	}
+	data, err := resourceBytes(contents[0])
+	if err != nil {
+		return fmt.Errorf("--output: %w", err)
+	}
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		return fmt.Errorf("--output: %w", err)
+	}
+	return nil
+}
+
+// resourceBytes is a resource's content as raw bytes: its text, or its
+// blob decoded.
+func resourceBytes(r mcp.ResourceContents) ([]byte, error) {
+	if r.IsText() {
+		return []byte(*r.Text), nil
+	}
+	data, err := r.DecodeBlob()
+	if err != nil {
+		return nil, fmt.Errorf("the server's base64 data does not decode: %w", err)
+	}
+	return data, nil
 }
 
 func printContents(w io.Writer, contents []mcp.ResourceContents) {

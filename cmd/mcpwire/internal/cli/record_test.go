@@ -163,8 +163,9 @@ func TestRecordFile(t *testing.T) {
 		t.Errorf("the overwritten file: %v", err)
 	}
 
-	r := run(t, args(a("tools", "--record", filepath.Join(dir, "no", "such", "dir.jsonl")), server("crash:initialize"))...).wantCode(t, ExitError)
-	if !strings.HasPrefix(r.err, "mcpwire: --record: ") || r.out != "" {
+	uncreatable := filepath.Join(dir, "no", "such", "dir.jsonl")
+	r := run(t, args(a("tools", "--record", uncreatable), server("crash:initialize"))...).wantCode(t, ExitError)
+	if !strings.HasPrefix(r.err, "mcpwire: --record: cannot create "+uncreatable+": no such file or directory") || r.out != "" {
 		t.Errorf("uncreatable file: stdout %q, stderr %q", r.out, r.err)
 	}
 
@@ -191,7 +192,8 @@ func TestRecordConfiguredServers(t *testing.T) {
 		for _, e := range readRecording(t, file) {
 			names[e.Transport]++
 		}
-		if names["alpha"] == 0 || names["beta"] == 0 || len(names) != 2 {
+		// user:alpha (the user's own, refusing connections) is tried too.
+		if names["alpha"] == 0 || names["beta"] == 0 || names["user:alpha"] == 0 || len(names) != 3 {
 			t.Errorf("%s: servers recorded: %v", cmd, names)
 		}
 		b, _ := os.ReadFile(file)
@@ -231,5 +233,44 @@ func TestRecordLateSecret(t *testing.T) {
 	}
 	if strings.Contains(string(b), late) || !strings.Contains(string(b), `"transport":"pipe"`) || !strings.Contains(string(b), "[redacted]") {
 		t.Errorf("recording:\n%s", b)
+	}
+}
+
+// The recording is private: a new file is 0600, an existing one is set
+// to 0600 whatever its mode was, and a symbolic link at the path is an
+// error naming it, with nothing written where the link points.
+func TestRecordFileIsPrivateAndNoLink(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	fresh := filepath.Join(dir, "new.jsonl")
+	run(t, args(a("tools", "--record", fresh), server())...).wantCode(t, 0)
+	old := filepath.Join(dir, "old.jsonl")
+	write(t, old, "old line\n")
+	if err := os.Chmod(old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(t, args(a("tools", "--record", old), server())...).wantCode(t, 0)
+	for _, f := range []string{fresh, old} {
+		info, err := os.Stat(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := info.Mode().Perm(); m != 0o600 {
+			t.Errorf("%s: mode %v, want 0600", filepath.Base(f), m)
+		}
+	}
+
+	target := filepath.Join(dir, "elsewhere")
+	write(t, target, "precious\n")
+	link := filepath.Join(dir, "link.jsonl")
+	if err := os.Symlink(target, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	r := run(t, args(a("tools", "--record", link), server())...).wantCode(t, ExitError)
+	if !strings.Contains(r.err, "--record: cannot create "+link+": it is a symbolic link") || r.out != "" {
+		t.Errorf("symbolic link: stdout %q, stderr %q", r.out, r.err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "precious\n" {
+		t.Errorf("the link's target was written: %q", b)
 	}
 }

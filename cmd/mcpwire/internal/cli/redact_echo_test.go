@@ -86,8 +86,8 @@ func TestTokenFromTheStoreEchoedByAServerIsMasked(t *testing.T) {
 	}{
 		{"500", []string{"tools", p.url()}, ExitConnect},
 		{"rpc", []string{"tools", p.url()}, ExitConnect},
-		{"result", []string{"call", "echo", p.url()}, ExitOK},
-		{"result", []string{"call", "echo", "--json", p.url()}, ExitOK},
+		{"result", []string{"call", "echo", "--arg", "message=hi", p.url()}, ExitOK},
+		{"result", []string{"call", "echo", "--arg", "message=hi", "--json", p.url()}, ExitOK},
 	} {
 		echo.Store(c.mode)
 		r := runLogin(t, nil, c.args...)

@@ -19,7 +19,7 @@ With --json, print {"resources": [...], "resourceTemplates": [...]}.
 Without TARGET, list those of every configured server, or of one with
 --server NAME (or "mcpwire resources NAME").`,
 		Options: func() Options {
-			return &viewOptions{formats: []string{"table", "json"}, show: showResources}
+			return &viewOptions{formats: []string{"table", "json"}, show: showResources, many: &jsonDocs{lists: [][2]string{{"resources", "resource"}, {"resourceTemplates", "resourceTemplate"}}}}
 		},
 	}
 }

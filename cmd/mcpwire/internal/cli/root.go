@@ -5,6 +5,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -18,6 +19,7 @@ import (
 // Each is built fresh per run because a Command keeps its flag values.
 var commands = []func() *Command{
 	newServersCommand,
+	newTrustCommand,
 	newToolsCommand,
 	newCallCommand,
 	newResourcesCommand,
@@ -73,7 +75,8 @@ func Main(ctx context.Context, streams *IOStreams, args []string) int {
 	err := runCommand(ctx, &io, args)
 	io.recording.finish(&io) // every client is closed by now
 	code := Report(ctx, &io, err)
-	if code == ExitUsage {
+	var untrusted *UntrustedConfigError
+	if code == ExitUsage && !errors.As(err, &untrusted) {
 		fmt.Fprintf(io.ErrOut, "Run 'mcpwire help%s' for usage.\n", helpTopic(args))
 	}
 	return code
@@ -176,7 +179,8 @@ Commands:
 Exit status:
   0    success
   1    any other error
-  2    usage: a bad flag or argument, an unknown tool, a broken config file
+  2    usage: a bad flag or argument, an unknown tool or prompt, a broken or
+       untrusted config file
   3    cannot connect: the server did not start, answer or hand-shake
   4    the tool ran and reported an error (isError)
   5    protocol: the server answered with a JSON-RPC error (-32602, ...)

@@ -1,17 +1,55 @@
 package cli
 
-import "io"
+import (
+	"io"
+	"sync"
+	"unicode/utf8"
+)
 
 // sanitizeWriter passes a server's raw output (its live stderr, with
 // --verbose) through Sanitize on its way to the terminal. Each write is
 // sanitized on its own: an escape sequence cut in two by a write boundary
 // loses its ESC either way, so nothing of it reaches the terminal as
-// control.
-type sanitizeWriter struct{ w io.Writer }
+// control. A UTF-8 character cut in two is held back until its end comes,
+// so that it is not shown as bytes that are not UTF-8.
+type sanitizeWriter struct {
+	w io.Writer
 
-func (s sanitizeWriter) Write(p []byte) (int, error) {
-	if _, err := io.WriteString(s.w, Sanitize(string(p))); err != nil {
+	mu      sync.Mutex
+	pending []byte // the start of a character the last write cut
+}
+
+func newSanitizeWriter(w io.Writer) *sanitizeWriter { return &sanitizeWriter{w: w} }
+
+func (s *sanitizeWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b := append(s.pending, p...)
+	s.pending = nil
+	if cut := incompleteTail(b); cut > 0 {
+		s.pending = append([]byte(nil), b[len(b)-cut:]...)
+		b = b[:len(b)-cut]
+	}
+	if _, err := io.WriteString(s.w, Sanitize(string(b))); err != nil {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// incompleteTail returns how many bytes at the end of b start a UTF-8
+// character that b does not finish (0 when none do).
+func incompleteTail(b []byte) int {
+	for n := 1; n <= utf8.UTFMax-1 && n <= len(b); n++ {
+		c := b[len(b)-n]
+		if c < 0x80 {
+			return 0 // ASCII: nothing is cut
+		}
+		if utf8.RuneStart(c) {
+			if !utf8.FullRune(b[len(b)-n:]) {
+				return n
+			}
+			return 0
+		}
+	}
+	return 0
 }

@@ -16,6 +16,11 @@ type objectSchema struct {
 	Names    []string
 	Props    map[string]propSchema
 	Required []string
+	// Open is set when the schema admits properties it does not name
+	// (additionalProperties true or a schema, or patternProperties).
+	// Left out, it is taken as closed: a name the schema does not know
+	// is far more often a typo than an argument the tool reads.
+	Open bool
 }
 
 // propSchema is one property's schema, as far as the CLI reads it.
@@ -61,13 +66,17 @@ func (p propSchema) typeName() string {
 // falls back to guessing.
 func parseObjectSchema(raw json.RawMessage) (*objectSchema, bool) {
 	var s struct {
-		Properties json.RawMessage `json:"properties"`
-		Required   []string        `json:"required"`
+		Properties           json.RawMessage `json:"properties"`
+		Required             []string        `json:"required"`
+		AdditionalProperties json.RawMessage `json:"additionalProperties"`
+		PatternProperties    json.RawMessage `json:"patternProperties"`
 	}
 	if len(raw) == 0 || json.Unmarshal(raw, &s) != nil || len(s.Properties) == 0 {
 		return nil, false
 	}
 	out := &objectSchema{Props: map[string]propSchema{}, Required: s.Required}
+	extra := bytes.TrimSpace(s.AdditionalProperties)
+	out.Open = (len(extra) > 0 && !bytes.Equal(extra, []byte("false"))) || len(s.PatternProperties) > 0
 	if json.Unmarshal(s.Properties, &out.Props) != nil {
 		return nil, false
 	}

@@ -24,13 +24,16 @@ func newServersCommand() *Command {
 them: name, transport, status, tool count and where it is defined. Lazy
 servers are started too; disabled ones are only listed. A server whose
 definition has errors (an unset ${VAR}, a bad field) is listed as failed
-with the problem.
+with the problem. A server of a project config file you have not
+approved is listed as untrusted, not started, with the "mcpwire trust"
+command that approves the file.
 
 The files, first definition of a name winning: in the current directory
 mcpwire.json, .mcp.json, mcp.json, .vscode/mcp.json and .cursor/mcp.json;
 then the user's mcpwire/mcpwire.json (in the config directory),
 ~/.cursor/mcp.json, ~/.codeium/windsurf/mcp_config.json and ~/.claude.json.
---config FILE (repeatable) reads only the files given.
+A user's server whose name a project server has is listed as user:NAME.
+--config FILE (repeatable) reads only the files given, and trusts them.
 
 --sources also lists the files read and the definitions that an earlier
 one of the same name shadows.
@@ -64,7 +67,7 @@ func (o *serversOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error
 		return Usagef("servers takes no arguments: it lists the configured servers")
 	}
 	o.Server.Transport = "auto"
-	return withAllConfigured(ctx, io, &o.Config, &o.Server, func(s *Session, snap *manager.Snapshot) error {
+	return withAllConfigured(ctx, io, &o.Config, &o.Server, true, func(s *Session, snap *manager.Snapshot) error {
 		if o.Output.JSON {
 			if err := writeServersJSON(io, s.Set, snap, o.Sources); err != nil {
 				return err
@@ -87,10 +90,10 @@ func printServers(io *IOStreams, set *config.Set, snap *manager.Snapshot, source
 			if st.ToolsCached {
 				tools += " (cached)"
 			}
-			if st.State == manager.StateDisabled {
+			if st.State == manager.StateDisabled || st.State == manager.StateUntrusted {
 				tools = "-"
 			}
-			rows = append(rows, []string{st.Name, transportName(st.Transport), string(st.State), tools, st.Source.String()})
+			rows = append(rows, []string{st.Name, transportName(st.Transport), string(definiteState(st)), tools, st.Source.String()})
 		}
 		Table(w, io.TableWidth(), []string{"NAME", "TRANSPORT", "STATUS", "TOOLS", "SOURCE"}, rows)
 		if hasErrors(snap) {
@@ -98,7 +101,15 @@ func printServers(io *IOStreams, set *config.Set, snap *manager.Snapshot, source
 		}
 		for _, st := range snap.Servers {
 			if st.Err != nil && st.State != manager.StateConnected {
-				fmt.Fprintf(w, "%s: %s\n", st.Name, Sanitize(fold(io.Redact(cliWording(st.Err.Error())))))
+				if st.State == manager.StateUntrusted {
+					fmt.Fprintf(w, "%s: %s\n", Sanitize(st.Name), Sanitize(io.Redact(statusNote(st))))
+					continue
+				}
+				// The message on one line, then the server's stderr as
+				// the lines it wrote.
+				msg, tail := splitStderrTail(st.Err)
+				fmt.Fprintf(w, "%s: %s\n", Sanitize(st.Name), Sanitize(fold(io.Redact(cliWording(msg)))))
+				writeStderrTail(w, io, tail)
 			}
 		}
 	}
@@ -124,6 +135,30 @@ func printServers(io *IOStreams, set *config.Set, snap *manager.Snapshot, source
 	Table(w, io.TableWidth(), []string{"NAME", "TRANSPORT", "SOURCE"}, rows)
 }
 
+// statusNote says why a server is not connected; for an untrusted one,
+// how to approve its file.
+func statusNote(st manager.ServerStatus) string {
+	if st.State == manager.StateUntrusted {
+		return fmt.Sprintf("untrusted: %s is a project config file you have not approved; review and approve it with %q",
+			st.Source.File, trustCommandFor(st.Source.File))
+	}
+	return cliWording(st.Err.Error())
+}
+
+// definiteState is a server's state as its last definite outcome: one
+// that failed and is being tried again is "failed", not "retrying" or
+// "reconnecting", so that the listing does not change with the moment
+// it is taken.
+func definiteState(st manager.ServerStatus) manager.State {
+	switch st.State {
+	case manager.StateRetrying, manager.StateReconnecting:
+		if st.Err != nil {
+			return manager.StateFailed
+		}
+	}
+	return st.State
+}
+
 func hasErrors(snap *manager.Snapshot) bool {
 	for _, st := range snap.Servers {
 		if st.Err != nil && st.State != manager.StateConnected {
@@ -142,9 +177,10 @@ func transportName(t string) string {
 }
 
 type jsonSource struct {
-	File  string `json:"file"`
-	Line  int    `json:"line,omitempty"`
-	Scope string `json:"scope,omitempty"`
+	File      string `json:"file"`
+	Line      int    `json:"line,omitempty"`
+	Scope     string `json:"scope,omitempty"`
+	Untrusted bool   `json:"untrusted,omitempty"`
 }
 
 type jsonServer struct {
@@ -166,15 +202,15 @@ func writeServersJSON(io *IOStreams, set *config.Set, snap *manager.Snapshot, so
 	}{Servers: []jsonServer{}}
 	for _, st := range snap.Servers {
 		j := jsonServer{
-			Name: st.Name, Transport: st.Transport, State: string(st.State), ToolsCached: st.ToolsCached,
-			Source: jsonSource{st.Source.File, st.Source.Line, st.Source.Scope},
+			Name: st.Name, Transport: st.Transport, State: string(definiteState(st)), ToolsCached: st.ToolsCached,
+			Source: jsonSource{st.Source.File, st.Source.Line, st.Source.Scope, st.State == manager.StateUntrusted},
 		}
 		if st.State != manager.StateDisabled {
 			n := st.ToolCount
 			j.Tools = &n
 		}
 		if st.Err != nil && st.State != manager.StateConnected {
-			j.Error = io.Redact(cliWording(st.Err.Error()))
+			j.Error = io.Redact(statusNote(st))
 		}
 		out.Servers = append(out.Servers, j)
 	}
@@ -183,7 +219,7 @@ func writeServersJSON(io *IOStreams, set *config.Set, snap *manager.Snapshot, so
 		shadowed := []jsonServer{}
 		for _, d := range set.Shadowed {
 			shadowed = append(shadowed, jsonServer{Name: d.Name, Transport: d.Type,
-				Source: jsonSource{d.Source.File, d.Source.Line, d.Source.Scope}})
+				Source: jsonSource{File: d.Source.File, Line: d.Source.Line, Scope: d.Source.Scope}})
 		}
 		out.Files, out.Shadowed = &files, &shadowed
 	}

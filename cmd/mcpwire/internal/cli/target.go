@@ -76,6 +76,9 @@ type Target struct {
 	// ToolTimeout and ToolMaxTimeout are the tool calls' idle deadline
 	// and cap (mcp.CallOptions); zero means the client's policy.
 	ToolTimeout, ToolMaxTimeout time.Duration
+	// CallCap is an explicit --timeout on "mcpwire call": the whole
+	// call's deadline, idle or not (0: none).
+	CallCap time.Duration
 	// Verbose asks for the server's stderr and logs on io.ErrOut.
 	Verbose bool
 	// LogLevel is --log-level: the level to ask for, "" for none.
@@ -171,7 +174,7 @@ func (f *ServerFlags) stdio(io *IOStreams, argv []string) (*Target, error) {
 	}
 	opts := transport.ServerOptions{Stderr: t.stderr}
 	if f.Verbose {
-		opts.Stderr = multiWriter(t.stderr, sanitizeWriter{io.ErrOut})
+		opts.Stderr = multiWriter(t.stderr, newSanitizeWriter(io.ErrOut))
 		io.stderrLive = true
 	}
 	given := slices.Collect(maps.Keys(def.Env))

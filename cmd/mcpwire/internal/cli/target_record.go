@@ -15,8 +15,9 @@ import (
 // to (see docs/recordings.md): each JSON-RPC message, both ways, as JSON
 // lines, headers left out and every secret the command knows (header and
 // env values, tokens, URL passwords, config inputs) replaced. The file is
-// created 0600 and an existing one is overwritten, as -o does elsewhere:
-// a recording is rerun often while a bug is chased. A recording that
+// created 0600 and an existing one is overwritten (and set to 0600), as -o
+// does elsewhere: a recording is rerun often while a bug is chased. A
+// symbolic link at the path is refused, never followed. A recording that
 // fails part way (a full disk) is a warning at the end, never the
 // command's failure: the session matters more than its record.
 
@@ -45,9 +46,9 @@ func (f *ServerFlags) recorder(io *IOStreams) (*recording, error) {
 	if io.recording != nil {
 		return io.recording, nil
 	}
-	file, err := os.OpenFile(f.Record, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	file, err := transport.CreateRecordFile(f.Record)
 	if err != nil {
-		return nil, fmt.Errorf("--record: %w", pathReason(err))
+		return nil, fmt.Errorf("--record: cannot create %s: %w", f.Record, pathReason(err))
 	}
 	r := &recording{path: f.Record, f: file, rec: transport.NewRecorder(file)}
 	r.rec.AddSecrets(io.secretValues()...)

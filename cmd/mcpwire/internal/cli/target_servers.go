@@ -35,6 +35,9 @@ type Conn struct {
 	Client *mcp.Client
 	// Target names the server in errors (Target.Explain).
 	Target *Target
+	// Many is set when the command goes over several configured servers
+	// and prints one JSON document for all (jsonDocs).
+	Many bool
 }
 
 // Each is the life of a command that works on servers: it resolves the
@@ -52,6 +55,12 @@ type Conn struct {
 //     are warned about and make the exit status 3), and the only one for
 //     a command that takes some.
 func (f *TargetFlags) Each(ctx context.Context, io *IOStreams, p Parsed, minArgs, maxArgs int, what string, fn func(c Conn, args []string) error) error {
+	return f.each(ctx, io, p, minArgs, maxArgs, what, nil, fn)
+}
+
+// each is Each; docs, when not nil, makes the output over every
+// configured server one JSON document (see jsonDocs).
+func (f *TargetFlags) each(ctx context.Context, io *IOStreams, p Parsed, minArgs, maxArgs int, what string, docs *jsonDocs, fn func(c Conn, args []string) error) error {
 	if !configuredWanted(p) {
 		if err := f.Config.CheckAdHoc(); err != nil {
 			return err
@@ -73,7 +82,7 @@ func (f *TargetFlags) Each(ctx context.Context, io *IOStreams, p Parsed, minArgs
 	}
 	defer s.Close()
 	if len(s.M.Servers()) == 0 && f.Config.Server == "" {
-		return Usagef("no server given: add a server URL, or -- COMMAND [ARGS...] to start one over stdio (no configured servers either: see \"mcpwire help servers\")")
+		return noServerGiven()
 	}
 	name, args, err := s.pickServer(f.Config.Server, p.Args, minArgs, maxArgs, what)
 	if err != nil {
@@ -86,15 +95,19 @@ func (f *TargetFlags) Each(ctx context.Context, io *IOStreams, p Parsed, minArgs
 		}
 		return fn(c, args)
 	}
-	return s.eachServer(ctx, io, func(c Conn) error { return fn(c, args) })
+	return s.eachServer(ctx, io, docs, func(c Conn) error { return fn(c, args) })
 }
 
 // eachServer connects every enabled server at once and runs fn with each
 // as soon as it is up, in the order they come up, each under a "== NAME"
 // line; one that fails is warned about at once. The others' results are
 // not held back by a slow or dead one. It returns the exit-3 error when
-// any failed.
-func (s *Session) eachServer(ctx context.Context, io *IOStreams, fn func(c Conn) error) error {
+// any failed. With docs, fn's output is each server's JSON document (no
+// heading), and the merged document is printed once all have answered.
+func (s *Session) eachServer(ctx context.Context, io *IOStreams, docs *jsonDocs, fn func(c Conn) error) error {
+	if err := s.refuseUntrusted(); err != nil {
+		return err
+	}
 	if _, err := s.M.Start(ctx); err != nil {
 		return err
 	}
@@ -130,6 +143,13 @@ func (s *Session) eachServer(ctx context.Context, io *IOStreams, fn func(c Conn)
 			return err
 		}
 		s.clearNotice()
+		if docs != nil {
+			c.Many = true
+			if err := fn(c); err != nil {
+				return err
+			}
+			continue
+		}
 		if !first {
 			fmt.Fprintln(io.Out)
 		}
@@ -139,7 +159,11 @@ func (s *Session) eachServer(ctx context.Context, io *IOStreams, fn func(c Conn)
 			return err
 		}
 	}
-	if len(servers) == 0 {
+	if docs != nil {
+		if err := docs.write(io.Out, servers); err != nil {
+			return err
+		}
+	} else if len(servers) == 0 {
 		fmt.Fprintln(io.Out, "(no servers configured: see \"mcpwire help servers\" for the files mcpwire reads)")
 	}
 	return failureError(failed, len(servers))
@@ -178,6 +202,11 @@ func (s *Session) pickServer(name string, args []string, minArgs, maxArgs int, w
 	}
 	if len(args) == 0 {
 		return "", args, nil
+	}
+	// "The only server configured" is not decided while some wait for
+	// the user's approval: the user may mean one of them.
+	if err := s.refuseUntrusted(); err != nil {
+		return "", nil, err
 	}
 	var enabled []string
 	for _, d := range s.Set.Servers {
@@ -260,4 +289,10 @@ func (s *Session) connect(ctx context.Context, name string) (Conn, error) {
 	}
 	askLogLevel(ctx, s.io, c, s.LogLevel)
 	return Conn{Name: name, Client: c, Target: t}, nil
+}
+
+// noServerGiven is the usage error of a command that got no server and
+// finds none configured.
+func noServerGiven() error {
+	return Usagef("no server given: add a server URL, or -- COMMAND [ARGS...] to start one over stdio (no configured servers either: see \"mcpwire help servers\")")
 }

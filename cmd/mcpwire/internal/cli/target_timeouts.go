@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"time"
@@ -77,3 +79,32 @@ func (s *Session) target(name string) *Target {
 	}
 	return t
 }
+
+// errCallCap is why a call's context ended when --timeout capped it.
+var errCallCap = errors.New("the call's --timeout ran out")
+
+// capCall bounds ctx by t.CallCap, when set.
+func (t *Target) capCall(ctx context.Context) (context.Context, context.CancelFunc) {
+	if t.CallCap <= 0 {
+		return ctx, func() {}
+	}
+	return context.WithTimeoutCause(ctx, t.CallCap, errCallCap)
+}
+
+// explainCap words a call that --timeout cut short (exit 6, as every
+// deadline), since the client only saw its context end.
+func (t *Target) explainCap(callCtx context.Context, err error) error {
+	if err == nil || !errors.Is(context.Cause(callCtx), errCallCap) {
+		return err
+	}
+	return &callCapError{cap: t.CallCap}
+}
+
+// callCapError is a call that ran longer than --timeout.
+type callCapError struct{ cap time.Duration }
+
+func (e *callCapError) Error() string {
+	return fmt.Sprintf("the call ran longer than --timeout %s, which caps the whole call (raise it, or leave it out: --tool-timeout alone then bounds the time without progress)", e.cap)
+}
+
+func (e *callCapError) Unwrap() error { return context.DeadlineExceeded }

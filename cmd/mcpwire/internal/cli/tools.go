@@ -107,11 +107,11 @@ func printToolTable(w io.Writer, width int, list []mcp.Tool) {
 	Table(w, width, []string{"NAME", "SIGNATURE", "DESCRIPTION"}, rows)
 }
 
-// shortSignature is the parameter list of a tool's signature, cut to 40
-// characters: "(a: number, b: number)".
+// shortSignature is the parameter list of a tool's signature: "(a:
+// number, b: number)". It is not cut here: the table cuts it to the
+// terminal's width, and never with --wide or in a pipe.
 func shortSignature(t mcp.Tool) string {
-	sig := strings.TrimPrefix(signature(t.Name, t.InputSchema, nil), t.Name)
-	return Truncate(sig, 40)
+	return strings.TrimPrefix(signature(t.Name, t.InputSchema, nil), t.Name)
 }
 
 // toolSummary is a tool's one-line description: its title (when it says more

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/mcpwire/mcpwire/internal/interop"
 )
 
 func TestToolsTable(t *testing.T) {
@@ -54,5 +56,28 @@ func TestFlagsAnywhere(t *testing.T) {
 	r2 := run(t, args(a("call", "--json", "--arg", "message=x", "echo"), server())...).wantCode(t, 0)
 	if r1.out != r2.out {
 		t.Errorf("flag order changed the output:\n%s\n%s", r1.out, r2.out)
+	}
+}
+
+// No table cell is cut in a pipe or with --wide: server-filesystem's
+// signatures are longer than 40 columns.
+func TestToolsTableUncutInAPipeAndWithWide(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	command, argv := interop.ServerFilesystem(t, root)
+	target := append([]string{"--", command}, argv...)
+	const long = "(path: string, edits: object[], dryRun?: boolean)"
+	for _, c := range []struct {
+		name  string
+		io    *IOStreams
+		flags []string
+	}{
+		{"pipe", &IOStreams{}, nil},
+		{"--wide on an 80-column terminal", &IOStreams{Width: 80}, a("--wide")},
+	} {
+		r := runIO(t, t.Context(), c.io, args(a("tools"), c.flags, target)...).wantCode(t, 0)
+		if strings.Contains(r.out, "…") || !strings.Contains(r.out, long) {
+			t.Errorf("%s: a cell was cut:\n%s", c.name, r.out)
+		}
 	}
 }

@@ -36,10 +36,17 @@ func (o *versionOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error
 		Version          string   `json:"version"`
 		ProtocolVersions []string `json:"protocolVersions"`
 		Go               string   `json:"go"`
-	}{Version(), mcp.ProtocolVersions(), runtime.Version()}
+	}{Version(), spokenProtocolVersions(), runtime.Version()}
 	if o.JSON {
 		return WriteJSON(io.Out, v)
 	}
 	fmt.Fprintf(io.Out, "mcpwire %s (%s)\nMCP protocol versions: %v\n", v.Version, v.Go, v.ProtocolVersions)
 	return nil
+}
+
+// spokenProtocolVersions lists every protocol revision mcpwire speaks,
+// newest first: the stateless 2026-07-28 era, then those the initialize
+// handshake offers.
+func spokenProtocolVersions() []string {
+	return append([]string{mcp.ModernProtocolVersion}, mcp.ProtocolVersions()...)
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"flag"
 )
@@ -17,6 +18,10 @@ type viewOptions struct {
 	minArgs, maxArgs int
 	what             string
 	show             func(ctx context.Context, io *IOStreams, v view) error
+	// many says how the --json documents of several configured servers
+	// merge into one (jsonDocs's lists and whole); nil for a command
+	// about one server.
+	many *jsonDocs
 }
 
 // view is what show gets for one server.
@@ -37,7 +42,22 @@ func (o *viewOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
 	if err != nil {
 		return err
 	}
-	return o.Target.Each(ctx, io, p, o.minArgs, o.maxArgs, o.what, func(c Conn, args []string) error {
-		return o.show(ctx, io, view{Conn: c, Args: args, Format: format, Width: o.Output.width(io)})
+	var docs *jsonDocs
+	if format == "json" {
+		docs = o.many
+	}
+	return o.Target.each(ctx, io, p, o.minArgs, o.maxArgs, o.what, docs, func(c Conn, args []string) error {
+		v := view{Conn: c, Args: args, Format: format, Width: o.Output.width(io)}
+		if !c.Many {
+			return o.show(ctx, io, v)
+		}
+		var doc bytes.Buffer
+		one := *io
+		one.Out = &doc
+		if err := o.show(ctx, &one, v); err != nil {
+			return err
+		}
+		docs.add(c.Name, doc.Bytes())
+		return nil
 	})
 }

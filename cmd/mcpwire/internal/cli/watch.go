@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"time"
@@ -17,10 +18,12 @@ func newWatchCommand() *Command {
 		Usage:   "watch [--subscribe URI ...] [--log-level LEVEL] [--json] [TARGET]",
 		Description: `Connect and print every notification the server sends (log messages,
 list changes, resource updates, progress) until Ctrl-C or until the server
-goes away. --subscribe URI (repeatable) subscribes to a resource's
-updates first. With --json, each notification is one JSON line:
-{"time", "method", "params"}. Without TARGET, watch the configured
-server named with --server NAME (or as the first argument).`,
+goes away (exit 3; a server over HTTP is pinged every few seconds, so
+that its end is noticed). --subscribe URI (repeatable) subscribes to a
+resource's updates first. With --json, each notification is one JSON
+line: {"time", "server", "method", "params"}. Without TARGET, watch every
+configured server at once (each text line starts with [NAME]), or the one
+named with --server NAME (or as the first argument).`,
 		Options: func() Options { return &watchOptions{} },
 	}
 }
@@ -43,41 +46,70 @@ func (o *watchOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
 	if err != nil {
 		return err
 	}
-	return o.Target.Each(ctx, io, p, 0, 0, "", func(c Conn, _ []string) error {
-		unsubscribe := c.Client.OnNotification("", func(n *jsonrpc.Notification) {
-			if n.Method == "notifications/subscriptions/acknowledged" {
-				return // the modern era's plumbing of the listen, not news
-			}
-			if format == "text" {
-				fmt.Fprintf(io.Out, "%s %s\n", Sanitize(n.Method), Sanitize(oneLine(string(n.Params))))
-				return
-			}
-			params := n.Params
-			if len(params) == 0 {
-				params = json.RawMessage("null")
-			}
-			line, err := json.Marshal(struct {
-				Time   string          `json:"time"`
-				Server string          `json:"server,omitempty"`
-				Method string          `json:"method"`
-				Params json.RawMessage `json:"params"`
-			}{time.Now().UTC().Format(time.RFC3339Nano), c.Name, n.Method, params})
-			if err == nil {
-				io.Out.Write(append(line, '\n'))
-			}
-		})
-		defer unsubscribe()
-		for _, uri := range o.Subscribe {
-			if err := c.Client.SubscribeResource(ctx, uri); err != nil {
-				return c.Target.Explain(fmt.Sprintf("subscribing to %q", uri), err)
-			}
+	watch := func(c Conn) error { return o.watch(ctx, io, format, c) }
+	if configuredWanted(p) && o.Target.Config.Server == "" && len(p.Args) == 0 {
+		return watchConfigured(ctx, io, &o.Target, watch)
+	}
+	return o.Target.Each(ctx, io, p, 0, 0, "", func(c Conn, _ []string) error { return watch(c) })
+}
+
+// watchProbeEvery is how often watch pings a server to notice that it
+// went away: over HTTP nothing else tells (no request is in flight, and
+// a session may hold no open stream).
+const watchProbeEvery = 3 * time.Second
+
+// watch prints c's notifications until ctx ends (ctx.Err()) or the
+// server goes away (a *ConnectError).
+func (o *watchOptions) watch(ctx context.Context, io *IOStreams, format string, c Conn) error {
+	prefix := ""
+	if c.Many {
+		prefix = "[" + Sanitize(c.Name) + "] "
+	}
+	unsubscribe := c.Client.OnNotification("", func(n *jsonrpc.Notification) {
+		if n.Method == "notifications/subscriptions/acknowledged" {
+			return // the modern era's plumbing of the listen, not news
 		}
-		fmt.Fprintf(io.ErrOut, "mcpwire: watching %s; Ctrl-C to stop\n", c.Target.Desc)
+		if format == "text" {
+			fmt.Fprintf(io.Out, "%s%s %s\n", prefix, Sanitize(n.Method), Sanitize(oneLine(string(n.Params))))
+			return
+		}
+		params := n.Params
+		if len(params) == 0 {
+			params = json.RawMessage("null")
+		}
+		writeJSONLine(io.Out, struct {
+			Time   string          `json:"time"`
+			Server string          `json:"server,omitempty"`
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		}{time.Now().UTC().Format(time.RFC3339Nano), c.Name, n.Method, params})
+	})
+	defer unsubscribe()
+	for _, uri := range o.Subscribe {
+		if err := c.Client.SubscribeResource(ctx, uri); err != nil {
+			return c.Target.Explain(fmt.Sprintf("subscribing to %q", uri), err)
+		}
+	}
+	fmt.Fprintf(io.ErrOut, "mcpwire: watching %s; Ctrl-C to stop\n", c.Target.Desc)
+	probe := time.NewTicker(watchProbeEvery)
+	defer probe.Stop()
+	for {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-c.Client.Done():
-			return fmt.Errorf("%s closed the session: %w", c.Target.Desc, c.Client.Err())
+			return &ConnectError{Target: c.Target.Desc, Err: fmt.Errorf("the server closed the session: %w", c.Client.Err())}
+		case <-probe.C:
+			if err := c.Client.Ping(ctx); err != nil && ctx.Err() == nil && !answered(err) {
+				return &ConnectError{Target: c.Target.Desc, Err: fmt.Errorf("the server stopped answering: %w", err)}
+			}
 		}
-	})
+	}
+}
+
+// answered reports whether err is the server's own answer (a JSON-RPC
+// error), which shows it is still there.
+func answered(err error) bool {
+	var rpcErr *jsonrpc.Error
+	return errors.As(err, &rpcErr) || answeredInHTTPError(err)
 }

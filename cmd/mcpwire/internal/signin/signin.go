@@ -45,6 +45,10 @@ type Options struct {
 	// AllowInsecureHTTP is the CLI's --allow-insecure-http: it sets
 	// auth.Options.AllowInsecureHTTP over whatever the oauth block says.
 	AllowInsecureHTTP bool
+	// AcceptIssuer is login's --accept-issuer: the authorization server
+	// the user accepts in place of the one the configured credentials
+	// were first used with.
+	AcceptIssuer string
 }
 
 // signInTarget is what to pass to "mcpwire login": the configured name,
@@ -83,7 +87,18 @@ func New(serverURL string, o Options) (*auth.Authorizer, error) {
 	if e := cfg.Enterprise; e != nil && e.ClientSecret != "" && o.AddSecret != nil {
 		o.AddSecret(e.ClientSecret)
 	}
-	opts := &auth.Options{SignInHint: "sign in first: mcpwire login " + signInTarget(serverURL, o.Name)}
+	target := signInTarget(serverURL, o.Name)
+	opts := &auth.Options{
+		SignInHint:   "sign in first: mcpwire login " + target,
+		AcceptIssuer: o.AcceptIssuer,
+		AcceptIssuerHint: func(issuer string, configured bool) string {
+			config := fmt.Sprintf(`set "issuer": %q in the server's oauth block`, issuer)
+			if configured {
+				return config + " (a configured issuer changes only there)"
+			}
+			return "mcpwire login --accept-issuer " + issuer + " " + target + ", or " + config
+		},
+	}
 	if store, err := Store(); err == nil {
 		opts.Store = registeringStore(store, o.AddSecret)
 	} else {
