@@ -38,6 +38,9 @@ type Options struct {
 	Servers []string
 	// PageSize splits tools/list into pages; default DefaultPageSize.
 	PageSize int
+	// Redact, when set, rewrites the text of every upstream failure before
+	// it reaches a host (the CLI blanks the secrets of its config there).
+	Redact func(string) string
 	// Warn receives what goes wrong without stopping the gateway: a tool
 	// left out of the list because its name is taken. Nil discards.
 	Warn func(error)
@@ -48,11 +51,12 @@ type Options struct {
 // any number of hosts); Close ends every session. The manager stays the
 // caller's to close, after the gateway.
 type Gateway struct {
-	m     *manager.Manager
-	srv   *server.Server
-	namer namer
-	only  []string
-	warn  func(error)
+	m      *manager.Manager
+	srv    *server.Server
+	namer  namer
+	only   []string
+	warn   func(error)
+	redact func(string) string
 
 	mu          sync.Mutex
 	routes      map[string]route
@@ -92,6 +96,7 @@ func New(m *manager.Manager, opts *Options) (*Gateway, error) {
 		m:       m,
 		namer:   namer{sep: o.Separator, noPrefix: o.NoPrefix, prefixes: o.Prefixes},
 		only:    o.Servers,
+		redact:  o.Redact,
 		warn:    o.Warn,
 		changed: make(chan struct{}, 1),
 		done:    make(chan struct{}),
@@ -206,6 +211,9 @@ func (g *Gateway) callTool(ctx context.Context, req *server.ToolRequest) (*serve
 		var je *jsonrpc.Error
 		if errors.As(err, &je) {
 			return nil, je
+		}
+		if g.redact != nil {
+			return server.ErrorResult(g.redact(err.Error())), nil
 		}
 		return nil, err
 	}

@@ -16,7 +16,7 @@ import (
 
 // inProcess runs a gateway over upstream servers served in process, and
 // returns the project's client connected to it.
-func inProcess(t *testing.T, upstreams map[string]*server.Server) *mcp.Client {
+func inProcess(t *testing.T, upstreams map[string]*server.Server, opts *Options) *mcp.Client {
 	t.Helper()
 	var defs []*config.Server
 	for name, up := range upstreams {
@@ -37,7 +37,7 @@ func inProcess(t *testing.T, upstreams map[string]*server.Server) *mcp.Client {
 	if _, err := m.WaitSettled(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	g, err := New(m, nil)
+	g, err := New(m, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestCancellationReachesTheUpstream(t *testing.T) {
 		close(cancelled)
 		return nil, ctx.Err()
 	})
-	c := inProcess(t, map[string]*server.Server{"up": up})
+	c := inProcess(t, map[string]*server.Server{"up": up}, nil)
 
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
@@ -91,19 +91,49 @@ func TestUpstreamErrorsStayTheirs(t *testing.T) {
 	bad.AddTool(server.Tool{Name: "hello"}, func(context.Context, *server.ToolRequest) (*server.ToolResult, error) {
 		return nil, errors.New("upstream trouble")
 	})
-	c := inProcess(t, map[string]*server.Server{"good": good, "bad": bad})
+	c := inProcess(t, map[string]*server.Server{"good": good, "bad": bad}, &Options{Redact: strings.ToUpper})
 	res, err := c.CallTool(t.Context(), "bad__hello", nil, nil)
 	if err != nil || !res.IsError || res.Content[0].Text != "upstream trouble" {
 		t.Fatalf("bad__hello: %v %+v", err, res)
 	}
-	// Once the server is gone, its calls fail naming it; the other's go on.
+	// Once the server is gone, its calls fail naming it (the gateway's own
+	// failure text passes Redact); the other's go on.
 	_ = bad.Close()
 	res, err = c.CallTool(t.Context(), "bad__hello", nil, nil)
-	if err != nil || !res.IsError || !strings.Contains(res.Content[0].Text, `"bad"`) {
+	if err != nil || !res.IsError || !strings.Contains(res.Content[0].Text, `"BAD"`) {
 		t.Fatalf("bad__hello after close: %v %+v", err, res)
 	}
 	res, err = c.CallTool(t.Context(), "good__hello", nil, nil)
 	if err != nil || res.IsError || res.Content[0].Text != "hi" {
 		t.Fatalf("good__hello: %v %+v", err, res)
+	}
+}
+
+func TestToolsListIsPaged(t *testing.T) {
+	up := server.NewServer(nil)
+	for _, name := range []string{"a", "b", "c"} {
+		up.AddTool(server.Tool{Name: name}, func(context.Context, *server.ToolRequest) (*server.ToolResult, error) { return nil, nil })
+	}
+	c := inProcess(t, map[string]*server.Server{"up": up}, &Options{PageSize: 2})
+	var names []string
+	cursor := ""
+	for pages := 1; ; pages++ {
+		page, err := c.ListToolsPage(t.Context(), cursor)
+		if err != nil || len(page.Tools) > 2 {
+			t.Fatalf("page %d: %v, %+v", pages, err, page)
+		}
+		for _, tool := range page.Tools {
+			names = append(names, tool.Name)
+		}
+		if page.NextCursor == "" {
+			if pages != 2 {
+				t.Errorf("%d pages, want 2", pages)
+			}
+			break
+		}
+		cursor = page.NextCursor
+	}
+	if strings.Join(names, " ") != "up__a up__b up__c" {
+		t.Errorf("tools: %v", names)
 	}
 }

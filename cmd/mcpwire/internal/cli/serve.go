@@ -104,7 +104,8 @@ func (o *gatewayOptions) Run(ctx context.Context, streams *IOStreams, p Parsed) 
 	g, err := gateway.New(m, &gateway.Options{
 		Name: ClientName, Version: Version(),
 		Separator: o.Separator, Prefixes: prefixes, NoPrefix: o.NoPrefix, Servers: only,
-		Warn: func(err error) { fmt.Fprintf(streams.ErrOut, "mcpwire: serve: %s\n", streams.Redact(err.Error())) },
+		Redact: streams.Redact,
+		Warn:   func(err error) { fmt.Fprintf(streams.ErrOut, "mcpwire: serve: %s\n", streams.Redact(err.Error())) },
 	})
 	if err != nil {
 		return Usagef("%s", streams.Redact(err.Error()))
