@@ -193,3 +193,15 @@ func TestServeOneServerAsIs(t *testing.T) {
 		t.Fatalf("one server is served under its own names: %v", names)
 	}
 }
+
+func TestServeOneConfiguredServer(t *testing.T) {
+	cfg := gatewayConfig(t)
+	names := toolNames(t, gatewayClient(t, nil, "--config", cfg, "--server", "alpha"))
+	if !slices.Contains(names, "alpha__echo") || slices.ContainsFunc(names, func(n string) bool { return strings.HasPrefix(n, "beta__") }) {
+		t.Fatalf("--server alpha serves %v", names)
+	}
+	r := run(t, "serve", "--stdio", "--config", cfg, "--server", "gamma")
+	if r.code != ExitUsage || !strings.Contains(r.err, "gamma") {
+		t.Fatalf("unknown server: exit %d, stderr %q", r.code, r.err)
+	}
+}
