@@ -91,6 +91,9 @@
 //	lazy           connect on first use
 //	maxMessageSize the largest message from the server in bytes (stdio line,
 //	               HTTP body, SSE event); -1 for none (mcpwire's own key)
+//	protocolVersion the MCP revision to speak: "auto" (the default:
+//	               negotiate) or a revision such as "2025-11-25" or
+//	               "2026-07-28" (mcpwire's own key; --protocol for one server)
 //	oauth          kept as written (Server.OAuth) for the authorization layer
 //
 // A null value counts as absent. An unknown field is a warning, not an

@@ -148,6 +148,8 @@ func (p *docParser) server(d member, section string) *Server {
 			b.boolean(m, &s.Lazy)
 		case "maxMessageSize":
 			s.MaxMessageSize = b.messageSize(m)
+		case "protocolVersion":
+			s.ProtocolVersion = b.protocolVersion(m)
 		case "envPolicy":
 			f.policy = m
 			s.InheritEnv = b.envPolicy(m)
@@ -500,6 +502,30 @@ func (b *serverBuilder) patterns(f *member) []string {
 		b.warn(f.ValOff, f.Key, "an empty list filters nothing; to turn the server off write \"enabled\": false")
 	}
 	return out
+}
+
+// protocolVersion reads "protocolVersion": "auto" (negotiate, the
+// default) or a revision, a date such as "2025-11-25". Whether the client
+// speaks that revision is the client's to say when it connects; config
+// knows no protocol.
+func (b *serverBuilder) protocolVersion(f *member) string {
+	const hint = `want "auto" or a protocol revision such as "2025-11-25" or "2026-07-28"`
+	var v string
+	if !b.str(f, &v) {
+		return ""
+	}
+	if v == "auto" || isRevision(v) {
+		return v
+	}
+	b.fail(f.ValOff, f.Key, fmt.Sprintf("%s is not a protocol revision: %s", quoteName(v), hint))
+	return ""
+}
+
+// isRevision reports whether v is written as a protocol revision: a date
+// YYYY-MM-DD.
+func isRevision(v string) bool {
+	_, err := time.Parse(time.DateOnly, v)
+	return err == nil
 }
 
 func (b *serverBuilder) envPolicy(f *member) bool {

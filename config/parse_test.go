@@ -128,6 +128,23 @@ func TestParseMaxMessageSize(t *testing.T) {
 	}
 }
 
+func TestParseProtocolVersion(t *testing.T) {
+	servers, problems := parseOne(t, FormatMCPWire, `{"mcpServers": {
+  "old": {"command": "x", "protocolVersion": "2025-11-25"},
+  "new": {"url": "https://h/mcp", "protocolVersion": "2026-07-28"},
+  "auto": {"command": "x", "protocolVersion": "auto"},
+  "plain": {"command": "x"}
+}}`, nil)
+	if len(problems) > 0 {
+		t.Fatalf("problems: %v", problems)
+	}
+	for name, want := range map[string]string{"old": "2025-11-25", "new": "2026-07-28", "auto": "auto", "plain": ""} {
+		if got := servers[name].ProtocolVersion; got != want {
+			t.Errorf("%s: ProtocolVersion = %q, want %q", name, got, want)
+		}
+	}
+}
+
 func TestToolAllowed(t *testing.T) {
 	s := &Server{EnabledTools: []string{"read_*", "search", "a?c"}, DisabledTools: []string{"read_secret*"}}
 	tests := map[string]bool{
@@ -187,6 +204,8 @@ func TestParseProblems(t *testing.T) {
 		{"bad glob", `{"command": "x", "enabledTools": ["read_[a"]}`, []string{"enabledTools[0]:", `bad glob "read_[a"`}},
 		{"empty pattern", `{"command": "x", "disabledTools": [""]}`, []string{"disabledTools[0]:", "empty pattern"}},
 		{"envPolicy", `{"command": "x", "envPolicy": "all"}`, []string{"envPolicy:", `unknown policy "all"`}},
+		{"protocolVersion not a revision", `{"command": "x", "protocolVersion": "latest"}`, []string{"protocolVersion:", `"latest" is not a protocol revision`, `"auto"`}},
+		{"protocolVersion a number", `{"command": "x", "protocolVersion": 2025}`, []string{"protocolVersion:", "want a string, got number"}},
 		{"oauth not object", `{"url": "https://h", "oauth": "x"}`, []string{"oauth:", "want an object"}},
 		{"definition not object", `"npx server"`, []string{`server "s"`, "want an object"}},
 		{"unset variable", `{"command": "x", "args": ["a", "b", "${NOPE}"]}`, []string{`server "s"`, "args[2]:", `"NOPE" is not set`}},

@@ -135,6 +135,13 @@ type Server struct {
 	// limit on stdio, 32 MiB over HTTP); -1 means no limit.
 	MaxMessageSize int64
 
+	// ProtocolVersion pins the MCP revision spoken to the server
+	// ("protocolVersion", mcpwire's own key, as --protocol is for one
+	// server): "" or "auto" negotiates; a date such as "2025-11-25" or
+	// "2026-07-28" pins that revision. Load checks only that it is
+	// written as a revision; the client refuses one it does not speak.
+	ProtocolVersion string
+
 	// Enabled is false when the file says "enabled": false or
 	// "disabled": true. A disabled server still claims its name, so a
 	// project can switch off a user-level server of the same name.

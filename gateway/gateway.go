@@ -199,7 +199,7 @@ func (g *Gateway) callTool(ctx context.Context, req *server.ToolRequest) (*serve
 	if !ok {
 		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, fmt.Sprintf("unknown tool %q", req.Name))
 	}
-	opts := &mcp.CallOptions{OnProgress: func(p mcp.Progress) {
+	opts := &mcp.CallOptions{OnProgress: func(_ context.Context, p mcp.ProgressNotification) {
 		var total float64
 		if p.Total != nil {
 			total = *p.Total

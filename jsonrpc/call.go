@@ -36,9 +36,11 @@ type pendingCall struct {
 	// guarded by Conn.mu.
 	onProgress func(Progress)
 	progress   []Progress // arrived, not yet passed to onProgress
-	start      time.Time
-	deadline   time.Time // moved forward by progress
-	ceiling    time.Time // zero: no ceiling
+	// progressBytes is what progress holds, against Options.Queue.
+	progressBytes int
+	start         time.Time
+	deadline      time.Time // moved forward by progress
+	ceiling       time.Time // zero: no ceiling
 }
 
 // finishLocked records the outcome and wakes the caller. It is called
@@ -69,6 +71,11 @@ func (c *Conn) Call(ctx context.Context, method string, params any, opts *CallOp
 	raw, trusted, err := marshalParamsTrusted(params)
 	if err != nil {
 		return nil, fmt.Errorf("jsonrpc: encoding params of %s: %w", method, err)
+	}
+	if c.prepare != nil {
+		if raw, err = c.prepare(method, raw); err != nil {
+			return nil, fmt.Errorf("jsonrpc: preparing params of %s: %w", method, err)
+		}
 	}
 	timeout, maxTimeout := c.timeout, c.maxTimeout
 	var onProgress func(Progress)
@@ -181,7 +188,7 @@ func (c *Conn) collect(p *pendingCall) (res json.RawMessage, err error, ok bool)
 	var progress []Progress
 	c.update(func(s *inFlight) {
 		resp, err = p.resp, p.err
-		progress, p.progress = p.progress, nil
+		progress, p.progress, p.progressBytes = p.progress, nil, 0
 	})
 	if len(progress) > 0 {
 		c.runProgress(p, progress)

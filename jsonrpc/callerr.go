@@ -8,8 +8,8 @@ import (
 )
 
 // callError is an error of Call whose text is written for people and
-// which wraps several sentinels at once (ErrTimeout and
-// context.DeadlineExceeded, or ErrClosed and the cause).
+// which may wrap several errors at once (ErrClosed and the cause, or the
+// caller's context error and its cause).
 type callError struct {
 	msg     string
 	reason  string // for notifications/cancelled; empty when none is sent
@@ -20,7 +20,9 @@ func (e *callError) Error() string   { return e.msg }
 func (e *callError) Unwrap() []error { return e.wrapped }
 
 // callerError says that the caller's ctx ended the call: cancelled, or its
-// own deadline passed.
+// own deadline passed. It wraps the ctx's error (context.Canceled or
+// context.DeadlineExceeded), never ErrTimeout: that one is for the
+// deadline the engine set, so a caller can tell its own limit from ours.
 func callerError(ctx context.Context, method string, id int64) error {
 	err := ctx.Err()
 	cause := context.Cause(ctx)
@@ -28,7 +30,7 @@ func callerError(ctx context.Context, method string, id int64) error {
 		e := &callError{
 			msg:     fmt.Sprintf("jsonrpc: %s (id %d) hit the caller's context deadline", method, id),
 			reason:  "the caller's deadline passed",
-			wrapped: []error{ErrTimeout, context.DeadlineExceeded},
+			wrapped: []error{context.DeadlineExceeded},
 		}
 		if cause != nil && cause != err {
 			e.msg += ": " + cause.Error()
@@ -49,7 +51,10 @@ func callerError(ctx context.Context, method string, id int64) error {
 }
 
 // timeoutError says that the call's own deadline passed, and whether
-// progress had moved it and up to the ceiling.
+// progress had moved it and up to the ceiling. The figures are the
+// call's own (its Timeout and MaxTimeout, which CallOptions may set apart
+// from the connection's). It wraps ErrTimeout only: the caller's ctx did
+// not end, so context.DeadlineExceeded would be a false lead.
 func (c *Conn) timeoutError(p *pendingCall) error {
 	var reason string
 	var start, deadline, ceiling time.Time
@@ -59,14 +64,14 @@ func (c *Conn) timeoutError(p *pendingCall) error {
 	case p.onProgress == nil || deadline.Sub(start) <= timeout:
 		reason = fmt.Sprintf("timed out after %s", timeout)
 	case !ceiling.IsZero() && !deadline.Before(ceiling):
-		reason = fmt.Sprintf("timed out after %s: progress may not extend a call beyond MaxTimeout (%s)", deadline.Sub(start), c.maxTimeout)
+		reason = fmt.Sprintf("timed out after %s: progress may not extend a call beyond its MaxTimeout (%s)", deadline.Sub(start), ceiling.Sub(start))
 	default:
 		reason = fmt.Sprintf("timed out after %s: no progress for %s", deadline.Sub(start), timeout)
 	}
 	return &callError{
 		msg:     fmt.Sprintf("jsonrpc: %s (id %d) %s", p.method, p.id, reason),
 		reason:  reason,
-		wrapped: []error{ErrTimeout, context.DeadlineExceeded},
+		wrapped: []error{ErrTimeout},
 	}
 }
 

@@ -72,6 +72,38 @@ type Options struct {
 	// The hook must not call Close synchronously: Close closes the
 	// stream, which may wait for the very read that is reporting.
 	ErrorHook func(error)
+
+	// Queue bounds the notifications waiting for subscribers, in count
+	// and in bytes (defaults: DefaultQueueLength, 1024, and
+	// DefaultQueueBytes, 8 MiB). The read loop never waits for
+	// subscribers, so that a response never waits behind a notification;
+	// when the queue is full, what Classify calls Droppable goes first,
+	// oldest first, then (only when nothing droppable is left) the
+	// oldest of the rest. The progress waiting for one call's OnProgress
+	// has the same bounds, oldest dropped first. Responses and the
+	// peer's requests never pass through the queue and are never
+	// dropped. QueueStats counts the drops.
+	Queue QueueLimits
+	// Classify says how the queue treats each method when full (see
+	// NotificationClass). Nil means DefaultClassify. It is called on the
+	// read path and must be fast and must not block.
+	Classify func(method string) NotificationClass
+	// OnDropped is told how many notifications were dropped since it was
+	// last called. It runs on the delivery goroutine, in order, just
+	// before the next notification is delivered to the subscribers, so it
+	// is never called concurrently with a subscriber; progress dropped
+	// from a call's backlog is told with the next delivery too. Nil:
+	// drops are only counted (QueueStats).
+	OnDropped func(dropped int)
+	// PrepareRequest, when set, may rewrite the params of every request
+	// Call sends, before a progress token goes in: the way a protocol
+	// layer adds what each request of its session must carry (MCP's
+	// _meta in the 2026-07-28 revision), so that a request sent straight
+	// through Call carries it too. It runs on the caller's goroutine; its
+	// error fails the call before anything is sent. params is nil for a
+	// request without params; what it returns must be valid JSON (or
+	// nil), as it is not checked again.
+	PrepareRequest func(method string, params json.RawMessage) (json.RawMessage, error)
 }
 
 // CallOptions adjust one call. A nil *CallOptions means the defaults.
@@ -130,6 +162,10 @@ type Conn struct {
 	timeout       time.Duration // <= 0: no deadline
 	maxTimeout    time.Duration // <= 0: no ceiling
 	cancelTimeout time.Duration
+	queueLimits   QueueLimits
+	classify      func(method string) NotificationClass
+	onDropped     func(int)
+	prepare       func(method string, params json.RawMessage) (json.RawMessage, error)
 
 	// lastID is the last request id handed out; ids start at 1.
 	lastID atomic.Int64
@@ -187,8 +223,9 @@ type inFlight struct {
 	// until the first. The slices are copied on write, so a reader may
 	// keep one after unlocking.
 	subs map[string][]*subscription
-	// queue holds notifications not yet handed to subscribers.
-	queue []*Notification
+	// queue holds notifications not yet handed to subscribers, bounded
+	// by Conn.queueLimits.
+	queue noteQueue
 	// delivering says a delivery goroutine runs (see enqueue); drained,
 	// set while Close waits for it, is closed when it returned.
 	delivering bool
@@ -268,6 +305,13 @@ func NewConn(s Stream, opts Options) *Conn {
 		timeout:       resolveTimeout(opts.Timeout, DefaultTimeout),
 		maxTimeout:    resolveTimeout(opts.MaxTimeout, DefaultMaxTimeout),
 		cancelTimeout: opts.CancelTimeout,
+		prepare:       opts.PrepareRequest,
+		queueLimits:   opts.Queue.resolved(),
+		classify:      opts.Classify,
+		onDropped:     opts.OnDropped,
+	}
+	if c.classify == nil {
+		c.classify = DefaultClassify
 	}
 	c.life, c.stopLife = context.WithCancel(context.Background())
 	c.done = c.life.Done()

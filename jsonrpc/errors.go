@@ -72,11 +72,21 @@ func NewError(code int64, message string) *Error {
 	return &Error{Code: code, Message: message}
 }
 
-// AsError converts err into an error object to send to a peer: a *Error in
-// err's chain is used as it is, anything else becomes -32603 with err's text.
+// AsError returns the *Error in err's chain (the peer's answer, or what a
+// handler returned to be sent as is), or nil when err is not a JSON-RPC
+// error (a timeout, a closed connection, a local failure).
 func AsError(err error) *Error {
 	var e *Error
 	if errors.As(err, &e) {
+		return e
+	}
+	return nil
+}
+
+// wireError is the error object sent for err: a *Error in its chain as it
+// is, anything else as -32603 with err's text.
+func wireError(err error) *Error {
+	if e := AsError(err); e != nil {
 		return e
 	}
 	return &Error{Code: CodeInternalError, Message: err.Error()}
@@ -88,7 +98,9 @@ var (
 	// ErrClosed: the connection is closed or ended before the call completed.
 	ErrClosed = errors.New("jsonrpc: connection closed")
 	// ErrTimeout: the call's own deadline (the connection's or the call's
-	// timeout, or the progress ceiling) passed before a response came.
+	// timeout, or the progress ceiling) passed before a response came. A
+	// call ended by the caller's ctx deadline matches
+	// context.DeadlineExceeded instead, never ErrTimeout.
 	ErrTimeout = errors.New("jsonrpc: request timed out")
 	// ErrMethodNotFound matches (errors.Is) every error response with
 	// code -32601, and can be returned by a Handler to answer -32601.

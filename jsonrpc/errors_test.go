@@ -77,3 +77,28 @@ func TestErrorSaysTheCodeOnce(t *testing.T) {
 		}
 	}
 }
+
+// AsError finds an error object, and only an error object: a timeout or a
+// closed connection is no answer of the peer.
+func TestAsErrorIsNilForOtherErrors(t *testing.T) {
+	for _, err := range []error{nil, errors.New("plain"), ErrClosed, ErrTimeout, fmt.Errorf("wrapped: %w", ErrClosed)} {
+		if e := AsError(err); e != nil {
+			t.Errorf("AsError(%v) = %v, want nil", err, e)
+		}
+	}
+	peer := NewError(CodeInvalidParams, "bad")
+	if e := AsError(fmt.Errorf("mcp: tools/call: %w", peer)); e != peer {
+		t.Errorf("AsError(wrapped peer error) = %v, want %v", e, peer)
+	}
+}
+
+// A handler's plain error still reaches the peer as -32603 with its text.
+func TestNewResponseTurnsAPlainErrorIntoInternalError(t *testing.T) {
+	resp, err := NewResponse(Int64ID(1), nil, errors.New("disk full"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Error == nil || resp.Error.Code != CodeInternalError || resp.Error.Message != "disk full" {
+		t.Fatalf("error member = %+v, want -32603 \"disk full\"", resp.Error)
+	}
+}

@@ -155,7 +155,7 @@ func NewNotification(method string, params any) (*Notification, error) {
 // errors); otherwise result is encoded (nil encodes as {}).
 func NewResponse(id ID, result any, err error) (*Response, error) {
 	if err != nil {
-		return &Response{ID: id, Error: AsError(err)}, nil
+		return &Response{ID: id, Error: wireError(err)}, nil
 	}
 	if result == nil {
 		return &Response{ID: id, Result: json.RawMessage("{}")}, nil

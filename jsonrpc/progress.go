@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -172,7 +173,7 @@ func (c *Conn) routeProgress(n *Notification) (woke bool) {
 		if p == nil || p.onProgress == nil {
 			return
 		}
-		p.progress = append(p.progress, prog)
+		p.addProgressLocked(s, prog, c.queueLimits)
 		p.pushDeadlineLocked(now)
 		select {
 		case p.signal <- struct{}{}:
@@ -181,6 +182,24 @@ func (c *Conn) routeProgress(n *Notification) (woke bool) {
 		woke = p == s.turnCall
 	})
 	return woke
+}
+
+// addProgressLocked queues progress for the call's OnProgress, within
+// limits: a caller busy in a slow OnProgress while the peer floods
+// progress loses the older half of what waits (counted as dropped), never
+// the newest. Conn.mu is held.
+func (p *pendingCall) addProgressLocked(s *inFlight, prog Progress, limits QueueLimits) {
+	p.progress = append(p.progress, prog)
+	p.progressBytes += noteSize("", prog.Raw)
+	if len(p.progress) <= limits.Length && p.progressBytes <= limits.Bytes {
+		return
+	}
+	k := len(p.progress) / 2
+	for _, old := range p.progress[:k] {
+		p.progressBytes -= noteSize("", old.Raw)
+	}
+	p.progress = slices.Delete(p.progress, 0, k)
+	s.queue.dropped(k)
 }
 
 // pushDeadlineLocked moves the deadline of a call with an idle deadline

@@ -295,15 +295,20 @@ func testProgressCeiling(t *testing.T, m readMode) {
 	tests := []struct {
 		name       string
 		max        time.Duration
+		callMax    time.Duration // CallOptions.MaxTimeout; zero takes the connection's
 		timeout    time.Duration
 		every      time.Duration
 		wantAfter  time.Duration
 		wantReason string
 	}{
-		{"MaxTimeout", 25 * time.Second, 10 * time.Second, 8 * time.Second, 25 * time.Second,
-			"timed out after 25s: progress may not extend a call beyond MaxTimeout (25s)"},
-		{"default ceiling", 0, 10 * time.Minute, 9 * time.Minute, time.Hour,
-			"timed out after 1h0m0s: progress may not extend a call beyond MaxTimeout (1h0m0s)"},
+		{"MaxTimeout", 25 * time.Second, 0, 10 * time.Second, 8 * time.Second, 25 * time.Second,
+			"timed out after 25s: progress may not extend a call beyond its MaxTimeout (25s)"},
+		{"default ceiling", 0, 0, 10 * time.Minute, 9 * time.Minute, time.Hour,
+			"timed out after 1h0m0s: progress may not extend a call beyond its MaxTimeout (1h0m0s)"},
+		// The message names the ceiling that applied: the call's, not the
+		// connection's.
+		{"call's MaxTimeout", 25 * time.Second, 40 * time.Second, 10 * time.Second, 8 * time.Second, 40 * time.Second,
+			"timed out after 40s: progress may not extend a call beyond its MaxTimeout (40s)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -312,7 +317,7 @@ func testProgressCeiling(t *testing.T, m readMode) {
 				start := time.Now()
 				done := make(chan error)
 				go func() {
-					_, err := c.Call(context.Background(), "tools/call", nil, &CallOptions{OnProgress: func(Progress) {}})
+					_, err := c.Call(context.Background(), "tools/call", nil, &CallOptions{MaxTimeout: tt.callMax, OnProgress: func(Progress) {}})
 					done <- err
 				}()
 				p.recvRequest()

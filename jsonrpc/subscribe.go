@@ -56,41 +56,86 @@ func (c *Conn) Subscribe(method string, fn func(*Notification)) (unsubscribe fun
 	}
 }
 
-// enqueue queues n for the subscribers, if there are any, and makes sure
-// a delivery goroutine runs. That goroutine exists only while there is
-// something to deliver, so an idle connection holds none.
+// enqueue queues n for the subscribers, if there are any, within the
+// queue's bounds (see Options.Queue), and makes sure a delivery goroutine
+// runs. That goroutine exists only while there is something to deliver,
+// so an idle connection holds none.
 func (c *Conn) enqueue(n *Notification) {
+	class := c.classify(n.Method)
 	c.update(func(s *inFlight) {
 		if s.ended != nil || len(s.subs) == 0 {
 			return
 		}
-		s.queue = append(s.queue, n)
+		s.queue.push(n, class, c.queueLimits)
 		if !s.delivering {
 			s.delivering = c.spawnLocked(s, c.deliverLoop)
 		}
 	})
 }
 
-// deliverLoop hands queued notifications to subscribers, in order, and
-// returns once the queue is empty. At most one runs at a time
-// (inFlight.delivering), which keeps the arrival order.
+// deliverLoop hands queued notifications to subscribers, one at a time
+// in order, telling OnDropped of drops first, and returns once the queue
+// is empty. At most one runs at a time (inFlight.delivering), which keeps
+// the arrival order.
 func (c *Conn) deliverLoop() {
-	var batch []*Notification
 	for {
+		var n *Notification
+		var specific, all []*subscription
+		var dropped int
 		c.update(func(s *inFlight) {
-			batch, s.queue = s.queue, batch[:0]
-			if len(batch) == 0 {
-				s.delivering = false
+			dropped = s.queue.takeUnreported()
+			if s.queue.len() == 0 {
+				if dropped == 0 {
+					s.delivering = false
+				} // else the next round, after the report, ends the loop
+				return
 			}
+			n = s.queue.pop()
+			specific, all = s.subs[n.Method], s.subs[""]
 		})
-		if len(batch) == 0 {
-			return
+		if dropped > 0 {
+			c.reportDropped(dropped)
 		}
-		for i, n := range batch {
-			c.deliver(n)
-			batch[i] = nil
+		if n == nil {
+			if dropped == 0 {
+				return
+			}
+			continue
+		}
+		for _, sub := range specific {
+			c.callSubscriber(sub, n)
+		}
+		for _, sub := range all {
+			c.callSubscriber(sub, n)
 		}
 	}
+}
+
+// reportDropped tells OnDropped of drops; a panic in it is reported to
+// the error hook.
+func (c *Conn) reportDropped(k int) {
+	if c.onDropped == nil {
+		return
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			c.report(fmt.Errorf("jsonrpc: the OnDropped callback panicked: %v", v))
+		}
+	}()
+	c.onDropped(k)
+}
+
+// QueueStats returns the delivery queue's counters: what waits now, the
+// most that ever waited, and how many notifications were dropped or
+// coalesced (see Options.Queue).
+func (c *Conn) QueueStats() QueueStats {
+	var st QueueStats
+	c.update(func(s *inFlight) {
+		st = s.queue.stats
+		st.Length, st.Bytes = s.queue.len(), s.queue.bytes
+	})
+	st.Limits = c.queueLimits
+	return st
 }
 
 // onDeliveryGoroutine reports whether its caller runs on a delivery
@@ -122,18 +167,6 @@ func onDeliveryGoroutine() bool {
 
 // deliverLoopFunc is deliverLoop's name as the runtime reports it.
 var deliverLoopFunc = runtime.FuncForPC(reflect.ValueOf((*Conn).deliverLoop).Pointer()).Name()
-
-// deliver runs the subscribers of one notification.
-func (c *Conn) deliver(n *Notification) {
-	var specific, all []*subscription
-	c.update(func(s *inFlight) { specific, all = s.subs[n.Method], s.subs[""] })
-	for _, sub := range specific {
-		c.callSubscriber(sub, n)
-	}
-	for _, sub := range all {
-		c.callSubscriber(sub, n)
-	}
-}
 
 func (c *Conn) callSubscriber(sub *subscription, n *Notification) {
 	if sub.removed.Load() {

@@ -27,7 +27,7 @@ func (m *Manager) CallTool(ctx context.Context, name string, args any, opts *mcp
 	}
 	if !ok {
 		if m.isClosed() {
-			return nil, &Error{Op: fmt.Sprintf("call tool %q", name), Err: ErrClosed}
+			return nil, &Error{Op: fmt.Sprintf("call tool %q", name), Err: ErrShutdown}
 		}
 		return nil, &Error{Op: fmt.Sprintf("call tool %q", name), Err: ErrUnknownTool}
 	}
@@ -59,7 +59,7 @@ func (m *Manager) callTool(ctx context.Context, s *server, tool string, args any
 	if err != nil {
 		if errors.Is(err, jsonrpc.ErrClosed) && m.ctx.Err() != nil {
 			// Close ended the connection, not the server.
-			err = fmt.Errorf("%w while the call was in flight", ErrClosed)
+			err = fmt.Errorf("%w while the call was in flight", ErrShutdown)
 		}
 		return nil, &Error{Server: s.name, Op: op, Err: err}
 	}
@@ -123,7 +123,7 @@ func (m *Manager) Connect(ctx context.Context, name string) error {
 				return nil
 			}
 			if st == StateStopped {
-				err = ErrClosed
+				err = ErrShutdown
 			}
 			return &Error{Server: name, Op: "connect", Err: err}
 		}
@@ -132,7 +132,7 @@ func (m *Manager) Connect(ctx context.Context, name string) error {
 		case <-ctx.Done():
 			return &Error{Server: name, Op: "connect", Err: ctx.Err()}
 		case <-m.ctx.Done():
-			return &Error{Server: name, Op: "connect", Err: ErrClosed}
+			return &Error{Server: name, Op: "connect", Err: ErrShutdown}
 		}
 	}
 }
@@ -162,7 +162,7 @@ func (s *server) ready(ctx context.Context, wait time.Duration) (*mcp.Client, er
 	var timeout <-chan time.Time
 	for {
 		if s.m.ctx.Err() != nil {
-			return nil, ErrClosed
+			return nil, ErrShutdown
 		}
 		s.mu.Lock()
 		st, c, lastErr, ch, running := s.state, s.client, s.err, s.changed, s.running
@@ -177,7 +177,7 @@ func (s *server) ready(ctx context.Context, wait time.Duration) (*mcp.Client, er
 		case st == StateBreakerOpen:
 			return nil, lastErr // a *BreakerError
 		case st == StateStopped:
-			return nil, ErrClosed
+			return nil, ErrShutdown
 		case !running && (st == StateIdle || st == StateLazy):
 			if _, err := s.start(false); err != nil {
 				return nil, err
@@ -192,7 +192,7 @@ func (s *server) ready(ctx context.Context, wait time.Duration) (*mcp.Client, er
 		select {
 		case <-ch:
 		case <-s.m.ctx.Done():
-			return nil, ErrClosed
+			return nil, ErrShutdown
 		case <-ctx.Done():
 			return nil, withLast(fmt.Errorf("waiting for the server to connect: %w", ctx.Err()), lastErr)
 		case <-timeout:

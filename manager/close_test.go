@@ -14,7 +14,7 @@ import (
 )
 
 // Close stops every server, emits Closed for each, is idempotent, and
-// makes later calls fail with ErrClosed.
+// makes later calls fail with ErrShutdown.
 func TestCloseStopsEverything(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFleet()
@@ -41,10 +41,10 @@ func TestCloseStopsEverything(t *testing.T) {
 			}
 		}
 		_, err := m.CallServerTool(t.Context(), "up", "echo", nil, nil)
-		managerError(t, err, "up", ErrClosed)
+		managerError(t, err, "up", ErrShutdown)
 		_, err = m.CallTool(t.Context(), "mcp__up__echo", nil, nil)
-		managerError(t, err, "up", ErrClosed)
-		managerError(t, m.Connect(t.Context(), "up"), "up", ErrClosed)
+		managerError(t, err, "up", ErrShutdown)
+		managerError(t, m.Connect(t.Context(), "up"), "up", ErrShutdown)
 		if _, err := m.Start(t.Context()); err == nil {
 			t.Error("Start after Close succeeded")
 		}
@@ -175,7 +175,7 @@ func TestCloseReportsStuckCallback(t *testing.T) {
 }
 
 // Callers waiting for a server are released as soon as Close begins,
-// with ErrClosed, not when the slowest connection has closed.
+// with ErrShutdown, not when the slowest connection has closed.
 func TestCloseReleasesWaitersAtOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFleet()
@@ -203,8 +203,8 @@ func TestCloseReleasesWaitersAtOnce(t *testing.T) {
 		go func() { closeDone <- m.Close() }()
 		for range 3 {
 			err := <-errs
-			if !errors.Is(err, ErrClosed) {
-				t.Errorf("waiter released with %v, want ErrClosed", err)
+			if !errors.Is(err, ErrShutdown) {
+				t.Errorf("waiter released with %v, want ErrShutdown", err)
 			}
 			if waited := time.Since(start); waited != 0 {
 				t.Errorf("waiter released %v after Close began", waited)
@@ -217,9 +217,9 @@ func TestCloseReleasesWaitersAtOnce(t *testing.T) {
 	})
 }
 
-// A call cut off by Close fails with ErrClosed, not with the
+// A call cut off by Close fails with ErrShutdown, not with the
 // jsonrpc.ErrClosed that a crash gives.
-func TestCallCutOffByCloseIsErrClosed(t *testing.T) {
+func TestCallCutOffByCloseIsErrShutdown(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFleet()
 		defer f.close()
@@ -235,7 +235,7 @@ func TestCallCutOffByCloseIsErrClosed(t *testing.T) {
 		synctest.Wait() // the call is in flight
 		m.Close()
 		err := <-errc
-		managerError(t, err, "a", ErrClosed)
+		managerError(t, err, "a", ErrShutdown)
 		if errors.Is(err, jsonrpc.ErrClosed) {
 			t.Errorf("a call cut off by Close carries jsonrpc.ErrClosed like a crash: %v", err)
 		}

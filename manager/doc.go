@@ -70,14 +70,17 @@
 // list changes, notifications, breaker, warnings) in order, on a
 // goroutine per subscriber, so a slow subscriber never holds up the
 // servers, the manager or another subscriber. Each subscriber's queue is
-// bounded (Options.EventQueue, 1024 events): when it is full the oldest
-// notification or warning is dropped, a Dropped event says how many, and
-// state changes are never dropped.
+// bounded in count and bytes (Options.EventQueue and EventQueueBytes,
+// 1024 events and 8 MiB): when it is full the oldest notification or
+// warning is dropped, a Dropped event says how many, and state changes
+// are never dropped. A server's connection bounds its own notification
+// queue (mcp.ClientOptions.NotificationQueue); what it drops is told by a
+// Dropped event carrying the server's name.
 //
 // # Close
 //
 // Close ends everything the manager started. At once, callers waiting for
-// a server and calls in flight fail with ErrClosed, and the notifications
+// a server and calls in flight fail with ErrShutdown, and the notifications
 // queued for subscribers are dropped; then the connections close, each
 // server's Closed event is emitted, and subscribers get the queued state
 // changes within 5 s. After Close returns no callback starts; only one
@@ -87,7 +90,7 @@
 // # Errors
 //
 // Every error a Manager method returns is an *Error naming the server and
-// the operation. Its cause tells what happened: ErrClosed for the
+// the operation. Its cause tells what happened: ErrShutdown for the
 // manager's own shutdown, jsonrpc.ErrClosed (with the exit status and
 // stderr tail of a child) for a connection that ended, *BreakerError
 // (ErrBreakerOpen) for a server whose restarts stopped, ErrNotReady for a

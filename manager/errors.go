@@ -3,6 +3,9 @@ package manager
 import (
 	"errors"
 	"fmt"
+	"time"
+
+	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
 // Error is the one error type at the manager's boundary: every error a
@@ -30,14 +33,15 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Causes found inside an *Error.
 //
-// ErrClosed and jsonrpc.ErrClosed are different facts: ErrClosed says
-// the manager was closed (a call cut off by Close carries it, and not
-// jsonrpc.ErrClosed); jsonrpc.ErrClosed says one server's connection
-// ended under a call (a crash), with the reason (exit status, stderr
-// tail) wrapped beside it.
+// ErrShutdown and jsonrpc.ErrClosed (mcp.ErrClosed) are different facts,
+// named apart: ErrShutdown says the manager was closed (a call cut off by
+// Close carries it, and not jsonrpc.ErrClosed); jsonrpc.ErrClosed says one
+// server's connection ended under a call (a crash), with the reason (exit
+// status, stderr tail) wrapped beside it.
 var (
-	// ErrClosed: the manager was closed, before or during the operation.
-	ErrClosed = errors.New("manager: closed")
+	// ErrShutdown: the manager was closed (Close), before or during the
+	// operation.
+	ErrShutdown = errors.New("manager: shut down")
 	// ErrUnknownTool: no tool has that model-facing name, or the server
 	// has no tool of that name that its enabledTools/disabledTools allow.
 	ErrUnknownTool = errors.New("manager: no such tool")
@@ -88,3 +92,18 @@ func (e *BreakerError) Error() string {
 func (e *BreakerError) Is(target error) bool { return target == ErrBreakerOpen }
 
 func (e *BreakerError) Unwrap() error { return e.Last }
+
+// connectTimeoutError is a connection attempt that ran out of
+// Options.ConnectTimeout. It matches jsonrpc.ErrTimeout, as a request
+// past its own deadline does, and not context.DeadlineExceeded: the
+// caller's ctx did not end. Its text keeps the cause's.
+type connectTimeoutError struct {
+	after time.Duration
+	cause error
+}
+
+func (e *connectTimeoutError) Error() string {
+	return fmt.Sprintf("connect timed out after %s (ConnectTimeout): %v", e.after, e.cause)
+}
+
+func (e *connectTimeoutError) Unwrap() error { return jsonrpc.ErrTimeout }

@@ -25,16 +25,21 @@ const (
 	// Reconnecting: the connection ended or an attempt failed, and the
 	// next attempt (Attempt) follows after Delay. Err says why.
 	Reconnecting
-	// ToolsChanged: the server's tools as Tools() shows them changed
-	// (after a connect or a tools/list_changed). Tools is the new count.
+	// ToolsChanged: the server's tools as Tools() shows them differ from
+	// what stood for them before: the cached list, the last connection's,
+	// or the list before a tools/list_changed. A first connect without a
+	// cache, or one that finds the same tools, is only Connected. Tools is
+	// the new count.
 	ToolsChanged
 	// PromptsChanged and ResourcesChanged: those lists were listed again
 	// (after a list_changed, or once their ttlMs passed) and differ from
 	// before.
 	PromptsChanged
 	ResourcesChanged
-	// Notification: the server sent a notification (every one, including
-	// list_changed, logging and progress); see Notification.
+	// Notification: the server sent a notification (list_changed,
+	// logging, progress, anything else; not the acknowledgement of the
+	// client's own subscriptions/listen, which is bookkeeping); see
+	// Notification.
 	Notification
 	// BreakerOpen: the server failed BreakerCrashes times in a row, so
 	// automatic restarts stopped. Err is a *BreakerError.
@@ -45,9 +50,13 @@ const (
 	// file, a cache that cannot be written, a bad frame from the server,
 	// a list refresh that failed. Err says what.
 	Warning
-	// Dropped: the subscriber's queue was full, so Dropped of its oldest
-	// Notification and Warning events were dropped. It is delivered next,
-	// before the events still queued; Server is "".
+	// Dropped: notifications were dropped before they reached the
+	// subscriber. With Server "", the subscriber's own queue was full, so
+	// Dropped of its oldest Notification and Warning events were dropped;
+	// it is delivered next, before the events still queued. With a
+	// server's name, that server's connection dropped Dropped
+	// notifications because the callbacks taking them fell behind (see
+	// Options.Client); reports of one server still queued are added up.
 	Dropped
 )
 
@@ -77,6 +86,19 @@ func (k EventKind) String() string {
 // queue: the ones a server can send at any rate.
 func (k EventKind) droppable() bool {
 	return k == Notification || k == Warning
+}
+
+// eventOverhead is what an event counts for against
+// Options.EventQueueBytes beyond its notification's method and params.
+const eventOverhead = 256
+
+// size is what e counts for against Options.EventQueueBytes.
+func (e *Event) size() int {
+	n := eventOverhead
+	if e.Notification != nil {
+		n += len(e.Notification.Method) + len(e.Notification.Params)
+	}
+	return n
 }
 
 // Event is one thing that happened to one server.
@@ -113,7 +135,11 @@ func (e Event) String() string {
 			s += " " + e.Notification.Method
 		}
 	case Dropped:
-		s += fmt.Sprintf(" (%d events)", e.Dropped)
+		if e.Server == "" {
+			s += fmt.Sprintf(" (%d events)", e.Dropped)
+		} else {
+			s += fmt.Sprintf(" (%d notifications)", e.Dropped)
+		}
 	}
 	if e.Err != nil {
 		s += ": " + e.Err.Error()

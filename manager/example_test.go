@@ -79,5 +79,5 @@ func ExampleManager_Subscribe() {
 	m.Start(context.Background())
 	m.Close() // delivers what is queued before it returns
 	fmt.Println(strings.Join(kinds, " "))
-	// Output: connecting connected tools-changed closed
+	// Output: connecting connected closed
 }

@@ -17,7 +17,9 @@ const closeGrace = 5 * time.Second
 // manager or another subscriber; a subscriber sees events in the order
 // they were published, less the ones dropped from a full queue.
 type hub struct {
-	limit int // of each subscriber's queue (Options.EventQueue)
+	// Of each subscriber's queue: Options.EventQueue and
+	// Options.EventQueueBytes.
+	limit, limitBytes int
 
 	mu   sync.Mutex
 	subs []*subscriber
@@ -28,10 +30,10 @@ type hub struct {
 }
 
 type subscriber struct {
-	fn    func(Event)
-	limit int
-	wake  chan struct{} // cap 1
-	done  chan struct{} // closed when the goroutine has returned
+	fn                func(Event)
+	limit, limitBytes int
+	wake              chan struct{} // cap 1
+	done              chan struct{} // closed when the goroutine has returned
 
 	mu      sync.Mutex
 	queue   eventQueue
@@ -44,7 +46,7 @@ type subscriber struct {
 }
 
 func (h *hub) subscribe(fn func(Event)) (unsubscribe func()) {
-	sub := &subscriber{fn: fn, limit: h.limit, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	sub := &subscriber{fn: fn, limit: h.limit, limitBytes: h.limitBytes, wake: make(chan struct{}, 1), done: make(chan struct{})}
 	h.mu.Lock()
 	if h.closing {
 		h.mu.Unlock()
@@ -139,10 +141,16 @@ func (s *subscriber) push(e Event) {
 		s.mu.Unlock()
 		return
 	}
-	if s.queue.len() >= s.limit && s.queue.dropOldest(EventKind.droppable) {
+	if e.Kind == Dropped && e.Server != "" && s.queue.addDropped(e) {
+		s.mu.Unlock()
+		s.poke()
+		return
+	}
+	size := e.size()
+	for s.full(size) && s.queue.dropOldest(EventKind.droppable) {
 		s.dropped++
 	}
-	if s.queue.len() >= s.limit && e.Kind.droppable() {
+	if s.full(size) && e.Kind.droppable() {
 		// Full of state changes: the new notification is the oldest
 		// droppable event there is.
 		s.dropped++
@@ -151,6 +159,13 @@ func (s *subscriber) push(e Event) {
 	}
 	s.mu.Unlock()
 	s.poke()
+}
+
+// full reports whether an event of size finds no room in the queue. An
+// empty queue takes any one event, however large.
+func (s *subscriber) full(size int) bool {
+	n := s.queue.len()
+	return n >= s.limit || (n > 0 && s.queue.bytes+size > s.limitBytes)
 }
 
 // finished reports whether the subscriber's goroutine has returned.
@@ -242,10 +257,12 @@ func (s *subscriber) call(e Event) {
 }
 
 // eventQueue is a FIFO of events that can drop its oldest event of some
-// kinds. Its memory stays within about twice its longest length.
+// kinds. Its memory stays within about twice its longest length; bytes is
+// what its events count for (see Event.size).
 type eventQueue struct {
-	buf  []Event
-	head int
+	buf   []Event
+	head  int
+	bytes int
 }
 
 func (q *eventQueue) len() int { return len(q.buf) - q.head }
@@ -257,10 +274,12 @@ func (q *eventQueue) push(e Event) {
 		q.buf, q.head = q.buf[:n], 0
 	}
 	q.buf = append(q.buf, e)
+	q.bytes += e.size()
 }
 
 func (q *eventQueue) pop() Event {
 	e := q.buf[q.head]
+	q.bytes -= e.size()
 	q.buf[q.head] = Event{}
 	q.head++
 	if q.head == len(q.buf) {
@@ -275,6 +294,7 @@ func (q *eventQueue) pop() Event {
 func (q *eventQueue) dropOldest(in func(EventKind) bool) bool {
 	for i := q.head; i < len(q.buf); i++ {
 		if in(q.buf[i].Kind) {
+			q.bytes -= q.buf[i].size()
 			copy(q.buf[q.head+1:i+1], q.buf[q.head:i])
 			q.buf[q.head] = Event{}
 			q.head++
@@ -290,11 +310,27 @@ func (q *eventQueue) dropOldest(in func(EventKind) bool) bool {
 // dropAll removes every event whose kind is in.
 func (q *eventQueue) dropAll(in func(EventKind) bool) {
 	kept := q.buf[:0]
+	q.bytes = 0
 	for _, e := range q.buf[q.head:] {
 		if !in(e.Kind) {
 			kept = append(kept, e)
+			q.bytes += e.size()
 		}
 	}
 	clear(q.buf[len(kept):])
 	q.buf, q.head = kept, 0
+}
+
+// addDropped adds a server's Dropped report to one of the same server
+// still queued, and reports whether there was one: a server whose
+// notifications overflow reports often, and the reports must not pile up
+// (they are state changes, never dropped).
+func (q *eventQueue) addDropped(e Event) bool {
+	for i := q.head; i < len(q.buf); i++ {
+		if q.buf[i].Kind == Dropped && q.buf[i].Server == e.Server {
+			q.buf[i].Dropped += e.Dropped
+			return true
+		}
+	}
+	return false
 }

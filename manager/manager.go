@@ -109,7 +109,7 @@ func NewServers(servers []*config.Server, opts *Options) *Manager {
 
 func newManager(opts *Options) *Manager {
 	m := &Manager{opts: opts.resolved(), byName: make(map[string]*server)}
-	m.hub.limit = m.opts.EventQueue
+	m.hub.limit, m.hub.limitBytes = m.opts.EventQueue, m.opts.EventQueueBytes
 	if !m.opts.DisableCache {
 		m.cache = &toolCache{dir: m.opts.CacheDir, ttl: m.opts.CacheTTL}
 	}
@@ -194,11 +194,15 @@ func (m *Manager) addInvalid(problems []config.Problem) {
 // only its own later events and never the servers, the manager or another
 // subscriber.
 //
-// Events wait for a slow fn in a queue of Options.EventQueue events
-// (1024 by default). When it is full, its oldest Notification or Warning
-// event is dropped to make room, and fn next gets a Dropped event with
-// the count, before the events still queued. State changes are never
-// dropped; they come at a pace the manager sets, so they are few.
+// Events wait for a slow fn in a queue of Options.EventQueue events and
+// Options.EventQueueBytes bytes (1024 and 8 MiB by default). When it is
+// full, its oldest Notification or Warning event is dropped to make room,
+// and fn next gets a Dropped event (Server "") with the count, before the
+// events still queued. State changes are never dropped; they come at a
+// pace the manager sets, so they are few. A server's own connection drops
+// notifications too when the callbacks that take them (the manager's,
+// then Options.Client's) fall behind: that shows as a Dropped event
+// with the server's name (see mcp.ClientOptions.NotificationQueue).
 //
 // After unsubscribe returns, fn is not called again except for a call
 // already under way, which Close waits for like any other. Close drops the queued notifications and warnings,
@@ -227,7 +231,7 @@ func (m *Manager) Start(ctx context.Context) (*Snapshot, error) {
 	switch {
 	case m.closed:
 		m.mu.Unlock()
-		return nil, &Error{Op: "start", Err: ErrClosed}
+		return nil, &Error{Op: "start", Err: ErrShutdown}
 	case m.started:
 		m.mu.Unlock()
 		return nil, &Error{Op: "start", Err: errors.New("manager: already started")}
@@ -261,7 +265,7 @@ func (m *Manager) Start(ctx context.Context) (*Snapshot, error) {
 			case <-ctx.Done():
 				return m.Snapshot(), &Error{Op: "start", Err: ctx.Err()}
 			case <-m.ctx.Done():
-				return m.Snapshot(), &Error{Op: "start", Err: ErrClosed}
+				return m.Snapshot(), &Error{Op: "start", Err: ErrShutdown}
 			}
 		}
 	}
@@ -278,7 +282,7 @@ func (m *Manager) WaitSettled(ctx context.Context) (*Snapshot, error) {
 		case <-ctx.Done():
 			return m.Snapshot(), &Error{Op: "wait for servers", Err: ctx.Err()}
 		case <-m.ctx.Done():
-			return m.Snapshot(), &Error{Op: "wait for servers", Err: ErrClosed}
+			return m.Snapshot(), &Error{Op: "wait for servers", Err: ErrShutdown}
 		}
 	}
 	return m.Snapshot(), nil
@@ -368,12 +372,12 @@ func (m *Manager) Resources() []ResourceEntry {
 
 // Close stops every server and everything the manager started. At once,
 // it makes calls and waits for servers (CallTool, Connect, WaitSettled,
-// Start) return ErrClosed, including calls cut off in flight, and drops
+// Start) return ErrShutdown, including calls cut off in flight, and drops
 // the notifications and warnings queued for subscribers. Then it closes
 // the connections (each close is bounded), ends the supervisors, emits
 // Closed for every server that was not disabled, lets subscribers take
 // the state changes queued (see Subscribe) and returns. Later calls fail
-// with ErrClosed. Close is idempotent; a second call waits for the first.
+// with ErrShutdown. Close is idempotent; a second call waits for the first.
 func (m *Manager) Close() error {
 	m.mu.Lock()
 	if m.closed {

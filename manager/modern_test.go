@@ -50,7 +50,7 @@ func TestModernServerEndToEnd(t *testing.T) {
 		}
 
 		srv.AddTool(mcptest.Tool{Name: "late"}, echoHandler)
-		log.waitFor(t, "a", ToolsChanged, 2)
+		log.waitFor(t, "a", ToolsChanged, 1)
 		if res, err := m.CallTool(t.Context(), "mcp__a__late", map[string]any{"message": "new"}, nil); err != nil || text(t, res) != "new" {
 			t.Fatalf("calling the added tool: %v %v", res, err)
 		}

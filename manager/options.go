@@ -15,15 +15,16 @@ import (
 
 // Defaults of Options.
 const (
-	DefaultStartupGate    = 250 * time.Millisecond
-	DefaultReconnectWait  = 10 * time.Second
-	DefaultConnectTimeout = 30 * time.Second
-	DefaultCacheTTL       = 30 * 24 * time.Hour
-	DefaultBreakerCrashes = 5
-	DefaultBreakerWindow  = 30 * time.Second
-	DefaultEventQueue     = 1024
-	DefaultRefreshQuiet   = 100 * time.Millisecond
-	DefaultRefreshMaxWait = time.Second
+	DefaultStartupGate     = 250 * time.Millisecond
+	DefaultReconnectWait   = 10 * time.Second
+	DefaultConnectTimeout  = 30 * time.Second
+	DefaultCacheTTL        = 30 * 24 * time.Hour
+	DefaultBreakerCrashes  = 5
+	DefaultBreakerWindow   = 30 * time.Second
+	DefaultEventQueue      = 1024
+	DefaultEventQueueBytes = 8 << 20
+	DefaultRefreshQuiet    = 100 * time.Millisecond
+	DefaultRefreshMaxWait  = time.Second
 )
 
 // DefaultBackoff returns the wait before each reconnect attempt after a
@@ -82,12 +83,17 @@ type Options struct {
 	// the connection, which then reconnects like a crash.
 	KeepAlive time.Duration
 
-	// EventQueue bounds each subscriber's queue of events (see
-	// Subscribe). When it is full, the oldest Notification or Warning
-	// event is dropped to make room, and the subscriber is told with a
-	// Dropped event; state changes are never dropped. Zero or negative
-	// means DefaultEventQueue (1024).
-	EventQueue int
+	// EventQueue and EventQueueBytes bound each subscriber's queue of
+	// events (see Subscribe), in count and in bytes: an event counts its
+	// notification's method and params plus a fixed 256 bytes. When it
+	// is full, the oldest Notification or Warning event is dropped to
+	// make room, and the subscriber is told with a Dropped event; state
+	// changes are never dropped. Zero or negative means
+	// DefaultEventQueue (1024) and DefaultEventQueueBytes (8 MiB). One
+	// notification larger than EventQueueBytes still reaches an empty
+	// queue.
+	EventQueue      int
+	EventQueueBytes int
 
 	// RefreshQuiet and RefreshMaxWait debounce the refreshes that
 	// list_changed notifications ask for: a list is fetched again once
@@ -162,6 +168,9 @@ func (o *Options) resolved() Options {
 	}
 	if r.EventQueue <= 0 {
 		r.EventQueue = DefaultEventQueue
+	}
+	if r.EventQueueBytes <= 0 {
+		r.EventQueueBytes = DefaultEventQueueBytes
 	}
 	if r.RefreshQuiet <= 0 {
 		r.RefreshQuiet = DefaultRefreshQuiet

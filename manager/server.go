@@ -212,7 +212,7 @@ func (s *server) start(reset bool) (<-chan struct{}, error) {
 	s.m.mu.Lock()
 	defer s.m.mu.Unlock()
 	if s.m.closed {
-		return nil, ErrClosed
+		return nil, ErrShutdown
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

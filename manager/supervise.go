@@ -117,8 +117,19 @@ func (s *server) disconnected(lasted bool) {
 }
 
 // connect makes one attempt: transport, handshake, listings. On success
-// the server is connected, its tools are in the table and the cache.
+// the server is connected, its tools are in the table and the cache. An
+// attempt cut off by ConnectTimeout (the manager's deadline, not ctx's)
+// fails with jsonrpc.ErrTimeout.
 func (s *server) connect(ctx context.Context, attempt int) (*mcp.Client, error) {
+	c, err := s.connectOnce(ctx, attempt)
+	if err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+		return nil, &connectTimeoutError{after: s.m.opts.ConnectTimeout, cause: err}
+	}
+	return c, err
+}
+
+// connectOnce is connect under the ConnectTimeout.
+func (s *server) connectOnce(ctx context.Context, attempt int) (*mcp.Client, error) {
 	s.mu.Lock()
 	s.attempt = attempt
 	s.setStateLocked(s.attemptStateLocked(), s.err)
@@ -150,7 +161,11 @@ func (s *server) connect(ctx context.Context, attempt int) (*mcp.Client, error) 
 	resources, resourcesHint, _ := s.listResources(cctx, c)
 
 	s.mu.Lock()
+	prev, known := s.tools, s.toolsKnown
 	changed := s.setToolsLocked(tools, false)
+	// The event says the tools differ from what stood for them (the
+	// cache, or the last connection); a first listing is in Connected.
+	differ := known && !reflect.DeepEqual(prev, s.tools)
 	now := time.Now()
 	s.setFreshLocked(toolList, now, hint.TTL())
 	s.setFreshLocked(promptList, now, promptsHint.TTL())
@@ -172,7 +187,7 @@ func (s *server) connect(ctx context.Context, attempt int) (*mcp.Client, error) 
 	s.setStateLocked(StateConnected, nil)
 	s.emit(Event{Kind: Connected, Tools: len(kept)})
 	s.mu.Unlock()
-	if changed {
+	if differ {
 		s.emit(Event{Kind: ToolsChanged, Tools: len(kept)})
 	}
 	return c, nil
@@ -197,6 +212,11 @@ func (s *server) clientOptions() *mcp.ClientOptions {
 			o.Timeout = mcp.NoTimeout
 		}
 	}
+	if s.cfg.ProtocolVersion != "" {
+		// The server's own pin ("protocolVersion" in its definition)
+		// beats the template's.
+		o.ProtocolVersion = s.cfg.ProtocolVersion
+	}
 	s.mu.Lock()
 	o.Restore = s.restore
 	s.mu.Unlock()
@@ -213,6 +233,13 @@ func (s *server) clientOptions() *mcp.ClientOptions {
 	o.OnToolsListChanged = orNoop(o.OnToolsListChanged)
 	o.OnPromptsListChanged = orNoop(o.OnPromptsListChanged)
 	o.OnResourcesListChanged = orNoop(o.OnResourcesListChanged)
+	dropped := o.OnNotificationsDropped
+	o.OnNotificationsDropped = func(ctx context.Context, k int) {
+		s.emit(Event{Kind: Dropped, Dropped: k})
+		if dropped != nil {
+			dropped(ctx, k)
+		}
+	}
 	next := o.ErrorHook
 	o.ErrorHook = func(err error) {
 		s.emit(Event{Kind: Warning, Err: err})
@@ -227,6 +254,11 @@ func (s *server) clientOptions() *mcp.ClientOptions {
 // list_changed into a refresh request for the supervisor. It runs on the
 // client's delivery goroutine and never blocks.
 func (s *server) onNotification(n *jsonrpc.Notification) {
+	// The acknowledgement of the client's own subscriptions/listen is
+	// the protocol's bookkeeping, nothing the server has to say.
+	if n.Method == mcp.NotificationSubscriptionsAcknowledged {
+		return
+	}
 	s.emit(Event{Kind: Notification, Notification: n})
 	var list int
 	switch n.Method {
@@ -274,9 +306,9 @@ func (s *server) serve(ctx context.Context, c *mcp.Client) error {
 				s.refreshList(ctx, c, list)
 			}
 		case <-tick:
-			pctx, cancel := context.WithTimeout(ctx, s.m.opts.KeepAlive)
-			err := c.Ping(pctx)
-			cancel()
+			// The ping's own deadline, not a ctx deadline: a ping that
+			// goes unanswered is the request's timeout (ErrTimeout).
+			err := c.Ping(mcp.WithRequestTimeout(ctx, s.m.opts.KeepAlive))
 			if err != nil && ctx.Err() == nil {
 				_ = c.Close()
 				return fmt.Errorf("keepalive ping failed: %w", err)
@@ -299,11 +331,11 @@ func (s *server) refreshList(ctx context.Context, c *mcp.Client, list int) {
 }
 
 // listTools lists every tool, with the listing's caching hint; a server
-// without tools (-32601) has none.
+// without tools (undeclared, or -32601) has none.
 func listTools(ctx context.Context, c *mcp.Client) ([]mcp.Tool, mcp.CacheHint, error) {
 	tools, hint, err := c.ListToolsWithHint(ctx)
 	var rpcErr *jsonrpc.Error
-	if errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc.CodeMethodNotFound {
+	if errors.Is(err, mcp.ErrUnsupported) || errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc.CodeMethodNotFound {
 		return nil, mcp.CacheHint{}, nil
 	}
 	if err != nil {

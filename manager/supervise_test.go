@@ -124,7 +124,7 @@ func TestCrashedServerReconnects(t *testing.T) {
 		srv.Fault(mcptest.Fault{Kind: mcptest.FaultCrash, Target: "echo"})
 		_, err := m.CallTool(t.Context(), "mcp__a__echo", map[string]any{"message": "boom"}, nil)
 		managerError(t, err, "a", jsonrpc.ErrClosed)
-		if errors.Is(err, ErrClosed) {
+		if errors.Is(err, ErrShutdown) {
 			t.Errorf("a crash reads as the manager's Close: %v", err)
 		}
 
@@ -201,11 +201,11 @@ func TestListChangedRefreshes(t *testing.T) {
 		defer m.Close()
 		log := record(m)
 		m.Start(t.Context())
-		log.waitFor(t, "a", ToolsChanged, 1)
+		log.waitFor(t, "a", Connected, 1)
 		prompts, resources := len(m.Prompts()), len(m.Resources())
 
 		srv.AddTool(mcptest.Tool{Name: "extra", Description: "added later"}, echoHandler)
-		log.waitFor(t, "a", ToolsChanged, 2)
+		log.waitFor(t, "a", ToolsChanged, 1)
 		if !hasTool(m.Tools(), "mcp__a__extra") {
 			t.Fatalf("tool not listed after list_changed: %v", toolNames(m.Tools()))
 		}
@@ -220,7 +220,7 @@ func TestListChangedRefreshes(t *testing.T) {
 		}
 
 		srv.RemoveTool("extra")
-		log.waitFor(t, "a", ToolsChanged, 3)
+		log.waitFor(t, "a", ToolsChanged, 2)
 		if hasTool(m.Tools(), "mcp__a__extra") {
 			t.Errorf("removed tool still listed")
 		}

@@ -29,7 +29,7 @@ func benchPeer(s jsonrpc.Stream, result json.RawMessage) {
 		}
 		res := result
 		if req.Method == MethodInitialize {
-			res = json.RawMessage(`{"protocolVersion":"` + LatestProtocolVersion + `","capabilities":{"tools":{}},"serverInfo":{"name":"bench","version":"1"}}`)
+			res = json.RawMessage(`{"protocolVersion":"` + LatestLegacyProtocolVersion + `","capabilities":{"tools":{}},"serverInfo":{"name":"bench","version":"1"}}`)
 		}
 		go s.Write(ctx, &jsonrpc.Response{ID: req.ID, Result: res})
 	}

@@ -12,8 +12,12 @@ import (
 
 // call sends one request and decodes its result into out (when non-nil).
 // Every error names the method; a JSON-RPC error stays reachable with
-// errors.As(err, **jsonrpc.Error).
+// errors.As(err, **jsonrpc.Error). A method the server did not advertise
+// is not sent (ErrUnsupported).
 func (c *Client) call(ctx context.Context, method string, params any, opts *jsonrpc.CallOptions, out any) error {
+	if err := c.offered(method); err != nil {
+		return err
+	}
 	if opts == nil {
 		opts = requestOptions(ctx)
 	}
@@ -24,7 +28,7 @@ func (c *Client) call(ctx context.Context, method string, params any, opts *json
 			return err
 		}
 	} else if raw, err = c.conn.Call(ctx, method, params, opts); err != nil {
-		return fmt.Errorf("mcp: %s: %w", method, err)
+		return requestError(method, err)
 	}
 	if !isJSONObject(raw) {
 		return fmt.Errorf("mcp: %s: the result is %s, not a JSON object", method, jsonKind(raw))
@@ -54,7 +58,7 @@ func (c *Client) callModern(ctx context.Context, method string, params any, opts
 		if hErr := headerMismatch(method, err); hErr != nil {
 			return nil, hErr
 		}
-		return nil, fmt.Errorf("mcp: %s: %w", method, err)
+		return nil, requestError(method, err)
 	}
 	c.modern.observe(raw)
 	if err := unaskedTask(method, raw); err != nil {

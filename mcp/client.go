@@ -23,13 +23,13 @@ import (
 // the message (see OriginOf): the server's name and the session.
 type ClientOptions struct {
 	// ClientInfo is sent as clientInfo. The zero value means
-	// {Name: "mcpwire", Version: Version}; otherwise Name and Version are
+	// {Name: "mcpwire", Version: LibraryVersion}; otherwise Name and Version are
 	// required.
 	ClientInfo Implementation
 
 	// ProtocolVersion chooses the protocol revision. "" and ProtocolAuto
 	// (the default) negotiate the era: server/discover first, and
-	// initialize offering LatestProtocolVersion when the server shows
+	// initialize offering LatestLegacyProtocolVersion when the server shows
 	// itself legacy (an error other than the modern era's own, a result
 	// that is not a DiscoverResult, an HTTP 4xx without a modern error;
 	// over stdio also no answer within half a second of the server
@@ -131,6 +131,10 @@ type ClientOptions struct {
 	// OnResourcesListChanged, OnToolsListChanged and OnPromptsListChanged
 	// receive the list_changed notifications. In the modern era each one
 	// set opts in to its list in the client's subscriptions/listen.
+	// Over Streamable HTTP before 2026-07-28 each is also called once
+	// before Connect returns, for a list the server advertised as
+	// changing: an announcement sent before the GET listener opened is
+	// lost on the wire, and a re-list finds what it said.
 	OnResourcesListChanged func(ctx context.Context)
 	OnToolsListChanged     func(ctx context.Context)
 	OnPromptsListChanged   func(ctx context.Context)
@@ -149,6 +153,25 @@ type ClientOptions struct {
 	// Deprecated: use OnLogMessage, whose ctx carries the Origin.
 	OnLog func(LoggingMessage)
 
+	// NotificationQueue bounds the notifications waiting for the
+	// callbacks above, in count and in bytes. Zero fields mean
+	// jsonrpc.DefaultQueueLength (1024) and jsonrpc.DefaultQueueBytes
+	// (8 MiB). The connection reads on while a callback is slow, so that
+	// no response waits behind a notification; when the queue is full,
+	// the oldest log messages, progress and resource updates are dropped
+	// first, a list_changed that arrives while an equal one waits is
+	// folded into it, and other notifications (task status, elicitation
+	// complete, acknowledgements, extensions) go, oldest first, only when
+	// nothing droppable is left. Responses and the server's requests
+	// never wait in it and are never dropped. Client.QueueStats counts
+	// the drops.
+	NotificationQueue jsonrpc.QueueLimits
+	// OnNotificationsDropped is told how many notifications the queue
+	// dropped since it was last called. It runs like the callbacks
+	// above, one at a time in order, just before the next notification
+	// after the drops is delivered.
+	OnNotificationsDropped func(ctx context.Context, dropped int)
+
 	// Restore, when set, is set up on the new session right after the
 	// handshake, before NewClient returns: what a previous session held
 	// (see Client.SessionState). The manager uses it when it reconnects a
@@ -164,9 +187,12 @@ type ClientOptions struct {
 type Client struct {
 	conn   *jsonrpc.Conn
 	stream jsonrpc.Stream
-	opts   sessionOptions
-	caps   ClientCapabilities
-	origin Origin
+	// rawModern is modern for requests sent through Conn (see
+	// prepareRequest).
+	rawModern rawModernSession
+	opts      sessionOptions
+	caps      ClientCapabilities
+	origin    Origin
 
 	// Set by the handshake before NewClient returns; read-only afterwards.
 	init InitializeResult
@@ -187,6 +213,9 @@ type Client struct {
 	// listenerHeld: the stream's listener was held back by the handshake
 	// (see holdListener) and not released since.
 	listenerHeld atomic.Bool
+	// deliverMu keeps the notification callbacks one at a time when the
+	// handshake calls them too (see announceAfterListener).
+	deliverMu sync.Mutex
 }
 
 // sessionOptions are the ClientOptions a session keeps after the
@@ -229,7 +258,7 @@ func Connect(ctx context.Context, t transport.Transport, opts *ClientOptions) (*
 
 // NewClient starts a session over the open stream s in the era that
 // opts.ProtocolVersion pins or negotiates. In the legacy era it sends
-// initialize offering LatestProtocolVersion (or the pinned revision) and
+// initialize offering LatestLegacyProtocolVersion (or the pinned revision) and
 // the capabilities of the handlers in opts, accepts any answer in
 // ProtocolVersions, tells a stream of this module's HTTP transports the
 // negotiated version (they send it as a header), and then sends
@@ -273,6 +302,12 @@ func newClient(ctx context.Context, s jsonrpc.Stream, opts *ClientOptions, n neg
 		Timeout:    o.Timeout,
 		MaxTimeout: o.MaxTimeout,
 		ErrorHook:  o.ErrorHook,
+		Queue:      o.NotificationQueue,
+		Classify:   classifyNotification,
+		OnDropped:  c.droppedCallback(o.OnNotificationsDropped),
+		// Requests sent straight through Conn().Call carry the era's
+		// _meta as the typed methods' do.
+		PrepareRequest: c.prepareRequest,
 	})
 	if c.opts.notify.any() {
 		c.conn.Subscribe("", c.deliver)
@@ -284,6 +319,7 @@ func newClient(ctx context.Context, s jsonrpc.Stream, opts *ClientOptions, n neg
 	if c.init.Capabilities.Tasks != nil {
 		c.conn.Subscribe(NotificationTasksStatus, c.statusArrived)
 	}
+	c.announceAfterListener()
 	if o.Restore != nil {
 		c.restore(ctx, o.Restore)
 	}
@@ -301,7 +337,7 @@ func newClient(ctx context.Context, s jsonrpc.Stream, opts *ClientOptions, n neg
 func (c *Client) prepare(o *ClientOptions) error {
 	if o.ClientInfo.Name == "" && o.ClientInfo.Version == "" && o.ClientInfo.Title == "" &&
 		o.ClientInfo.Description == "" && o.ClientInfo.WebsiteURL == "" && o.ClientInfo.Icons == nil {
-		o.ClientInfo = Implementation{Name: "mcpwire", Version: Version}
+		o.ClientInfo = Implementation{Name: "mcpwire", Version: LibraryVersion}
 	}
 	if o.ClientInfo.Name == "" {
 		return errors.New("mcp: ClientOptions.ClientInfo.Name is empty (the protocol requires it)")
@@ -382,7 +418,11 @@ func (c *Client) InitializeResult() InitializeResult {
 }
 
 // Conn returns the underlying engine, for methods this package does not
-// wrap. Do not close it behind the client's back; use Close. It opens a
+// wrap. Its requests carry what the session's era asks of every request
+// (in 2026-07-28 the _meta with the protocol version, the client's
+// capabilities and info), so a raw Call works in every era; results come
+// back as sent (an input_required result is not answered: Request does
+// that). Do not close it behind the client's back; use Close. It opens a
 // GET listener held back for want of a subscriber (see OnNotification).
 func (c *Client) Conn() *jsonrpc.Conn {
 	c.releaseListener() // the engine's user may subscribe to anything
@@ -402,7 +442,8 @@ func (c *Client) Err() error { return c.conn.Err() }
 
 // OnNotification calls fn for every notification of method from the server
 // ("" for all), one at a time in arrival order, on a goroutine of the
-// engine. Subscriptions made after Connect returns miss notifications sent
+// engine, with the ctx the ClientOptions callbacks get (it carries the
+// Origin and ends with the session). Subscriptions made after Connect returns miss notifications sent
 // before; the callbacks in ClientOptions see every one.
 //
 // Over Streamable HTTP (before 2026-07-28) a session with no notification
@@ -410,8 +451,8 @@ func (c *Client) Err() error { return c.conn.Err() }
 // listener, as nothing could take what arrives there. The first
 // OnNotification opens it, and returns once the server answered the GET
 // (within a short bound).
-func (c *Client) OnNotification(method string, fn func(*Notification)) (unsubscribe func()) {
-	unsubscribe = c.conn.Subscribe(method, fn)
+func (c *Client) OnNotification(method string, fn func(ctx context.Context, n *Notification)) (unsubscribe func()) {
+	unsubscribe = c.conn.Subscribe(method, func(n *Notification) { fn(sessionCtx{c}, n) })
 	c.releaseListener()
 	return unsubscribe
 }

@@ -70,7 +70,8 @@ func (c *Client) ReadResource(ctx context.Context, uri string) (*ReadResourceRes
 }
 
 // SubscribeResource asks for notifications/resources/updated about uri
-// (servers that declare resources.subscribe). Receive them with
+// (servers that declare resources.subscribe; with any other it fails with
+// ErrUnsupported, in every era, before anything is sent). Receive them with
 // ClientOptions.OnResourceUpdated. The client remembers the subscription
 // and makes it again on a renewed session (see SessionState). In the
 // modern era it adds uri to the client's subscriptions/listen, which it
@@ -79,6 +80,9 @@ func (c *Client) ReadResource(ctx context.Context, uri string) (*ReadResourceRes
 func (c *Client) SubscribeResource(ctx context.Context, uri string) error {
 	if uri == "" {
 		return errors.New("mcp: resources/subscribe: the URI is empty")
+	}
+	if err := c.offered(MethodResourcesSubscribe); err != nil {
+		return err
 	}
 	if c.modern != nil {
 		c.state.subscribed(uri)
@@ -99,6 +103,9 @@ func (c *Client) SubscribeResource(ctx context.Context, uri string) error {
 func (c *Client) UnsubscribeResource(ctx context.Context, uri string) error {
 	if uri == "" {
 		return errors.New("mcp: resources/unsubscribe: the URI is empty")
+	}
+	if err := c.offered(MethodResourcesUnsubscribe); err != nil {
+		return err
 	}
 	c.state.unsubscribed(uri)
 	if c.modern != nil {
@@ -162,13 +169,17 @@ func (c *Client) Complete(ctx context.Context, ref CompletionRef, arg Completion
 }
 
 // SetLogLevel asks the server to send notifications/message at level and
-// above (servers that declare logging). The client remembers the level
+// above (servers that declare logging; with any other it fails with
+// ErrUnsupported). The client remembers the level
 // and asks for it again on a renewed session (see SessionState). In the
 // modern era, which has no logging/setLevel, the level travels in the
 // _meta of every later request instead.
 func (c *Client) SetLogLevel(ctx context.Context, level LoggingLevel) error {
 	if level.Severity() < 0 {
 		return fmt.Errorf("mcp: logging/setLevel: unknown level %q (want one of debug, info, notice, warning, error, critical, alert, emergency)", level)
+	}
+	if err := c.offered(MethodLoggingSetLevel); err != nil {
+		return err
 	}
 	if c.modern != nil {
 		if err := c.modern.setLogLevel(level); err != nil {

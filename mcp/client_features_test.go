@@ -196,8 +196,8 @@ func TestOnNotification(t *testing.T) {
 	s := newFakeServer(t)
 	c := connect(t, s, nil)
 	got := make(chan string, 8)
-	stop := c.OnNotification(NotificationToolsListChanged, func(n *jsonrpc.Notification) { got <- n.Method })
-	all := c.OnNotification("", func(n *jsonrpc.Notification) { got <- "any " + n.Method })
+	stop := c.OnNotification(NotificationToolsListChanged, func(_ context.Context, n *jsonrpc.Notification) { got <- n.Method })
+	all := c.OnNotification("", func(_ context.Context, n *jsonrpc.Notification) { got <- "any " + n.Method })
 	defer all()
 	ctx := t.Context()
 	s.conn.Notify(ctx, NotificationToolsListChanged, nil)
@@ -237,7 +237,7 @@ func TestPingAndClose(t *testing.T) {
 	if !errors.Is(c.Err(), jsonrpc.ErrClosed) {
 		t.Errorf("Err() after Close = %v", c.Err())
 	}
-	if err := c.Ping(t.Context()); !errors.Is(err, jsonrpc.ErrClosed) || !strings.HasPrefix(err.Error(), "mcp: ping: ") {
+	if err := c.Ping(t.Context()); !errors.Is(err, jsonrpc.ErrClosed) || !strings.HasPrefix(err.Error(), "mcp: ping (id ") {
 		t.Errorf("Ping after Close = %v", err)
 	}
 	if err := c.Close(); err != nil {

@@ -72,7 +72,7 @@ func (c *Client) StartToolTask(ctx context.Context, name string, args any, opts 
 		return nil, errors.New("mcp: tools/call: the tool name is empty")
 	}
 	if !c.supportsToolTasks() {
-		return nil, fmt.Errorf("mcp: tools/call %q as a task: the server does not support tasks for tools/call", clip(name))
+		return nil, &unsupportedError{method: fmt.Sprintf("tools/call %q as a task", clip(name)), lacks: "tasks.requests.tools.call"}
 	}
 	p := taskToolParams{callToolParams: callToolParams{Name: name}}
 	if args != nil {
@@ -260,7 +260,7 @@ func (c *Client) cancelTaskQuietly(ctx context.Context, id string) {
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), jsonrpc.DefaultCancelTimeout)
 	defer cancel()
 	if _, err := c.CancelTask(cctx, id); err != nil {
-		c.report(fmt.Errorf("mcp: cancelling task %q after its caller gave up: %w", clip(id), err))
+		c.report(wrapf(err, "cancelling task %q after its caller gave up", clip(id)))
 	}
 }
 
@@ -345,7 +345,7 @@ func (c *Client) mustRunAsTask(ctx context.Context, name string) bool {
 	c.tasks.mu.Unlock()
 	if !listed {
 		if _, err := c.ListTools(ctx); err != nil {
-			c.report(fmt.Errorf("mcp: listing tools to learn whether %q runs as a task: %w", clip(name), err))
+			c.report(wrapf(err, "listing tools to learn whether %q runs as a task", clip(name)))
 		}
 	}
 	return c.tasks.requiresTask(name)

@@ -23,9 +23,11 @@ type CallOptions struct {
 	// disables it.
 	MaxTimeout time.Duration
 	// OnProgress receives the call's progress notifications in order, on
-	// the caller's goroutine. Progress is asked for whether or not it is
-	// set, and each notification pushes the idle deadline forward.
-	OnProgress func(Progress)
+	// the caller's goroutine, with the call's ctx: the same shape as
+	// ClientOptions.OnProgress, which sees them too. Progress is asked
+	// for whether or not it is set, and each notification pushes the idle
+	// deadline forward.
+	OnProgress func(ctx context.Context, p ProgressNotification)
 	// Meta is sent as params._meta.
 	Meta map[string]any
 }
@@ -168,8 +170,8 @@ func (c *Client) toolCallOptions(ctx context.Context, opts *CallOptions) jsonrpc
 		if opts.MaxTimeout != 0 {
 			o.MaxTimeout = opts.MaxTimeout
 		}
-		if opts.OnProgress != nil {
-			o.OnProgress = opts.OnProgress
+		if fn := opts.OnProgress; fn != nil {
+			o.OnProgress = func(p jsonrpc.Progress) { fn(ctx, progressNotification(p)) }
 		}
 	}
 	if o.Timeout < 0 && o.MaxTimeout > 0 {
@@ -179,7 +181,20 @@ func (c *Client) toolCallOptions(ctx context.Context, opts *CallOptions) jsonrpc
 	return o
 }
 
-func ignoreProgress(Progress) {}
+func ignoreProgress(jsonrpc.Progress) {}
+
+// progressNotification is the engine's progress in the shape the
+// callbacks take, with the token as the server sent it.
+func progressNotification(p jsonrpc.Progress) ProgressNotification {
+	n := ProgressNotification{Progress: p.Progress, Total: p.Total, Message: p.Message}
+	var tok struct {
+		ProgressToken json.RawMessage `json:"progressToken"`
+	}
+	if json.Unmarshal(p.Raw, &tok) == nil {
+		n.ProgressToken = tok.ProgressToken
+	}
+	return n
+}
 
 // encodeArguments encodes args, which must come out as a JSON object (or
 // null, meaning none), valid and compact. The usual map[string]any is

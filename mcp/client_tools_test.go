@@ -263,7 +263,7 @@ func TestCallToolProgress(t *testing.T) {
 	var seen []string
 	res, err := c.CallTool(t.Context(), "long", nil, &CallOptions{
 		Meta: map[string]any{"trace": "t"},
-		OnProgress: func(p jsonrpc.Progress) {
+		OnProgress: func(_ context.Context, p ProgressNotification) {
 			mu.Lock()
 			defer mu.Unlock()
 			seen = append(seen, fmt.Sprintf("%v/%v %s", p.Progress, *p.Total, p.Message))

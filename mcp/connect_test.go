@@ -23,7 +23,7 @@ func TestConnect(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if c.ServerInfo().Name != "fake" || c.ProtocolVersion() != LatestProtocolVersion {
+	if c.ServerInfo().Name != "fake" || c.ProtocolVersion() != LatestLegacyProtocolVersion {
 		t.Errorf("session: %+v %s", c.ServerInfo(), c.ProtocolVersion())
 	}
 	if c.InitializeResult().ServerInfo.Version != "1.2.3" {

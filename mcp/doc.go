@@ -10,8 +10,19 @@
 // SSE) moves the messages. Connect opens a transport and performs the
 // handshake; NewClient performs it over a stream that is already open.
 //
-// The client does not gate calls on the server's declared capabilities: a
-// method is sent even when the server did not announce the feature, and the
-// server's answer (usually -32601) comes back as a *jsonrpc.Error. Check
-// ServerCapabilities first where that matters.
+// The client gates calls on the server's declared capabilities: a method
+// whose feature the server did not advertise (prompts, resources or their
+// subscribe, logging, completions, tools) is not sent, and fails with an
+// error that matches ErrUnsupported, in every era. Methods this package
+// does not know go out as asked (Request, Conn).
+//
+// Callbacks take one shape, func(ctx, value): the ClientOptions
+// callbacks, a call's CallOptions.OnProgress and OnNotification alike.
+// Client.Conn is the engine beneath: a raw Call there carries the era's
+// request _meta as the typed methods' requests do.
+//
+// Errors wrap with %w and say each prefix once. ErrTimeout is the
+// client's own deadline (ClientOptions.Timeout, ToolTimeout and the
+// like); a request ended by the caller's ctx deadline matches
+// context.DeadlineExceeded instead.
 package mcp

@@ -12,7 +12,9 @@ type Error = jsonrpc.Error
 // Errors of the connection that calls wrap; test with errors.Is.
 var (
 	// ErrTimeout: a request's own deadline passed (see
-	// ClientOptions.Timeout and ToolTimeout).
+	// ClientOptions.Timeout and ToolTimeout). When the caller's ctx
+	// deadline ends a request first, the error matches
+	// context.DeadlineExceeded instead, never ErrTimeout.
 	ErrTimeout = jsonrpc.ErrTimeout
 	// ErrClosed: the session ended before the request completed.
 	ErrClosed = jsonrpc.ErrClosed

@@ -29,7 +29,9 @@ func ExampleCallOptions_progress() {
 	// Each progress notification is passed on in order, and keeps the
 	// call alive: it moves the idle deadline (ToolTimeout) forward.
 	res, err := c.CallTool(ctx, "slow", map[string]int{"steps": 3, "delay_ms": 1}, &mcp.CallOptions{
-		OnProgress: func(p mcp.Progress) { fmt.Printf("%.0f/%.0f %s\n", p.Progress, *p.Total, p.Message) },
+		OnProgress: func(_ context.Context, p mcp.ProgressNotification) {
+			fmt.Printf("%.0f/%.0f %s\n", p.Progress, *p.Total, p.Message)
+		},
 		// This call may go 2 minutes without progress, and 1 hour in all.
 		Timeout:    2 * time.Minute,
 		MaxTimeout: time.Hour,
@@ -135,7 +137,7 @@ func ExampleClient_StartToolTask() {
 	// Tasks as the core protocol has them belong to the legacy era (the
 	// 2026-07-28 revision moved them to an extension), so this client
 	// pins it.
-	c, err := mcp.Connect(ctx, srv.Transport(), &mcp.ClientOptions{ProtocolVersion: mcp.LatestProtocolVersion})
+	c, err := mcp.Connect(ctx, srv.Transport(), &mcp.ClientOptions{ProtocolVersion: mcp.LatestLegacyProtocolVersion})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -159,12 +159,17 @@ func ExampleClient_CallTool() {
 }
 
 func ExampleClientOptions_elicitation() {
-	// A headless client that accepts every form with its defaults. It
-	// sets no ElicitationURL handler, so URL mode (which needs a human, a
-	// browser and their consent) is not declared and never asked for.
+	// A headless client that accepts every form with its defaults, and
+	// declines one whose defaults its schema refuses. It sets no
+	// ElicitationURL handler, so URL mode (which needs a human, a browser
+	// and their consent) is not declared and never asked for.
 	opts := &mcp.ClientOptions{
 		Elicitation: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			defaults, err := mcp.ElicitationDefaults(req.RequestedSchema)
+			if errors.Is(err, mcp.ErrNoValidAnswer) {
+				log.Printf("declined %q: %v", req.Message, err)
+				return &mcp.ElicitResult{Action: mcp.ElicitDecline}, nil
+			}
 			if err != nil {
 				return nil, err
 			}

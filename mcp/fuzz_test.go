@@ -94,3 +94,22 @@ func FuzzProgressNotification(f *testing.F) {
 		assertStableEncoding(t, p, func() any { return new(ProgressNotification) })
 	})
 }
+
+// A server's requestedSchema never panics ElicitationDefaults, and an
+// answer it gives is made of the form's defaults.
+func FuzzElicitationDefaults(f *testing.F) {
+	f.Add([]byte(`{"type":"object","properties":{"a":{"type":"string","default":"x"}},"required":["a"]}`))
+	f.Add([]byte(`{"type":"object","properties":{"n":{"type":"integer","minimum":5,"default":1}}}`))
+	f.Add([]byte(`{"properties":{"a":{"$ref":"#/$defs/x","default":1}},"$defs":{"x":{"type":"number"}}}`))
+	f.Add([]byte(`{"properties":[]}`))
+	f.Fuzz(func(t *testing.T, schema []byte) {
+		got, err := ElicitationDefaults(schema)
+		if err != nil {
+			return
+		}
+		prefill, err := FormDefaults(schema)
+		if err != nil || len(got) != len(prefill) {
+			t.Fatalf("ElicitationDefaults %v beside FormDefaults %v, %v", got, prefill, err)
+		}
+	})
+}

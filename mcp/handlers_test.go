@@ -42,7 +42,7 @@ func TestPingAnsweredMidHandshake(t *testing.T) {
 		if _, err := s.conn.Call(ctx, MethodPing, nil, nil); err != nil {
 			return nil, err
 		}
-		return InitializeResult{ProtocolVersion: LatestProtocolVersion, ServerInfo: Implementation{Name: "s", Version: "1"}}, nil
+		return InitializeResult{ProtocolVersion: LatestLegacyProtocolVersion, ServerInfo: Implementation{Name: "s", Version: "1"}}, nil
 	}
 	connect(t, s, nil)
 }

@@ -96,7 +96,7 @@ func (c *Client) initialize(ctx context.Context, info Implementation, offered st
 		if vErr := versionRefusal(err, offered); vErr != nil {
 			return nil, vErr
 		}
-		return nil, fmt.Errorf("mcp: initialize: %w", err)
+		return nil, requestError(MethodInitialize, err)
 	}
 	return raw, nil
 }

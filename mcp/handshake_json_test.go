@@ -9,7 +9,7 @@ import (
 // choices and the client info's strings.
 func paramsVariant(flags uint8, name, title, version, description, website string) initializeParams {
 	p := initializeParams{
-		ProtocolVersion: LatestProtocolVersion,
+		ProtocolVersion: LatestLegacyProtocolVersion,
 		ClientInfo:      Implementation{Name: name, Title: title, Version: version, Description: description, WebsiteURL: website},
 	}
 	c := &p.Capabilities

@@ -42,10 +42,10 @@ func TestHandshakeAcceptsEverySupportedVersion(t *testing.T) {
 			if err := json.Unmarshal(<-s.initParams, &p); err != nil {
 				t.Fatal(err)
 			}
-			if p.ProtocolVersion != LatestProtocolVersion {
-				t.Errorf("offered %q, want %q", p.ProtocolVersion, LatestProtocolVersion)
+			if p.ProtocolVersion != LatestLegacyProtocolVersion {
+				t.Errorf("offered %q, want %q", p.ProtocolVersion, LatestLegacyProtocolVersion)
 			}
-			if !reflect.DeepEqual(p.ClientInfo, Implementation{Name: "mcpwire", Version: Version}) {
+			if !reflect.DeepEqual(p.ClientInfo, Implementation{Name: "mcpwire", Version: LibraryVersion}) {
 				t.Errorf("clientInfo = %+v, want the default", p.ClientInfo)
 			}
 		})
@@ -277,7 +277,7 @@ func TestInitializedSentAfterSetProtocolVersion(t *testing.T) {
 // what the client accepts.
 func TestProtocolVersionsAreCopies(t *testing.T) {
 	ProtocolVersions()[0] = "1999-01-01"
-	if IsSupportedProtocolVersion("1999-01-01") || !IsSupportedProtocolVersion(LatestProtocolVersion) {
+	if IsSupportedProtocolVersion("1999-01-01") || !IsSupportedProtocolVersion(LatestLegacyProtocolVersion) {
 		t.Error("writing to the exported list changed what the client accepts")
 	}
 }

@@ -47,7 +47,7 @@ func TestListenerOpensOnlyWhenUseful(t *testing.T) {
 			t.Run(tc.name+"/"+dial.name, func(t *testing.T) {
 				hs := mcptest.NewHTTPServer(t, mcptest.NewDefault(nil), nil)
 				opts := tc.opts
-				opts.ProtocolVersion = LatestProtocolVersion // the listener is of the legacy era
+				opts.ProtocolVersion = LatestLegacyProtocolVersion // the listener is of the legacy era
 				c, err := Connect(t.Context(), dial.tr(hs.URL), &opts)
 				if err != nil {
 					t.Fatal(err)
@@ -65,7 +65,7 @@ func TestListenerOpensOnlyWhenUseful(t *testing.T) {
 func TestListenerOpensForALateSubscriber(t *testing.T) {
 	srv := mcptest.NewDefault(nil)
 	hs := mcptest.NewHTTPServer(t, srv, nil)
-	c, err := Connect(t.Context(), &transport.StreamableHTTP{URL: hs.URL}, &ClientOptions{ProtocolVersion: LatestProtocolVersion})
+	c, err := Connect(t.Context(), &transport.StreamableHTTP{URL: hs.URL}, &ClientOptions{ProtocolVersion: LatestLegacyProtocolVersion})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestListenerOpensForALateSubscriber(t *testing.T) {
 		t.Fatalf("%d GET requests with nothing to take them", n)
 	}
 	arrived := make(chan string, 1)
-	c.OnNotification(NotificationToolsListChanged, func(n *Notification) { arrived <- n.Method })
+	c.OnNotification(NotificationToolsListChanged, func(_ context.Context, n *Notification) { arrived <- n.Method })
 	if n := gets(hs); n != 1 {
 		t.Fatalf("GET requests after OnNotification returned: %d, want 1", n)
 	}
@@ -90,7 +90,7 @@ func TestListenerOpensForALateSubscriber(t *testing.T) {
 	case <-t.Context().Done():
 		t.Fatal("the notification sent on the listener did not arrive")
 	}
-	c.OnNotification("", func(*Notification) {})
+	c.OnNotification("", func(context.Context, *Notification) {})
 	if n := gets(hs); n != 1 {
 		t.Errorf("GET requests after a second subscriber: %d, want still 1", n)
 	}

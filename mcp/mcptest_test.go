@@ -37,7 +37,7 @@ func TestMCPTestSession(t *testing.T) {
 	c, session := connectMCPTest(t, srv, &ClientOptions{ClientInfo: Implementation{Name: "tester", Version: "2"}})
 	ctx := t.Context()
 	<-session.Initialized()
-	if session.ClientInfo().Name != "tester" || session.ProtocolVersion() != LatestProtocolVersion {
+	if session.ClientInfo().Name != "tester" || session.ProtocolVersion() != LatestLegacyProtocolVersion {
 		t.Errorf("server saw %+v %s", session.ClientInfo(), session.ProtocolVersion())
 	}
 	if c.ServerInfo().Name != "mcptest" || c.Instructions() != "test well" {
@@ -98,7 +98,7 @@ func TestMCPTestProgress(t *testing.T) {
 	var mu sync.Mutex
 	var steps []float64
 	res, err := c.CallTool(t.Context(), "slow", map[string]int{"steps": 4, "delay_ms": 0}, &CallOptions{
-		OnProgress: func(p jsonrpc.Progress) {
+		OnProgress: func(_ context.Context, p ProgressNotification) {
 			mu.Lock()
 			defer mu.Unlock()
 			steps = append(steps, p.Progress)
@@ -146,7 +146,7 @@ func TestMCPTestResourcesPromptsCompletion(t *testing.T) {
 	}
 
 	updated := make(chan string, 1)
-	c.OnNotification(NotificationResourceUpdated, func(n *jsonrpc.Notification) {
+	c.OnNotification(NotificationResourceUpdated, func(_ context.Context, n *jsonrpc.Notification) {
 		var u ResourceUpdated
 		json.Unmarshal(n.Params, &u)
 		updated <- u.URI
@@ -261,7 +261,7 @@ func TestMCPTestListChanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	changed := make(chan struct{}, 4)
-	c.OnNotification(NotificationToolsListChanged, func(*jsonrpc.Notification) { changed <- struct{}{} })
+	c.OnNotification(NotificationToolsListChanged, func(context.Context, *jsonrpc.Notification) { changed <- struct{}{} })
 	if _, err := c.CallTool(ctx, "add-tool", map[string]string{"name": "echo2"}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -329,7 +329,7 @@ func TestMCPTestFaults(t *testing.T) {
 	// A crash ends the session; pending calls fail with ErrClosed.
 	srv.Fault(mcptest.Fault{Kind: mcptest.FaultCrash, Target: "echo"})
 	_, err := c.CallTool(ctx, "echo", map[string]string{"message": "x"}, nil)
-	if !errors.Is(err, jsonrpc.ErrClosed) || !strings.HasPrefix(err.Error(), "mcp: tools/call: ") {
+	if !errors.Is(err, jsonrpc.ErrClosed) || !strings.HasPrefix(err.Error(), "mcp: tools/call (id ") {
 		t.Errorf("call into a crash = %v", err)
 	}
 	<-c.Done()
@@ -348,7 +348,7 @@ func TestMCPTestConnectTransport(t *testing.T) {
 	}
 }
 
-// legacyUnlessPinned returns opts pinned to LatestProtocolVersion unless
+// legacyUnlessPinned returns opts pinned to LatestLegacyProtocolVersion unless
 // they pin a version already.
 func legacyUnlessPinned(opts *ClientOptions) *ClientOptions {
 	var o ClientOptions
@@ -356,7 +356,7 @@ func legacyUnlessPinned(opts *ClientOptions) *ClientOptions {
 		o = *opts
 	}
 	if o.ProtocolVersion == "" {
-		o.ProtocolVersion = LatestProtocolVersion
+		o.ProtocolVersion = LatestLegacyProtocolVersion
 	}
 	return &o
 }

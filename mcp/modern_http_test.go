@@ -81,7 +81,7 @@ func TestModernHTTPCancelClosesStream(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	_, err := c.CallTool(ctx, "slow", map[string]any{"steps": 100000, "delay_ms": 20}, &CallOptions{
-		OnProgress: func(Progress) { cancel() },
+		OnProgress: func(context.Context, ProgressNotification) { cancel() },
 	})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("CallTool: %v, want context.Canceled", err)

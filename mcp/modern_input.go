@@ -101,7 +101,7 @@ func (c *Client) callWithInput(ctx context.Context, method string, params any, o
 			if hErr := headerMismatch(method, err); hErr != nil {
 				return nil, hErr
 			}
-			return nil, fmt.Errorf("mcp: %s: %w", method, err)
+			return nil, requestError(method, err)
 		}
 		c.modern.observe(raw)
 		ir, asks := inputRequired(raw)

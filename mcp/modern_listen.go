@@ -70,13 +70,18 @@ type listenLoop struct {
 	filter listenFilter
 }
 
-// listenFilterNow is what the client opts in to now.
+// listenFilterNow is what the client opts in to now: the lists whose
+// callback is set and whose list_changed the server advertised. Asking
+// for one it did not advertise would only earn a refusal, and a warning
+// about a callback that may never have been the user's (the manager sets
+// them all).
 func (c *Client) listenFilterNow() listenFilter {
 	h := &c.opts.notify
+	caps := &c.init.Capabilities
 	f := listenFilter{
-		ToolsListChanged:     h.toolsListChanged != nil,
-		PromptsListChanged:   h.promptsListChanged != nil,
-		ResourcesListChanged: h.resourcesListChanged != nil,
+		ToolsListChanged:     h.toolsListChanged != nil && caps.Tools != nil && caps.Tools.ListChanged,
+		PromptsListChanged:   h.promptsListChanged != nil && caps.Prompts != nil && caps.Prompts.ListChanged,
+		ResourcesListChanged: h.resourcesListChanged != nil && caps.Resources != nil && caps.Resources.ListChanged,
 	}
 	c.state.mu.Lock()
 	f.ResourceSubscriptions = slices.Clone(c.state.subs)
@@ -189,7 +194,7 @@ func (c *Client) listenLoop() {
 		default:
 		}
 		if err != nil && !errors.Is(err, context.Canceled) {
-			c.report(fmt.Errorf("mcp: %s ended; opening it again in %v: %w", MethodSubscriptionsListen, backoff, err))
+			c.report(wrapf(err, "%s ended; opening it again in %v", MethodSubscriptionsListen, backoff))
 		}
 		t := time.NewTimer(backoff)
 		select {

@@ -19,7 +19,7 @@ import (
 // ProtocolAuto is the ClientOptions.ProtocolVersion that negotiates the
 // era, the default ("" means the same): the client probes with
 // server/discover and speaks the 2026-07-28 revision to a server that
-// answers it, and opens with initialize (offering LatestProtocolVersion)
+// answers it, and opens with initialize (offering LatestLegacyProtocolVersion)
 // when the server does not.
 const ProtocolAuto = "auto"
 
@@ -58,7 +58,7 @@ func (c *Client) open(ctx context.Context, o *ClientOptions, n negotiation) erro
 		return pinnedRefusal(pin, false, c.handshake(ctx, o.ClientInfo, pin))
 	case n.kind == "sse":
 		// The legacy HTTP+SSE transport has no modern era.
-		return c.handshake(ctx, o.ClientInfo, LatestProtocolVersion)
+		return c.handshake(ctx, o.ClientInfo, LatestLegacyProtocolVersion)
 	}
 	if n.kind == "" {
 		// A bare stream: HTTP streams can set their version, stdio and
@@ -72,7 +72,7 @@ func (c *Client) open(ctx context.Context, o *ClientOptions, n negotiation) erro
 	version := ModernProtocolVersion
 	if v, ok := eras.get(n.key); ok {
 		if !isModernVersion(v) {
-			err := c.handshake(ctx, o.ClientInfo, LatestProtocolVersion)
+			err := c.handshake(ctx, o.ClientInfo, LatestLegacyProtocolVersion)
 			if err == nil || !refusedByServer(err) {
 				return err
 			}
@@ -200,12 +200,12 @@ func (w *probeWatch) fire() {
 // answers it is spoken to in the legacy era (a dual-era server scopes the
 // process to it); one that refuses it decides by its answer to the probe.
 func (w *probeWatch) initialize() raceOutcome {
-	raw, err := w.c.initialize(w.ctx, w.info, LatestProtocolVersion)
+	raw, err := w.c.initialize(w.ctx, w.info, LatestLegacyProtocolVersion)
 	if err != nil {
 		return raceOutcome{err: err}
 	}
 	defer w.giveUp() // a probe initialize overtook
-	if err := w.c.finishHandshake(w.ctx, raw, LatestProtocolVersion); err != nil {
+	if err := w.c.finishHandshake(w.ctx, raw, LatestLegacyProtocolVersion); err != nil {
 		return raceOutcome{err: err, decided: true}
 	}
 	eras.put(w.n.key, w.c.init.ProtocolVersion)
@@ -312,6 +312,7 @@ func (c *Client) modernAfterProbe(ctx context.Context, m *modernSession, version
 func (c *Client) modernOpened(m *modernSession, version string, res *discoverResult, n negotiation) error {
 	m.version, m.supported = version, res.SupportedVersions
 	c.modern = m
+	c.rawModern.Store(m)
 	c.init = InitializeResult{ProtocolVersion: version, Capabilities: res.Capabilities, Instructions: res.Instructions, Meta: res.Meta}
 	eras.put(n.key, version)
 	return nil
@@ -321,7 +322,7 @@ func (c *Client) modernOpened(m *modernSession, version string, res *discoverRes
 // legacy server.
 func (c *Client) legacyAfterProbe(ctx context.Context, info Implementation, n negotiation) error {
 	c.setStreamVersion("")
-	if err := c.handshake(ctx, info, LatestProtocolVersion); err != nil {
+	if err := c.handshake(ctx, info, LatestLegacyProtocolVersion); err != nil {
 		return err
 	}
 	eras.put(n.key, c.init.ProtocolVersion)
@@ -398,7 +399,7 @@ func (c *Client) callDiscover(ctx context.Context, m *modernSession) (*discoverR
 		if hErr := headerMismatch(MethodServerDiscover, err); hErr != nil {
 			return nil, hErr
 		}
-		return nil, fmt.Errorf("mcp: %s: %w", MethodServerDiscover, err)
+		return nil, requestError(MethodServerDiscover, err)
 	}
 	var res discoverResult
 	if info, ok := decodeDiscover(raw, &res); ok {
@@ -426,8 +427,8 @@ func (c *Client) Modern() bool { return c.modern != nil }
 // result: in the modern era with the _meta every request carries (and
 // input_required answered for tools/call, prompts/get and
 // resources/read), in the legacy era as is. It is the form for methods
-// this package does not type; Conn().Call sends bytes unchanged, which a
-// modern server refuses without _meta.
+// this package does not type. Conn().Call adds the same _meta but leaves
+// an input_required result to its caller.
 func (c *Client) Request(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	var raw json.RawMessage
 	if err := c.call(ctx, method, params, nil, &raw); err != nil {

@@ -136,7 +136,7 @@ func TestAutoBothErasChoosesModern(t *testing.T) {
 func TestAutoLegacyOnly(t *testing.T) {
 	srv := mcptest.NewDefault(&mcptest.Options{Eras: mcptest.LegacyOnly})
 	c := connectAuto(t, &autoTransport{srv: srv, key: uniqueKey(t)}, nil)
-	if c.Modern() || c.ProtocolVersion() != LatestProtocolVersion || c.ServerVersions() != nil || !awaitInitialized(t, srv) {
+	if c.Modern() || c.ProtocolVersion() != LatestLegacyProtocolVersion || c.ServerVersions() != nil || !awaitInitialized(t, srv) {
 		t.Fatalf("Modern %v, version %q, initialized %v", c.Modern(), c.ProtocolVersion(), initialized(srv))
 	}
 	if _, err := c.CallTool(t.Context(), "echo", map[string]any{"message": "hi"}, nil); err != nil {
@@ -216,7 +216,7 @@ func TestAutoLegacyOddErrors(t *testing.T) {
 			}
 			defer c.Close()
 			s.nextNote(t.Context(), NotificationInitialized)
-			if c.Modern() || c.ProtocolVersion() != LatestProtocolVersion || len(methods) != 1 {
+			if c.Modern() || c.ProtocolVersion() != LatestLegacyProtocolVersion || len(methods) != 1 {
 				t.Fatalf("Modern %v, version %q, probes %d", c.Modern(), c.ProtocolVersion(), len(methods))
 			}
 		})
@@ -293,7 +293,7 @@ func TestAutoMemoSkipsTheProbe(t *testing.T) {
 	tr := &autoTransport{srv: srv, key: uniqueKey(t)}
 	t.Cleanup(func() { eras.forget(tr.key) })
 	connectAuto(t, tr, nil).Close()
-	if v, ok := eras.get(tr.key); !ok || v != LatestProtocolVersion {
+	if v, ok := eras.get(tr.key); !ok || v != LatestLegacyProtocolVersion {
 		t.Fatalf("remembered %q, %v", v, ok)
 	}
 	before := tr.probesSent()
@@ -309,7 +309,7 @@ func TestAutoStaleMemo(t *testing.T) {
 	t.Run("legacy remembered, modern now", func(t *testing.T) {
 		srv := mcptest.NewDefault(&mcptest.Options{Eras: mcptest.ModernOnly})
 		tr := &autoTransport{srv: srv, key: uniqueKey(t)}
-		eras.put(tr.key, LatestProtocolVersion)
+		eras.put(tr.key, LatestLegacyProtocolVersion)
 		t.Cleanup(func() { eras.forget(tr.key) })
 		c := connectAuto(t, tr, nil)
 		if !c.Modern() {
@@ -328,7 +328,7 @@ func TestAutoStaleMemo(t *testing.T) {
 		if c.Modern() || !awaitInitialized(t, srv) {
 			t.Fatal("not legacy")
 		}
-		if v, _ := eras.get(tr.key); v != LatestProtocolVersion {
+		if v, _ := eras.get(tr.key); v != LatestLegacyProtocolVersion {
 			t.Errorf("remembered %q", v)
 		}
 	})
@@ -337,7 +337,7 @@ func TestAutoStaleMemo(t *testing.T) {
 // A pinned client sends nothing but what its era needs.
 func TestPinnedClientsDoNotProbe(t *testing.T) {
 	srv := mcptest.NewDefault(nil)
-	c := connectAuto(t, &autoTransport{srv: srv, key: uniqueKey(t)}, &ClientOptions{ProtocolVersion: LatestProtocolVersion})
+	c := connectAuto(t, &autoTransport{srv: srv, key: uniqueKey(t)}, &ClientOptions{ProtocolVersion: LatestLegacyProtocolVersion})
 	if c.Modern() || discovers(srv) != 0 {
 		t.Fatalf("Modern %v, %d probes", c.Modern(), discovers(srv))
 	}

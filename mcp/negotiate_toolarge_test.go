@@ -37,7 +37,7 @@ func TestRequestTooLargeIsNotAVersionRefusal(t *testing.T) {
 	t.Cleanup(ts.Close)
 	big := Implementation{Name: "client-" + strings.Repeat("x", 2*limit), Version: "1"}
 
-	for _, pin := range []string{"", ModernProtocolVersion, LatestProtocolVersion} {
+	for _, pin := range []string{"", ModernProtocolVersion, LatestLegacyProtocolVersion} {
 		c, err := Connect(t.Context(), &transport.StreamableHTTP{URL: ts.URL}, &ClientOptions{ClientInfo: big, ProtocolVersion: pin})
 		if err == nil {
 			c.Close()

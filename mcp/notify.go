@@ -68,6 +68,8 @@ func (c *Client) deliver(n *jsonrpc.Notification) {
 	if c.fromStaleListen(n) {
 		return
 	}
+	c.deliverMu.Lock() // one at a time with announceAfterListener
+	defer c.deliverMu.Unlock()
 	h := &c.opts.notify
 	ctx := context.Context(sessionCtx{c})
 	switch n.Method {

@@ -29,7 +29,7 @@ func rawServer(t *testing.T, afterInit string) io.ReadWriteCloser {
 			if json.Unmarshal(lines.Bytes(), &req) != nil || req.Method != MethodInitialize {
 				continue
 			}
-			reply := `{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"protocolVersion":"` + LatestProtocolVersion +
+			reply := `{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"protocolVersion":"` + LatestLegacyProtocolVersion +
 				`","capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"raw","version":"1"}}}` + "\n" + afterInit
 			if _, err := io.WriteString(fromServer, reply); err != nil {
 				return

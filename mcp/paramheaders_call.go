@@ -199,7 +199,7 @@ func (c *Client) withParamHeaders(ctx context.Context, tool string, args json.Ra
 func (c *Client) relistForHeaders(ctx context.Context, tool string) bool {
 	before := c.headers.get(tool)
 	if _, err := c.ListTools(ctx); err != nil {
-		c.report(fmt.Errorf("mcp: %s %q: listing the tools after the server refused its headers: %w", MethodToolsCall, clip(tool), err))
+		c.report(wrapf(err, "%s %q: listing the tools after the server refused its headers", MethodToolsCall, clip(tool)))
 		return false
 	}
 	return !slices.EqualFunc(before, c.headers.get(tool), func(a, b headerField) bool {

@@ -32,9 +32,20 @@ type fakeServer struct {
 	notes chan *jsonrpc.Notification
 }
 
+// allServerCapabilities is what the fake server declares unless a test
+// sets caps: every feature, so that no method is refused as unsupported.
+var allServerCapabilities = ServerCapabilities{
+	Tools:       &ToolsCapability{ListChanged: true},
+	Prompts:     &PromptsCapability{ListChanged: true},
+	Resources:   &ResourcesCapability{Subscribe: true, ListChanged: true},
+	Logging:     &EmptyObject{},
+	Completions: &EmptyObject{},
+}
+
 func newFakeServer(t *testing.T) *fakeServer {
 	return &fakeServer{
 		t:          t,
+		caps:       allServerCapabilities,
 		handlers:   map[string]jsonrpc.Handler{},
 		initParams: make(chan json.RawMessage, 1),
 		notes:      make(chan *jsonrpc.Notification, 64),

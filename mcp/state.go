@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"sync"
 )
@@ -61,12 +60,12 @@ func (c *Client) SessionState() SessionState {
 func (c *Client) restore(ctx context.Context, st *SessionState) {
 	if st.LogLevel != "" {
 		if err := c.SetLogLevel(ctx, st.LogLevel); err != nil {
-			c.report(fmt.Errorf("mcp: setting the log level again on a new session: %w", err))
+			c.report(wrapf(err, "setting the log level again on a new session"))
 		}
 	}
 	for _, uri := range st.Subscriptions {
 		if err := c.SubscribeResource(ctx, uri); err != nil {
-			c.report(fmt.Errorf("mcp: subscribing again on a new session: %w", err))
+			c.report(wrapf(err, "subscribing again on a new session"))
 		}
 	}
 }

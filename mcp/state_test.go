@@ -35,7 +35,7 @@ func testStateSurvivesRenewal(t *testing.T, dial func(url string) transport.Tran
 	updated := make(chan string, 4)
 	ctx := t.Context()
 	c, err := Connect(ctx, dial(hs.URL), &ClientOptions{
-		ProtocolVersion:   LatestProtocolVersion, // sessions are of the legacy era
+		ProtocolVersion:   LatestLegacyProtocolVersion, // sessions are of the legacy era
 		OnResourceUpdated: func(_ context.Context, u ResourceUpdated) { updated <- u.URI },
 	})
 	if err != nil {

@@ -34,6 +34,17 @@ func TestTimeouts(t *testing.T) {
 		if !errors.Is(err, jsonrpc.ErrTimeout) || time.Since(start) != 10*time.Second {
 			t.Errorf("Ping under the client's 10s Timeout: %v after %v", err, time.Since(start))
 		}
+		if errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("Ping under the client's Timeout = %v: the caller's ctx did not end, so context.DeadlineExceeded must not match", err)
+		}
+		// The caller's own deadline, shorter than the client's: that is
+		// the caller's, not ErrTimeout.
+		ctx, cancel := context.WithTimeout(t.Context(), 3*time.Second)
+		defer cancel()
+		err = c.Ping(ctx)
+		if !errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrTimeout) {
+			t.Errorf("Ping under the caller's 3s deadline = %v, want context.DeadlineExceeded and not ErrTimeout", err)
+		}
 		c.Close()
 		synctest.Wait()
 	})

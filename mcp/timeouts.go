@@ -33,8 +33,9 @@ const (
 	NoTimeout = jsonrpc.NoTimeout
 )
 
-// Progress is one notifications/progress for a call (see
-// CallOptions.OnProgress).
+// Progress is the engine's record of one notifications/progress (see
+// jsonrpc.CallOptions.OnProgress); the client's callbacks take
+// ProgressNotification.
 type Progress = jsonrpc.Progress
 
 // toolPolicy resolves a tool timeout option: zero takes the request

@@ -2,12 +2,17 @@ package mcp
 
 import "slices"
 
-// Version is mcpwire's own version, sent as clientInfo.version by default.
-const Version = "0.1.0-dev"
+// LibraryVersion is the version of this library (mcpwire), not of the
+// protocol: the clientInfo.version sent when ClientOptions.ClientInfo is
+// left empty.
+const LibraryVersion = "0.1.0-dev"
 
-// LatestProtocolVersion is the protocol revision the client offers in
-// initialize.
-const LatestProtocolVersion = "2025-11-25"
+// LatestLegacyProtocolVersion is the newest revision of the legacy era
+// (the one with initialize): what the client offers in initialize. It is
+// not the newest revision the client speaks: that is
+// ModernProtocolVersion (2026-07-28), which a connection tries first
+// unless ClientOptions.ProtocolVersion pins another.
+const LatestLegacyProtocolVersion = "2025-11-25"
 
 // supportedVersions lists every revision the client accepts in the
 // server's initialize answer, newest first.

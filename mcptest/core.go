@@ -65,6 +65,7 @@ const (
 	CodeMissingClientCapability    = server.CodeMissingClientCapability
 	CodeUnsupportedProtocolVersion = server.CodeUnsupportedProtocolVersion
 	CrashExitCode                  = server.CrashExitCode
+	DefaultFloodCount              = server.DefaultFloodCount
 	DefaultFloodSize               = server.DefaultFloodSize
 	DefaultHugeEventSize           = server.DefaultHugeEventSize
 	DefaultHugeSize                = server.DefaultHugeSize
@@ -74,6 +75,7 @@ const (
 	EnvProtocolVersion             = server.EnvProtocolVersion
 	FaultCrash                     = server.FaultCrash
 	FaultDuplicateResponse         = server.FaultDuplicateResponse
+	FaultFloodNotifications        = server.FaultFloodNotifications
 	FaultFloodStderr               = server.FaultFloodStderr
 	FaultHugeNotification          = server.FaultHugeNotification
 	FaultMalformedLine             = server.FaultMalformedLine

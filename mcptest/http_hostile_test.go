@@ -168,7 +168,7 @@ func TestHostileHTTPStreamsWithoutEventsTimeOut(t *testing.T) {
 			conn := hostileConn(t, srv, nil)
 			srv.Streamable.MisbehaveNext(m)
 			err := listTools(conn, 200*time.Millisecond)
-			if !errors.Is(err, context.DeadlineExceeded) {
+			if !errors.Is(err, jsonrpc.ErrTimeout) {
 				t.Fatalf("tools/list: %v, want its timeout", err)
 			}
 			if err := listTools(conn, 0); err != nil {
@@ -271,7 +271,7 @@ func TestHostileHTTPSlowLorisBodyEndsAtTheDeadline(t *testing.T) {
 	// About 60 bytes at one every 50 ms: 3 s in all, far past the
 	// call's 100 ms; the test ends with the call, not the body.
 	srv.Streamable.MisbehaveNext(mcptest.HTTPMisbehaviour{Kind: mcptest.HTTPSlowBody, Target: "tools/list", Interval: 50 * time.Millisecond})
-	if err := listTools(conn, 100*time.Millisecond); !errors.Is(err, context.DeadlineExceeded) {
+	if err := listTools(conn, 100*time.Millisecond); !errors.Is(err, jsonrpc.ErrTimeout) {
 		t.Fatalf("tools/list: %v, want its timeout", err)
 	}
 }

@@ -111,6 +111,7 @@ func (s *sseStream) open() (*sseBody, []inboundLegacy, error) {
 	body := &sseBody{rc: resp.Body, r: sse.NewReader(resp.Body), req: resp.Request}
 	body.r.SetMaxEventSize(s.maxEvent)
 	var early []inboundLegacy
+	earlyBytes := 0
 	for {
 		ev, err := body.r.Next()
 		if err != nil {
@@ -133,6 +134,13 @@ func (s *sseStream) open() (*sseBody, []inboundLegacy, error) {
 			return body, early, nil
 		case "", "message":
 			early = append(early, decodeEvent(ev.Data)...)
+			earlyBytes += len(ev.Data)
+			if len(early) > jsonrpc.DefaultQueueLength || earlyBytes > jsonrpc.DefaultQueueBytes {
+				// Nothing reads them before the endpoint is known: a
+				// server that floods first would fill memory.
+				return body, nil, fmt.Errorf("transport: legacy SSE %s: the server sent more than %d messages or %d MiB before its endpoint event",
+					s.redacted, jsonrpc.DefaultQueueLength, jsonrpc.DefaultQueueBytes>>20)
+			}
 		}
 	}
 }

@@ -240,6 +240,14 @@ func TestLegacySSEEndpointResolution(t *testing.T) {
 			t.Fatalf("Connect = %v", err)
 		}
 	})
+	t.Run("a flood before the endpoint is refused", func(t *testing.T) {
+		ls := newLegacyServer(t, "/m")
+		ls.before = strings.Repeat(message(`{"jsonrpc":"2.0","method":"early"}`), jsonrpc.DefaultQueueLength+1)
+		err := connectErr(context.Background(), &SSE{URL: ls.url()})
+		if err == nil || !strings.Contains(err.Error(), "before its endpoint event") {
+			t.Fatalf("Connect = %v", err)
+		}
+	})
 	t.Run("messages before the endpoint are kept", func(t *testing.T) {
 		ls := newLegacyServer(t, "/m")
 		ls.before = ": hello\n\n" + message(`{"jsonrpc":"2.0","method":"early"}`)

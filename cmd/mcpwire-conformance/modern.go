@@ -21,7 +21,7 @@ const mrtrEchoPrompt = "Please confirm to continue"
 // handler calls an unrelated tool between the rounds), one without, and
 // one whose result has no resultType.
 func mrtrRequestState(ctx context.Context, client *mcp.Client) error {
-	if _, err := client.ListTools(ctx); err != nil {
+	if _, err := listTools(ctx, client); err != nil {
 		return fmt.Errorf("tools/list: %w", err)
 	}
 	for _, name := range []string{"test_mrtr_echo_state", "test_mrtr_no_state", "test_mrtr_no_result_type"} {
@@ -49,7 +49,7 @@ func contextToolCalls(ctx context.Context, client *mcp.Client) error {
 	if err := json.Unmarshal([]byte(raw), &sc); err != nil {
 		return fmt.Errorf("MCP_CONFORMANCE_CONTEXT: %w", err)
 	}
-	if _, err := client.ListTools(ctx); err != nil {
+	if _, err := listTools(ctx, client); err != nil {
 		return fmt.Errorf("tools/list: %w", err)
 	}
 	for _, call := range sc.ToolCalls {
@@ -64,7 +64,7 @@ func contextToolCalls(ctx context.Context, client *mcp.Client) error {
 // arguments for the required fields: the library leaves out the tools it
 // must not call, and keeps the others usable.
 func callEveryTool(ctx context.Context, client *mcp.Client) error {
-	tools, err := client.ListTools(ctx)
+	tools, err := listTools(ctx, client)
 	if err != nil {
 		return fmt.Errorf("tools/list: %w", err)
 	}
@@ -112,7 +112,7 @@ func placeholderArgs(schema json.RawMessage) map[string]any {
 // echoSchema sends the input schema of tool, as the client holds it, back
 // through the echo tool: the scenario checks nothing was lost.
 func echoSchema(ctx context.Context, client *mcp.Client, tool, echo string) error {
-	tools, err := client.ListTools(ctx)
+	tools, err := listTools(ctx, client)
 	if err != nil {
 		return fmt.Errorf("tools/list: %w", err)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"os"
@@ -17,7 +18,7 @@ func run(ctx context.Context, scenario, url string) error {
 	logger := log.New(os.Stderr, "mcpwire-conformance: ", 0)
 	var client *mcp.Client // set before any call can ask for input
 	opts := &mcp.ClientOptions{
-		ClientInfo: mcp.Implementation{Name: "mcpwire-conformance", Version: mcp.Version},
+		ClientInfo: mcp.Implementation{Name: "mcpwire-conformance", Version: mcp.LibraryVersion},
 		// Accept every elicitation, with the schema's defaults filled in:
 		// the suite checks that a client pre-fills them.
 		Elicitation: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
@@ -29,6 +30,10 @@ func run(ctx context.Context, scenario, url string) error {
 				}
 			}
 			content, err := mcp.ElicitationDefaults(req.RequestedSchema)
+			if errors.Is(err, mcp.ErrNoValidAnswer) {
+				logger.Printf("declining %q: %v", req.Message, err)
+				return &mcp.ElicitResult{Action: mcp.ElicitDecline}, nil
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -55,7 +60,7 @@ func run(ctx context.Context, scenario, url string) error {
 
 	switch scenario {
 	case "initialize":
-		_, err = client.ListTools(ctx)
+		_, err = listTools(ctx, client)
 		return err
 	case "tools_call":
 		return callTool(ctx, client, "add_numbers", map[string]any{"a": 5, "b": 3})
@@ -74,7 +79,7 @@ func run(ctx context.Context, scenario, url string) error {
 	default:
 		// The authorization scenarios guard every request; some (step-up)
 		// ask for more scopes to call a tool than to list them.
-		tools, err := client.ListTools(ctx)
+		tools, err := listTools(ctx, client)
 		if err != nil {
 			return fmt.Errorf("tools/list: %w", err)
 		}
@@ -96,8 +101,18 @@ func run(ctx context.Context, scenario, url string) error {
 // callTool lists the tools (as a real agent would before calling one), then
 // calls name and fails on a protocol error or an isError result.
 func callTool(ctx context.Context, client *mcp.Client, name string, args map[string]any) error {
-	if _, err := client.ListTools(ctx); err != nil {
+	if _, err := listTools(ctx, client); err != nil {
 		return fmt.Errorf("tools/list: %w", err)
 	}
 	return callChecked(ctx, client, name, args)
+}
+
+// listTools lists the tools as an agent would; a server that offers no
+// tools (the client refuses the request with mcp.ErrUnsupported) has none.
+func listTools(ctx context.Context, client *mcp.Client) ([]mcp.Tool, error) {
+	tools, err := client.ListTools(ctx)
+	if errors.Is(err, mcp.ErrUnsupported) {
+		return nil, nil
+	}
+	return tools, err
 }

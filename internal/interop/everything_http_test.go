@@ -178,3 +178,43 @@ func TestEverythingLegacySSE(t *testing.T) {
 		})
 	}
 }
+
+// server-everything registers its conditional tools (roots, elicitation,
+// sampling) when it hears notifications/initialized and announces
+// tools/list_changed at once, before the client's GET listener is open:
+// the client makes up for the lost announcement, so OnToolsListChanged is
+// called and a re-list finds those tools.
+func TestEverythingStreamableHTTPToolsListChangedAtStart(t *testing.T) {
+	base := interop.StartEverythingHTTP(t, "streamableHttp")
+	ctx := withTimeout(t, 2*time.Minute)
+	heard := make(chan struct{}, 8)
+	client, err := mcp.Connect(ctx, &transport.StreamableHTTP{URL: base + "/mcp"}, &mcp.ClientOptions{
+		ProtocolVersion:    mcp.LatestLegacyProtocolVersion,
+		OnToolsListChanged: func(context.Context) { heard <- struct{}{} },
+		// Elicitation is what makes server-everything register its
+		// elicitation tool on initialized.
+		Elicitation: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: mcp.ElicitDecline}, nil
+		},
+	})
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	defer client.Close()
+	select {
+	case <-heard:
+	case <-ctx.Done():
+		t.Fatal("OnToolsListChanged was not called for the tools server-everything registers on initialized")
+	}
+	tools, err := client.ListTools(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, tool := range tools {
+		found = found || tool.Name == "trigger-elicitation-request"
+	}
+	if !found {
+		t.Errorf("the re-list lacks the tools registered on initialized: %d tools", len(tools))
+	}
+}

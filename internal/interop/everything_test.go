@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/mcpwire/mcpwire/internal/interop"
-	"github.com/mcpwire/mcpwire/jsonrpc"
 	"github.com/mcpwire/mcpwire/mcp"
 	"github.com/mcpwire/mcpwire/transport"
 )
@@ -92,7 +91,7 @@ func exerciseEverything(t *testing.T, ctx context.Context, client *mcp.Client, p
 	var mu sync.Mutex
 	var progress []float64
 	res, err = client.CallTool(ctx, "trigger-long-running-operation", map[string]any{"duration": 1, "steps": 3},
-		&mcp.CallOptions{OnProgress: func(p jsonrpc.Progress) {
+		&mcp.CallOptions{OnProgress: func(_ context.Context, p mcp.ProgressNotification) {
 			mu.Lock()
 			progress = append(progress, p.Progress)
 			mu.Unlock()

@@ -42,17 +42,26 @@ const (
 	// string of Size bytes (default 64 MiB) just before the response to the
 	// next matching request.
 	FaultHugeNotification FaultKind = "huge-notification"
+	// FaultFloodNotifications sends Size notifications/message (default
+	// DefaultFloodCount) as fast as the transport takes them, just before
+	// the response to the next matching request: a server that floods a
+	// client, to test the client's bounded queues. Their data is
+	// "flood N", N counting from 1.
+	FaultFloodNotifications FaultKind = "flood-notifications"
 )
 
 // Default sizes of the faults that have one.
 const (
 	DefaultFloodSize = 4 << 20
 	DefaultHugeSize  = 64 << 20
+	// DefaultFloodCount is how many notifications flood-notifications
+	// sends; its Size is a count, not bytes.
+	DefaultFloodCount = 10000
 )
 
 var faultKinds = []FaultKind{
 	FaultMalformedLine, FaultUnknownID, FaultDuplicateResponse, FaultCrash,
-	FaultNeverAnswer, FaultFloodStderr, FaultHugeNotification,
+	FaultNeverAnswer, FaultFloodStderr, FaultHugeNotification, FaultFloodNotifications,
 }
 
 // Fault is one armed misbehaviour.
@@ -61,8 +70,8 @@ type Fault struct {
 	// Target restricts the fault to requests of this method, or to
 	// tools/call of the tool with this name. Empty matches any request.
 	Target string
-	// Size is the byte count of flood-stderr and huge-notification; 0
-	// means the default.
+	// Size is the byte count of flood-stderr and huge-notification and
+	// the notification count of flood-notifications; 0 means the default.
 	Size int
 	// Sticky makes the fault fire on every matching request; otherwise it
 	// fires once and disarms.
@@ -92,8 +101,11 @@ func (f Fault) size() int {
 	if f.Size > 0 {
 		return f.Size
 	}
-	if f.Kind == FaultFloodStderr {
+	switch f.Kind {
+	case FaultFloodStderr:
 		return DefaultFloodSize
+	case FaultFloodNotifications:
+		return DefaultFloodCount
 	}
 	return DefaultHugeSize
 }
@@ -131,7 +143,7 @@ func ParseFault(spec string) (Fault, error) {
 		}
 		return Fault{}, fmt.Errorf("mcptest: fault %q: unknown kind %q (want one of %s)", orig, kind, strings.Join(names, ", "))
 	}
-	if f.Size != 0 && f.Kind != FaultFloodStderr && f.Kind != FaultHugeNotification {
+	if f.Size != 0 && f.Kind != FaultFloodStderr && f.Kind != FaultHugeNotification && f.Kind != FaultFloodNotifications {
 		return Fault{}, fmt.Errorf("mcptest: fault %q: %s takes no size", orig, f.Kind)
 	}
 	return f, nil

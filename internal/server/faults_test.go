@@ -13,14 +13,15 @@ import (
 
 func TestParseFault(t *testing.T) {
 	good := map[string]Fault{
-		"crash":                      {Kind: FaultCrash},
-		"never-answer:tools/list":    {Kind: FaultNeverAnswer, Target: "tools/list"},
-		"duplicate-response*":        {Kind: FaultDuplicateResponse, Sticky: true},
-		"flood-stderr=8MiB":          {Kind: FaultFloodStderr, Size: 8 << 20},
-		"huge-notification:echo=10*": {Kind: FaultHugeNotification, Target: "echo", Size: 10, Sticky: true},
-		" malformed-line:ping ":      {Kind: FaultMalformedLine, Target: "ping"},
-		"unknown-id:slow":            {Kind: FaultUnknownID, Target: "slow"},
-		"flood-stderr=3KiB":          {Kind: FaultFloodStderr, Size: 3 << 10},
+		"crash":                        {Kind: FaultCrash},
+		"never-answer:tools/list":      {Kind: FaultNeverAnswer, Target: "tools/list"},
+		"duplicate-response*":          {Kind: FaultDuplicateResponse, Sticky: true},
+		"flood-stderr=8MiB":            {Kind: FaultFloodStderr, Size: 8 << 20},
+		"huge-notification:echo=10*":   {Kind: FaultHugeNotification, Target: "echo", Size: 10, Sticky: true},
+		" malformed-line:ping ":        {Kind: FaultMalformedLine, Target: "ping"},
+		"unknown-id:slow":              {Kind: FaultUnknownID, Target: "slow"},
+		"flood-stderr=3KiB":            {Kind: FaultFloodStderr, Size: 3 << 10},
+		"flood-notifications:echo=500": {Kind: FaultFloodNotifications, Target: "echo", Size: 500},
 	}
 	for spec, want := range good {
 		got, err := ParseFault(spec)

@@ -469,12 +469,16 @@ func (ss *Session) respond(req *jsonrpc.Request, tool string, result any, err er
 	// Every fault is taken before anything is sent, so a fault armed once
 	// this response is on the wire applies to the next one.
 	huge, hasHuge := srv.takeFault(FaultHugeNotification, req.Method, tool)
+	flood, hasFlood := srv.takeFault(FaultFloodNotifications, req.Method, tool)
 	_, malformed := srv.takeFault(FaultMalformedLine, req.Method, tool)
 	_, unknownID := srv.takeFault(FaultUnknownID, req.Method, tool)
 	_, dup := srv.takeFault(FaultDuplicateResponse, req.Method, tool)
 	if hasHuge {
 		params := rawJSONString(`{"level":"info","logger":"mcptest","data":`, huge.size(), `}`)
 		_ = ss.notifyRelated(ctx, "notifications/message", params, req.ID)
+	}
+	if hasFlood {
+		ss.flood(ctx, flood.size(), req.ID)
 	}
 	if malformed {
 		_ = ss.out.raw(ctx, []byte("mcptest: this line is not JSON-RPC {\"jsonrpc\":\n"), req.ID)
@@ -486,6 +490,17 @@ func (ss *Session) respond(req *jsonrpc.Request, tool string, result any, err er
 	_ = ss.out.send(ctx, resp, req.ID)
 	if dup {
 		_ = ss.out.send(ctx, resp, req.ID)
+	}
+}
+
+// flood sends n log messages related to the request id, stopping at the
+// first that cannot be sent (the client went away).
+func (ss *Session) flood(ctx context.Context, n int, related jsonrpc.ID) {
+	for i := 1; i <= n; i++ {
+		params := json.RawMessage(`{"level":"info","logger":"mcptest","data":"flood ` + strconv.Itoa(i) + `"}`)
+		if ss.notifyRelated(ctx, "notifications/message", params, related) != nil {
+			return
+		}
 	}
 }
 

@@ -47,6 +47,10 @@ type childResult struct {
 	RSSKiB    float64 `json:"rssKiB,omitempty"`
 	HeapKiB   float64 `json:"heapKiB,omitempty"`
 	Goroutine float64 `json:"goroutines,omitempty"`
+	// flood-rss: calls answered and failed, notifications sent.
+	Calls       int `json:"calls,omitempty"`
+	CallsFailed int `json:"callsFailed,omitempty"`
+	Sent        int `json:"sent,omitempty"`
 }
 
 func findClient(name string) (*clients.Client, error) {
@@ -72,6 +76,8 @@ func runChild(mode, client string, target clients.Target, maxSize int) error {
 		if res, err = idle(c, target); err != nil {
 			return err
 		}
+	case "flood-rss":
+		res = floodRSS(c, target)
 	default:
 		return fmt.Errorf("unknown child mode %q", mode)
 	}
@@ -196,7 +202,8 @@ func (e *env) spawnChild(mode string, c *clients.Client, tr string, maxSize int,
 		return childResult{}, err
 	}
 	tg := e.targets[tr]
-	args := []string{"-child", mode, "-client", c.Name, "-max", strconv.Itoa(maxSize), "-idle-conns", strconv.Itoa(idleConns), "-idle-warmup=" + strconv.FormatBool(idleWarmup)}
+	args := []string{"-child", mode, "-client", c.Name, "-max", strconv.Itoa(maxSize), "-idle-conns", strconv.Itoa(idleConns), "-idle-warmup=" + strconv.FormatBool(idleWarmup),
+		"-flood-duration", floodDuration.String(), "-flood-rss-cap", strconv.Itoa(floodRSSCap)}
 	if tg.IsHTTP() {
 		args = append(args, "-url", tg.URL)
 	} else {

@@ -21,7 +21,7 @@ import (
 	"github.com/mcpwire/mcpwire/bench/serverproc"
 )
 
-var workloadOrder = []string{"seq", "conc", "big", "survive", "list", "connect", "idle", "flood", "storm", "first", "stateless"}
+var workloadOrder = []string{"seq", "conc", "big", "survive", "list", "connect", "idle", "flood", "storm", "first", "stateless", "flood-rss"}
 
 // modernWorkloads need the canned server of the 2026-07-28 era.
 var modernWorkloads = []string{"first", "stateless"}
@@ -39,13 +39,19 @@ func main() {
 	memprofile := flag.String("memprofile", "", "write an allocation profile at the end of the run")
 	flag.IntVar(&idleConns, "idle-conns", idleConns, "connections per child of the idle workload (the judged figures use the default; more shows the cost per added connection)")
 	flag.BoolVar(&idleWarmup, "idle-warmup", false, "connect once before the idle workload's baseline, leaving out what the first connection costs the process (the judged figures use the default, off)")
+	flag.DurationVar(&floodDuration, "flood-duration", floodDuration, "how long the flood-rss workload floods each client (10m is the soak)")
+	flag.IntVar(&floodRSSCap, "flood-rss-cap", floodRSSCap, "flood-rss stops a client whose RSS passes this many MiB")
 	// Child mode (internal): see child.go.
-	child := flag.String("child", "", "internal: run one child measurement (survive, idle)")
+	child := flag.String("child", "", "internal: run one child measurement (survive, idle, flood-rss)")
 	childClient := flag.String("client", "", "internal: the child's client")
 	childServer := flag.String("server", "", "internal: the stdio server binary")
 	childURL := flag.String("url", "", "internal: the HTTP endpoint")
 	childMax := flag.Int("max", 256<<20, "internal: largest result to probe")
 	flag.Parse()
+	if floodDuration <= 0 || floodRSSCap < 1 {
+		fmt.Fprintf(os.Stderr, "benchall: -flood-duration %s, -flood-rss-cap %d: want both positive\n", floodDuration, floodRSSCap)
+		os.Exit(2)
+	}
 	if idleConns < 1 {
 		fmt.Fprintf(os.Stderr, "benchall: -idle-conns %d: want at least 1\n", idleConns)
 		os.Exit(2)
@@ -78,6 +84,9 @@ func split(s string) []string {
 func run(out string, reps int, only, transports, which string, quick bool, rawOut, notesPath, cpuprofile, memprofile string) error {
 	if reps < 1 {
 		return fmt.Errorf("-reps %d: want at least 1", reps)
+	}
+	if quick {
+		floodDuration = min(floodDuration, 2*time.Second)
 	}
 	works := workloadOrder
 	if only != "" {
@@ -162,7 +171,7 @@ func run(out string, reps int, only, transports, which string, quick bool, rawOu
 			if tr == "sse" && w != "seq" && w != "conc" && w != "stateless" {
 				continue
 			}
-			if tr != "stdio" && (w == "flood" || w == "storm") {
+			if tr != "stdio" && (w == "flood" || w == "storm" || w == "flood-rss") {
 				continue
 			}
 			if tr == "stdio" && w == "stateless" {
@@ -191,6 +200,8 @@ func run(out string, reps int, only, transports, which string, quick bool, rawOu
 				t = e.flood(tr)
 			case "storm":
 				t = e.storm(tr)
+			case "flood-rss":
+				t = e.floodRSSTable(tr)
 			case "first":
 				ts := e.first(tr)
 				t, more = ts[0], ts[1:]

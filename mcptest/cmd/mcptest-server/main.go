@@ -6,6 +6,7 @@
 //
 // Faults (see mcptest.ParseFault): malformed-line, unknown-id,
 // duplicate-response, crash, never-answer, flood-stderr, huge-notification,
+// flood-notifications (SIZE is then a count),
 // each as KIND[:TARGET][=SIZE][*]. MCPTEST_FAULTS adds more.
 //
 // -replay serves a wire recording instead (see mcptest.NewReplay and

@@ -152,7 +152,8 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 	}
 	s := &Session{Set: set, Timeout: timeout, Verbose: sf.Verbose, LogLevel: level, io: streams}
 	s.ToolTimeout, s.ToolMaxTimeout = sf.toolPolicy()
-	client := &mcp.ClientOptions{ClientInfo: mcp.Implementation{Name: ClientName, Version: Version()}, ProtocolVersion: protocol}
+	client := &mcp.ClientOptions{ClientInfo: mcp.Implementation{Name: ClientName, Version: Version()}, ProtocolVersion: protocol,
+		OnNotificationsDropped: droppedNotice(streams, "a server")}
 	answers.apply(client, streams)
 	if sf.timeoutSet {
 		// --timeout is for protocol requests only; without the explicit
@@ -207,6 +208,12 @@ func (s *Session) showEvent(e manager.Event) {
 	switch e.Kind {
 	case manager.Failed, manager.Warning:
 		fmt.Fprintf(s.io.ErrOut, "mcpwire: %s: server %q: %s\n", e.Kind, e.Server, Sanitize(fold(s.io.Redact(e.Err.Error()))))
+	case manager.Dropped:
+		// A server's own drops are told by its client's callback (see
+		// droppedNotice); these are the log lines this queue let go.
+		if e.Server == "" {
+			fmt.Fprintf(s.io.ErrOut, "mcpwire: warning: %d server log lines dropped: they came faster than they could be shown\n", e.Dropped)
+		}
 	case manager.Notification:
 		if e.Notification.Method == mcp.NotificationMessage {
 			fmt.Fprintf(s.io.ErrOut, "[%s] %s\n", e.Server, Sanitize(fold(s.io.Redact(string(e.Notification.Params)))))

@@ -136,10 +136,11 @@ func connectError(t *Target, err error) error {
 }
 
 // deadlineAsTimeout words a handshake cut off by the manager's connect
-// deadline as the -- COMMAND form words its own: "timed out after 30s".
-// The manager's deadline is the --timeout, so that is what was hit.
+// deadline (mcp.ErrTimeout, or the context's deadline) as the
+// -- COMMAND form words its own: "timed out after 30s". The manager's
+// deadline is the --timeout, so that is what was hit.
 func deadlineAsTimeout(err error, timeout time.Duration) error {
-	if err == nil || !errors.Is(err, context.DeadlineExceeded) || timeout <= 0 {
+	if err == nil || !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, mcp.ErrTimeout) || timeout <= 0 {
 		return err
 	}
 	return &connectTimeout{timeout: timeout, err: err}

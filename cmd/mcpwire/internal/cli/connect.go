@@ -26,6 +26,9 @@ func Connect(ctx context.Context, io *IOStreams, t *Target) (*mcp.Client, error)
 		// calls that deadline too (a host's one "timeout" per server).
 		ToolTimeout:    mcp.DefaultToolTimeout,
 		ToolMaxTimeout: mcp.DefaultToolMaxTimeout,
+		// A server that floods must not go unnoticed: what is dropped
+		// is said on stderr.
+		OnNotificationsDropped: droppedNotice(io, t.Desc),
 	}
 	if t.input != nil {
 		t.input.apply(opts, io)

@@ -2,11 +2,11 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
 
-	"github.com/mcpwire/mcpwire/jsonrpc"
 	"github.com/mcpwire/mcpwire/mcp"
 )
 
@@ -137,10 +137,10 @@ func TestProgressPlain(t *testing.T) {
 	var b bytes.Buffer
 	p := NewProgress(&IOStreams{ErrOut: &b}, "slow")
 	total := 4.0
-	p.Update(jsonrpc.Progress{Progress: 1, Total: &total, Message: "step 1"})
-	p.Update(jsonrpc.Progress{Progress: 2.5})
+	p.Update(context.Background(), mcp.ProgressNotification{Progress: 1, Total: &total, Message: "step 1"})
+	p.Update(context.Background(), mcp.ProgressNotification{Progress: 2.5})
 	p.Done()
-	p.Update(jsonrpc.Progress{Progress: 3, Total: &total}) // after Done: dropped
+	p.Update(context.Background(), mcp.ProgressNotification{Progress: 3, Total: &total}) // after Done: dropped
 	want := "progress slow: 1/4 (25%) step 1\nprogress slow: 2.5\n"
 	if b.String() != want {
 		t.Errorf("got %q, want %q", b.String(), want)
@@ -151,8 +151,8 @@ func TestProgressLive(t *testing.T) {
 	var b bytes.Buffer
 	p := NewProgress(&IOStreams{ErrOut: &b, IsTerminal: true, Width: 80}, "slow")
 	total := 4.0
-	p.Update(jsonrpc.Progress{Progress: 1, Total: &total, Message: "step\n1"})
-	p.Update(jsonrpc.Progress{Progress: 4, Total: &total})
+	p.Update(context.Background(), mcp.ProgressNotification{Progress: 1, Total: &total, Message: "step\n1"})
+	p.Update(context.Background(), mcp.ProgressNotification{Progress: 4, Total: &total})
 	p.Done()
 	want := "\r\x1b[Kslow [######..................] 1/4 (25%) step 1" +
 		"\r\x1b[Kslow [########################] 4/4 (100%)" +
@@ -168,7 +168,7 @@ func TestProgressLive(t *testing.T) {
 func TestProgressLiveFitsTheWidth(t *testing.T) {
 	var b bytes.Buffer
 	p := NewProgress(&IOStreams{ErrOut: &b, IsTerminal: true, Width: 40}, "slow")
-	p.Update(jsonrpc.Progress{Progress: 7, Message: strings.Repeat("long message ", 10)})
+	p.Update(context.Background(), mcp.ProgressNotification{Progress: 7, Message: strings.Repeat("long message ", 10)})
 	line := strings.TrimPrefix(b.String(), "\r\x1b[K")
 	if n := len([]rune(line)); n > 39 {
 		t.Errorf("live line is %d runes on a 40-column terminal: %q", n, line)

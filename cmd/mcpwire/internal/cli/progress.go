@@ -1,13 +1,14 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/mcpwire/mcpwire/jsonrpc"
+	"github.com/mcpwire/mcpwire/mcp"
 )
 
 // Progress shows a call's progress notifications on io.ErrOut: as one live
@@ -86,9 +87,9 @@ func (p *Progress) showElapsed(d time.Duration) {
 // barWidth is the number of cells of the live bar.
 const barWidth = 24
 
-// Update shows one notification. It has the signature of
-// mcp.CallOptions.OnProgress.
-func (p *Progress) Update(n jsonrpc.Progress) {
+// Update shows one notification. It has the shape of every progress
+// callback (mcp.CallOptions.OnProgress, mcp.ClientOptions.OnProgress).
+func (p *Progress) Update(_ context.Context, n mcp.ProgressNotification) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.done {
@@ -132,7 +133,7 @@ func (p *Progress) Done() {
 }
 
 // progressText is "3/5 (60%) message", "3 message" without a total.
-func progressText(n jsonrpc.Progress) string {
+func progressText(n mcp.ProgressNotification) string {
 	s := formatNumber(n.Progress)
 	if n.Total != nil && *n.Total > 0 {
 		s += "/" + formatNumber(*n.Total)
@@ -144,7 +145,7 @@ func progressText(n jsonrpc.Progress) string {
 	return s
 }
 
-func percent(n jsonrpc.Progress) int {
+func percent(n mcp.ProgressNotification) int {
 	if n.Total == nil || *n.Total <= 0 {
 		return 0
 	}
@@ -152,7 +153,7 @@ func percent(n jsonrpc.Progress) int {
 	return min(max(p, 0), 100)
 }
 
-func bar(n jsonrpc.Progress) string {
+func bar(n mcp.ProgressNotification) string {
 	if n.Total == nil || *n.Total <= 0 {
 		return "[" + strings.Repeat("?", barWidth) + "]"
 	}

@@ -7,7 +7,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/mcpwire/mcpwire/jsonrpc"
+	"github.com/mcpwire/mcpwire/mcp"
 )
 
 // On a terminal a call without progress shows its elapsed time, redrawn
@@ -35,7 +35,7 @@ func TestProgressElapsedOnATerminal(t *testing.T) {
 			t.Errorf("after 125.5s stderr ends %q, want minutes and seconds", got[max(0, len(got)-40):])
 		}
 		total := 4.0
-		p.Update(jsonrpc.Progress{Progress: 1, Total: &total})
+		p.Update(context.Background(), mcp.ProgressNotification{Progress: 1, Total: &total})
 		before := errOut.String()
 		time.Sleep(3 * time.Second)
 		synctest.Wait()

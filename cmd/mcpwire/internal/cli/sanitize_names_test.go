@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpwire/mcpwire/jsonrpc"
+	"github.com/mcpwire/mcpwire/mcp"
 )
 
 // evil holds escape sequences a hostile server may put in any string: a
@@ -102,7 +102,7 @@ func TestLiveStderrIsSanitized(t *testing.T) {
 
 // A progress message is the server's too.
 func TestProgressMessageIsSanitized(t *testing.T) {
-	got := progressText(jsonrpc.Progress{Progress: 1, Message: "step" + evil})
+	got := progressText(mcp.ProgressNotification{Progress: 1, Message: "step" + evil})
 	if strings.ContainsAny(got, "\x1b\x07\u009b") || !strings.Contains(got, "step^[") {
 		t.Errorf("progressText = %q", got)
 	}

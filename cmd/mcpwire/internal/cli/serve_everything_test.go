@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -54,7 +55,7 @@ func TestServeEverythingOverHTTP(t *testing.T) {
 			}
 			var progress int
 			res, err = c.CallTool(t.Context(), "everything__trigger-long-running-operation", map[string]any{"duration": 0.2, "steps": 2},
-				&mcp.CallOptions{OnProgress: func(mcp.Progress) { progress++ }})
+				&mcp.CallOptions{OnProgress: func(context.Context, mcp.ProgressNotification) { progress++ }})
 			if err != nil || res.IsError || progress < 2 {
 				t.Fatalf("long-running operation: %v, %d progress, %+v", err, progress, res)
 			}

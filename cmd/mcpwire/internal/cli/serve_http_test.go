@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"net/http"
 	"os"
 	"os/exec"
@@ -70,7 +71,7 @@ func TestServeHTTPBothEras(t *testing.T) {
 			}
 			var steps int
 			res, err := c.CallTool(t.Context(), "alpha__slow", map[string]any{"steps": 2, "delay_ms": 1},
-				&mcp.CallOptions{OnProgress: func(mcp.Progress) { steps++ }})
+				&mcp.CallOptions{OnProgress: func(context.Context, mcp.ProgressNotification) { steps++ }})
 			if err != nil || res.IsError || steps != 2 {
 				t.Fatalf("alpha__slow: %v, %d progress", err, steps)
 			}

@@ -132,7 +132,7 @@ func testServeStdioAggregates(t *testing.T, version string) {
 	// Progress flows back from the upstream.
 	var steps []float64
 	res, err = c.CallTool(ctx, "alpha__slow", map[string]any{"steps": 3, "delay_ms": 1},
-		&mcp.CallOptions{OnProgress: func(p mcp.Progress) { steps = append(steps, p.Progress) }})
+		&mcp.CallOptions{OnProgress: func(_ context.Context, p mcp.ProgressNotification) { steps = append(steps, p.Progress) }})
 	if err != nil || res.IsError || len(steps) != 3 {
 		t.Fatalf("alpha__slow: err %v, progress %v", err, steps)
 	}
@@ -157,7 +157,7 @@ func testServeStdioAggregates(t *testing.T, version string) {
 	// The host's cancellation ends the call; the gateway goes on.
 	cctx, cancel := context.WithCancel(ctx)
 	_, err = c.CallTool(cctx, "alpha__slow", map[string]any{"steps": 100000, "delay_ms": 1000},
-		&mcp.CallOptions{OnProgress: func(mcp.Progress) { cancel() }})
+		&mcp.CallOptions{OnProgress: func(context.Context, mcp.ProgressNotification) { cancel() }})
 	cancel()
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled call: %v", err)

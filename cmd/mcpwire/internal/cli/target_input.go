@@ -144,7 +144,8 @@ func (a *answers) form(ctx context.Context, io *IOStreams, req *mcp.ElicitReques
 	}
 	content := map[string]any{}
 	if a.merge {
-		defaults, err := mcp.ElicitationDefaults(req.RequestedSchema)
+		// The pre-fill values: the merged answer is checked below.
+		defaults, err := mcp.FormDefaults(req.RequestedSchema)
 		if err != nil {
 			return nil, fmt.Errorf("mcpwire --elicit defaults: %w", err)
 		}

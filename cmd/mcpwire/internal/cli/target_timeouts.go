@@ -61,7 +61,7 @@ func (f *ServerFlags) toolPolicy() (idle, limit time.Duration) {
 }
 
 // callOptions are the per-call deadlines of a tool call to t.
-func (t *Target) callOptions(onProgress func(mcp.Progress)) *mcp.CallOptions {
+func (t *Target) callOptions(onProgress func(context.Context, mcp.ProgressNotification)) *mcp.CallOptions {
 	return &mcp.CallOptions{Timeout: t.ToolTimeout, MaxTimeout: t.ToolMaxTimeout, OnProgress: onProgress}
 }
 

@@ -13,19 +13,19 @@ var version = ""
 
 // Version is mcpwire's version: the link-time version if set, else the
 // module version from the build info (a tag for "go install ...@v1.2.3"),
-// else the library's version (mcp.Version) with the VCS revision when known.
+// else the library's version (mcp.LibraryVersion) with the VCS revision when known.
 func Version() string {
 	if version != "" {
 		return version
 	}
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
-		return mcp.Version
+		return mcp.LibraryVersion
 	}
 	if v := info.Main.Version; v != "" && v != "(devel)" {
 		return v
 	}
-	v := mcp.Version
+	v := mcp.LibraryVersion
 	for _, s := range info.Settings {
 		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
 			v += "+" + s.Value[:12]

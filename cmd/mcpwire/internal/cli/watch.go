@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
+	"github.com/mcpwire/mcpwire/mcp"
 )
 
 func newWatchCommand() *Command {
@@ -65,7 +66,7 @@ func (o *watchOptions) watch(ctx context.Context, io *IOStreams, format string, 
 	if c.Many {
 		prefix = "[" + Sanitize(c.Name) + "] "
 	}
-	unsubscribe := c.Client.OnNotification("", func(n *jsonrpc.Notification) {
+	unsubscribe := c.Client.OnNotification("", func(_ context.Context, n *mcp.Notification) {
 		if n.Method == "notifications/subscriptions/acknowledged" {
 			return // the modern era's plumbing of the listen, not news
 		}
