@@ -14,11 +14,11 @@ import (
 // soon as they handed the URL over.
 const browserTimeout = 10 * time.Second
 
-// OpenBrowser opens url in the user's default browser with the system's
+// openBrowser opens url in the user's default browser with the system's
 // opener: open on macOS, rundll32 on Windows, xdg-open elsewhere. On
 // Linux and the BSDs it fails without a graphical session (no DISPLAY or
 // WAYLAND_DISPLAY), as over SSH, so the caller shows the URL instead.
-func OpenBrowser(ctx context.Context, url string) error {
+func openBrowser(ctx context.Context, url string) error {
 	var name string
 	var args []string
 	switch runtime.GOOS {

@@ -35,9 +35,9 @@ func ParseChallenges(values []string) []Challenge {
 	return out
 }
 
-// BearerChallenge returns the first Bearer challenge of h's
+// bearerChallenge returns the first Bearer challenge of h's
 // WWW-Authenticate headers.
-func BearerChallenge(h http.Header) (Challenge, bool) {
+func bearerChallenge(h http.Header) (Challenge, bool) {
 	for _, c := range ParseChallenges(h.Values("WWW-Authenticate")) {
 		if strings.EqualFold(c.Scheme, "Bearer") {
 			return c, true

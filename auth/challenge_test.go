@@ -39,11 +39,11 @@ func TestParseChallenges(t *testing.T) {
 
 func TestBearerChallengeIsCaseInsensitive(t *testing.T) {
 	resp := fakeResponse(401, `bearer Scope="a"`, "")
-	c, ok := BearerChallenge(resp.Header)
+	c, ok := bearerChallenge(resp.Header)
 	if !ok || c.Param("SCOPE") != "a" {
-		t.Errorf("BearerChallenge = %#v, %v", c, ok)
+		t.Errorf("bearerChallenge = %#v, %v", c, ok)
 	}
-	if _, ok := BearerChallenge(fakeResponse(401, `Basic realm="r"`, "").Header); ok {
+	if _, ok := bearerChallenge(fakeResponse(401, `Basic realm="r"`, "").Header); ok {
 		t.Error("a Basic challenge was taken for Bearer")
 	}
 }

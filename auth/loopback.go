@@ -113,7 +113,7 @@ func (c *loopbackCallback) Await(ctx context.Context, authURL string) (url.Value
 	if !c.cfg.NoBrowser {
 		open := c.cfg.OpenURL
 		if open == nil {
-			open = OpenBrowser
+			open = openBrowser
 		}
 		opened = open(ctx, authURL) == nil
 	}

@@ -169,9 +169,9 @@ type FileStore struct {
 	Dir string
 }
 
-// DefaultStoreDir is where mcpwire keeps tokens: the user's config
+// defaultStoreDir is where mcpwire keeps tokens: the user's config
 // directory (os.UserConfigDir), then mcpwire/auth.
-func DefaultStoreDir() (string, error) {
+func defaultStoreDir() (string, error) {
 	dir, err := os.UserConfigDir()
 	if err != nil {
 		return "", fmt.Errorf("auth: no user config directory for the token store: %w", err)
@@ -179,9 +179,10 @@ func DefaultStoreDir() (string, error) {
 	return filepath.Join(dir, "mcpwire", "auth"), nil
 }
 
-// DefaultStore returns a FileStore in DefaultStoreDir.
+// DefaultStore returns a FileStore in the user's config directory
+// (os.UserConfigDir), under mcpwire/auth; its Dir says where.
 func DefaultStore() (*FileStore, error) {
-	dir, err := DefaultStoreDir()
+	dir, err := defaultStoreDir()
 	if err != nil {
 		return nil, err
 	}

@@ -137,7 +137,7 @@ func Load(opts LoadOptions) (*Set, error) {
 		if err := l.loadFile(loc); err != nil {
 			return nil, err
 		}
-		if opts.Strict || loc.Scope == "explicit" {
+		if opts.Strict || loc.Scope == ScopeExplicit {
 			for _, p := range set.Problems[before:] {
 				if !p.Warning {
 					fatal = append(fatal, p)
@@ -168,7 +168,7 @@ func (l *loader) loadFile(loc Location) error {
 	set, opts := l.set, l.opts
 	data, err := os.ReadFile(loc.File)
 	if err != nil {
-		if loc.Scope == "explicit" {
+		if loc.Scope == ScopeExplicit {
 			return fmt.Errorf("config: %w", err)
 		}
 		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
@@ -346,7 +346,7 @@ func Locations(opts LoadOptions) []Location {
 	if len(opts.Files) > 0 {
 		out := make([]Location, len(opts.Files))
 		for i, f := range opts.Files {
-			out[i] = Location{File: f, Format: DetectFormat(f), Scope: "explicit"}
+			out[i] = Location{File: f, Format: DetectFormat(f), Scope: ScopeExplicit}
 		}
 		return out
 	}

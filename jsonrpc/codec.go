@@ -120,7 +120,7 @@ func (env *envelope) message(frame []byte) (Message, error) {
 	}
 	if string(env.jsonrpc) != `"2.0"` {
 		if v, ok := jsonString(env.jsonrpc); ok {
-			if v != Version {
+			if v != jsonrpcVersion {
 				return nil, newDecodeError(frame, fmt.Sprintf(`"jsonrpc" is %q, want "2.0"`, v), nil)
 			}
 		} else {

@@ -17,8 +17,8 @@ import (
 	"github.com/mcpwire/mcpwire/internal/jsonenc"
 )
 
-// Version is the only value the "jsonrpc" member may take.
-const Version = "2.0"
+// jsonrpcVersion is the only value the "jsonrpc" member may take.
+const jsonrpcVersion = "2.0"
 
 // ID identifies a request. It is either an integer or a string; the zero
 // ID is "no id", which is what notifications have and what an error

@@ -148,11 +148,6 @@ type ClientOptions struct {
 	// package does not type.
 	OnNotification func(ctx context.Context, n *Notification)
 
-	// OnLog receives every notifications/message.
-	//
-	// Deprecated: use OnLogMessage, whose ctx carries the Origin.
-	OnLog func(LoggingMessage)
-
 	// NotificationQueue bounds the notifications waiting for the
 	// callbacks above, in count and in bytes. Zero fields mean
 	// jsonrpc.DefaultQueueLength (1024) and jsonrpc.DefaultQueueBytes

@@ -166,7 +166,7 @@ func TestLogging(t *testing.T) {
 	levels := echoParams(s, MethodLoggingSetLevel, `{}`)
 	logs := make(chan LoggingMessage, 8)
 	var h hookRecorder
-	c := connect(t, s, &ClientOptions{OnLog: func(m LoggingMessage) { logs <- m }, ErrorHook: h.hook})
+	c := connect(t, s, &ClientOptions{OnLogMessage: func(_ context.Context, m LoggingMessage) { logs <- m }, ErrorHook: h.hook})
 	if err := c.SetLogLevel(t.Context(), LevelWarning); err != nil {
 		t.Fatal(err)
 	}

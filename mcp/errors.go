@@ -19,14 +19,3 @@ var (
 	// ErrClosed: the session ended before the request completed.
 	ErrClosed = jsonrpc.ErrClosed
 )
-
-// JSON-RPC error codes a client meets, from the server or in its own
-// handlers' answers.
-const (
-	CodeMethodNotFound         = jsonrpc.CodeMethodNotFound
-	CodeInvalidParams          = jsonrpc.CodeInvalidParams
-	CodeInternalError          = jsonrpc.CodeInternalError
-	CodeResourceNotFound       = jsonrpc.CodeResourceNotFound
-	CodeURLElicitationRequired = jsonrpc.CodeURLElicitationRequired
-	CodeUserRejected           = jsonrpc.CodeUserRejected
-)

@@ -80,8 +80,8 @@ func ExampleConnect() {
 		URL:     "http://127.0.0.1:8080/mcp",
 		Headers: http.Header{"Authorization": {"Bearer " + "token-from-your-config"}},
 	}, &mcp.ClientOptions{
-		ClientInfo: mcp.Implementation{Name: "my-agent", Version: "1.0.0"},
-		OnLog:      func(m mcp.LoggingMessage) { log.Printf("server %s: %s", m.Level, m.Data) },
+		ClientInfo:   mcp.Implementation{Name: "my-agent", Version: "1.0.0"},
+		OnLogMessage: func(_ context.Context, m mcp.LoggingMessage) { log.Printf("server %s: %s", m.Level, m.Data) },
 	})
 	if err != nil {
 		log.Fatal(err)

@@ -29,7 +29,6 @@ type ProgressNotification struct {
 type notificationHandlers struct {
 	progress             func(context.Context, ProgressNotification)
 	logMessage           func(context.Context, LoggingMessage)
-	log                  func(LoggingMessage)
 	resourceUpdated      func(context.Context, ResourceUpdated)
 	resourcesListChanged func(context.Context)
 	toolsListChanged     func(context.Context)
@@ -43,7 +42,6 @@ func notificationHandlersOf(o *ClientOptions) notificationHandlers {
 	return notificationHandlers{
 		progress:             o.OnProgress,
 		logMessage:           o.OnLogMessage,
-		log:                  o.OnLog,
 		resourceUpdated:      o.OnResourceUpdated,
 		resourcesListChanged: o.OnResourcesListChanged,
 		toolsListChanged:     o.OnToolsListChanged,
@@ -56,7 +54,7 @@ func notificationHandlersOf(o *ClientOptions) notificationHandlers {
 
 // any reports whether at least one callback is set.
 func (h *notificationHandlers) any() bool {
-	return h.progress != nil || h.logMessage != nil || h.log != nil || h.resourceUpdated != nil ||
+	return h.progress != nil || h.logMessage != nil || h.resourceUpdated != nil ||
 		h.resourcesListChanged != nil || h.toolsListChanged != nil || h.promptsListChanged != nil ||
 		h.elicitationComplete != nil || h.taskStatus != nil || h.raw != nil
 }
@@ -77,9 +75,6 @@ func (c *Client) deliver(n *jsonrpc.Notification) {
 		deliverTyped(c, ctx, n, h.progress)
 	case NotificationMessage:
 		deliverTyped(c, ctx, n, h.logMessage)
-		if h.log != nil {
-			deliverTyped(c, ctx, n, func(_ context.Context, m LoggingMessage) { h.log(m) })
-		}
 	case NotificationResourceUpdated:
 		deliverTyped(c, ctx, n, h.resourceUpdated)
 	case NotificationResourcesListChanged:

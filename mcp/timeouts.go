@@ -33,11 +33,6 @@ const (
 	NoTimeout = jsonrpc.NoTimeout
 )
 
-// Progress is the engine's record of one notifications/progress (see
-// jsonrpc.CallOptions.OnProgress); the client's callbacks take
-// ProgressNotification.
-type Progress = jsonrpc.Progress
-
 // toolPolicy resolves a tool timeout option: zero takes the request
 // option, then def; NoTimeout stays as it is (the engine reads it as
 // "none").
