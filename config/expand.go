@@ -24,6 +24,7 @@ type resolver struct {
 	env       func(string) (string, bool)
 	inputs    map[string]string
 	declared  map[string]string // input id -> description, from "inputs"
+	password  map[string]bool   // input ids declared "password": true
 	workspace string
 	home      string
 	// literal turns expansion off: the host (Codex) passes values as
@@ -226,7 +227,7 @@ func (r *resolver) input(id string) (string, error) {
 		return v, nil
 	}
 	desc, declared := r.declared[id]
-	return "", &MissingInputError{ID: id, Description: desc, Declared: declared, EnvName: envName}
+	return "", &MissingInputError{ID: id, Description: desc, Declared: declared, Password: r.password[id], EnvName: envName}
 }
 
 // MissingInputError is why a VS Code ${input:ID} reference has no value:
@@ -241,6 +242,9 @@ type MissingInputError struct {
 	Description string
 	// Declared reports whether the file's "inputs" declares ID.
 	Declared bool
+	// Password reports that the declaration says "password": true: a
+	// caller that asks for the value must not show it as it is typed.
+	Password bool
 	// EnvName is InputEnvName(ID), the variable that supplies the value.
 	EnvName string
 }

@@ -151,9 +151,10 @@ func TestExpandErrorsMaskMalformedReferences(t *testing.T) {
 }
 
 // TestMissingInputIsTyped: a caller finds the input's id in the problem,
-// through Set.Err, to say how to give the value.
+// through Set.Err, to say how to give the value, and whether to hide it
+// when it asks for it.
 func TestMissingInputIsTyped(t *testing.T) {
-	doc := `{"inputs": [{"id": "gh-token", "description": "GitHub token"}],
+	doc := `{"inputs": [{"id": "gh-token", "description": "GitHub token", "password": true}],
 	"servers": {"gh": {"url": "https://h.example/mcp", "headers": {"Authorization": "Bearer ${input:gh-token}"}}}}`
 	servers, problems := Parse([]byte(doc), ".vscode/mcp.json", FormatVSCode, LoadOptions{Env: envOf(nil)})
 	if len(servers) != 0 {
@@ -164,7 +165,7 @@ func TestMissingInputIsTyped(t *testing.T) {
 	if !errors.As(set.Err(), &missing) {
 		t.Fatalf("errors.As(%v) found no *MissingInputError", set.Err())
 	}
-	want := MissingInputError{ID: "gh-token", Description: "GitHub token", Declared: true, EnvName: "MCPWIRE_INPUT_GH_TOKEN"}
+	want := MissingInputError{ID: "gh-token", Description: "GitHub token", Declared: true, Password: true, EnvName: "MCPWIRE_INPUT_GH_TOKEN"}
 	if *missing != want {
 		t.Errorf("got %+v, want %+v", *missing, want)
 	}

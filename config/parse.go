@@ -354,6 +354,7 @@ func (p *docParser) inputs(m member) {
 		return
 	}
 	p.res.declared = make(map[string]string)
+	p.res.password = make(map[string]bool)
 	for i, e := range elems {
 		field := fmt.Sprintf("inputs[%d]", i)
 		fields, ok := objectMembers(e.Value, e.ValOff)
@@ -362,13 +363,15 @@ func (p *docParser) inputs(m member) {
 			continue
 		}
 		var id, desc string
-		var idOK bool
+		var idOK, password bool
 		for _, f := range fields {
 			switch f.Key {
 			case "id":
 				idOK = jsonKind(f.Value) == "string" && json.Unmarshal(f.Value, &id) == nil && id != ""
 			case "description":
 				_ = json.Unmarshal(f.Value, &desc)
+			case "password":
+				_ = json.Unmarshal(f.Value, &password)
 			}
 		}
 		if !idOK {
@@ -376,5 +379,6 @@ func (p *docParser) inputs(m member) {
 			continue
 		}
 		p.res.declared[id] = desc
+		p.res.password[id] = password
 	}
 }

@@ -98,7 +98,7 @@ func TestCallStructuredContent(t *testing.T) {
 
 func TestCallJSON(t *testing.T) {
 	t.Parallel()
-	r := run(t, args(a("call", "add", "--arg", "a=2", "--arg", "b=3", "--json"), server())...).wantCode(t, 0)
+	r := run(t, args(a("call", "add", "--arg", "a=2", "--arg", "b=3", "--json"), pinModern, server())...).wantCode(t, 0)
 	golden(t, "call-add.json.golden", r.out)
 	var res struct {
 		StructuredContent struct{ Sum float64 } `json:"structuredContent"`

@@ -96,15 +96,15 @@ func TestPrompt(t *testing.T) {
 	if r.out != want {
 		t.Errorf("stdout = %q, want %q", r.out, want)
 	}
-	r = run(t, args(a("prompt", "greeting", "--json"), server())...).wantCode(t, 0)
+	r = run(t, args(a("prompt", "greeting", "--json"), pinModern, server())...).wantCode(t, 0)
 	golden(t, "prompt-greeting.json.golden", r.out)
 }
 
 func TestInfo(t *testing.T) {
 	t.Parallel()
-	r := run(t, args(a("info"), server())...).wantCode(t, 0)
+	r := run(t, args(a("info"), pinModern, server())...).wantCode(t, 0)
 	golden(t, "info.golden", r.out)
-	r = run(t, args(a("info", "--json"), server())...).wantCode(t, 0)
+	r = run(t, args(a("info", "--json"), pinModern, server())...).wantCode(t, 0)
 	golden(t, "info.json.golden", r.out)
 }
 

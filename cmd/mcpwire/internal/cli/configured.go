@@ -121,6 +121,9 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 		streams.AddSecret(v)
 	}
 	set, err := loadConfig(f.Files, inputs)
+	if asked := askMissingInputs(streams, set, inputs); asked != nil {
+		set, err = loadConfig(f.Files, asked)
+	}
 	// An invalid named file comes back with its whole Set (config.ErrInvalid):
 	// the problems are sorted below, a server's own as that server's failure.
 	if err != nil && (set == nil || !errors.Is(err, config.ErrInvalid)) {

@@ -33,6 +33,9 @@ func Connect(ctx context.Context, io *IOStreams, t *Target) (*mcp.Client, error)
 	if t.input != nil {
 		t.input.apply(opts, io)
 	}
+	if t.clientHook != nil {
+		t.clientHook(opts)
+	}
 	if t.Verbose || t.LogLevel != "" {
 		opts.OnLogMessage = func(_ context.Context, m mcp.LoggingMessage) {
 			fmt.Fprintln(io.ErrOut, Sanitize(LogLine(m)))

@@ -29,7 +29,7 @@ var sharedFlagGroups = []flagGroup{
 	{"A -- COMMAND server (stdio)", []string{"env", "inherit-env"}},
 	{"Configured servers", []string{"config", "server", "strict", "input"}},
 	{"Connection", []string{"timeout", "tool-timeout", "protocol", "log-level", "verbose", "allow-insecure-http", "record"}},
-	{"The server's questions", []string{"elicit", "elicit-json", "root"}},
+	{"The server's questions", []string{"elicit", "elicit-json", "sampling-cmd", "confirm-sampling", "root"}},
 }
 
 // flagOnlyFor narrows shared flags to the commands that use them: only a
@@ -40,6 +40,9 @@ var flagOnlyFor = map[string][]string{
 	"tool-timeout": {"call"},
 	"elicit":       {"call", "prompt", "read", "request"},
 	"elicit-json":  {"call", "prompt", "read", "request"},
+	// Sampling, like a form, comes while a request is worked on.
+	"sampling-cmd":     {"call", "prompt", "read", "request"},
+	"confirm-sampling": {"call", "prompt", "read", "request"},
 }
 
 // flagAliases are second names of a flag, accepted and shown beside it

@@ -20,6 +20,9 @@ type IOStreams struct {
 	// stdout is one, else $COLUMNS when set. Zero means no limit, so that
 	// a pipe gets every character.
 	Width int
+	// Prompter asks the person at the terminal (prompter.go); nil when
+	// there is no one to ask, and flags answer instead.
+	Prompter Prompter
 
 	// secrets are masked by Redact and in all output; see AddSecret.
 	secrets *secretSet
@@ -41,6 +44,7 @@ const DefaultWidth = 80
 func System() *IOStreams {
 	s := &IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}
 	s.IsTerminal = isTerminal(os.Stderr)
+	s.Prompter = terminalPrompter()
 	if isTerminal(os.Stdout) {
 		if s.Width = terminalWidth(os.Stdout); s.Width == 0 {
 			s.Width = DefaultWidth

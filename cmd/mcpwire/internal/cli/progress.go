@@ -105,6 +105,9 @@ func (p *Progress) Update(_ context.Context, n mcp.ProgressNotification) {
 
 // drawLive replaces the live line with line, cut to fit. p.mu is held.
 func (p *Progress) drawLive(line string) {
+	if p.io.asking() {
+		return // a prompt has the terminal
+	}
 	w := p.io.TableWidth()
 	if w == 0 {
 		w = DefaultWidth // a live line must not wrap

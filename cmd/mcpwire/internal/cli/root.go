@@ -31,6 +31,7 @@ var commands = []func() *Command{
 	newCompleteCommand,
 	newRequestCommand,
 	newWatchCommand,
+	newShellCommand,
 	newGatewayCommand,
 	newLoginCommand,
 	newLogoutCommand,

@@ -91,6 +91,9 @@ type Target struct {
 	Auth *auth.Authorizer
 	// input answers the server's questions; nil declares nothing.
 	input *answers
+	// clientHook, when set, adds to the client's options (the shell's
+	// notification callbacks).
+	clientHook func(*mcp.ClientOptions)
 
 	stderr *tail
 	// hint gives advice for a failed connect (connectHint).

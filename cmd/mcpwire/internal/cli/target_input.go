@@ -26,13 +26,15 @@ import (
 // stateless era the request ends input_required (MRTR). The same
 // mcp.ClientOptions handlers answer both, so the same flags do too.
 //
-// mcpwire asks nobody at the terminal: a command must never hang in a
-// script waiting for a person who is not there, and a form prompt would
-// share the terminal with the command's own output. So the answer is
-// chosen on the command line, and without a flag an elicitation is
-// declined with a note on stderr that names the question. Sampling is
-// not declared at all: mcpwire has no model to answer with, and a server
-// that sees no sampling capability can take another way. Roots are
+// On a terminal (stdin and stderr both terminals) the person is asked
+// (elicit_terminal.go, sampling_editor.go) unless a flag answers. In a
+// script mcpwire asks nobody: a command must never hang waiting for a
+// person who is not there. So the answer is chosen on the command line,
+// and without a flag an elicitation is declined with a note on stderr
+// that names the question and the flags. Sampling is declared only when
+// someone can answer it, the person at the terminal or --sampling-cmd
+// (sampling.go): a server that sees no sampling capability can take
+// another way. Roots are
 // declared only when --root gives some: a server that gets roots replaces
 // the directories it was started with by them (server-filesystem does,
 // shortly after the handshake), so a default root would quietly change
@@ -47,26 +49,35 @@ type InputFlags struct {
 	ElicitJSON string
 	// Roots are --root DIRs; none declares no roots.
 	Roots StringList
+	// Sampling is --sampling-cmd and --confirm-sampling (sampling.go).
+	Sampling samplingFlags
 }
 
 // register adds --elicit, --elicit-json and --root to fs.
 func (f *InputFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.Elicit, "elicit", "", "answer a server's form (elicitation) with `HOW`: defaults (accept, every field at its schema default), decline or cancel; without it, forms are declined with a note on stderr")
+	fs.StringVar(&f.Elicit, "elicit", "", "answer a server's form (elicitation) with `HOW`: defaults (accept, every field at its schema default), decline or cancel; without it, forms are asked at a terminal, else declined with a note on stderr")
 	fs.StringVar(&f.ElicitJSON, "elicit-json", "", "accept a server's form with this `JSON` object as its content (over the defaults with --elicit defaults)")
+	f.Sampling.register(fs)
 	fs.Var(&f.Roots, "root", "offer `DIR` as a root, the directories a server may work in (repeatable; --root . for the current one; without it no roots are offered)")
 }
 
 // answers is what the input flags resolve to.
 type answers struct {
-	action  string         // accept, decline or cancel; "" is decline with a note
-	content map[string]any // --elicit-json's object (accept)
-	merge   bool           // defaults first, content over them
-	roots   []mcp.Root
+	action   string         // accept, decline or cancel; "" is decline with a note
+	content  map[string]any // --elicit-json's object (accept)
+	merge    bool           // defaults first, content over them
+	roots    []mcp.Root
+	sampling samplingFlags
+	// completed are the URL elicitations the server reported complete.
+	completed urlCompletions
 }
 
 // resolve checks the flags.
 func (f *InputFlags) resolve() (*answers, error) {
-	a := &answers{}
+	if err := f.Sampling.check(); err != nil {
+		return nil, err
+	}
+	a := &answers{sampling: f.Sampling}
 	switch f.Elicit {
 	case "":
 	case "defaults":
@@ -124,18 +135,23 @@ func (a *answers) apply(opts *mcp.ClientOptions, io *IOStreams) {
 	if len(a.roots) > 0 {
 		opts.InitialRoots = a.roots
 	}
+	a.sampling.apply(opts, io)
 	opts.Elicitation = func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		return a.form(ctx, io, req)
 	}
 	opts.ElicitationURL = func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		return a.url(ctx, io, req)
 	}
+	opts.OnElicitationComplete = a.completed.complete
 }
 
 // form answers a form-mode elicitation.
 func (a *answers) form(ctx context.Context, io *IOStreams, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 	switch a.action {
 	case "":
+		if io.Prompter != nil {
+			return askForm(ctx, io, req)
+		}
 		fmt.Fprintf(io.ErrOut, "mcpwire: %s asks: %s%s\nmcpwire: declined: no one answers forms here; answer with --elicit defaults, --elicit-json '{...}' or --elicit decline\n",
 			asker(ctx), quoteQuestion(io, req.Message), formFields(req.RequestedSchema))
 		return &mcp.ElicitResult{Action: mcp.ElicitDecline}, nil
@@ -165,10 +181,14 @@ func (a *answers) form(ctx context.Context, io *IOStreams, req *mcp.ElicitReques
 	return &mcp.ElicitResult{Action: mcp.ElicitAccept, Content: content}, nil
 }
 
-// url answers a URL-mode elicitation: mcpwire opens no browser for a
+// url answers a URL-mode elicitation. At a terminal the person is asked
+// (elicit_url_terminal.go). Otherwise mcpwire opens no browser for a
 // server, so the URL is shown for the user to open by hand, and the
 // elicitation is declined (cancelled with --elicit cancel).
 func (a *answers) url(ctx context.Context, io *IOStreams, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	if a.action == "" && io.Prompter != nil {
+		return askURL(ctx, io, &a.completed, req)
+	}
 	action := mcp.ElicitDecline
 	if a.action == mcp.ElicitCancel {
 		action = mcp.ElicitCancel
@@ -262,8 +282,10 @@ func inputNote(err error) string {
 	var in *mcp.InputError
 	switch {
 	case !errors.As(err, &in):
+	case errors.Is(err, mcp.ErrSamplingRejected):
+		// declined at the terminal: nothing to add
 	case strings.Contains(in.Asked, "sampling"):
-		return " (mcpwire has no model to answer sampling with, so it does not offer it)"
+		return " (mcpwire has no model to answer sampling with: answer it with --sampling-cmd CMD, or at a terminal)"
 	case strings.Contains(in.Asked, "roots"):
 		return " (offer roots with --root DIR)"
 	}

@@ -61,6 +61,13 @@ func (f *TargetFlags) Each(ctx context.Context, io *IOStreams, p Parsed, minArgs
 // each is Each; docs, when not nil, makes the output over every
 // configured server one JSON document (see jsonDocs).
 func (f *TargetFlags) each(ctx context.Context, io *IOStreams, p Parsed, minArgs, maxArgs int, what string, docs *jsonDocs, fn func(c Conn, args []string) error) error {
+	if c, ok := shellConn(ctx); ok {
+		// Run from "mcpwire shell": its connection, not a new one.
+		if err := argCount(p.Args, minArgs, maxArgs, what); err != nil {
+			return err
+		}
+		return fn(c, p.Args)
+	}
 	if !configuredWanted(p) {
 		if err := f.Config.CheckAdHoc(); err != nil {
 			return err

@@ -52,8 +52,8 @@ func TestToolsJSON(t *testing.T) {
 // Flags may come before or after the command's arguments.
 func TestFlagsAnywhere(t *testing.T) {
 	t.Parallel()
-	r1 := run(t, args(a("call", "echo", "--arg", "message=x", "--json"), server())...).wantCode(t, 0)
-	r2 := run(t, args(a("call", "--json", "--arg", "message=x", "echo"), server())...).wantCode(t, 0)
+	r1 := run(t, args(a("call", "echo", "--arg", "message=x", "--json"), pinModern, server())...).wantCode(t, 0)
+	r2 := run(t, args(a("call", "--json", "--arg", "message=x", "echo"), pinModern, server())...).wantCode(t, 0)
 	if r1.out != r2.out {
 		t.Errorf("flag order changed the output:\n%s\n%s", r1.out, r2.out)
 	}

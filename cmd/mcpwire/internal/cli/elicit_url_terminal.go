@@ -1,0 +1,138 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/mcpwire/mcpwire/mcp"
+)
+
+// A URL-mode elicitation sends the person to a web page (a sign-in, a
+// payment) that the server watches. On a terminal mcpwire shows the whole
+// URL with its domain set apart, opens the browser only when the person
+// agrees, and then waits until the server reports the elicitation
+// complete (notifications/elicitation/complete) or the person says done.
+
+// urlCompletions records the elicitation ids the servers reported complete,
+// so that a wait started after the notification still ends.
+type urlCompletions struct {
+	mu      sync.Mutex
+	done    map[string]bool
+	waiters map[string][]chan struct{}
+}
+
+// complete is mcp.ClientOptions.OnElicitationComplete.
+func (c *urlCompletions) complete(_ context.Context, e mcp.ElicitationComplete) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done == nil {
+		c.done = map[string]bool{}
+	}
+	c.done[e.ElicitationID] = true
+	for _, ch := range c.waiters[e.ElicitationID] {
+		close(ch)
+	}
+	delete(c.waiters, e.ElicitationID)
+}
+
+// wait returns a channel closed once id is reported complete.
+func (c *urlCompletions) wait(id string) <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ch := make(chan struct{})
+	if c.done[id] {
+		close(ch)
+		return ch
+	}
+	if c.waiters == nil {
+		c.waiters = map[string][]chan struct{}{}
+	}
+	c.waiters[id] = append(c.waiters[id], ch)
+	return ch
+}
+
+// askURL answers a URL-mode elicitation at the terminal.
+func askURL(ctx context.Context, io *IOStreams, done *urlCompletions, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	u, err := url.Parse(req.URL)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		fmt.Fprintf(io.ErrOut, "mcpwire: declined %s's URL: it is not an http(s) URL\n", asker(ctx))
+		return &mcp.ElicitResult{Action: mcp.ElicitDecline}, nil
+	}
+	shown := Sanitize(io.Redact(req.URL))
+	detail := fmt.Sprintf("%s\n\nDomain: %s\nURL:    %s", Sanitize(io.Redact(req.Message)), Sanitize(u.Hostname()), shown)
+	var choice int
+	err = io.ask(func(p Prompter) error {
+		var err error
+		choice, err = p.Select(ctx, Sanitize(asker(ctx))+" asks you to open a web page", detail,
+			[]string{"open it in the browser", "I will open it myself", "decline"})
+		return err
+	})
+	switch {
+	case errors.Is(err, errPromptCancelled):
+		return &mcp.ElicitResult{Action: mcp.ElicitCancel}, nil
+	case err != nil:
+		return nil, err
+	case choice == 2:
+		return &mcp.ElicitResult{Action: mcp.ElicitDecline}, nil
+	case choice == 0:
+		if err := openBrowser(ctx, req.URL); err != nil {
+			fmt.Fprintf(io.ErrOut, "mcpwire: %s; open the URL yourself: %s\n", Sanitize(io.Redact(err.Error())), shown)
+		}
+	}
+	// Wait for the server's word or the person's, whichever comes first.
+	waitCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	if req.ElicitationID != "" {
+		ch := done.wait(req.ElicitationID)
+		go func() {
+			select {
+			case <-ch:
+				stop()
+			case <-waitCtx.Done():
+			}
+		}()
+	}
+	err = io.ask(func(p Prompter) error {
+		_, err := p.Select(waitCtx, "Waiting for the page at "+Sanitize(u.Hostname())+" to be completed", "Choose done once you have finished there.", []string{"done"})
+		return err
+	})
+	switch {
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case errors.Is(err, errPromptCancelled):
+		return &mcp.ElicitResult{Action: mcp.ElicitCancel}, nil
+	case err != nil && waitCtx.Err() == nil:
+		return nil, err
+	}
+	return &mcp.ElicitResult{Action: mcp.ElicitAccept}, nil
+}
+
+// openBrowser opens rawURL with $BROWSER when it is set (a command, which
+// gets the URL as its last argument), else with the system's opener:
+// open on macOS, rundll32 on Windows, xdg-open elsewhere, which needs a
+// graphical session (none over SSH: the caller then shows the URL).
+func openBrowser(ctx context.Context, rawURL string) error {
+	argv := strings.Fields(os.Getenv("BROWSER"))
+	switch {
+	case len(argv) > 0:
+	case runtime.GOOS == "darwin":
+		argv = []string{"open"}
+	case runtime.GOOS == "windows":
+		argv = []string{"rundll32", "url.dll,FileProtocolHandler"}
+	case os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "":
+		return errors.New("no graphical session to open a browser in")
+	default:
+		argv = []string{"xdg-open"}
+	}
+	if err := exec.CommandContext(ctx, argv[0], append(argv[1:], rawURL)...).Run(); err != nil {
+		return fmt.Errorf("opening the browser with %s: %v", argv[0], err)
+	}
+	return nil
+}

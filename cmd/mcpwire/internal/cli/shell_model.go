@@ -1,0 +1,160 @@
+package cli
+
+import (
+	"context"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// shellPrompt starts the line being typed.
+const shellPrompt = "mcpwire> "
+
+// liveMsg replaces the live line (a call's progress); "" clears it.
+type liveMsg string
+
+// doneMsg says the command in flight has finished.
+type doneMsg struct{}
+
+// shellModel is the prompt: bubbletea draws it, and what commands and the
+// server print goes above it (tea.Println), so a notification never
+// breaks the line being typed.
+type shellModel struct {
+	ctx     context.Context
+	sh      *shell
+	in      textinput.Model
+	running context.CancelFunc // the command in flight; nil at the prompt
+	live    string
+	histAt  int // position in the history while browsing it
+}
+
+func newShellModel(ctx context.Context, sh *shell) *shellModel {
+	in := textinput.New()
+	in.Prompt = shellPrompt
+	in.Focus()
+	return &shellModel{ctx: ctx, sh: sh, in: in, histAt: sh.history.len()}
+}
+
+func (m *shellModel) Init() tea.Cmd { return textinput.Blink }
+
+func (m *shellModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case liveMsg:
+		m.live = string(msg)
+		return m, nil
+	case doneMsg:
+		m.running, m.live = nil, ""
+		return m, nil
+	case tea.KeyMsg:
+		if m.running != nil {
+			if msg.Type == tea.KeyCtrlC {
+				m.running() // cancels the call; the shell stays
+			}
+			return m, nil
+		}
+		switch msg.Type {
+		case tea.KeyCtrlD:
+			if m.in.Value() == "" {
+				return m, tea.Quit
+			}
+		case tea.KeyCtrlC:
+			m.in.SetValue("")
+			return m, nil
+		case tea.KeyEnter:
+			return m, m.enter()
+		case tea.KeyTab:
+			return m, m.complete()
+		case tea.KeyUp, tea.KeyDown:
+			m.browse(msg.Type == tea.KeyUp)
+			return m, nil
+		}
+	}
+	var cmd tea.Cmd
+	m.in, cmd = m.in.Update(msg)
+	return m, cmd
+}
+
+// enter runs the typed line.
+func (m *shellModel) enter() tea.Cmd {
+	line := strings.TrimSpace(m.in.Value())
+	m.in.SetValue("")
+	echo := tea.Println(shellPrompt + line)
+	if line == "" {
+		return echo
+	}
+	m.sh.history.add(line)
+	m.histAt = m.sh.history.len()
+	if line == "exit" || line == "quit" {
+		return tea.Sequence(echo, tea.Quit)
+	}
+	ctx, cancel := context.WithCancel(m.ctx)
+	m.running = cancel
+	return tea.Sequence(echo, func() tea.Msg {
+		defer cancel()
+		m.sh.exec(ctx, line)
+		return doneMsg{}
+	})
+}
+
+// browse moves through the history.
+func (m *shellModel) browse(up bool) {
+	n := m.sh.history.len()
+	if up && m.histAt > 0 {
+		m.histAt--
+	} else if !up && m.histAt < n {
+		m.histAt++
+	}
+	m.in.SetValue(m.sh.history.at(m.histAt))
+	m.in.CursorEnd()
+}
+
+// complete completes the word before the cursor: at once when one
+// candidate fits or they share more, else by listing them above.
+func (m *shellModel) complete() tea.Cmd {
+	line := m.in.Value()
+	head, word := splitLastWord(line)
+	cands := m.sh.candidates(m.ctx, line)
+	if len(cands) == 0 {
+		return nil
+	}
+	if len(cands) == 1 {
+		c := cands[0]
+		if !strings.HasSuffix(c, "=") {
+			c += " "
+		}
+		m.in.SetValue(head + c)
+		m.in.CursorEnd()
+		return nil
+	}
+	if p := commonPrefix(cands); len(p) > len(word) {
+		m.in.SetValue(head + p)
+		m.in.CursorEnd()
+		return nil
+	}
+	return tea.Println(strings.Join(cands, "  "))
+}
+
+func (m *shellModel) View() string {
+	if m.running != nil {
+		return m.live
+	}
+	return m.in.View()
+}
+
+// splitLastWord splits line before its last word (the one being typed).
+func splitLastWord(line string) (head, word string) {
+	i := strings.LastIndexAny(line, " \t")
+	return line[:i+1], line[i+1:]
+}
+
+// commonPrefix is the longest prefix of every string in list.
+func commonPrefix(list []string) string {
+	p := list[0]
+	for _, s := range list[1:] {
+		for !strings.HasPrefix(s, p) {
+			p = p[:len(p)-1]
+		}
+	}
+	return p
+}

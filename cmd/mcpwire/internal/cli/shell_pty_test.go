@@ -1,0 +1,115 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpwire/mcpwire/mcptest"
+)
+
+// A shell session on the example server over HTTP, in both eras: Tab
+// completes a tool name, a call shows its progress live, Ctrl-C cancels a
+// slow call (the server is sent notifications/cancelled) and the shell
+// stays, and a tools/list_changed that arrives while a line is being typed
+// prints above it without breaking it; the new tool then completes.
+func TestPtyShell(t *testing.T) {
+	t.Parallel()
+	for _, era := range []string{"2025-11-25", "auto"} {
+		t.Run(era, func(t *testing.T) {
+			t.Parallel()
+			srv := mcptest.NewDefault(nil)
+			hs := mcptest.NewHTTPServer(t, srv, nil)
+			state := t.TempDir()
+			s := startPty(t, []string{"XDG_STATE_HOME=" + state}, "shell", "--protocol", era, hs.URL)
+			s.expect("mcpwire shell on")
+			s.expect(shellPrompt)
+
+			// Tab completes "ec" to the tool echo, then its argument.
+			s.send("call ec", keyTab)
+			s.expect(shellPrompt + "call echo ")
+			s.send("mes", keyTab)
+			s.expect(shellPrompt + "call echo message=")
+			s.send("hi-there", keyEnter)
+			s.expect(shellPrompt + "call echo message=hi-there\n")
+			s.expect("hi-there\n") // the result, under the line
+
+			// Progress is a live line, and Ctrl-C cancels the call in
+			// flight; the shell stays.
+			s.send("call slow steps=100000 delay_ms=5", keyEnter)
+			s.expect("slow [")
+			s.expect("/100000 (0%) step ")
+			s.send(keyCtrlC)
+			s.expect("mcpwire: cancelled")
+			s.send("call add a=2 b=40", keyEnter)
+			s.expect(shellPrompt + "call add a=2 b=40\n")
+			s.expect("42\n")
+			// Before 2026-07-28 the cancel is notifications/cancelled;
+			// in it, closing the call's reply stream.
+			cancelled := false
+			for _, r := range hs.Requests() {
+				cancelled = cancelled || strings.Contains(string(r.Body), `"notifications/cancelled"`)
+			}
+			if !cancelled && era != "auto" {
+				t.Error("no notifications/cancelled reached the server")
+			}
+
+			// A list_changed while typing.
+			s.send("call ad")
+			s.expect(shellPrompt + "call ad")
+			srv.AddTool(mcptest.Tool{Name: "added-live", Description: "Added while typing."},
+				func(context.Context, *mcptest.ToolRequest) (*mcptest.ToolResult, error) {
+					return mcptest.TextResult("the live tool ran"), nil
+				})
+			s.expect("notification: tools/list_changed")
+			s.expect(shellPrompt + "call ad") // the typed line is drawn again, whole
+			s.send("ded", keyTab)
+			s.expect(shellPrompt + "call added-live ")
+			s.send(keyEnter)
+			s.expect("the live tool ran")
+
+			// A resource URI completes as far as the two agree, then
+			// whole; read is the one-shot command on this connection.
+			s.send("read mcp", keyTab)
+			s.expect(shellPrompt + "read mcptest://static/")
+			s.send("h", keyTab)
+			s.expect(shellPrompt + "read mcptest://static/hello.txt ")
+			s.send(keyEnter)
+			s.expect(mcptest.HelloText)
+
+			s.send(keyCtrlD)
+			if code := s.wait(); code != 0 {
+				t.Errorf("exit %d; screen:\n%s", code, screenTail(s.screen()))
+			}
+			hist, err := os.ReadFile(filepath.Join(state, "mcpwire", "shell_history"))
+			if err != nil || !strings.Contains(string(hist), "call echo message=hi-there\ncall slow steps=100000 delay_ms=5\n") {
+				t.Errorf("history %q, %v", hist, err)
+			}
+		})
+	}
+}
+
+// With --json each result is one JSON object, as the one-shot command's.
+func TestPtyShellJSON(t *testing.T) {
+	t.Parallel()
+	s := startPty(t, []string{"XDG_STATE_HOME=" + t.TempDir()}, append([]string{"shell", "--json"}, server()...)...)
+	s.expect(shellPrompt)
+	s.send("call add a=2 b=40", keyEnter)
+	s.expect(`"structuredContent": {`)
+	s.expect(`"sum": 42`)
+	s.send("exit", keyEnter)
+	if code := s.wait(); code != 0 {
+		t.Errorf("exit %d; screen:\n%s", code, screenTail(s.screen()))
+	}
+}
+
+// Without a terminal the shell is a usage error, not a hang.
+func TestShellNeedsTerminal(t *testing.T) {
+	t.Parallel()
+	r := run(t, append([]string{"shell"}, server()...)...)
+	if r.code != ExitUsage || !strings.Contains(r.err, "mcpwire shell needs a terminal") {
+		t.Errorf("exit %d, stderr %q", r.code, r.err)
+	}
+}
