@@ -74,6 +74,10 @@
 // that a bug in either cannot hide itself by agreeing with its own test
 // double.
 //
+// The implementation is the project's server core (internal/server), which
+// the demo's example server and mcpwire serve's gateway use as well; this
+// package names its types for tests.
+//
 // Faults (see Fault and ParseFaults) make the server misbehave on purpose:
 // garbage lines, responses to unknown ids, duplicate responses, crashes,
 // requests that are never answered, a flood of stderr, huge messages.

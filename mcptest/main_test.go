@@ -1,12 +1,13 @@
-package mcptest
+package mcptest_test
 
 import (
 	"testing"
 
+	"github.com/mcpwire/mcpwire/mcptest"
 	"go.uber.org/goleak"
 )
 
 func TestMain(m *testing.M) {
-	RunIfChild()
+	mcptest.RunIfChild()
 	goleak.VerifyTestMain(m)
 }

@@ -16,10 +16,14 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // TestMain doubles as the example server: started with the hidden serve
-// command, the test binary behaves as "mcpwire __serve-mcptest", so these
+// command, the test binary behaves as "mcpwire __serve-mcptest" (and, with
+// "serve", as the gateway), so these
 // tests (and "mcpwire demo", via os.Executable) talk to a real child
 // process over stdio.
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == "serve" {
+		os.Exit(Run(os.Args[1:])) // with mcpwire's own signal handling
+	}
 	if len(os.Args) > 1 && os.Args[1] == ServeName {
 		os.Exit(Main(context.Background(), System(), os.Args[1:]))
 	}

@@ -33,6 +33,7 @@ var commands = []func() *Command{
 	newWatchCommand,
 	newShellCommand,
 	newInspectCommand,
+	newGatewayCommand,
 	newLoginCommand,
 	newLogoutCommand,
 	newAuthCommand,

@@ -2,64 +2,227 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
 
-	"github.com/mcpwire/mcpwire/mcptest"
+	"github.com/mcpwire/mcpwire/config"
+	"github.com/mcpwire/mcpwire/gateway"
+	"github.com/mcpwire/mcpwire/manager"
+	"github.com/mcpwire/mcpwire/mcp"
+	"github.com/mcpwire/mcpwire/transport"
 )
 
-// ServeName is the hidden command that runs the built-in example server on
-// stdin and stdout; "mcpwire demo" starts the mcpwire binary with it.
-const ServeName = "__serve-mcptest"
-
-// Instructions are what the example server tells clients in the handshake.
-const Instructions = "The example server built into mcpwire (package mcptest).\nTry echo {message}, add {a, b} and slow {steps, delay_ms}."
-
-// newServeCommand builds the hidden command.
-func newServeCommand() *Command {
+func newGatewayCommand() *Command {
 	return &Command{
-		Name:    ServeName,
-		Summary: "run the built-in example MCP server on stdin/stdout",
-		Usage:   ServeName + " [--faults LIST] [--replay FILE]",
-		Hidden:  true,
-		Options: func() Options { return &serveOptions{} },
+		Name:    "serve",
+		Summary: "serve the configured servers (or one server) as one MCP server",
+		Usage:   "serve (--stdio | --listen ADDR) [flags] [TARGET]",
+		Description: `Serve every configured server's tools as one MCP server, to a host that
+reads its servers from a config of its own (Claude Code, Cursor, VS Code).
+--stdio serves one host on stdin and stdout; --listen ADDR serves
+Streamable HTTP at http://ADDR/mcp, to hosts of every protocol era. ADDR
+without a host (":8080") binds loopback; the Host and Origin of each
+request must be loopback names or ones given with --allowed-host.
+
+Each tool is listed as SERVER__TOOL (--separator changes "__", --prefix
+SERVER=P changes one server's prefix, --no-prefix lists tools under their
+own names and fails at start when two servers share a name). Calls go to
+the owning server, with progress and cancellation passed through; a
+server's tools/list_changed becomes the gateway's own. A server that is
+down fails its own tools' calls, naming itself, while the others go on.
+
+With TARGET (a URL, or -- COMMAND ARGS...), serve that one server as is:
+the stdio-to-HTTP bridge. See docs/serve.md for what is not served yet.`,
+		Options: func() Options { return &gatewayOptions{} },
 	}
 }
 
-// serveOptions are the command's flags.
-type serveOptions struct {
-	Faults string
-	// Replay serves a wire recording (--record's file) instead.
-	Replay string
+// gatewayOptions are "mcpwire serve"'s flags.
+type gatewayOptions struct {
+	Target       TargetFlags
+	Stdio        bool
+	Listen       string
+	AllowedHosts StringList
+	Separator    string
+	NoPrefix     bool
+	Prefixes     StringList
+	LegacySSE    bool
 }
 
-func (o *serveOptions) Flags(fs *flag.FlagSet) {
-	fs.StringVar(&o.Faults, "faults", "", "misbehave on purpose: a comma-separated `LIST` of mcptest faults, e.g. crash:echo")
-	fs.StringVar(&o.Replay, "replay", "", "answer as the wire recording in `FILE` (see --record) instead")
+func (o *gatewayOptions) Flags(fs *flag.FlagSet) {
+	o.Target.Register(fs)
+	fs.BoolVar(&o.Stdio, "stdio", false, "serve one host on stdin and stdout")
+	fs.StringVar(&o.Listen, "listen", "", "serve Streamable HTTP at http://`ADDR`/mcp (\":8080\" binds loopback)")
+	fs.Var(&o.AllowedHosts, "allowed-host", "accept `NAME` in Host and Origin besides loopback names (repeatable)")
+	fs.StringVar(&o.Separator, "separator", gateway.DefaultSeparator, "join server prefix and tool name with `SEP`")
+	fs.BoolVar(&o.NoPrefix, "no-prefix", false, "list tools under their own names (a name two servers share is an error)")
+	fs.Var(&o.Prefixes, "prefix", "list server's tools as PREFIX+SEP+TOOL, `SERVER=PREFIX` (repeatable; empty PREFIX: no prefix)")
+	fs.BoolVar(&o.LegacySSE, "legacy-sse", false, "with --listen, also serve the 2024-11-05 HTTP+SSE transport at /sse")
 }
 
-func (o *serveOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
-	if err := NoArgs(p); err != nil {
+// check validates the flags that need no server.
+func (o *gatewayOptions) check() (map[string]string, error) {
+	if o.Stdio == (o.Listen != "") {
+		return nil, Usagef("give one of --stdio and --listen ADDR")
+	}
+	if o.Stdio && (len(o.AllowedHosts) > 0 || o.LegacySSE) {
+		return nil, Usagef("--allowed-host and --legacy-sse are for --listen")
+	}
+	if o.Separator == "" {
+		return nil, Usagef("--separator must not be empty")
+	}
+	prefixes := map[string]string{}
+	for i, kv := range o.Prefixes {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, Usagef("--prefix #%d is not in SERVER=PREFIX form", i+1)
+		}
+		prefixes[k] = v
+	}
+	if o.NoPrefix && len(prefixes) > 0 {
+		return nil, Usagef("--no-prefix and --prefix cannot be combined")
+	}
+	return prefixes, nil
+}
+
+func (o *gatewayOptions) Run(ctx context.Context, streams *IOStreams, p Parsed) error {
+	prefixes, err := o.check()
+	if err != nil {
 		return err
 	}
-	if o.Replay != "" {
-		if o.Faults != "" {
-			return Usagef("--faults and --replay cannot be combined")
-		}
-		r, err := mcptest.OpenReplay(o.Replay)
-		if err != nil {
-			return fmt.Errorf("--replay: %w", err)
-		}
-		defer r.Close()
-		return r.ServeStdio(ctx)
+	m, only, err := o.upstreams(ctx, streams, p, prefixes)
+	if err != nil {
+		return err
 	}
-	opts := &mcptest.Options{Instructions: Instructions}
-	if o.Faults != "" {
-		list, err := mcptest.ParseFaults(o.Faults)
-		if err != nil {
-			return Usagef("--o.Faults: %v", err)
-		}
-		opts.Faults = list
+	// Every exit closes the manager, which ends every child it started.
+	defer m.Close()
+	g, err := gateway.New(m, &gateway.Options{
+		Name: ClientName, Version: Version(),
+		Separator: o.Separator, Prefixes: prefixes, NoPrefix: o.NoPrefix, Servers: only,
+		Redact: streams.Redact,
+		Warn:   func(err error) { fmt.Fprintf(streams.ErrOut, "mcpwire: serve: %s\n", streams.Redact(err.Error())) },
+	})
+	if err != nil {
+		return Usagef("%s", streams.Redact(err.Error()))
 	}
-	return mcptest.NewDefault(opts).ServeStdio(ctx)
+	defer g.Close()
+	if o.Stdio {
+		return g.ServeLines(ctx, readCloser(streams.In), writeCloser(streams.Out))
+	}
+	return o.serveHTTP(ctx, streams, g)
+}
+
+// upstreams starts the servers to serve: the configured ones (all, or the
+// one --server names), or the one TARGET names, served under its own tool
+// names.
+func (o *gatewayOptions) upstreams(ctx context.Context, streams *IOStreams, p Parsed, prefixes map[string]string) (*manager.Manager, []string, error) {
+	if !configuredWanted(p) {
+		if err := o.Target.Config.CheckAdHoc(); err != nil {
+			return nil, nil, err
+		}
+		t, rest, err := o.Target.Resolve(streams, p)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(rest) > 0 {
+			return nil, nil, Usagef("unexpected argument %q before the server", rest[0])
+		}
+		const name = "upstream"
+		prefixes[name] = ""
+		def := &config.Server{Name: name, Type: config.TypeStdio, Enabled: true}
+		if !p.Dash {
+			def.Type, def.URL = config.TypeHTTP, p.Args[len(p.Args)-1]
+		}
+		m := manager.NewServers([]*config.Server{def}, &manager.Options{
+			Client:      &mcp.ClientOptions{ClientInfo: mcp.Implementation{Name: ClientName, Version: Version()}, ProtocolVersion: t.Protocol},
+			Dial:        func(context.Context, *config.Server) (transport.Transport, error) { return t.Transport, nil },
+			StartupGate: -1,
+		})
+		if err := m.Connect(ctx, name); err != nil {
+			m.Close()
+			return nil, nil, fmt.Errorf("%s: %w", t.Desc, err)
+		}
+		return m, nil, nil
+	}
+	if len(p.Args) > 0 {
+		return nil, nil, Usagef("unexpected argument %q (use --server NAME for one configured server)", p.Args[0])
+	}
+	s, err := openConfigured(streams, &o.Target.Config, &o.Target.ServerFlags)
+	if err != nil {
+		return nil, nil, err
+	}
+	if name := o.Target.Config.Server; name != "" {
+		if !s.known(name) {
+			s.Close()
+			return nil, nil, s.unknownServer(name)
+		}
+		// A server that fails to connect is served all the same: its calls
+		// fail naming it, and supervision reconnects it.
+		_ = s.M.Connect(ctx, name)
+		return s.M, []string{name}, nil
+	}
+	if _, err := s.StartAll(ctx); err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	return s.M, nil, nil
+}
+
+// serveHTTP listens on --listen's address until ctx ends.
+func (o *gatewayOptions) serveHTTP(ctx context.Context, streams *IOStreams, g *gateway.Gateway) error {
+	addr := o.Listen
+	if host, _, err := net.SplitHostPort(addr); err == nil && host == "" {
+		addr = "127.0.0.1" + addr // loopback unless told otherwise
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return Usagef("--listen: %v", err)
+	}
+	srv := &http.Server{Handler: g.Handler(&gateway.HTTPOptions{AllowedHosts: o.AllowedHosts, LegacySSE: o.LegacySSE})}
+	fmt.Fprintf(streams.ErrOut, "mcpwire: serving at http://%s/mcp\n", ln.Addr())
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case <-ctx.Done():
+	case err = <-served:
+	}
+	// Sessions first: their open streams would hold Close up.
+	_ = g.Close()
+	_ = srv.Close()
+	if err == nil {
+		err = <-served
+	}
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+type nopReadCloser struct{ io.Reader }
+
+func (nopReadCloser) Close() error { return nil }
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// readCloser and writeCloser give the gateway the streams to close when
+// it is done, or ones whose Close does nothing (a test's buffers).
+func readCloser(r io.Reader) io.ReadCloser {
+	if rc, ok := r.(io.ReadCloser); ok {
+		return rc
+	}
+	return nopReadCloser{r}
+}
+
+func writeCloser(w io.Writer) io.WriteCloser {
+	if wc, ok := w.(io.WriteCloser); ok {
+		return wc
+	}
+	return nopWriteCloser{w}
 }

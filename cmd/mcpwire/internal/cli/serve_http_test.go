@@ -1,0 +1,112 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"net/http"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcpwire/mcpwire/config"
+	"github.com/mcpwire/mcpwire/mcp"
+	"github.com/mcpwire/mcpwire/transport"
+)
+
+// listenGateway starts "mcpwire serve --listen 127.0.0.1:0" (this test
+// binary) and returns its endpoint; the test's end interrupts it.
+func listenGateway(t *testing.T, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], append([]string{"serve", "--listen", "127.0.0.1:0"}, args...)...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		// Interrupted, the gateway closes every session and server and
+		// exits 0: being stopped is how a server's run ends.
+		_ = cmd.Process.Signal(os.Interrupt)
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("gateway exit: %v", err)
+		}
+	})
+	lines := bufio.NewScanner(stderr)
+	for lines.Scan() {
+		if u, ok := strings.CutPrefix(lines.Text(), "mcpwire: serving at "); ok {
+			go func() {
+				for lines.Scan() {
+				}
+			}()
+			return u
+		}
+	}
+	t.Fatal("the gateway ended without saying where it serves")
+	return ""
+}
+
+func TestServeHTTPBothEras(t *testing.T) {
+	cfg := gatewayConfig(t)
+	url := listenGateway(t, "--config", cfg)
+	for _, version := range []string{"2025-11-25", mcp.ModernProtocolVersion} {
+		t.Run(version, func(t *testing.T) {
+			tr, err := transport.FromServer(&config.Server{Type: config.TypeHTTP, URL: url}, transport.ServerOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := mcp.Connect(t.Context(), tr, &mcp.ClientOptions{ProtocolVersion: version})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if got := c.ProtocolVersion(); got != version {
+				t.Fatalf("negotiated %s", got)
+			}
+			if names := toolNames(t, c); !slices.Contains(names, "alpha__echo") || !slices.Contains(names, "beta__echo") {
+				t.Fatalf("tools: %v", names)
+			}
+			var steps int
+			res, err := c.CallTool(t.Context(), "alpha__slow", map[string]any{"steps": 2, "delay_ms": 1},
+				&mcp.CallOptions{OnProgress: func(context.Context, mcp.ProgressNotification) { steps++ }})
+			if err != nil || res.IsError || steps != 2 {
+				t.Fatalf("alpha__slow: %v, %d progress", err, steps)
+			}
+		})
+	}
+}
+
+func TestServeHTTPChecksHostAndOrigin(t *testing.T) {
+	cfg := gatewayConfig(t)
+	url := listenGateway(t, "--config", cfg, "--allowed-host", "mcp.example")
+	for _, tc := range []struct {
+		host, origin string
+		refused      bool
+	}{
+		{"evil.example", "", true},
+		{"mcp.example", "", false},
+		{"", "http://evil.example", true},
+		{"", "http://mcp.example:8080", false},
+	} {
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+		if tc.host != "" {
+			req.Host = tc.host
+		}
+		if tc.origin != "" {
+			req.Header.Set("Origin", tc.origin)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if (resp.StatusCode == http.StatusForbidden) != tc.refused {
+			t.Errorf("Host %q Origin %q: status %d", tc.host, tc.origin, resp.StatusCode)
+		}
+	}
+}

@@ -1,0 +1,207 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpwire/mcpwire/config"
+	"github.com/mcpwire/mcpwire/mcp"
+	"github.com/mcpwire/mcpwire/transport"
+)
+
+func TestServeFlagsParse(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string // "" for valid
+	}{
+		{[]string{"--stdio"}, ""},
+		{[]string{"--listen", ":0", "--allowed-host", "mcp.internal", "--legacy-sse"}, ""},
+		{[]string{"--stdio", "--prefix", "alpha=a", "--prefix", "beta=", "--separator", "."}, ""},
+		{nil, "one of --stdio and --listen"},
+		{[]string{"--stdio", "--listen", ":0"}, "one of --stdio and --listen"},
+		{[]string{"--stdio", "--allowed-host", "x"}, "are for --listen"},
+		{[]string{"--stdio", "--separator", ""}, "--separator must not be empty"},
+		{[]string{"--stdio", "--prefix", "alpha"}, "--prefix #1 is not in SERVER=PREFIX form"},
+		{[]string{"--stdio", "--no-prefix", "--prefix", "a=b"}, "cannot be combined"},
+	} {
+		o := &gatewayOptions{}
+		fs := NewFlagSet("serve")
+		o.Flags(fs)
+		if err := fs.Parse(tc.args); err != nil {
+			t.Fatalf("%q: %v", tc.args, err)
+		}
+		_, err := o.check()
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%q: error %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+// gatewayConfig writes a config with two example servers, alpha and
+// beta; beta crashes when its echo is called.
+func gatewayConfig(t *testing.T) string {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	server := func(args ...string) string {
+		b, _ := json.Marshal(map[string]any{"command": os.Args[0], "args": append([]string{ServeName}, args...)})
+		return string(b)
+	}
+	path := filepath.Join(t.TempDir(), "servers.json")
+	write(t, path, `{"mcpServers": {"alpha": `+server()+`, "beta": `+server("--faults", "crash:echo")+`}}`)
+	return path
+}
+
+// gatewayClient starts "mcpwire serve --stdio" (this test binary) on cfg
+// and connects the project's client to it.
+func gatewayClient(t *testing.T, opts *mcp.ClientOptions, args ...string) *mcp.Client {
+	t.Helper()
+	tr, err := transport.FromServer(&config.Server{Type: config.TypeStdio, Command: os.Args[0],
+		Args: append([]string{"serve", "--stdio"}, args...), InheritEnv: true}, transport.ServerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := mcp.Connect(t.Context(), tr, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+func toolNames(t *testing.T, c *mcp.Client) []string {
+	t.Helper()
+	tools, err := c.ListTools(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range tools {
+		names = append(names, tool.Name)
+	}
+	return names
+}
+
+func textOf(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if c.Text != "" {
+			parts = append(parts, c.Text)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+func TestServeStdioAggregates(t *testing.T) {
+	for _, version := range []string{"2025-11-25", mcp.ModernProtocolVersion} {
+		t.Run(version, func(t *testing.T) { testServeStdioAggregates(t, version) })
+	}
+}
+
+func testServeStdioAggregates(t *testing.T, version string) {
+	cfg := gatewayConfig(t)
+	changed := make(chan struct{}, 1)
+	c := gatewayClient(t, &mcp.ClientOptions{ProtocolVersion: version, OnToolsListChanged: func(context.Context) {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	}}, "--config", cfg)
+	if got := c.ProtocolVersion(); got != version {
+		t.Fatalf("negotiated %s", got)
+	}
+	ctx := t.Context()
+
+	names := toolNames(t, c)
+	for _, want := range []string{"alpha__echo", "beta__echo", "alpha__slow", "beta__add"} {
+		if !slices.Contains(names, want) {
+			t.Fatalf("tools/list lacks %s: %v", want, names)
+		}
+	}
+
+	res, err := c.CallTool(ctx, "alpha__echo", map[string]any{"message": "through the gateway"}, nil)
+	if err != nil || textOf(res) != "through the gateway" {
+		t.Fatalf("alpha__echo: %v %+v", err, res)
+	}
+
+	// Progress flows back from the upstream.
+	var steps []float64
+	res, err = c.CallTool(ctx, "alpha__slow", map[string]any{"steps": 3, "delay_ms": 1},
+		&mcp.CallOptions{OnProgress: func(_ context.Context, p mcp.ProgressNotification) { steps = append(steps, p.Progress) }})
+	if err != nil || res.IsError || len(steps) != 3 {
+		t.Fatalf("alpha__slow: err %v, progress %v", err, steps)
+	}
+
+	// An upstream's list_changed becomes the gateway's own.
+	if res, err := c.CallTool(ctx, "alpha__add-tool", map[string]any{"name": "extra"}, nil); err != nil || res.IsError {
+		t.Fatalf("add-tool: %v %+v", err, res)
+	}
+	// A bound only for failing: without it a lost notification would
+	// show as the whole test binary's timeout.
+	wait, stop := context.WithTimeout(ctx, time.Minute)
+	defer stop()
+	select {
+	case <-changed:
+	case <-wait.Done():
+		t.Fatal("no notifications/tools/list_changed from the gateway")
+	}
+	if names := toolNames(t, c); !slices.Contains(names, "alpha__extra") {
+		t.Fatalf("after list_changed: %v", names)
+	}
+
+	// The host's cancellation ends the call; the gateway goes on.
+	cctx, cancel := context.WithCancel(ctx)
+	_, err = c.CallTool(cctx, "alpha__slow", map[string]any{"steps": 100000, "delay_ms": 1000},
+		&mcp.CallOptions{OnProgress: func(context.Context, mcp.ProgressNotification) { cancel() }})
+	cancel()
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled call: %v", err)
+	}
+
+	// beta dies mid-run: its call fails naming it, alpha goes on.
+	res, err = c.CallTool(ctx, "beta__echo", map[string]any{"message": "boom"}, nil)
+	if err == nil && (!res.IsError || !strings.Contains(textOf(res), `"beta"`)) {
+		t.Fatalf("call to the crashing server: %+v", res)
+	}
+	if err != nil && !strings.Contains(err.Error(), "beta") {
+		t.Fatalf("call to the crashing server: %v", err)
+	}
+	res, err = c.CallTool(ctx, "alpha__echo", map[string]any{"message": "still here"}, nil)
+	if err != nil || textOf(res) != "still here" {
+		t.Fatalf("alpha__echo after beta died: %v %+v", err, res)
+	}
+}
+
+func TestServeNoPrefixCollisionFailsAtStart(t *testing.T) {
+	cfg := gatewayConfig(t)
+	r := run(t, "serve", "--stdio", "--no-prefix", "--config", cfg)
+	if r.code != ExitUsage || !strings.Contains(r.err, `tool name "echo" is both server "alpha"'s tool "echo" and server "beta"'s tool "echo"`) {
+		t.Fatalf("exit %d, stderr %q", r.code, r.err)
+	}
+}
+
+func TestServeOneServerAsIs(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	c := gatewayClient(t, nil, "--", os.Args[0], ServeName)
+	names := toolNames(t, c)
+	if !slices.Contains(names, "echo") || slices.ContainsFunc(names, func(n string) bool { return strings.Contains(n, "__") }) {
+		t.Fatalf("one server is served under its own names: %v", names)
+	}
+}
+
+func TestServeOneConfiguredServer(t *testing.T) {
+	cfg := gatewayConfig(t)
+	names := toolNames(t, gatewayClient(t, nil, "--config", cfg, "--server", "alpha"))
+	if !slices.Contains(names, "alpha__echo") || slices.ContainsFunc(names, func(n string) bool { return strings.HasPrefix(n, "beta__") }) {
+		t.Fatalf("--server alpha serves %v", names)
+	}
+	r := run(t, "serve", "--stdio", "--config", cfg, "--server", "gamma")
+	if r.code != ExitUsage || !strings.Contains(r.err, "gamma") {
+		t.Fatalf("unknown server: exit %d, stderr %q", r.code, r.err)
+	}
+}

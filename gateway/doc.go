@@ -1,0 +1,15 @@
+// Package gateway serves a manager's servers as one MCP server: the
+// server half of mcpwire serve, usable from Go as well.
+//
+// Tools of every server are listed under one name each: the server's
+// prefix (its name unless Options.Prefixes says otherwise), the separator
+// and the tool's own name, or the tool's name alone with NoPrefix. Calls
+// are routed to the owning server through the manager, with the host's
+// progress token honoured and its cancellation passed on; a server's
+// tools/list_changed (or its reconnecting with other tools) becomes the
+// gateway's own, one announcement per change of the merged list.
+//
+// The protocol (both eras, sessions, Streamable HTTP, stdio) is the
+// project's one server core, internal/server, which mcptest also serves
+// with.
+package gateway

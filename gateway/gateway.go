@@ -1,0 +1,250 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+
+	"github.com/mcpwire/mcpwire/internal/server"
+	"github.com/mcpwire/mcpwire/jsonrpc"
+	"github.com/mcpwire/mcpwire/manager"
+	"github.com/mcpwire/mcpwire/mcp"
+)
+
+// DefaultPageSize is how many tools one tools/list page holds.
+const DefaultPageSize = 100
+
+// Options configure a Gateway. The zero value is usable.
+type Options struct {
+	// Name and Version form the gateway's serverInfo; defaults "mcpwire"
+	// and "dev".
+	Name, Version string
+	// Instructions are sent to hosts in the handshake when not empty.
+	Instructions string
+	// Separator joins prefix and tool name; default DefaultSeparator.
+	Separator string
+	// Prefixes overrides the prefix of the named servers ("" lists that
+	// server's tools under their own names). Others use their server name.
+	Prefixes map[string]string
+	// NoPrefix lists every tool under its own name; New fails when two
+	// servers have a tool of the same name.
+	NoPrefix bool
+	// Servers, when not empty, limits the gateway to the named servers'
+	// tools (mcpwire serve --server NAME).
+	Servers []string
+	// PageSize splits tools/list into pages; default DefaultPageSize.
+	PageSize int
+	// Redact, when set, rewrites the text of every upstream failure before
+	// it reaches a host (the CLI blanks the secrets of its config there).
+	Redact func(string) string
+	// Warn receives what goes wrong without stopping the gateway: a tool
+	// left out of the list because its name is taken. Nil discards.
+	Warn func(error)
+}
+
+// Gateway serves a manager's servers as one MCP server. Serve it with
+// ServeLines (one host on a pair of streams) or Handler (Streamable HTTP,
+// any number of hosts); Close ends every session. The manager stays the
+// caller's to close, after the gateway.
+type Gateway struct {
+	m      *manager.Manager
+	srv    *server.Server
+	namer  namer
+	only   []string
+	warn   func(error)
+	redact func(string) string
+
+	mu          sync.Mutex
+	routes      map[string]route
+	httpClosers []func()
+
+	changed     chan struct{} // one pending "list again", coalescing bursts
+	done        chan struct{}
+	unsubscribe func()
+	loop        sync.WaitGroup
+	closeOnce   sync.Once
+}
+
+// New builds a gateway over m, which should be started (manager.Start).
+// It fails when names collide in the first listing, so that a
+// misconfiguration shows at start-up and not as a missing tool later.
+func New(m *manager.Manager, opts *Options) (*Gateway, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Name == "" {
+		o.Name = "mcpwire"
+	}
+	if o.Version == "" {
+		o.Version = "dev"
+	}
+	if o.Separator == "" {
+		o.Separator = DefaultSeparator
+	}
+	if o.PageSize <= 0 {
+		o.PageSize = DefaultPageSize
+	}
+	if o.Warn == nil {
+		o.Warn = func(error) {}
+	}
+	g := &Gateway{
+		m:       m,
+		namer:   namer{sep: o.Separator, noPrefix: o.NoPrefix, prefixes: o.Prefixes},
+		only:    o.Servers,
+		redact:  o.Redact,
+		warn:    o.Warn,
+		changed: make(chan struct{}, 1),
+		done:    make(chan struct{}),
+	}
+	g.srv = server.NewServer(&server.Options{
+		Name: o.Name, Version: o.Version, Instructions: o.Instructions, PageSize: o.PageSize,
+		// Declared up front: the tools may come later (a server still
+		// connecting), and hosts only listen for list_changed when the
+		// capability says it may come.
+		Capabilities: json.RawMessage(`{"tools":{"listChanged":true},"logging":{}}`),
+	})
+	if errs := g.sync(); len(errs) > 0 {
+		_ = g.srv.Close()
+		return nil, fmt.Errorf("gateway: tool names collide: %w", errors.Join(errs...))
+	}
+	g.unsubscribe = m.Subscribe(g.onEvent)
+	g.loop.Add(1)
+	go g.resyncLoop()
+	return g, nil
+}
+
+// onEvent asks for a new listing when a server's tools may have changed.
+// It never blocks: one pending request stands for any number.
+func (g *Gateway) onEvent(e manager.Event) {
+	switch e.Kind {
+	case manager.Connected, manager.ToolsChanged, manager.Closed:
+	default:
+		return
+	}
+	select {
+	case g.changed <- struct{}{}:
+	default:
+	}
+}
+
+func (g *Gateway) resyncLoop() {
+	defer g.loop.Done()
+	for {
+		select {
+		case <-g.done:
+			return
+		case <-g.changed:
+			for _, err := range g.sync() {
+				g.warn(err)
+			}
+		}
+	}
+}
+
+// sync lists the manager's tools again and hands them to the server core,
+// which announces list_changed when the merged list differs.
+func (g *Gateway) sync() []error {
+	entries := g.m.Tools()
+	if len(g.only) > 0 {
+		entries = slices.DeleteFunc(slices.Clone(entries), func(e manager.ToolEntry) bool { return !slices.Contains(g.only, e.Server) })
+	}
+	merged, errs := g.namer.merge(entries)
+	tools := make([]server.Tool, 0, len(merged))
+	routes := make(map[string]route, len(merged))
+	for _, t := range merged {
+		st, err := coreTool(t.name, t.entry.Tool)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("server %q tool %q: %w", t.route.server, t.route.tool, err))
+			continue
+		}
+		tools = append(tools, st)
+		routes[t.name] = t.route
+	}
+	g.mu.Lock()
+	g.routes = routes
+	g.mu.Unlock()
+	g.srv.SetTools(tools, g.callTool)
+	return errs
+}
+
+// coreTool is an upstream tool as the gateway lists it: the same JSON
+// under the gateway's name.
+func coreTool(name string, t mcp.Tool) (server.Tool, error) {
+	t.Name = name
+	b, err := json.Marshal(t)
+	if err != nil {
+		return server.Tool{}, err
+	}
+	var st server.Tool
+	if err := json.Unmarshal(b, &st); err != nil {
+		return server.Tool{}, err
+	}
+	return st, nil
+}
+
+// callTool routes one tools/call to its server. Progress from the server
+// goes back to the host under the host's token; the host's cancellation
+// ends ctx, which cancels the upstream call. A server that is down or
+// fails the call gives an isError result naming the server, so only its
+// own tools are affected; an upstream JSON-RPC error is passed on as one.
+func (g *Gateway) callTool(ctx context.Context, req *server.ToolRequest) (*server.ToolResult, error) {
+	g.mu.Lock()
+	r, ok := g.routes[req.Name]
+	g.mu.Unlock()
+	if !ok {
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, fmt.Sprintf("unknown tool %q", req.Name))
+	}
+	opts := &mcp.CallOptions{OnProgress: func(_ context.Context, p mcp.ProgressNotification) {
+		var total float64
+		if p.Total != nil {
+			total = *p.Total
+		}
+		_ = req.Progress(ctx, p.Progress, total, p.Message)
+	}}
+	res, err := g.m.CallServerTool(ctx, r.server, r.tool, req.Arguments, opts)
+	if err != nil {
+		var je *jsonrpc.Error
+		if errors.As(err, &je) {
+			return nil, je
+		}
+		if g.redact != nil {
+			return server.ErrorResult(g.redact(err.Error())), nil
+		}
+		return nil, err
+	}
+	delete(res.Meta, server.MetaServerInfo) // the gateway speaks for itself
+	raw, err := json.Marshal(res)
+	if err != nil {
+		return nil, fmt.Errorf("server %q tool %q: encoding its result: %w", r.server, r.tool, err)
+	}
+	return server.RawToolResult(raw), nil
+}
+
+// ServeLines serves one host on JSON lines (mcpwire serve --stdio) until
+// in ends, ctx ends or the gateway is closed. It closes in and out.
+func (g *Gateway) ServeLines(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
+	return g.srv.ServeLines(ctx, in, out)
+}
+
+// Close ends every session and stops following the manager. It does not
+// close the manager.
+func (g *Gateway) Close() error {
+	g.closeOnce.Do(func() {
+		g.unsubscribe()
+		close(g.done)
+		g.loop.Wait()
+		g.mu.Lock()
+		closers := g.httpClosers
+		g.mu.Unlock()
+		for _, c := range closers {
+			c()
+		}
+		_ = g.srv.Close()
+	})
+	return nil
+}

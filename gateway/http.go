@@ -1,0 +1,89 @@
+package gateway
+
+import (
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/internal/origin"
+)
+
+// HTTPOptions configure Handler.
+type HTTPOptions struct {
+	// AllowedHosts are host names (no port) accepted in Host and Origin
+	// besides loopback ones: the names a load balancer forwards.
+	AllowedHosts []string
+	// LegacySSE also serves the 2024-11-05 HTTP+SSE transport at /sse
+	// (messages to /message).
+	LegacySSE bool
+}
+
+// Handler serves the gateway over Streamable HTTP at /mcp: sessions for
+// hosts on the older eras, stateless requests for 2026-07-28 hosts. Every
+// request's Host, and its Origin when a browser sent one, must name this
+// machine or one of AllowedHosts, or it is refused with 403: that is what
+// stops a web page from reaching the gateway through DNS rebinding.
+// Close ends the handler's sessions.
+func (g *Gateway) Handler(opts *HTTPOptions) http.Handler {
+	var o HTTPOptions
+	if opts != nil {
+		o = *opts
+	}
+	mux := http.NewServeMux()
+	streamable := g.srv.StreamableHTTPHandler(nil)
+	mux.Handle("/mcp", streamable)
+	closers := []func(){streamable.Close}
+	if o.LegacySSE {
+		legacy := g.srv.LegacySSEHandler()
+		mux.Handle("/sse", legacy)
+		mux.Handle("/message", legacy)
+		closers = append(closers, legacy.Close)
+	}
+	g.mu.Lock()
+	g.httpClosers = append(g.httpClosers, closers...)
+	g.mu.Unlock()
+	return &hostCheck{allowed: o.AllowedHosts, next: mux}
+}
+
+type hostCheck struct {
+	allowed []string
+	next    http.Handler
+}
+
+func (h *hostCheck) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !h.hostAllowed(hostOnly(r.Host)) {
+		http.Error(w, "Forbidden: Host is not one this gateway answers for (see --allowed-host)", http.StatusForbidden)
+		return
+	}
+	if o := r.Header.Get("Origin"); o != "" {
+		u, err := url.Parse(o)
+		if err != nil || !h.hostAllowed(u.Hostname()) {
+			http.Error(w, "Forbidden: Origin is not allowed (see --allowed-host)", http.StatusForbidden)
+			return
+		}
+		// Checked here, against the allowed hosts too; the core's own
+		// check knows loopback origins only.
+		r.Header.Del("Origin")
+	}
+	h.next.ServeHTTP(w, r)
+}
+
+func (h *hostCheck) hostAllowed(host string) bool {
+	if host == "" {
+		return false
+	}
+	if origin.IsLoopbackHost(host) {
+		return true
+	}
+	return slices.ContainsFunc(h.allowed, func(a string) bool { return strings.EqualFold(a, host) })
+}
+
+// hostOnly strips the port from a Host header value.
+func hostOnly(hostport string) string {
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		return strings.Trim(h, "[]")
+	}
+	return strings.Trim(hostport, "[]")
+}

@@ -1,0 +1,543 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpwire/mcpwire/jsonrpc"
+)
+
+// HTTPOptions configure a Streamable HTTP handler. The zero value is a
+// stateful server that answers requests with SSE streams, primes streams
+// (2025-11-25 sessions), numbers events and allows the GET listener and
+// DELETE.
+type HTTPOptions struct {
+	// JSONResponse answers POSTed requests with one application/json
+	// response instead of an event stream; what else a request causes
+	// (progress, server requests) then goes to the GET stream.
+	JSONResponse bool
+	// Stateless issues no Mcp-Session-Id: each POST is served by a fresh,
+	// already initialized session that ends with the reply. GET and
+	// DELETE answer 405.
+	Stateless bool
+	// NoGET answers GET with 405 (no standalone stream).
+	NoGET bool
+	// NoDelete answers DELETE with 405 (the server does not let clients
+	// end sessions).
+	NoDelete bool
+	// NoEventIDs leaves the "id" field off every event, which makes
+	// streams impossible to resume.
+	NoEventIDs bool
+	// Priming sends, at the start of every event stream, an event with an
+	// id and empty data: "always", "never", or "" for sessions whose
+	// protocol version is 2025-11-25 or later, as that version asks.
+	Priming string
+	// Retry is sent as the priming event's "retry" field when positive.
+	Retry time.Duration
+	// AllowedOrigins lists Origin values accepted besides loopback ones;
+	// any other Origin is refused with 403.
+	AllowedOrigins []string
+}
+
+// HTTPFailure is a scripted error answer (see HTTPHandler.FailNext).
+type HTTPFailure struct {
+	// Status is the HTTP status, e.g. 500, 503 or 429.
+	Status int
+	// RetryAfter, when set, is sent as the Retry-After header.
+	RetryAfter string
+	// Body is the response body; empty means the status text.
+	Body string
+}
+
+// HTTPHandler serves a Server over Streamable HTTP (protocol 2025-03-26 and
+// later) at whatever path it is mounted on. Its methods script failures
+// and expose what it received. Safe for concurrent use.
+type HTTPHandler struct {
+	srv  *Server
+	opts HTTPOptions
+	log  RequestLog
+	h    http.Handler
+
+	mu       sync.Mutex
+	sessions map[string]*httpOut
+	failures []HTTPFailure
+	cuts     []string // targets of CutNextStream, in order
+	closed   bool
+
+	misbehaviours []HTTPMisbehaviour // armed by MisbehaveNext, in order
+	closing       chan struct{}      // closed by Close: ends misbehaviours that wait
+
+	modern modernHTTP // see modern_http.go
+}
+
+// StreamableHTTPHandler returns an http.Handler serving s over Streamable
+// HTTP; opts may be nil.
+func (s *Server) StreamableHTTPHandler(opts *HTTPOptions) *HTTPHandler {
+	h := &HTTPHandler{srv: s, sessions: map[string]*httpOut{}, closing: make(chan struct{})}
+	if opts != nil {
+		h.opts = *opts
+	}
+	h.h = recordingHandler(&h.log, http.HandlerFunc(h.serve))
+	return h
+}
+
+// ServeHTTP implements http.Handler.
+func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.h.ServeHTTP(w, r) }
+
+// Requests returns every request received so far, secrets redacted.
+func (h *HTTPHandler) Requests() []RecordedRequest { return h.log.Requests() }
+
+// Log is the handler's request log, for waiting on requests.
+func (h *HTTPHandler) Log() *RequestLog { return &h.log }
+
+// FailNext makes the next n requests (any method) fail with f instead of
+// being served.
+func (h *HTTPHandler) FailNext(n int, f HTTPFailure) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for range n {
+		h.failures = append(h.failures, f)
+	}
+}
+
+// CutNextStream makes the reply stream of the next POSTed request that
+// matches target (a method, or a tool name for tools/call; "" for any)
+// break: the server sends a priming event with an id (and Retry, if set),
+// then half of the next event, then drops the connection. The event stays
+// in the log, so a client that resumes with GET and Last-Event-ID gets it
+// whole, followed by the rest of the reply.
+func (h *HTTPHandler) CutNextStream(target string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.cuts = append(h.cuts, target)
+}
+
+// ExpireSession forgets a session, as a server does when a session times
+// out: its open streams end and every later request with its id gets 404.
+// It reports whether the session existed.
+func (h *HTTPHandler) ExpireSession(id string) bool {
+	o := h.forget(id)
+	if o == nil {
+		return false
+	}
+	o.ss.shutdown()
+	return true
+}
+
+// ExpireAllSessions expires every session.
+func (h *HTTPHandler) ExpireAllSessions() {
+	h.mu.Lock()
+	ids := make([]string, 0, len(h.sessions))
+	for id := range h.sessions {
+		ids = append(ids, id)
+	}
+	h.mu.Unlock()
+	for _, id := range ids {
+		h.ExpireSession(id)
+	}
+}
+
+// SessionIDs returns the ids of the sessions open now.
+func (h *HTTPHandler) SessionIDs() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	ids := make([]string, 0, len(h.sessions))
+	for id := range h.sessions {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// Close ends every session, so that open streams finish and an
+// httptest.Server can close. Later requests get 503.
+func (h *HTTPHandler) Close() {
+	h.mu.Lock()
+	if !h.closed {
+		close(h.closing)
+	}
+	h.closed = true
+	h.mu.Unlock()
+	h.ExpireAllSessions()
+	h.endModernSessions()
+}
+
+func (h *HTTPHandler) forget(id string) *httpOut {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	o := h.sessions[id]
+	delete(h.sessions, id)
+	return o
+}
+
+func (h *HTTPHandler) takeFailure() (HTTPFailure, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.failures) == 0 {
+		return HTTPFailure{}, false
+	}
+	f := h.failures[0]
+	h.failures = h.failures[1:]
+	return f, true
+}
+
+func (h *HTTPHandler) takeCut(method, tool string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for i, target := range h.cuts {
+		if target == "" || target == method || (tool != "" && target == tool) {
+			h.cuts = slices.Delete(h.cuts, i, i+1)
+			return true
+		}
+	}
+	return false
+}
+
+const (
+	headerSessionID = "Mcp-Session-Id"
+	headerVersion   = "Mcp-Protocol-Version"
+)
+
+// httpError answers with status and, as MCP servers do, an id-less
+// JSON-RPC error body saying what was wrong.
+func httpError(w http.ResponseWriter, status int, code int64, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	body, _ := jsonrpc.EncodeMessage(&jsonrpc.Response{Error: jsonrpc.NewError(code, msg)})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+func (h *HTTPHandler) serve(w http.ResponseWriter, r *http.Request) {
+	if f, ok := h.takeFailure(); ok {
+		writeFailure(w, f)
+		return
+	}
+	h.mu.Lock()
+	closed := h.closed
+	h.mu.Unlock()
+	if closed {
+		httpError(w, http.StatusServiceUnavailable, -32000, "the mcptest server is closed")
+		return
+	}
+	if !originAllowed(r, h.opts.AllowedOrigins) {
+		httpError(w, http.StatusForbidden, -32000, "Forbidden: Origin %q is not allowed", r.Header.Get("Origin"))
+		return
+	}
+	body, _ := io.ReadAll(r.Body) // in memory: the recorder read it
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if h.isModernHTTP(r, body) {
+		h.serveModernHTTP(w, r)
+		return
+	}
+	if v := r.Header.Get(headerVersion); v != "" && !slices.Contains(h.srv.opts.SupportedVersions, v) {
+		httpError(w, http.StatusBadRequest, -32000, "Bad Request: Unsupported protocol version: %s (supported: %s)", v, strings.Join(h.srv.opts.SupportedVersions, ", "))
+		return
+	}
+	switch r.Method {
+	case http.MethodPost:
+		h.servePost(w, r)
+	case http.MethodGet:
+		h.serveGet(w, r)
+	case http.MethodDelete:
+		h.serveDelete(w, r)
+	default:
+		w.Header().Set("Allow", "GET, POST, DELETE")
+		httpError(w, http.StatusMethodNotAllowed, -32000, "Method Not Allowed: %s", r.Method)
+	}
+}
+
+func writeFailure(w http.ResponseWriter, f HTTPFailure) {
+	if f.RetryAfter != "" {
+		w.Header().Set("Retry-After", f.RetryAfter)
+	}
+	body := f.Body
+	if body == "" {
+		body = http.StatusText(f.Status)
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(f.Status)
+	_, _ = w.Write([]byte(body))
+}
+
+// originAllowed accepts requests without Origin (not from a browser),
+// loopback origins and the listed ones, to block DNS rebinding.
+func originAllowed(r *http.Request, allowed []string) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" || slices.Contains(allowed, origin) {
+		return true
+	}
+	u, err := url.Parse(origin)
+	if err != nil {
+		return false
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func accepts(r *http.Request, types ...string) bool {
+	var offered []string
+	for _, v := range r.Header.Values("Accept") {
+		for _, part := range strings.Split(v, ",") {
+			mt, _, err := mime.ParseMediaType(strings.TrimSpace(part))
+			if err == nil {
+				offered = append(offered, mt)
+			}
+		}
+	}
+	for _, t := range types {
+		if !slices.Contains(offered, t) && !slices.Contains(offered, "*/*") {
+			return false
+		}
+	}
+	return true
+}
+
+// session finds the session a request names: 400 without the header,
+// 404 for an unknown (expired, deleted) one.
+func (h *HTTPHandler) session(w http.ResponseWriter, r *http.Request) *httpOut {
+	id := r.Header.Get(headerSessionID)
+	if id == "" {
+		httpError(w, http.StatusBadRequest, -32000, "Bad Request: %s header is required", headerSessionID)
+		return nil
+	}
+	h.mu.Lock()
+	o := h.sessions[id]
+	if o != nil && o.ss.ctx.Err() != nil {
+		delete(h.sessions, id) // ended by Server.Close
+		o = nil
+	}
+	h.mu.Unlock()
+	if o == nil {
+		httpError(w, http.StatusNotFound, -32001, "Session not found")
+		return nil
+	}
+	return o
+}
+
+func (h *HTTPHandler) newSession(stateless bool) (*httpOut, error) {
+	o := newHTTPOut(h)
+	ss, err := h.srv.newSession(o, false)
+	if err != nil {
+		return nil, err
+	}
+	o.ss = ss
+	if stateless {
+		ss.mu.Lock()
+		ss.initialize = true
+		ss.version = LatestProtocolVersion
+		ss.mu.Unlock()
+		return o, nil
+	}
+	h.mu.Lock()
+	h.sessions[ss.ID()] = o
+	h.mu.Unlock()
+	return o, nil
+}
+
+// readPosted checks a POST's Accept and Content-Type and decodes its
+// message; on failure it has answered with the error.
+func readPosted(w http.ResponseWriter, r *http.Request) (jsonrpc.Message, bool) {
+	if !accepts(r, "application/json", "text/event-stream") {
+		httpError(w, http.StatusNotAcceptable, -32000, "Not Acceptable: Accept must list application/json and text/event-stream")
+		return nil, false
+	}
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		httpError(w, http.StatusUnsupportedMediaType, -32000, "Unsupported Media Type: Content-Type must be application/json")
+		return nil, false
+	}
+	body, _ := io.ReadAll(r.Body) // already in memory: the recorder read it
+	msg, err := jsonrpc.DecodeMessage(body)
+	if err != nil {
+		httpError(w, http.StatusBadRequest, jsonrpc.CodeParseError, "Parse error: %v", err)
+		return nil, false
+	}
+	return msg, true
+}
+
+func (h *HTTPHandler) servePost(w http.ResponseWriter, r *http.Request) {
+	msg, ok := readPosted(w, r)
+	if !ok {
+		return
+	}
+	var err error
+	req, isReq := msg.(*jsonrpc.Request)
+	var o *httpOut
+	switch {
+	case h.opts.Stateless:
+		if o, err = h.newSession(true); err != nil {
+			httpError(w, http.StatusServiceUnavailable, -32000, "%v", err)
+			return
+		}
+		defer o.ss.shutdown()
+	case isReq && req.Method == "initialize":
+		if r.Header.Get(headerSessionID) != "" {
+			httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "Bad Request: initialize must not carry %s", headerSessionID)
+			return
+		}
+		if o, err = h.newSession(false); err != nil {
+			httpError(w, http.StatusServiceUnavailable, -32000, "%v", err)
+			return
+		}
+		w.Header().Set(headerSessionID, o.ss.ID())
+	default:
+		if o = h.session(w, r); o == nil {
+			return
+		}
+		w.Header().Set(headerSessionID, o.ss.ID())
+	}
+	if !isReq {
+		o.ss.receive(msg)
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	tool := ""
+	if req.Method == "tools/call" {
+		var p struct {
+			Name string `json:"name"`
+		}
+		_ = json.Unmarshal(req.Params, &p)
+		tool = p.Name
+	}
+	if m, ok := h.takeMisbehaviour(req.Method, tool); ok {
+		h.misbehave(w, r, req, m)
+		return
+	}
+	cut := !h.opts.JSONResponse && h.takeCut(req.Method, tool)
+	st := o.openReply(req.ID, h.opts.JSONResponse, cut)
+	if !h.opts.JSONResponse && (cut || h.primes(o, req)) {
+		o.mu.Lock()
+		o.appendLocked(st, nil, true)
+		o.mu.Unlock()
+	}
+	o.ss.receive(req)
+	if req.Method == "initialize" && !h.opts.Stateless {
+		defer h.dropIfNotInitialized(o)
+	}
+	if h.opts.JSONResponse {
+		resp, err := o.waitJSON(r, st)
+		if err != nil {
+			return // the client left or the session ended; nothing to answer
+		}
+		b, _ := jsonrpc.EncodeMessage(resp)
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+		_, _ = w.Write(b)
+		return
+	}
+	o.attach(st)
+	defer o.detach(st)
+	startEventStream(w)
+	o.writeStream(w, r, st, 0)
+}
+
+// dropIfNotInitialized forgets a session whose initialize failed.
+func (h *HTTPHandler) dropIfNotInitialized(o *httpOut) {
+	if !o.ss.isInitialized() {
+		h.ExpireSession(o.ss.ID())
+	}
+}
+
+// primes reports whether the reply stream of req starts with a priming
+// event: by default only in sessions of protocol 2025-11-25 or later (for
+// initialize, the version the client asks for).
+func (h *HTTPHandler) primes(o *httpOut, req *jsonrpc.Request) bool {
+	if req.Method != "initialize" {
+		return h.primesSession(o)
+	}
+	var p struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	_ = json.Unmarshal(req.Params, &p)
+	return h.primesVersion(p.ProtocolVersion)
+}
+
+func (h *HTTPHandler) primesSession(o *httpOut) bool {
+	return h.primesVersion(o.ss.ProtocolVersion())
+}
+
+func (h *HTTPHandler) primesVersion(version string) bool {
+	switch h.opts.Priming {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	return version >= "2025-11-25"
+}
+
+func startEventStream(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	_ = http.NewResponseController(w).Flush()
+}
+
+func (h *HTTPHandler) serveGet(w http.ResponseWriter, r *http.Request) {
+	if h.opts.NoGET || h.opts.Stateless {
+		w.Header().Set("Allow", "POST")
+		httpError(w, http.StatusMethodNotAllowed, -32000, "Method Not Allowed: this server offers no GET stream")
+		return
+	}
+	if !accepts(r, "text/event-stream") {
+		httpError(w, http.StatusNotAcceptable, -32000, "Not Acceptable: Accept must list text/event-stream")
+		return
+	}
+	o := h.session(w, r)
+	if o == nil {
+		return
+	}
+	w.Header().Set(headerSessionID, o.ss.ID())
+	st, pos := o.standalone, 0
+	if last := r.Header.Get("Last-Event-ID"); last != "" {
+		var err error
+		if st, pos, err = o.resumePoint(last); err != nil {
+			httpError(w, http.StatusBadRequest, -32000, "Bad Request: %v", err)
+			return
+		}
+	}
+	if !o.attach(st) {
+		httpError(w, http.StatusConflict, -32000, "Conflict: this stream is already being listened to")
+		return
+	}
+	defer o.detach(st)
+	if st == o.standalone && r.Header.Get("Last-Event-ID") == "" {
+		o.mu.Lock()
+		pos = st.delivered
+		if h.primesSession(o) {
+			o.appendLocked(st, nil, true)
+		}
+		o.mu.Unlock()
+	}
+	startEventStream(w)
+	o.writeStream(w, r, st, pos)
+}
+
+func (h *HTTPHandler) serveDelete(w http.ResponseWriter, r *http.Request) {
+	if h.opts.NoDelete || h.opts.Stateless {
+		w.Header().Set("Allow", "GET, POST")
+		httpError(w, http.StatusMethodNotAllowed, -32000, "Method Not Allowed: this server does not let clients end sessions")
+		return
+	}
+	o := h.session(w, r)
+	if o == nil {
+		return
+	}
+	h.ExpireSession(o.ss.ID())
+	w.WriteHeader(http.StatusOK)
+}

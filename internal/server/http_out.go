@@ -1,0 +1,267 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/mcpwire/mcpwire/internal/sse"
+	"github.com/mcpwire/mcpwire/jsonrpc"
+)
+
+// sseEvent is one event of a stream's log. Every event is kept until the
+// session ends, so that a client resuming with Last-Event-ID gets the
+// events of that stream it missed.
+type sseEvent struct {
+	id      string // "<stream>-<index>", or "" without event ids
+	data    []byte // nil for a priming event
+	priming bool
+}
+
+// replyStream is the server side of one SSE stream: the reply to one
+// POSTed request, or the session's standalone stream (number 0) that GET
+// listens to.
+type replyStream struct {
+	num     int
+	events  []sseEvent
+	final   bool // the reply's response is in events: end after it
+	changed chan struct{}
+	// attached: a connection is writing this stream now.
+	attached bool
+	// delivered is how far a standalone stream was written; a new GET
+	// without Last-Event-ID continues from there.
+	delivered int
+	// json: the POST waits for one response to send as application/json.
+	json     bool
+	response chan *jsonrpc.Response
+	cut      bool // cut the connection in the middle of an event
+}
+
+// httpOut routes a session's messages over Streamable HTTP: whatever
+// relates to a POSTed request goes on that POST's reply stream until its
+// response has been sent; everything else goes on the standalone stream.
+type httpOut struct {
+	h  *HTTPHandler
+	ss *Session
+
+	mu         sync.Mutex
+	streams    map[int]*replyStream
+	byRequest  map[jsonrpc.ID]*replyStream
+	standalone *replyStream
+	nextStream int
+	crashed    chan struct{}
+	crashOnce  sync.Once
+}
+
+func newHTTPOut(h *HTTPHandler) *httpOut {
+	o := &httpOut{
+		h:         h,
+		streams:   map[int]*replyStream{},
+		byRequest: map[jsonrpc.ID]*replyStream{},
+		crashed:   make(chan struct{}),
+	}
+	o.standalone = &replyStream{num: 0, changed: make(chan struct{})}
+	o.streams[0] = o.standalone
+	o.nextStream = 1
+	return o
+}
+
+// openReply registers the reply stream of a POSTed request before the
+// session sees the request, so that nothing it sends can miss the stream.
+func (o *httpOut) openReply(id jsonrpc.ID, asJSON, cut bool) *replyStream {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	st := &replyStream{num: o.nextStream, changed: make(chan struct{}), json: asJSON, cut: cut}
+	if asJSON {
+		st.response = make(chan *jsonrpc.Response, 1)
+	}
+	o.nextStream++
+	o.streams[st.num] = st
+	o.byRequest[id] = st
+	return st
+}
+
+// appendLocked adds an event to st and wakes its writer.
+func (o *httpOut) appendLocked(st *replyStream, data []byte, priming bool) {
+	ev := sseEvent{data: data, priming: priming}
+	if !o.h.opts.NoEventIDs {
+		ev.id = strconv.Itoa(st.num) + "-" + strconv.Itoa(len(st.events))
+	}
+	st.events = append(st.events, ev)
+	close(st.changed)
+	st.changed = make(chan struct{})
+}
+
+func (o *httpOut) send(ctx context.Context, msg jsonrpc.Message, related jsonrpc.ID) error {
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return err
+	}
+	resp, isResp := msg.(*jsonrpc.Response)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	st := o.byRequest[related]
+	if st != nil && st.json {
+		if isResp && resp.ID == related {
+			st.response <- resp
+			delete(o.byRequest, related)
+			return nil
+		}
+		st = nil // a JSON reply carries only the response
+	}
+	if st == nil || st.final {
+		st = o.standalone
+	}
+	o.appendLocked(st, data, false)
+	if st != o.standalone && isResp && resp.ID == related {
+		st.final = true
+		delete(o.byRequest, related)
+	}
+	return nil
+}
+
+func (o *httpOut) raw(ctx context.Context, b []byte, related jsonrpc.ID) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	st := o.byRequest[related]
+	if st == nil || st.json || st.final {
+		st = o.standalone
+	}
+	o.appendLocked(st, []byte(strings.TrimRight(string(b), "\n")), false)
+	return nil
+}
+
+// crash cuts every open connection of the session and forgets the session,
+// as if the server process had died.
+func (o *httpOut) crash() {
+	o.crashOnce.Do(func() { close(o.crashed) })
+	o.h.forget(o.ss.ID())
+	o.ss.shutdown()
+}
+
+func (o *httpOut) close() {}
+
+// resumePoint looks up the stream and position a Last-Event-ID names.
+func (o *httpOut) resumePoint(lastID string) (*replyStream, int, error) {
+	num, idx, ok := strings.Cut(lastID, "-")
+	n, err1 := strconv.Atoi(num)
+	i, err2 := strconv.Atoi(idx)
+	if !ok || err1 != nil || err2 != nil || num+"-"+idx != strconv.Itoa(n)+"-"+strconv.Itoa(i) {
+		return nil, 0, fmt.Errorf("Last-Event-ID %q is not an event id of this server", lastID)
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	st := o.streams[n]
+	if st == nil || i < 0 || i >= len(st.events) {
+		return nil, 0, fmt.Errorf("Last-Event-ID %q names no event of this session", lastID)
+	}
+	return st, i + 1, nil
+}
+
+// attach marks st as being written by a connection; false if one already is.
+func (o *httpOut) attach(st *replyStream) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if st.attached {
+		return false
+	}
+	st.attached = true
+	return true
+}
+
+func (o *httpOut) detach(st *replyStream) {
+	o.mu.Lock()
+	st.attached = false
+	o.mu.Unlock()
+}
+
+// writeStream writes st's events from index pos on, as they come, until
+// the reply is complete, the client goes away or the session ends. The
+// caller has attached st and written the response header.
+func (o *httpOut) writeStream(w http.ResponseWriter, r *http.Request, st *replyStream, pos int) {
+	sw := sse.NewWriter(w)
+	for {
+		o.mu.Lock()
+		evs := st.events[pos:]
+		final, changed, cut := st.final, st.changed, st.cut
+		o.mu.Unlock()
+		for _, ev := range evs {
+			if cut && !ev.priming {
+				o.cutHere(w, st, ev)
+			}
+			e := sse.Event{Data: ev.data, ID: ev.id, HasID: ev.id != ""}
+			if ev.priming && o.h.opts.Retry > 0 {
+				e.Retry, e.HasRetry = o.h.opts.Retry, true
+			}
+			if err := sw.WriteEvent(e); err != nil {
+				return // the client went away; the events stay for resumption
+			}
+			pos++
+			if st == o.standalone {
+				o.mu.Lock()
+				st.delivered = max(st.delivered, pos)
+				o.mu.Unlock()
+			}
+		}
+		if len(evs) > 0 {
+			continue
+		}
+		if final {
+			return
+		}
+		o.abortIfCrashed()
+		select {
+		case <-changed:
+		case <-r.Context().Done():
+			return
+		case <-o.ss.Done():
+			o.abortIfCrashed()
+			return
+		case <-o.crashed:
+			panic(http.ErrAbortHandler)
+		}
+	}
+}
+
+// cutHere writes the first half of ev and drops the connection without
+// ending the HTTP response properly, the way a dying server or proxy
+// does. The event stays in the log for a client that resumes.
+func (o *httpOut) cutHere(w http.ResponseWriter, st *replyStream, ev sseEvent) {
+	o.mu.Lock()
+	st.cut = false // a resumed stream goes through
+	o.mu.Unlock()
+	half := "data: " + string(ev.data[:len(ev.data)/2])
+	if ev.id != "" {
+		half = "id: " + ev.id + "\n" + half
+	}
+	_, _ = w.Write([]byte(half))
+	_ = http.NewResponseController(w).Flush()
+	panic(http.ErrAbortHandler)
+}
+
+// waitJSON waits for the response of a JSON reply.
+func (o *httpOut) waitJSON(r *http.Request, st *replyStream) (*jsonrpc.Response, error) {
+	select {
+	case resp := <-st.response:
+		return resp, nil
+	case <-r.Context().Done():
+		return nil, r.Context().Err()
+	case <-o.ss.Done():
+		o.abortIfCrashed()
+		return nil, fmt.Errorf("%w: session ended", jsonrpc.ErrClosed)
+	case <-o.crashed:
+		panic(http.ErrAbortHandler)
+	}
+}
+
+// abortIfCrashed drops the connection if the session crashed.
+func (o *httpOut) abortIfCrashed() {
+	select {
+	case <-o.crashed:
+		panic(http.ErrAbortHandler)
+	default:
+	}
+}

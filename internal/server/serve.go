@@ -1,0 +1,153 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync/atomic"
+
+	"github.com/mcpwire/mcpwire/jsonrpc"
+)
+
+// streamOut sends everything on one jsonrpc.Stream.
+type streamOut struct {
+	st      jsonrpc.Stream
+	crashed atomic.Bool
+}
+
+func (o *streamOut) send(ctx context.Context, msg jsonrpc.Message, _ jsonrpc.ID) error {
+	return o.st.Write(ctx, msg)
+}
+
+func (o *streamOut) raw(ctx context.Context, b []byte, _ jsonrpc.ID) error {
+	rw, ok := o.st.(rawWriter)
+	if !ok {
+		return errors.New("mcptest: this stream cannot carry a raw line (serve it with Connect, Transport or ServeStdio)")
+	}
+	return rw.WriteRaw(ctx, b)
+}
+
+func (o *streamOut) crash() {
+	o.crashed.Store(true)
+	_ = o.st.Close()
+}
+
+func (o *streamOut) close() { _ = o.st.Close() }
+
+// Serve serves one session on stream until the stream ends, ctx ends, or
+// the server is closed, and closes the stream before it returns. It
+// returns nil when the client went away or the server was closed, ctx's
+// error when ctx ended, ErrCrashed after the crash fault, and the stream's
+// error otherwise.
+//
+// The malformed-line fault needs a stream that can write raw bytes; the
+// streams of Connect, Transport and ServeStdio can.
+func (s *Server) Serve(ctx context.Context, stream jsonrpc.Stream) error {
+	out := &streamOut{st: stream}
+	ss, err := s.newSession(out, false)
+	if err != nil {
+		_ = stream.Close()
+		return err
+	}
+	return ss.serveStream(ctx, out)
+}
+
+func (ss *Session) serveStream(ctx context.Context, out *streamOut) error {
+	readCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	unhook := context.AfterFunc(ss.ctx, stop)
+	defer unhook()
+	var readErr error
+	for {
+		msg, err := out.st.Read(readCtx)
+		if err != nil {
+			if jsonrpc.IsDecodeError(err) {
+				ss.receiveBad(err)
+				continue
+			}
+			readErr = err
+			break
+		}
+		ss.receive(msg)
+	}
+	closedByServer := ss.ctx.Err() != nil
+	if !closedByServer && ctx.Err() == nil && !out.crashed.Load() && isEndOfStream(readErr) {
+		ss.drain()
+	}
+	_ = out.st.Close()
+	ss.shutdown()
+	switch {
+	case out.crashed.Load():
+		return ErrCrashed
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case closedByServer || isEndOfStream(readErr):
+		return nil
+	}
+	return fmt.Errorf("mcptest: serving %s: %w", ss.id, readErr)
+}
+
+// ServeStdio serves one session on os.Stdin and os.Stdout (JSON lines),
+// for a server that runs as a child process. The flood-stderr fault writes
+// to os.Stderr (unless Options.Stderr is set) and the crash fault writes
+// "mcptest: crashing on purpose" to stderr and exits the process with
+// status 3. It returns when stdin ends or ctx ends, having closed stdout.
+func (s *Server) ServeStdio(ctx context.Context) error {
+	s.mu.Lock()
+	if s.stderr == nil {
+		s.stderr = os.Stderr
+	}
+	s.crash = func() {
+		fmt.Fprintln(os.Stderr, "mcptest: crashing on purpose")
+		os.Exit(3)
+	}
+	s.mu.Unlock()
+	st := newLineStream(os.Stdin, os.Stdout, func() error {
+		return errors.Join(os.Stdout.Close(), os.Stdin.Close())
+	})
+	return s.Serve(ctx, st)
+}
+
+// pipePair returns two connected line streams over in-memory pipes.
+func pipePair() (client, server *lineStream) {
+	c2sR, c2sW := io.Pipe()
+	s2cR, s2cW := io.Pipe()
+	server = newLineStream(c2sR, s2cW, func() error {
+		return errors.Join(c2sR.Close(), s2cW.Close())
+	})
+	client = newLineStream(s2cR, c2sW, func() error {
+		return errors.Join(s2cR.Close(), c2sW.Close())
+	})
+	return client, server
+}
+
+// servePipe starts a session on a new in-memory pipe and returns the
+// client's end; done is closed when serving has ended.
+func (s *Server) servePipe() (client jsonrpc.Stream, ss *Session, done <-chan struct{}, err error) {
+	c, srvSide := pipePair()
+	out := &streamOut{st: srvSide}
+	ss, err = s.newSession(out, true)
+	if err != nil {
+		_ = c.Close()
+		_ = srvSide.Close()
+		return nil, nil, nil, err
+	}
+	ch := make(chan struct{})
+	go func() {
+		defer s.serving.Done()
+		defer close(ch)
+		_ = ss.serveStream(context.Background(), out)
+	}()
+	return c, ss, ch, nil
+}
+
+// ServeLines serves one session on JSON lines read from in and written to
+// out, as ServeStdio does on the process's own streams but without its
+// crash and stderr wiring: a program that embeds the server (the gateway's
+// --stdio) owns its process. Both are closed when serving ends.
+func (s *Server) ServeLines(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
+	st := newLineStream(in, out, func() error { return errors.Join(out.Close(), in.Close()) })
+	return s.Serve(ctx, st)
+}

@@ -1,0 +1,517 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcpwire/mcpwire/jsonrpc"
+)
+
+// outbound is how a session reaches its client. The stream server writes
+// everything to its one stream; the HTTP server routes each message by the
+// client request it relates to (the POST that carried it) or, when related
+// is the zero ID, to the standalone GET stream.
+type outbound interface {
+	send(ctx context.Context, msg jsonrpc.Message, related jsonrpc.ID) error
+	// raw writes bytes that are not a message (the malformed-line fault).
+	raw(ctx context.Context, b []byte, related jsonrpc.ID) error
+	// crash ends the connection abruptly (the crash fault).
+	crash()
+	// close ends the connection, unblocking sends in progress.
+	close()
+}
+
+// Session is one client connection: from initialize until the stream (or
+// HTTP session) ends. It gives tool handlers and tests the server→client
+// requests and notifications, and records what the client sent.
+//
+// All methods are safe for concurrent use.
+type Session struct {
+	srv *Server
+	out outbound
+	seq int
+	id  string
+
+	ctx    context.Context // ends when the session ends
+	cancel context.CancelFunc
+	// inputEnded is closed when the client stopped sending (stdin EOF):
+	// calls to the client can no longer be answered.
+	inputEnded     chan struct{}
+	inputEndedOnce sync.Once
+	work           sync.WaitGroup // handlers and background sends
+
+	nextID atomic.Int64
+
+	mu          sync.Mutex
+	initialize  bool // initialize was answered
+	initialized chan struct{}
+	initOnce    sync.Once
+	version     string
+	clientInfo  Implementation
+	clientCaps  json.RawMessage
+	logLevel    string
+	subs        map[string]bool
+	inflight    map[jsonrpc.ID]*inflight
+	pending     map[jsonrpc.ID]chan *jsonrpc.Response
+	received    []jsonrpc.Message
+	problems    []error
+	cancelled   []jsonrpc.ID
+	changed     chan struct{} // closed and replaced whenever received or cancelled grows or inflight shrinks
+	ended       bool
+
+	// tasks are the session's task-augmented tool calls (tasks.go).
+	tasks taskTable
+}
+
+type inflight struct {
+	cancel    context.CancelFunc
+	cancelled bool
+}
+
+type relatedKey struct{}
+
+// withRelated marks ctx as working on behalf of the client request id, so
+// that what is sent under it travels with that request's reply.
+func withRelated(ctx context.Context, id jsonrpc.ID) context.Context {
+	return context.WithValue(ctx, relatedKey{}, id)
+}
+
+func relatedID(ctx context.Context) jsonrpc.ID {
+	id, _ := ctx.Value(relatedKey{}).(jsonrpc.ID)
+	return id
+}
+
+// newSession registers a session; with track, it also counts one serving
+// goroutine that Close waits for (counted under the lock so that Close
+// never waits on a group that is still growing).
+func (s *Server) newSession(out outbound, track bool) (*Session, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ss := &Session{
+		srv:         s,
+		out:         out,
+		cancel:      cancel,
+		initialized: make(chan struct{}),
+		inputEnded:  make(chan struct{}),
+		subs:        map[string]bool{},
+		inflight:    map[jsonrpc.ID]*inflight{},
+		pending:     map[jsonrpc.ID]chan *jsonrpc.Response{},
+		changed:     make(chan struct{}),
+	}
+	ss.ctx = context.WithValue(ctx, sessionKey{}, ss)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		cancel()
+		return nil, fmt.Errorf("%w: the server is closed", jsonrpc.ErrClosed)
+	}
+	s.nextSessID++
+	ss.seq = s.nextSessID
+	ss.id = "session-" + strconv.Itoa(ss.seq)
+	s.sessions[ss] = struct{}{}
+	if track {
+		s.serving.Add(1)
+	}
+	return ss, nil
+}
+
+// drainTimeout bounds how long a session whose client closed its input
+// keeps running to finish the requests in flight. It matches the 2 s a
+// stdio client waits after closing stdin before it sends SIGTERM.
+const drainTimeout = 2 * time.Second
+
+// drain is called when the client's input ended normally: pending calls
+// to the client fail at once, and the requests in flight get up to
+// drainTimeout to be answered before the session ends.
+func (ss *Session) drain() {
+	ss.inputEndedOnce.Do(func() { close(ss.inputEnded) })
+	timer := time.NewTimer(drainTimeout)
+	defer timer.Stop()
+	for {
+		ss.mu.Lock()
+		n, changed := len(ss.inflight), ss.changed
+		ss.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-changed:
+		case <-timer.C:
+			return
+		case <-ss.ctx.Done():
+			return
+		}
+	}
+}
+
+// shutdown ends the session: handler contexts are cancelled, pending
+// server→client calls fail, and it waits for the session's goroutines.
+func (ss *Session) shutdown() {
+	ss.mu.Lock()
+	ss.ended = true
+	ss.mu.Unlock()
+	ss.cancel()
+	ss.out.close()
+	ss.work.Wait()
+	ss.srv.mu.Lock()
+	delete(ss.srv.sessions, ss)
+	ss.srv.mu.Unlock()
+}
+
+// ID names the session: "session-N" in order of creation (over Streamable
+// HTTP it is also the Mcp-Session-Id).
+func (ss *Session) ID() string { return ss.id }
+
+// Done is closed when the session has ended.
+func (ss *Session) Done() <-chan struct{} { return ss.ctx.Done() }
+
+// Initialized is closed when the client has sent notifications/initialized.
+func (ss *Session) Initialized() <-chan struct{} { return ss.initialized }
+
+// ProtocolVersion is the version the server answered to initialize.
+func (ss *Session) ProtocolVersion() string {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.version
+}
+
+// ClientInfo is the clientInfo the client sent in initialize.
+func (ss *Session) ClientInfo() Implementation {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.clientInfo
+}
+
+// ClientCapabilities are the capabilities the client sent in initialize.
+func (ss *Session) ClientCapabilities() json.RawMessage {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.clientCaps
+}
+
+// LogLevel is the level the client last set with logging/setLevel, "" if
+// it never did.
+func (ss *Session) LogLevel() string {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.logLevel
+}
+
+// Received returns every message the client sent in this session, in
+// arrival order.
+func (ss *Session) Received() []jsonrpc.Message {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return slices.Clone(ss.received)
+}
+
+// Problems returns what the client did wrong that got no answer: bad
+// frames, responses to ids the server never used.
+func (ss *Session) Problems() []error {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return slices.Clone(ss.problems)
+}
+
+// WaitReceived waits until the client has sent a request or notification
+// of method in this session and returns the first such message.
+func (ss *Session) WaitReceived(ctx context.Context, method string) (jsonrpc.Message, error) {
+	for {
+		ss.mu.Lock()
+		for _, m := range ss.received {
+			if methodOf(m) == method {
+				ss.mu.Unlock()
+				return m, nil
+			}
+		}
+		changed := ss.changed
+		ss.mu.Unlock()
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("mcptest: waiting for %s from the client: %w", method, ctx.Err())
+		case <-ss.ctx.Done():
+			return nil, fmt.Errorf("mcptest: waiting for %s from the client: %w: session ended", method, jsonrpc.ErrClosed)
+		}
+	}
+}
+
+func methodOf(m jsonrpc.Message) string {
+	switch m := m.(type) {
+	case *jsonrpc.Request:
+		return m.Method
+	case *jsonrpc.Notification:
+		return m.Method
+	}
+	return ""
+}
+
+func (ss *Session) record(m jsonrpc.Message) {
+	ss.mu.Lock()
+	ss.received = append(ss.received, m)
+	ss.signalLocked()
+	ss.mu.Unlock()
+}
+
+func (ss *Session) signalLocked() {
+	close(ss.changed)
+	ss.changed = make(chan struct{})
+}
+
+// Cancelled returns the ids of the client's requests that the client
+// cancelled while they were in flight, and that therefore got no response,
+// in the order their handlers gave up.
+func (ss *Session) Cancelled() []jsonrpc.ID {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return slices.Clone(ss.cancelled)
+}
+
+// WaitCancelled waits until the request id has been cancelled by the
+// client and its handler has returned without a response.
+func (ss *Session) WaitCancelled(ctx context.Context, id jsonrpc.ID) error {
+	for {
+		ss.mu.Lock()
+		found := slices.Contains(ss.cancelled, id)
+		changed := ss.changed
+		ss.mu.Unlock()
+		if found {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return fmt.Errorf("mcptest: waiting for the cancellation of %s: %w", id, ctx.Err())
+		case <-ss.ctx.Done():
+			return fmt.Errorf("mcptest: waiting for the cancellation of %s: %w: session ended", id, jsonrpc.ErrClosed)
+		}
+	}
+}
+
+func (ss *Session) problem(err error) {
+	ss.mu.Lock()
+	ss.problems = append(ss.problems, err)
+	ss.mu.Unlock()
+}
+
+func (ss *Session) isInitialized() bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.initialize
+}
+
+func (ss *Session) subscribed(uri string) bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.subs[uri]
+}
+
+// goWork runs fn as part of the session's work, unless the session ended.
+func (ss *Session) goWork(fn func()) bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.ended {
+		return false
+	}
+	ss.work.Add(1)
+	go func() {
+		defer ss.work.Done()
+		fn()
+	}()
+	return true
+}
+
+func (ss *Session) notifyAsync(method string, params any) {
+	ss.goWork(func() { _ = ss.Notify(ss.ctx, method, params) })
+}
+
+// receive handles one message from the client. It returns quickly: the
+// work of requests runs on goroutines of the session.
+func (ss *Session) receive(m jsonrpc.Message) {
+	ss.record(m)
+	switch m := m.(type) {
+	case *jsonrpc.Request:
+		ss.receiveRequest(m)
+	case *jsonrpc.Notification:
+		ss.receiveNotification(m)
+	case *jsonrpc.Response:
+		ss.mu.Lock()
+		ch, ok := ss.pending[m.ID]
+		delete(ss.pending, m.ID)
+		ss.mu.Unlock()
+		if !ok {
+			ss.problem(fmt.Errorf("mcptest: response to id %s, which the server never sent or already got an answer to", m.ID))
+			return
+		}
+		ch <- m
+	}
+}
+
+// receiveBad answers a frame that could not be decoded, as JSON-RPC wants,
+// with an error response without id.
+func (ss *Session) receiveBad(err error) {
+	ss.problem(err)
+	resp := &jsonrpc.Response{Error: jsonrpc.NewError(jsonrpc.CodeParseError, err.Error())}
+	ss.goWork(func() { _ = ss.out.send(ss.ctx, resp, jsonrpc.ID{}) })
+}
+
+func (ss *Session) receiveNotification(n *jsonrpc.Notification) {
+	switch n.Method {
+	case "notifications/initialized":
+		ss.initOnce.Do(func() { close(ss.initialized) })
+	case jsonrpc.MethodCancelled:
+		var p struct {
+			RequestID jsonrpc.ID `json:"requestId"`
+		}
+		if err := json.Unmarshal(n.Params, &p); err != nil || !p.RequestID.IsValid() {
+			ss.problem(fmt.Errorf("mcptest: notifications/cancelled without a valid requestId: %s", n.Params))
+			return
+		}
+		ss.mu.Lock()
+		if f, ok := ss.inflight[p.RequestID]; ok {
+			f.cancelled = true
+			f.cancel()
+		}
+		ss.mu.Unlock()
+	}
+}
+
+func (ss *Session) receiveRequest(req *jsonrpc.Request) {
+	tool := ""
+	if req.Method == "tools/call" {
+		var p struct {
+			Name string `json:"name"`
+		}
+		_ = json.Unmarshal(req.Params, &p)
+		tool = p.Name
+	}
+	srv := ss.srv
+	if _, ok := srv.takeFault(FaultCrash, req.Method, tool); ok {
+		srv.mu.Lock()
+		crash := srv.crash
+		srv.mu.Unlock()
+		if crash != nil {
+			crash()
+		}
+		ss.out.crash()
+		return
+	}
+	if f, ok := srv.takeFault(FaultFloodStderr, req.Method, tool); ok {
+		srv.floodStderr(f.size())
+	}
+	if _, ok := srv.takeFault(FaultNeverAnswer, req.Method, tool); ok {
+		return
+	}
+
+	ctx, cancel := context.WithCancel(withRelated(ss.ctx, req.ID))
+	var handler func(context.Context, *jsonrpc.Request) (any, error)
+	switch {
+	case ss.isModern(req):
+		handler = ss.serveModern
+	case req.Method == "ping":
+		handler = func(context.Context, *jsonrpc.Request) (any, error) { return nil, nil }
+	case req.Method == "initialize":
+		// The handshake state changes before the next message is read.
+		result, err := ss.initializeSession(req)
+		handler = func(context.Context, *jsonrpc.Request) (any, error) { return result, err }
+	default:
+		if !ss.isInitialized() {
+			err := jsonrpc.NewError(jsonrpc.CodeInvalidRequest, fmt.Sprintf("%s before initialize: the first request must be initialize", req.Method))
+			handler = func(context.Context, *jsonrpc.Request) (any, error) { return nil, err }
+		} else {
+			handler = ss.methodHandler(req.Method)
+		}
+	}
+	ss.mu.Lock()
+	f := &inflight{cancel: cancel}
+	if _, dup := ss.inflight[req.ID]; !dup {
+		ss.inflight[req.ID] = f
+	}
+	ss.mu.Unlock()
+	started := ss.goWork(func() {
+		defer cancel()
+		result, err := handler(ctx, req)
+		ss.mu.Lock()
+		if !f.cancelled {
+			ss.mu.Unlock()
+			ss.respond(req, tool, result, err)
+			ss.mu.Lock()
+		} else { // a cancelled request gets no response
+			ss.cancelled = append(ss.cancelled, req.ID)
+		}
+		// Only now is the request finished: a session draining after the
+		// client's input ended waits for the response to be written.
+		if ss.inflight[req.ID] == f {
+			delete(ss.inflight, req.ID)
+		}
+		ss.signalLocked()
+		ss.mu.Unlock()
+	})
+	if !started {
+		cancel()
+	}
+}
+
+// respond sends the response to req, applying the faults that act on
+// responses.
+func (ss *Session) respond(req *jsonrpc.Request, tool string, result any, err error) {
+	resp, mErr := jsonrpc.NewResponse(req.ID, result, err)
+	if mErr != nil {
+		resp = &jsonrpc.Response{ID: req.ID, Error: jsonrpc.NewError(jsonrpc.CodeInternalError, mErr.Error())}
+	}
+	srv, ctx := ss.srv, ss.ctx
+	// Every fault is taken before anything is sent, so a fault armed once
+	// this response is on the wire applies to the next one.
+	huge, hasHuge := srv.takeFault(FaultHugeNotification, req.Method, tool)
+	flood, hasFlood := srv.takeFault(FaultFloodNotifications, req.Method, tool)
+	_, malformed := srv.takeFault(FaultMalformedLine, req.Method, tool)
+	_, unknownID := srv.takeFault(FaultUnknownID, req.Method, tool)
+	_, dup := srv.takeFault(FaultDuplicateResponse, req.Method, tool)
+	if hasHuge {
+		params := rawJSONString(`{"level":"info","logger":"mcptest","data":`, huge.size(), `}`)
+		_ = ss.notifyRelated(ctx, "notifications/message", params, req.ID)
+	}
+	if hasFlood {
+		ss.flood(ctx, flood.size(), req.ID)
+	}
+	if malformed {
+		_ = ss.out.raw(ctx, []byte("mcptest: this line is not JSON-RPC {\"jsonrpc\":\n"), req.ID)
+	}
+	if unknownID {
+		stray := &jsonrpc.Response{ID: jsonrpc.StringID("mcptest-unknown-id"), Result: json.RawMessage(`{}`)}
+		_ = ss.out.send(ctx, stray, req.ID)
+	}
+	_ = ss.out.send(ctx, resp, req.ID)
+	if dup {
+		_ = ss.out.send(ctx, resp, req.ID)
+	}
+}
+
+// flood sends n log messages related to the request id, stopping at the
+// first that cannot be sent (the client went away).
+func (ss *Session) flood(ctx context.Context, n int, related jsonrpc.ID) {
+	for i := 1; i <= n; i++ {
+		params := json.RawMessage(`{"level":"info","logger":"mcptest","data":"flood ` + strconv.Itoa(i) + `"}`)
+		if ss.notifyRelated(ctx, "notifications/message", params, related) != nil {
+			return
+		}
+	}
+}
+
+// rawJSONString returns prefix + a JSON string of n 'x' + suffix, built
+// without encoding/json: escaping 64 MiB byte by byte takes many seconds
+// under the race detector, and a string of 'x' needs no escaping.
+func rawJSONString(prefix string, n int, suffix string) json.RawMessage {
+	b := make([]byte, 0, len(prefix)+n+2+len(suffix))
+	b = append(b, prefix...)
+	b = append(b, '"')
+	b = append(b, strings.Repeat("x", n)...)
+	b = append(b, '"')
+	return append(b, suffix...)
+}
