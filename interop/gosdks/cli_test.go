@@ -12,11 +12,15 @@ import (
 )
 
 // buildCLI builds the mcpwire command of the repository this module
-// replaces in, so the test runs the CLI as a user does.
+// replaces in, so the test runs the CLI as a user does. It builds in the
+// root module, whose go.sum holds the command's own requirements (its
+// terminal libraries), which this module does not need.
 func buildCLI(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "mcpwire")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/mcpwire/mcpwire/cmd/mcpwire").CombinedOutput()
+	build := exec.Command("go", "build", "-o", bin, "./cmd/mcpwire")
+	build.Dir = filepath.Join("..", "..")
+	out, err := build.CombinedOutput()
 	if err != nil {
 		t.Fatalf("go build mcpwire: %v\n%s", err, out)
 	}
