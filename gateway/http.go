@@ -18,6 +18,11 @@ type HTTPOptions struct {
 	// LegacySSE also serves the 2024-11-05 HTTP+SSE transport at /sse
 	// (messages to /message).
 	LegacySSE bool
+	// BearerToken, when not empty, is a static token every request must
+	// carry as "Authorization: Bearer TOKEN"; without it a request gets
+	// 401 and a WWW-Authenticate challenge. The Host and Origin check runs
+	// first. The token is the gateway's own: it is never passed upstream.
+	BearerToken string
 }
 
 // Handler serves the gateway over Streamable HTTP at /mcp: sessions for
@@ -44,7 +49,11 @@ func (g *Gateway) Handler(opts *HTTPOptions) http.Handler {
 	g.mu.Lock()
 	g.httpClosers = append(g.httpClosers, closers...)
 	g.mu.Unlock()
-	return &hostCheck{allowed: o.AllowedHosts, next: mux}
+	var next http.Handler = mux
+	if o.BearerToken != "" {
+		next = &bearerCheck{token: []byte(o.BearerToken), next: mux}
+	}
+	return &hostCheck{allowed: o.AllowedHosts, next: next}
 }
 
 type hostCheck struct {

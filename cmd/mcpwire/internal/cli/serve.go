@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/config"
@@ -52,6 +53,7 @@ type gatewayOptions struct {
 	NoPrefix     bool
 	Prefixes     StringList
 	LegacySSE    bool
+	AuthTokenEnv string
 }
 
 func (o *gatewayOptions) Flags(fs *flag.FlagSet) {
@@ -63,6 +65,7 @@ func (o *gatewayOptions) Flags(fs *flag.FlagSet) {
 	fs.BoolVar(&o.NoPrefix, "no-prefix", false, "list tools under their own names (a name two servers share is an error)")
 	fs.Var(&o.Prefixes, "prefix", "list server's tools as PREFIX+SEP+TOOL, `SERVER=PREFIX` (repeatable; empty PREFIX: no prefix)")
 	fs.BoolVar(&o.LegacySSE, "legacy-sse", false, "with --listen, also serve the 2024-11-05 HTTP+SSE transport at /sse")
+	fs.StringVar(&o.AuthTokenEnv, "auth-token-env", "", "with --listen, require the token in environment variable `NAME` as Authorization: Bearer TOKEN")
 }
 
 // check validates the flags that need no server.
@@ -70,8 +73,11 @@ func (o *gatewayOptions) check() (map[string]string, error) {
 	if o.Stdio == (o.Listen != "") {
 		return nil, Usagef("give one of --stdio and --listen ADDR")
 	}
-	if o.Stdio && (len(o.AllowedHosts) > 0 || o.LegacySSE) {
-		return nil, Usagef("--allowed-host and --legacy-sse are for --listen")
+	if o.Stdio && (len(o.AllowedHosts) > 0 || o.LegacySSE || o.AuthTokenEnv != "") {
+		return nil, Usagef("--allowed-host, --legacy-sse and --auth-token-env are for --listen")
+	}
+	if o.AuthTokenEnv != "" && os.Getenv(o.AuthTokenEnv) == "" {
+		return nil, Usagef("--auth-token-env: the environment variable %s is not set or empty", o.AuthTokenEnv)
 	}
 	if o.Separator == "" {
 		return nil, Usagef("--separator must not be empty")
@@ -183,7 +189,11 @@ func (o *gatewayOptions) serveHTTP(ctx context.Context, streams *IOStreams, g *g
 	if err != nil {
 		return Usagef("--listen: %v", err)
 	}
-	srv := &http.Server{Handler: g.Handler(&gateway.HTTPOptions{AllowedHosts: o.AllowedHosts, LegacySSE: o.LegacySSE})}
+	token := ""
+	if o.AuthTokenEnv != "" {
+		token = os.Getenv(o.AuthTokenEnv) // check made sure it is set
+	}
+	srv := &http.Server{Handler: g.Handler(&gateway.HTTPOptions{AllowedHosts: o.AllowedHosts, LegacySSE: o.LegacySSE, BearerToken: token})}
 	fmt.Fprintf(streams.ErrOut, "mcpwire: serving at http://%s/mcp\n", ln.Addr())
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()

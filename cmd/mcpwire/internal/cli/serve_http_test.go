@@ -110,3 +110,40 @@ func TestServeHTTPChecksHostAndOrigin(t *testing.T) {
 		}
 	}
 }
+
+// With --auth-token-env, the endpoint wants the token: a host without it
+// is refused with 401 and the bearer challenge, and one that sends it is
+// served.
+func TestServeHTTPBearerToken(t *testing.T) {
+	cfg := gatewayConfig(t)
+	t.Setenv("MCPWIRE_TEST_SERVE_TOKEN", "serve-s3cret")
+	url := listenGateway(t, "--config", cfg, "--auth-token-env", "MCPWIRE_TEST_SERVE_TOKEN")
+
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized || !strings.HasPrefix(resp.Header.Get("WWW-Authenticate"), "Bearer ") {
+		t.Fatalf("without the token: %s, WWW-Authenticate %q", resp.Status, resp.Header.Get("WWW-Authenticate"))
+	}
+
+	tr, err := transport.FromServer(&config.Server{Type: config.TypeHTTP, URL: url,
+		Headers: map[string]string{"Authorization": "Bearer serve-s3cret"}}, transport.ServerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := mcp.Connect(t.Context(), tr, nil)
+	if err != nil {
+		t.Fatalf("with the token: %v", err)
+	}
+	defer c.Close()
+	if names := toolNames(t, c); !slices.Contains(names, "alpha__echo") {
+		t.Fatalf("tools: %v", names)
+	}
+}

@@ -17,6 +17,8 @@ import (
 )
 
 func TestServeFlagsParse(t *testing.T) {
+	t.Setenv("MCPWIRE_TEST_SERVE_TOKEN", "tok")
+	t.Setenv("MCPWIRE_TEST_SERVE_UNSET", "")
 	for _, tc := range []struct {
 		args []string
 		want string // "" for valid
@@ -27,6 +29,9 @@ func TestServeFlagsParse(t *testing.T) {
 		{nil, "one of --stdio and --listen"},
 		{[]string{"--stdio", "--listen", ":0"}, "one of --stdio and --listen"},
 		{[]string{"--stdio", "--allowed-host", "x"}, "are for --listen"},
+		{[]string{"--listen", ":0", "--auth-token-env", "MCPWIRE_TEST_SERVE_TOKEN"}, ""},
+		{[]string{"--listen", ":0", "--auth-token-env", "MCPWIRE_TEST_SERVE_UNSET"}, "MCPWIRE_TEST_SERVE_UNSET is not set or empty"},
+		{[]string{"--stdio", "--auth-token-env", "MCPWIRE_TEST_SERVE_TOKEN"}, "are for --listen"},
 		{[]string{"--stdio", "--separator", ""}, "--separator must not be empty"},
 		{[]string{"--stdio", "--prefix", "alpha"}, "--prefix #1 is not in SERVER=PREFIX form"},
 		{[]string{"--stdio", "--no-prefix", "--prefix", "a=b"}, "cannot be combined"},

@@ -1,0 +1,31 @@
+package gateway
+
+import (
+	"crypto/subtle"
+	"net/http"
+	"strings"
+)
+
+// bearerCheck lets a request through only when it carries the static
+// token as "Authorization: Bearer TOKEN". The token is compared in
+// constant time and never written anywhere; a refusal is 401 with the
+// WWW-Authenticate challenge RFC 6750 describes, so a host knows to send
+// a bearer token.
+type bearerCheck struct {
+	token []byte
+	next  http.Handler
+}
+
+func (b *bearerCheck) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	scheme, got, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), b.token) != 1 {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="mcpwire serve", error="invalid_token"`)
+		http.Error(w, "Unauthorized: send the gateway's token as Authorization: Bearer TOKEN", http.StatusUnauthorized)
+		return
+	}
+	h := r.Header.Clone()
+	h.Del("Authorization") // the host's credential is the gateway's, not the upstreams'
+	r2 := r.Clone(r.Context())
+	r2.Header = h
+	b.next.ServeHTTP(w, r2)
+}
