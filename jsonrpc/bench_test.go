@@ -3,6 +3,8 @@ package jsonrpc
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -42,6 +44,33 @@ func BenchmarkDecodeResponse(b *testing.B) {
 		if _, ok := m.(*Response); !ok {
 			b.Fatalf("decoded %T", m)
 		}
+	}
+}
+
+// BenchmarkDecodeLargeResponse decodes the two large frames a client
+// meets: a long text result (1 MB) and a tools/list of 1,000 tools.
+func BenchmarkDecodeLargeResponse(b *testing.B) {
+	text := `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"` + strings.Repeat("lorem ipsum dolor sit amet ", 40000) + `"}]}}`
+	var list strings.Builder
+	list.WriteString(`{"jsonrpc":"2.0","id":1,"result":{"tools":[`)
+	for i := range 1000 {
+		if i > 0 {
+			list.WriteByte(',')
+		}
+		fmt.Fprintf(&list, `{"name":"tool_%04d","description":"Tool %d of the list: reads a file below the given path.","inputSchema":{"type":"object","properties":{"path":{"type":"string","description":"where to start"},"recursive":{"type":"boolean"},"limit":{"type":"integer","minimum":1}},"required":["path"]}}`, i, i)
+	}
+	list.WriteString(`]}}`)
+	for _, c := range []struct{ name, frame string }{{"text", text}, {"tools", list.String()}} {
+		frame := []byte(c.frame)
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(frame)))
+			for b.Loop() {
+				if _, err := DecodeMessage(frame); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/mcpwire/mcpwire/internal/jsonenc"
+	"github.com/mcpwire/mcpwire/internal/jsonscan"
 )
 
 // envelope holds the members of one message as raw JSON, sliced out of the
@@ -34,7 +35,7 @@ func DecodeMessage(data []byte) (Message, error) {
 		}
 		return nil, newDecodeError(data, "not a JSON object", nil)
 	}
-	if !json.Valid(data) {
+	if !jsonscan.Valid(data) {
 		err := syntaxError(data)
 		return nil, newDecodeError(data, "malformed JSON: "+syntaxReason(err), err)
 	}
@@ -59,7 +60,8 @@ func DecodeMessage(data []byte) (Message, error) {
 }
 
 // syntaxError returns encoding/json's account of why data is not valid
-// JSON; it is only called once json.Valid said so.
+// JSON; it is only called once jsonscan.Valid (which agrees with
+// json.Valid) said so.
 func syntaxError(data []byte) error {
 	var v json.RawMessage
 	if err := json.Unmarshal(data, &v); err != nil {
@@ -88,7 +90,7 @@ func AppendFrame(dst []Message, data []byte) ([]Message, error) {
 		}
 		return append(dst, m), nil
 	}
-	if !json.Valid(data) {
+	if !jsonscan.Valid(data) {
 		err := syntaxError(data)
 		return dst, newDecodeError(data, "malformed batch: "+syntaxReason(err), err)
 	}

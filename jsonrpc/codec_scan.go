@@ -10,7 +10,7 @@ import (
 	"github.com/mcpwire/mcpwire/internal/jsonscan"
 )
 
-// The scanners below walk JSON that json.Valid has already accepted, so
+// The scanners below walk JSON that jsonscan.Valid has already accepted, so
 // they only need to find where each value ends, never to report syntax.
 // They let the codec match member names exactly and keep raw members as
 // slices without reflection.

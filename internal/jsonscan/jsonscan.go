@@ -1,8 +1,9 @@
 // Package jsonscan finds where JSON values end, for the decoders that walk
-// JSON encoding/json has already validated (json.Valid) to pick out a few
-// members without reflection. It reports no syntax errors: on invalid
-// input it stops at the end of the slice rather than panic, and what it
-// returns then means nothing.
+// JSON already validated (by Valid, or json.Valid) to pick out a few
+// members without reflection. The skipping functions report no syntax
+// errors: on invalid input they stop at the end of the slice rather than
+// panic, and what they return then means nothing. Valid is the check that
+// comes first, with encoding/json's answer at several times its speed.
 package jsonscan
 
 // SkipSpace returns the index of the first byte at or after i that is

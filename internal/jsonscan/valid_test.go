@@ -1,0 +1,79 @@
+package jsonscan
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// validSeeds cover each rule of the grammar from both sides: strings with
+// every escape and control bytes at each position of an eight-byte word,
+// numbers, literals, nesting, white space and trailing input.
+var validSeeds = []string{
+	``, ` `, `""`, `"abc"`, `"a\"b\\c\/d\b\f\n\r\t"`, `"\u00e9\uD83D\uDE00"`, `"\u12"`, `"\u12G4"`, `"\x"`,
+	`"` + "\x01" + `"`, `"1234567` + "\x1f" + `"`, `"12345678` + "\x00" + `9"`, `"héllo wörld, long enough to take words"`,
+	"\"\xff\xfe\"", `"abc`, `"abc\`, `"abcdefgh\`,
+	`0`, `-0`, `01`, `-`, `1.`, `1.5`, `.5`, `1e`, `1e+`, `1E-7`, `-12.34e+56`, `1x`, `+1`, `0.0e0`,
+	`true`, `tru`, `truex`, `false`, `null`, `nul`, `True`,
+	`{}`, `[]`, `{ }`, `[ ]`, `{"a":1}`, `{"a" : [1, 2, {"b": null}] }`, `{"a":1,}`, `[1,]`, `[,1]`, `{,}`,
+	`{"a"}`, `{"a":}`, `{1:2}`, `{"a":1 "b":2}`, `[1 2]`, `[1}`, `{"a":1]`, `]`, `}`, `[[]]]`, `[[]`,
+	" \t\r\n{\"k\":\"v\"}\n ", `{} {}`, `1 2`, `"a" "b"`, `[] x`,
+}
+
+func FuzzValid(f *testing.F) {
+	for _, s := range validSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if got, want := Valid(b), json.Valid(b); got != want {
+			t.Fatalf("Valid(%q) = %v, json.Valid says %v", b, got, want)
+		}
+	})
+}
+
+func TestValidAgreesWithEncodingJSON(t *testing.T) {
+	cases := append([]string(nil), validSeeds...)
+	// Nesting up to encoding/json's limit is valid, one more level is not.
+	for _, depth := range []int{maxDepth - 1, maxDepth, maxDepth + 1} {
+		cases = append(cases,
+			strings.Repeat("[", depth)+strings.Repeat("]", depth),
+			strings.Repeat(`{"a":`, depth)+"1"+strings.Repeat("}", depth))
+	}
+	// A forbidden byte or an escape at every offset of a long string,
+	// so that each lane of the eight-byte check is exercised.
+	for _, bad := range []string{"\x00", "\x1f", `\`, `"`, `\n`, `\u0041`} {
+		for at := range 17 {
+			cases = append(cases, `"`+strings.Repeat("a", at)+bad+strings.Repeat("b", 17-at)+`"`)
+		}
+	}
+	for _, c := range cases {
+		if got, want := Valid([]byte(c)), json.Valid([]byte(c)); got != want {
+			t.Errorf("Valid(%.60q) = %v, json.Valid says %v", c, got, want)
+		}
+	}
+}
+
+func BenchmarkValid(b *testing.B) {
+	text := `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"` + strings.Repeat("lorem ipsum dolor sit amet ", 40000) + `"}]}}`
+	tool := `{"name":"tool","description":"Tool of the list: reads a file below the given path.","inputSchema":{"type":"object","properties":{"path":{"type":"string","description":"where to start"},"limit":{"type":"integer","minimum":1}},"required":["path"]}}`
+	list := `{"tools":[` + strings.Repeat(tool+",", 999) + tool + `]}`
+	for _, c := range []struct{ name, data string }{{"text", text}, {"tools", list}} {
+		data := []byte(c.data)
+		b.Run(c.name+"/jsonscan", func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if !Valid(data) {
+					b.Fatal("invalid")
+				}
+			}
+		})
+		b.Run(c.name+"/encoding-json", func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if !json.Valid(data) {
+					b.Fatal("invalid")
+				}
+			}
+		})
+	}
+}
