@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcpwire/mcpwire/internal/jsonscan"
 )
 
 // Decoding a tools/call result with encoding/json walks a large text block
@@ -261,23 +263,19 @@ func (d *scanner) text() (string, bool) {
 	// length lets the output be allocated once.
 	escapes := 0
 	end := -1
-	for j := d.i; j < len(d.b); j++ {
-		c := d.b[j]
-		if c == '"' {
+	for j := d.i; end < 0; {
+		j = jsonscan.PlainRun(d.b, j)
+		switch {
+		case j >= len(d.b):
+			return "", false
+		case d.b[j] == '"':
 			end = j
-			break
-		}
-		if c == '\\' {
+		case d.b[j] == '\\':
 			escapes++
-			j++
-			continue
-		}
-		if c < 0x20 {
+			j += 2
+		default: // a control character
 			return "", false
 		}
-	}
-	if end < 0 {
-		return "", false
 	}
 	raw := d.b[start:end]
 	d.i = end + 1

@@ -18,6 +18,9 @@ func SkipSpace(b []byte, i int) int {
 // SkipString returns the index just past the string starting at b[i].
 func SkipString(b []byte, i int) int {
 	for i++; i < len(b); i++ {
+		if i = PlainRun(b, i); i == len(b) {
+			break
+		}
 		switch b[i] {
 		case '\\':
 			i++

@@ -117,7 +117,7 @@ func validKey(b []byte, i int) (int, bool) {
 func validString(b []byte, i int) (int, bool) {
 	i++
 	for {
-		i = plainRun(b, i)
+		i = PlainRun(b, i)
 		if i >= len(b) {
 			return i, false
 		}
@@ -150,11 +150,12 @@ const (
 	highs = 0x8080808080808080
 )
 
-// plainRun returns the index of the first byte at or after i that ends
-// plain string content (see stringStop), or len(b). Eight bytes at a time
-// it asks whether any is below 0x20, a quote or a backslash; only a word
-// that holds one is looked at byte by byte.
-func plainRun(b []byte, i int) int {
+// PlainRun returns the index of the first byte at or after i that ends
+// plain string content, or len(b): a quote, a backslash or a control
+// character (below 0x20). Eight bytes at a time it asks whether any is one
+// of those; only a word that holds one is looked at byte by byte. It is
+// how the long runs of a string's content are crossed.
+func PlainRun(b []byte, i int) int {
 	for i+8 <= len(b) {
 		w := binary.LittleEndian.Uint64(b[i:])
 		control := (w - 0x20*ones) &^ w
