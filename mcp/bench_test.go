@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -93,6 +94,37 @@ func BenchmarkDecodeCallToolResult(b *testing.B) {
 				var r CallToolResult
 				if err := decodeResult(raw, &r); err != nil {
 					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkDecodeToolsList decodes a page of 1,000 tools, shaped like the
+// bench's canned server's, by the route ListTools takes and, for the
+// comparison in one run, by encoding/json alone.
+func BenchmarkDecodeToolsList(b *testing.B) {
+	var page strings.Builder
+	page.WriteString(`{"tools":[`)
+	for i := range 1000 {
+		if i > 0 {
+			page.WriteByte(',')
+		}
+		fmt.Fprintf(&page, `{"name":"tool_%04d","description":"Tool %d of the list: reads a file below the given path.","inputSchema":{"type":"object","properties":{"path":{"type":"string","description":"where to start"},"recursive":{"type":"boolean"},"limit":{"type":"integer","minimum":1}},"required":["path"]}}`, i, i)
+	}
+	page.WriteString(`]}`)
+	raw := []byte(page.String())
+	for _, route := range []struct {
+		name   string
+		decode func([]byte, any) error
+	}{{"decodeResult", decodeResult}, {"encoding-json", json.Unmarshal}} {
+		b.Run(route.name, func(b *testing.B) {
+			b.SetBytes(int64(len(raw)))
+			b.ReportAllocs()
+			for b.Loop() {
+				var res ListToolsResult
+				if err := route.decode(raw, &res); err != nil || len(res.Tools) != 1000 {
+					b.Fatal(err, len(res.Tools))
 				}
 			}
 		})

@@ -229,26 +229,11 @@ func (d *scanner) rawObject() ([]byte, bool) {
 
 // plainString reads a string without escapes (member names, the type).
 func (d *scanner) plainString() (string, bool) {
-	if !d.consume('"') {
+	key, ok := d.plainKey()
+	if !ok {
 		return "", false
 	}
-	start := d.i
-	for d.i < len(d.b) {
-		c := d.b[d.i]
-		switch {
-		case c == '"':
-			s := d.b[start:d.i]
-			d.i++
-			if !utf8.Valid(s) {
-				return "", false
-			}
-			return string(s), true
-		case c == '\\' || c < 0x20:
-			return "", false
-		}
-		d.i++
-	}
-	return "", false
+	return string(key), true
 }
 
 // text reads a string value, unescaping the short escapes. \u escapes,
@@ -318,10 +303,18 @@ func (d *scanner) text() (string, bool) {
 }
 
 // decodeResult decodes a call's result into out, taking the one-pass
-// route for tools/call results of the common shape.
+// route for tools/call results of the common shape and for tools/list
+// pages (decodeToolsList).
 func decodeResult(raw []byte, out any) error {
-	if res, ok := out.(*CallToolResult); ok && decodeTextResult(raw, res) {
-		return nil
+	switch out := out.(type) {
+	case *CallToolResult:
+		if decodeTextResult(raw, out) {
+			return nil
+		}
+	case *ListToolsResult:
+		if decodeToolsList(raw, out) {
+			return nil
+		}
 	}
 	return json.Unmarshal(raw, out)
 }

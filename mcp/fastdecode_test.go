@@ -73,13 +73,20 @@ func TestDecodeTextResultDeclines(t *testing.T) {
 		`{"content":[],"resultType":1}`,
 		`{"content":[],"resultType":"a","resultType":"b"}`,
 	} {
-		var r CallToolResult
-		if decodeTextResult([]byte(raw), &r) {
-			t.Errorf("%s: taken by the fast path as %#v", raw, r)
-		}
-		if !reflect.DeepEqual(r, CallToolResult{}) {
-			t.Errorf("%s: declined but assigned %#v", raw, r)
-		}
+		checkDeclined(t, []byte(raw), decodeTextResult)
+	}
+}
+
+// checkDeclined fails the test if fast takes raw, or assigns anything
+// while declining it.
+func checkDeclined[T any](t *testing.T, raw []byte, fast func([]byte, *T) bool) {
+	t.Helper()
+	var r, zero T
+	if fast(raw, &r) {
+		t.Errorf("%s: taken by the fast path as %#v", raw, r)
+	}
+	if !reflect.DeepEqual(r, zero) {
+		t.Errorf("%s: declined but assigned %#v", raw, r)
 	}
 }
 

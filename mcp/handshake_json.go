@@ -219,6 +219,12 @@ func (d *scanner) object(names []string, value func(i int) bool) bool {
 // members reads an object, reading each member's value with value(name)
 // once its name is read; value refuses a name by returning false.
 func (d *scanner) members(value func(name string) bool) bool {
+	return d.memberKeys(func(key []byte) bool { return value(string(key)) })
+}
+
+// memberKeys is members with each name as its bytes in the input (plain:
+// without escapes), for callers that only compare it.
+func (d *scanner) memberKeys(value func(key []byte) bool) bool {
 	if !d.consume('{') {
 		return false
 	}
@@ -226,8 +232,8 @@ func (d *scanner) members(value func(name string) bool) bool {
 		return true
 	}
 	for {
-		name, ok := d.plainString()
-		if !ok || !d.consume(':') || !value(name) {
+		key, ok := d.plainKey()
+		if !ok || !d.consume(':') || !value(key) {
 			return false
 		}
 		if d.consume(',') {

@@ -20,35 +20,41 @@ var stringStop = func() (t [256]bool) {
 // Valid reports whether b is one JSON value, with optional white space
 // around it: the same answer as encoding/json's Valid (a fuzz test holds
 // the two together), several times faster. It walks strings eight bytes at
-// a time, which is where a large message's bytes are, and keeps its
-// nesting on the stack for the usual shallow message. Like json.Valid it
+// a time, which is where a large message's bytes are, and allocates only
+// for nesting deeper than 64. Like json.Valid it
 // does not check that strings are UTF-8.
 func Valid(b []byte) bool {
-	var shallow [64]byte
-	open := shallow[:0] // the '{' or '[' of each container we are inside
-	i := SkipSpace(b, 0)
+	end, ok := ValidValue(b, SkipSpace(b, 0))
+	return ok && SkipSpace(b, end) == len(b)
+}
+
+// ValidValue checks the one JSON value that starts at b[i], with Valid's
+// rules, and returns the index just past it; what follows is not looked
+// at. A decoder that picks members out of a document uses it to check,
+// and step over, each member it keeps raw or does not want.
+func ValidValue(b []byte, i int) (end int, ok bool) {
+	var open nesting // the containers we are inside
 	for {
 		// A value starts at b[i].
 		if i >= len(b) {
-			return false
+			return i, false
 		}
-		var ok bool
 		switch c := b[i]; c {
 		case '{', '[':
-			if len(open) == maxDepth {
-				return false
+			if open.depth == maxDepth {
+				return i, false
 			}
-			open = append(open, c)
+			open.push(c == '{')
 			i = SkipSpace(b, i+1)
 			if i < len(b) && b[i] == c+2 { // '}' is '{'+2, ']' is '['+2
-				open = open[:len(open)-1]
+				open.pop()
 				i++
 				ok = true
 				break
 			}
 			if c == '{' {
 				if i, ok = validKey(b, i); !ok {
-					return false
+					return i, false
 				}
 			}
 			continue
@@ -64,35 +70,65 @@ func Valid(b []byte) bool {
 			i, ok = validNumber(b, i)
 		}
 		if !ok {
-			return false
+			return i, false
 		}
 		// A value ended at b[i]: close containers, or find the next value.
 		for {
+			if open.depth == 0 {
+				return i, true
+			}
 			i = SkipSpace(b, i)
-			if len(open) == 0 {
-				return i == len(b)
-			}
 			if i >= len(b) {
-				return false
+				return i, false
 			}
-			top := open[len(open)-1]
-			if b[i] == top+2 {
-				open = open[:len(open)-1]
+			inObject := open.inObject()
+			if (inObject && b[i] == '}') || (!inObject && b[i] == ']') {
+				open.pop()
 				i++
 				continue
 			}
 			if b[i] != ',' {
-				return false
+				return i, false
 			}
 			i = SkipSpace(b, i+1)
-			if top == '{' {
+			if inObject {
 				if i, ok = validKey(b, i); !ok {
-					return false
+					return i, false
 				}
 			}
 			break
 		}
 	}
+}
+
+// nesting is a stack of containers, object or array, kept as bits for the
+// first 64 levels so that checking a usual message allocates nothing.
+type nesting struct {
+	depth   int
+	objects uint64 // bit d: the container at depth d+1 is an object
+	deeper  []bool // the containers past the first 64
+}
+
+func (n *nesting) push(object bool) {
+	if n.depth < 64 {
+		if object {
+			n.objects |= 1 << n.depth
+		} else {
+			n.objects &^= 1 << n.depth
+		}
+	} else {
+		n.deeper = append(n.deeper[:n.depth-64], object)
+	}
+	n.depth++
+}
+
+func (n *nesting) pop() { n.depth-- }
+
+func (n *nesting) inObject() bool {
+	if d := n.depth - 1; d < 64 {
+		return n.objects&(1<<d) != 0
+	}
+	return n.deeper[n.depth-65]
 }
 
 // validKey checks a member's name and its colon, returning the index of

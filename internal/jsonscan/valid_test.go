@@ -1,6 +1,7 @@
 package jsonscan
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -28,6 +29,15 @@ func FuzzValid(f *testing.F) {
 		if got, want := Valid(b), json.Valid(b); got != want {
 			t.Fatalf("Valid(%q) = %v, json.Valid says %v", b, got, want)
 		}
+		// A valid value followed by more input ends where it ends.
+		v := bytes.TrimSpace(b)
+		if !json.Valid(v) {
+			return
+		}
+		in := append(append([]byte{}, v...), " ,1"...)
+		if end, ok := ValidValue(in, 0); !ok || end != len(v) {
+			t.Fatalf("ValidValue(%q) = %d, %v; want %d, true", in, end, ok, len(v))
+		}
 	})
 }
 
@@ -39,6 +49,13 @@ func TestValidAgreesWithEncodingJSON(t *testing.T) {
 			strings.Repeat("[", depth)+strings.Repeat("]", depth),
 			strings.Repeat(`{"a":`, depth)+"1"+strings.Repeat("}", depth))
 	}
+	// Objects and arrays mixed past the 64 levels kept as bits, closed
+	// rightly and wrongly.
+	cases = append(cases,
+		strings.Repeat(`[{"a":`, 40)+"1"+strings.Repeat("}]", 40),
+		strings.Repeat(`[{"a":`, 40)+"1"+strings.Repeat("]}", 40),
+		strings.Repeat(`[{"a":`, 40)+"1"+strings.Repeat("}]", 39)+"}}",
+		strings.Repeat(`{"a":[`, 40)+"1"+strings.Repeat("],", 40))
 	// A forbidden byte or an escape at every offset of a long string,
 	// so that each lane of the eight-byte check is exercised.
 	for _, bad := range []string{"\x00", "\x1f", `\`, `"`, `\n`, `\u0041`} {
