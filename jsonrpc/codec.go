@@ -24,7 +24,11 @@ type envelope struct {
 // id, both "result" and "error", and so on. Every error is a *DecodeError.
 // A JSON array is rejected here; use DecodeFrame for input that may be a
 // batch. The message does not retain data, so a reader may reuse its buffer.
-func DecodeMessage(data []byte) (Message, error) {
+func DecodeMessage(data []byte) (Message, error) { return decodeMessage(data, false) }
+
+// decodeMessage is DecodeMessage; with retain, the message may keep parts
+// of data (see AppendFrameRetaining).
+func decodeMessage(data []byte, retain bool) (Message, error) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
 		return nil, newDecodeError(data, "empty frame", nil)
@@ -56,7 +60,7 @@ func DecodeMessage(data []byte) (Message, error) {
 			env.error = value
 		}
 	}
-	return env.message(data)
+	return env.message(data, retain)
 }
 
 // syntaxError returns encoding/json's account of why data is not valid
@@ -82,9 +86,22 @@ func DecodeFrame(data []byte) ([]Message, error) {
 // reader decoding one message per frame, the common case, needs no slice
 // of its own when dst lives on its stack.
 func AppendFrame(dst []Message, data []byte) ([]Message, error) {
+	return appendFrame(dst, data, false)
+}
+
+// AppendFrameRetaining is AppendFrame for a caller that gives data up: the
+// messages may keep parts of it (a result, params) instead of copies of
+// them, so data must not be written to again. A transport that read a
+// large message into a buffer it will not reuse saves a copy of the
+// message, and as much memory.
+func AppendFrameRetaining(dst []Message, data []byte) ([]Message, error) {
+	return appendFrame(dst, data, true)
+}
+
+func appendFrame(dst []Message, data []byte, retain bool) ([]Message, error) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 || data[0] != '[' {
-		m, err := DecodeMessage(data)
+		m, err := decodeMessage(data, retain)
 		if err != nil {
 			return dst, err
 		}
@@ -98,7 +115,7 @@ func AppendFrame(dst []Message, data []byte) ([]Message, error) {
 	var errs []error
 	i := 0
 	for item := range arrayItems(data) {
-		m, err := DecodeMessage(item)
+		m, err := decodeMessage(item, retain)
 		if err != nil {
 			var d *DecodeError
 			if errors.As(err, &d) {
@@ -116,7 +133,7 @@ func AppendFrame(dst []Message, data []byte) ([]Message, error) {
 	return msgs, errors.Join(errs...)
 }
 
-func (env *envelope) message(frame []byte) (Message, error) {
+func (env *envelope) message(frame []byte, retain bool) (Message, error) {
 	if len(env.jsonrpc) == 0 || isNull(env.jsonrpc) {
 		return nil, newDecodeError(frame, `missing "jsonrpc" member`, nil)
 	}
@@ -142,7 +159,7 @@ func (env *envelope) message(frame []byte) (Message, error) {
 		if method == "" {
 			return nil, newDecodeError(frame, `empty "method"`, nil)
 		}
-		params, err := checkParams(env.params)
+		params, err := checkParams(env.params, retain)
 		if err != nil {
 			return nil, newDecodeError(frame, err.Error(), nil)
 		}
@@ -180,7 +197,7 @@ func (env *envelope) message(frame []byte) (Message, error) {
 		return nil, newDecodeError(frame, "result response without an id", nil)
 	}
 	if hasResult {
-		return &Response{ID: id, Result: bytes.Clone(env.result)}, nil
+		return &Response{ID: id, Result: keep(env.result, retain)}, nil
 	}
 	e, err := parseErrorObject(env.error)
 	if err != nil {
@@ -189,15 +206,25 @@ func (env *envelope) message(frame []byte) (Message, error) {
 	return &Response{ID: id, Error: e}, nil
 }
 
-// checkParams validates params and copies them out of the frame.
-func checkParams(raw []byte) (json.RawMessage, error) {
+// checkParams validates params and copies them out of the frame, unless
+// the frame is retained.
+func checkParams(raw []byte, retain bool) (json.RawMessage, error) {
 	if len(raw) == 0 || isNull(raw) {
 		return nil, nil
 	}
 	if raw[0] != '{' && raw[0] != '[' {
 		return nil, errors.New(`"params" is neither an object nor an array`)
 	}
-	return bytes.Clone(raw), nil
+	return keep(raw, retain), nil
+}
+
+// keep returns a member of the frame: itself when the frame is retained,
+// else a copy.
+func keep(raw []byte, retain bool) json.RawMessage {
+	if retain {
+		return raw[:len(raw):len(raw)]
+	}
+	return bytes.Clone(raw)
 }
 
 // parseErrorObject reads a valid JSON value as an error object.

@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -77,7 +78,40 @@ func FuzzDecodeFrame(f *testing.F) {
 			}
 			checkRoundTrip(t, m)
 		}
+		// Retaining the frame changes where the messages' bytes live,
+		// not what they are or what is refused.
+		kept, keptErr := AppendFrameRetaining(nil, bytes.Clone(data))
+		if !reflect.DeepEqual(kept, msgs) || fmt.Sprint(keptErr) != fmt.Sprint(err) {
+			t.Fatalf("AppendFrameRetaining(%q) = %#v, %v; DecodeFrame gave %#v, %v", data, kept, keptErr, msgs, err)
+		}
 	})
+}
+
+// A retained frame's result and params are slices of it, not copies, and
+// appending to one cannot overwrite what follows it in the frame.
+func TestAppendFrameRetainingKeepsTheFrame(t *testing.T) {
+	frame := []byte(`[{"jsonrpc":"2.0","id":1,"result":{"a":1}},{"jsonrpc":"2.0","method":"m","params":{"b":2}}]`)
+	msgs, err := AppendFrameRetaining(nil, frame)
+	if err != nil || len(msgs) != 2 {
+		t.Fatalf("decoded %v, %v", msgs, err)
+	}
+	res := msgs[0].(*Response).Result
+	params := msgs[1].(*Notification).Params
+	for _, part := range [][]byte{res, params} {
+		at := bytes.Index(frame, part)
+		if at < 0 || &frame[at] != &part[0] {
+			t.Fatalf("%s is a copy, not a slice of the frame", part)
+		}
+	}
+	_ = append(res, "xx"...)
+	if !bytes.Contains(frame, []byte(`{"a":1}},{`)) {
+		t.Fatalf("appending to the result overwrote the frame: %s", frame)
+	}
+	// Without retaining, the same parts are copies.
+	msgs, _ = AppendFrame(nil, frame)
+	if res := msgs[0].(*Response).Result; &frame[bytes.Index(frame, res)] == &res[0] {
+		t.Fatal("AppendFrame kept a slice of the frame")
+	}
 }
 
 // checkRoundTrip asserts that a decoded message encodes, and that the

@@ -60,7 +60,7 @@ func (w *replyWatch) see(m jsonrpc.Message) {
 // its messages (one, or a 2025-03-26 batch). A body that is not JSON-RPC,
 // too large, unreadable, or without the response fails the call in-band.
 // The body is read into a pooled buffer: decoded messages keep no part of
-// it. settled reports whether the call got its response or its in-band
+// it, unless it is too large to be pooled again. settled reports whether the call got its response or its in-band
 // failure; it did not if the call was stopped.
 func (s *httpStream) readJSONReply(call *postCall, resp *http.Response) (settled bool) {
 	defer resp.Body.Close()
@@ -75,7 +75,13 @@ func (s *httpStream) readJSONReply(call *postCall, resp *http.Response) (settled
 		return s.failCall(call, codeTransportError, fmt.Sprintf("transport: reading the JSON reply to %s (id %s) from %s: %v", call.method, call.id, s.redacted(), err))
 	}
 	var one [1]jsonrpc.Message
-	msgs, derr := jsonrpc.AppendFrame(one[:0], data)
+	decode := jsonrpc.AppendFrame
+	if cap(data) > maxPooledReply {
+		// giveReplyBuf drops a buffer this large: its messages may keep
+		// their parts of it rather than copies.
+		decode = jsonrpc.AppendFrameRetaining
+	}
+	msgs, derr := decode(one[:0], data)
 	if len(msgs) == 0 {
 		return s.failCall(call, jsonrpc.CodeParseError, fmt.Sprintf("transport: the JSON reply to %s (id %s) from %s is not a valid JSON-RPC message: %s", call.method, call.id, s.redacted(), decodeReason(derr)))
 	}

@@ -204,7 +204,13 @@ func (s *lineStream) pump(emit func(readResult) bool) error {
 			return fmt.Errorf("transport: read: %w", err)
 		}
 		var one [1]jsonrpc.Message
-		msgs, decodeErr := jsonrpc.AppendFrame(one[:0], frame)
+		decode := jsonrpc.AppendFrame
+		if s.reader.GiveUpFrame() {
+			// A large frame is ours: its messages keep their parts of
+			// it rather than copies.
+			decode = jsonrpc.AppendFrameRetaining
+		}
+		msgs, decodeErr := decode(one[:0], frame)
 		if len(msgs) == 1 && decodeErr == nil {
 			if !emit(readResult{msg: msgs[0]}) {
 				return nil

@@ -56,6 +56,9 @@ type Reader struct {
 	br     *bufio.Reader // nil while a waiter's Reader holds no buffer
 	frame  []byte        // assembly buffer for frames longer than the read buffer
 	err    error         // sticky terminal error
+	// assembled says the line readLine returned last is in frame, not in
+	// the read buffer.
+	assembled bool
 
 	// A read that failed with a timeout (os.ErrDeadlineExceeded) leaves
 	// the line it cut short here, to be finished by the next ReadFrame:
@@ -172,6 +175,21 @@ func (r *Reader) ReadFrame() ([]byte, error) {
 	}
 }
 
+// GiveUpFrame hands the caller the frame ReadFrame returned last, when it
+// was assembled in a buffer too large to be kept for the next frame
+// (keepFrameBuffer): the Reader forgets that buffer, so the frame stays
+// valid, and the caller may keep it, after the next ReadFrame. It reports
+// whether it did; a frame it does not give up is only valid until the
+// next ReadFrame, as always. A decoder can then keep slices of a large
+// message instead of copying it.
+func (r *Reader) GiveUpFrame() bool {
+	if !r.assembled || cap(r.frame) <= keepFrameBuffer || r.resume || r.skipping {
+		return false
+	}
+	r.frame, r.assembled = nil, false
+	return true
+}
+
 // readLine returns the next line (blank or not) without its terminator.
 // It returns (nil, nil) when the input ended with nothing pending, after
 // recording the terminal error in r.err.
@@ -181,6 +199,7 @@ func (r *Reader) readLine() ([]byte, error) {
 		r.frame = r.frame[:0]
 	}
 	r.resume = false
+	r.assembled = false
 	for {
 		chunk, err := r.br.ReadSlice('\n')
 		switch {
@@ -193,6 +212,7 @@ func (r *Reader) readLine() ([]byte, error) {
 			} else {
 				line = chunk
 			}
+			r.assembled = assembling
 			line = trimEOL(line)
 			if r.MaxFrameSize > 0 && len(line) > r.MaxFrameSize {
 				return nil, &FrameTooLargeError{Limit: r.MaxFrameSize, Size: int64(len(line))}
@@ -232,6 +252,7 @@ func (r *Reader) readLine() ([]byte, error) {
 			} else {
 				line = chunk
 			}
+			r.assembled = assembling
 			if err == io.EOF && len(line) > 0 {
 				r.err = io.EOF
 				line = trimCR(line)

@@ -236,3 +236,38 @@ func TestReaderOverReadyWaiterHoldsNoBufferWhileWaiting(t *testing.T) {
 		t.Fatalf("%d waits, held a buffer while waiting: %v", p.waits, p.heldABuffer)
 	}
 }
+
+// A frame assembled in a buffer too large to keep is given up, and stays
+// as it was through the reads that follow; a frame in the read buffer,
+// or in a buffer the Reader keeps, is not, even right after a large
+// blank line.
+func TestReaderGivesUpOnlyLargeAssembledFrames(t *testing.T) {
+	big := strings.Repeat("x", 2*keepFrameBuffer)
+	blank := strings.Repeat(" ", 2*keepFrameBuffer)
+	mid := strings.Repeat("m", 3*readBufferSize)
+	r := NewReader(strings.NewReader(big + "\nsmall\n" + blank + "\nafter blank\n" + mid + "\n" + big + "\n"))
+	var kept [][]byte
+	for i, want := range []struct {
+		frame  string
+		giveUp bool
+	}{{big, true}, {"small", false}, {"after blank", false}, {mid, false}, {big, true}} {
+		f, err := r.ReadFrame()
+		if err != nil || string(f) != want.frame {
+			t.Fatalf("frame %d: %d bytes, %v", i, len(f), err)
+		}
+		if got := r.GiveUpFrame(); got != want.giveUp {
+			t.Fatalf("frame %d (%d bytes): GiveUpFrame = %v, want %v", i, len(f), got, want.giveUp)
+		}
+		if want.giveUp {
+			kept = append(kept, f)
+		}
+	}
+	if _, err := r.ReadFrame(); err != io.EOF {
+		t.Fatalf("after the last frame: %v", err)
+	}
+	for i, f := range kept {
+		if string(f) != big {
+			t.Fatalf("given-up frame %d changed after later reads", i)
+		}
+	}
+}
