@@ -8,8 +8,20 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// shellPrompt starts the line being typed.
+// shellPrompt starts the line being typed; on a configured server in
+// use, its name comes before the ">".
 const shellPrompt = "mcpwire> "
+
+// prompt is the prompt for the server in use.
+func (sh *shell) prompt() string {
+	if sh.servers == nil {
+		return shellPrompt
+	}
+	if name := sh.servers.using(); name != "" {
+		return "mcpwire " + Sanitize(name) + "> "
+	}
+	return shellPrompt
+}
 
 // liveMsg replaces the live line (a call's progress); "" clears it.
 type liveMsg string
@@ -31,7 +43,7 @@ type shellModel struct {
 
 func newShellModel(ctx context.Context, sh *shell) *shellModel {
 	in := textinput.New()
-	in.Prompt = shellPrompt
+	in.Prompt = sh.prompt()
 	in.Focus()
 	return &shellModel{ctx: ctx, sh: sh, in: in, histAt: sh.history.len()}
 }
@@ -45,6 +57,7 @@ func (m *shellModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case doneMsg:
 		m.running, m.live = nil, ""
+		m.in.Prompt = m.sh.prompt() // "use" may have changed it
 		return m, nil
 	case tea.KeyMsg:
 		if m.running != nil {
@@ -79,7 +92,7 @@ func (m *shellModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *shellModel) enter() tea.Cmd {
 	line := strings.TrimSpace(m.in.Value())
 	m.in.SetValue("")
-	echo := tea.Println(shellPrompt + line)
+	echo := tea.Println(m.in.Prompt + line)
 	if line == "" {
 		return echo
 	}
