@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 
@@ -198,6 +199,9 @@ func (sh *shell) run(ctx context.Context, desc string) error {
 	p := tea.NewProgram(m, tea.WithInput(sh.real.In), tea.WithOutput(sh.real.ErrOut))
 	stop := context.AfterFunc(ctx, p.Quit)
 	defer stop()
+	sizeCtx, stopSize := context.WithCancel(ctx)
+	defer stopSize()
+	followSize(sizeCtx, p, os.Stderr)
 	sh.mu.Lock()
 	sh.program, sh.ended = p, make(chan struct{})
 	sh.mu.Unlock()

@@ -41,8 +41,6 @@ func (sh *shell) runConfigured(ctx context.Context, f *TargetFlags, args []strin
 	}
 	defer s.Close()
 	sh.servers = &shellServers{s: s}
-	unsubscribe := s.M.Subscribe(sh.serverEvent)
-	defer unsubscribe()
 	desc := "the configured servers"
 	if name != "" {
 		if !s.known(name) {
@@ -71,6 +69,10 @@ func (sh *shell) runConfigured(ctx context.Context, f *TargetFlags, args []strin
 		}
 		desc = fmt.Sprintf("%d configured servers (%s)", len(names), strings.Join(names, ", "))
 	}
+	// Subscribed once the servers are up: what they announce while they
+	// start (their first list_changed) is no news to the person.
+	unsubscribe := s.M.Subscribe(sh.serverEvent)
+	defer unsubscribe()
 	return sh.run(ctx, Sanitize(desc))
 }
 
