@@ -36,16 +36,16 @@ func TestPtyConfigInput(t *testing.T) {
 	}
 	const secret = "s3cret-typed-value"
 	s := startPty(t, nil, "tools", "--config", file)
-	s.expect(`Config input "api-key": The API key`)
-	s.expect("hidden as typed")
+	s.Expect(`Config input "api-key": The API key`)
+	s.Expect("hidden as typed")
 	// One answer is typed: a second question would wait for another, and
 	// the tool list would never come.
-	s.send(secret, keyEnter)
-	s.expect("mcp__two__echo")
-	if code := s.wait(); code != 0 {
-		t.Errorf("exit %d; screen:\n%s", code, screenTail(s.screen()))
+	s.Send(secret, keyEnter)
+	s.Expect("mcp__two__echo")
+	if code := s.Wait(); code != 0 {
+		t.Errorf("exit %d; screen:\n%s", code, screenTail(s.Screen()))
 	}
-	scr := s.screen()
+	scr := s.Screen()
 	if strings.Contains(scr, secret) {
 		t.Errorf("the typed secret is on the screen:\n%s", screenTail(scr))
 	}

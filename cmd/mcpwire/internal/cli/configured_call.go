@@ -42,28 +42,7 @@ func withConfiguredTool(ctx context.Context, io *IOStreams, f *ConfigFlags, sf *
 // resolve turns ref into a server and its own tool name.
 func (s *Session) resolve(ctx context.Context, ref string) (server, tool string, err error) {
 	if strings.Contains(ref, "/") {
-		// Model-facing names never hold "/"; server names might, so every
-		// split is tried, the shortest server name first.
-		for i := range len(ref) {
-			if ref[i] != '/' {
-				continue
-			}
-			server, tool = ref[:i], ref[i+1:]
-			if def := s.Set.Lookup(server); def != nil {
-				if tool == "" {
-					return "", "", Usagef("%q names no tool after the server", ref)
-				}
-				if !def.ToolAllowed(tool) {
-					return "", "", Usagef("tool %q of server %q is excluded by its enabledTools/disabledTools", tool, server)
-				}
-				return server, tool, nil
-			}
-			if _, ok := s.M.Server(server); ok {
-				// Known only as an invalid definition: Connect says why.
-				return server, tool, nil
-			}
-		}
-		return "", "", Usagef("no configured server is named %q (\"mcpwire servers\" lists them)", ref[:strings.IndexByte(ref, '/')])
+		return s.resolveRef(ref)
 	}
 	// A model-facing name may be any server's: none may be untrusted.
 	if err := s.refuseUntrusted(); err != nil {
@@ -73,25 +52,65 @@ func (s *Session) resolve(ctx context.Context, ref string) (server, tool string,
 	if err != nil {
 		return "", "", err
 	}
-	if e, ok := s.M.Tool(ref); ok {
-		return e.Server, e.Tool.Name, nil
-	}
-	// Not a model-facing name: a server's own name for its tool, as
-	// "mcpwire tools SERVER" and the server's documentation show it.
-	server, err = toolOwner(snap, ref)
+	server, tool, err = s.toolByName(snap, ref)
 	if server != "" || err != nil {
-		return server, ref, err
+		return server, tool, err
 	}
 	failed := failures(snap)
 	s.Warn(failed)
 	if len(failed) > 0 {
 		return "", "", failureError(failed, len(snap.Servers))
 	}
+	return "", "", noSuchTool(snap, ref)
+}
+
+// resolveRef resolves SERVER/TOOL: the configured server and its own name
+// for the tool.
+func (s *Session) resolveRef(ref string) (server, tool string, err error) {
+	// Model-facing names never hold "/"; server names might, so every
+	// split is tried, the shortest server name first.
+	for i := range len(ref) {
+		if ref[i] != '/' {
+			continue
+		}
+		server, tool = ref[:i], ref[i+1:]
+		if def := s.Set.Lookup(server); def != nil {
+			if tool == "" {
+				return "", "", Usagef("%q names no tool after the server", ref)
+			}
+			if !def.ToolAllowed(tool) {
+				return "", "", Usagef("tool %q of server %q is excluded by its enabledTools/disabledTools", tool, server)
+			}
+			return server, tool, nil
+		}
+		if _, ok := s.M.Server(server); ok {
+			// Known only as an invalid definition: Connect says why.
+			return server, tool, nil
+		}
+	}
+	return "", "", Usagef("no configured server is named %q (\"mcpwire servers\" lists them)", ref[:strings.IndexByte(ref, '/')])
+}
+
+// toolByName finds the tool that ref names among the servers' tools of
+// snap: a model-facing name, else one server's own name for its tool (as
+// "mcpwire tools SERVER" and the server's documentation show it). The
+// server is "" when none offers it.
+func (s *Session) toolByName(snap *manager.Snapshot, ref string) (server, tool string, err error) {
+	if e, ok := s.M.Tool(ref); ok {
+		return e.Server, e.Tool.Name, nil
+	}
+	server, err = toolOwner(snap, ref)
+	return server, ref, err
+}
+
+// noSuchTool is the usage error for a tool name no server offers, with
+// the nearest names as suggestions.
+func noSuchTool(snap *manager.Snapshot, ref string) error {
 	var names []string
 	for _, e := range snap.Tools {
 		names = append(names, e.Name, e.Tool.Name)
 	}
-	return "", "", Usagef("no configured server offers a tool named %q%s (\"mcpwire tools\" lists them; SERVER/TOOL names a server's tool directly)", ref, didYouMean(ref, slices.Compact(slices.Sorted(slices.Values(names)))))
+	return Usagef("no configured server offers a tool named %q%s (\"mcpwire tools\" lists them; SERVER/TOOL names a server's tool directly)", ref, didYouMean(ref, slices.Compact(slices.Sorted(slices.Values(names)))))
 }
 
 // toolOwner finds the one server whose own tool is named tool; "" when

@@ -21,40 +21,40 @@ func everythingTarget(t *testing.T) []string {
 func TestPtyElicitationForm(t *testing.T) {
 	t.Parallel()
 	s := startPty(t, nil, append([]string{"call", "trigger-elicitation-request"}, everythingTarget(t)...)...)
-	s.expect("the server asks:")
-	s.expect("Please provide inputs for the following fields:")
-	s.expect("fill in the form and send it")
-	s.send(keyEnter)
+	s.Expect("the server asks:")
+	s.Expect("Please provide inputs for the following fields:")
+	s.Expect("fill in the form and send it")
+	s.Send(keyEnter)
 	// Each field is typed into once it has the focus (huh moves it
 	// between key presses, so keys sent ahead could land on the last one).
-	s.field("Your full, legal name", keyEnter)
-	s.expect("required") // the empty required name is refused
-	s.send("Ada", keyEnter)
-	s.field("Agree to the terms", "y")
-	s.field("Favorite first line", keyEnter) // keeps its default
-	s.field("Your email address", "ada", keyEnter)
-	s.expect("not an email address")
-	s.send("@example.com", keyEnter)
-	s.field("Portfolio / personal website", "example", keyEnter)
-	s.expect("not a URI")
-	s.send(keyBack, keyBack, keyBack, keyBack, keyBack, keyBack, keyBack, "https://ada.example/", keyEnter)
-	s.field("Your date of birth", "2026-13-01", keyEnter)
-	s.expect("not a date")
-	s.send(keyBack, keyBack, keyBack, keyBack, keyBack, "01-02", keyEnter)
-	s.field("Your favorite integer", "0", keyEnter) // 420, over 100
-	s.expect("at most 100")
-	s.send(keyBack, keyEnter)
-	s.field("Favorite number", "x", keyEnter)
-	s.expect("not a number")
-	s.send(keyBack, keyEnter)
-	s.field("Choose your favorite friend", keyDown, keyEnter)           // from the default Monica to Rachel
-	s.field("Choose your favorite instruments", keyDown, "x", keyEnter) // Guitar (default) and Piano
-	s.field("Choose your favorite hero", keyEnter)                      // the default, Superman
-	s.field("Choose your favorite types of fish", "x", keyEnter)        // Tuna off: none chosen
-	s.expect("choose at least 1")
-	s.send("x", keyEnter)
-	s.field("Choose your favorite type of pet", keyDown, keyEnter) // Dogs
-	s.expect("User provided the requested information!")
+	s.Field("Your full, legal name", keyEnter)
+	s.Expect("required") // the empty required name is refused
+	s.Send("Ada", keyEnter)
+	s.Field("Agree to the terms", "y")
+	s.Field("Favorite first line", keyEnter) // keeps its default
+	s.Field("Your email address", "ada", keyEnter)
+	s.Expect("not an email address")
+	s.Send("@example.com", keyEnter)
+	s.Field("Portfolio / personal website", "example", keyEnter)
+	s.Expect("not a URI")
+	s.Send(keyBack, keyBack, keyBack, keyBack, keyBack, keyBack, keyBack, "https://ada.example/", keyEnter)
+	s.Field("Your date of birth", "2026-13-01", keyEnter)
+	s.Expect("not a date")
+	s.Send(keyBack, keyBack, keyBack, keyBack, keyBack, "01-02", keyEnter)
+	s.Field("Your favorite integer", "0", keyEnter) // 420, over 100
+	s.Expect("at most 100")
+	s.Send(keyBack, keyEnter)
+	s.Field("Favorite number", "x", keyEnter)
+	s.Expect("not a number")
+	s.Send(keyBack, keyEnter)
+	s.Field("Choose your favorite friend", keyDown, keyEnter)           // from the default Monica to Rachel
+	s.Field("Choose your favorite instruments", keyDown, "x", keyEnter) // Guitar (default) and Piano
+	s.Field("Choose your favorite hero", keyEnter)                      // the default, Superman
+	s.Field("Choose your favorite types of fish", "x", keyEnter)        // Tuna off: none chosen
+	s.Expect("choose at least 1")
+	s.Send("x", keyEnter)
+	s.Field("Choose your favorite type of pet", keyDown, keyEnter) // Dogs
+	s.Expect("User provided the requested information!")
 	// The server's echo of what it got, keys in order.
 	for _, want := range []string{
 		`"birthdate": "2026-01-02"`, `"check": true`, `"email": "ada@example.com"`,
@@ -63,10 +63,10 @@ func TestPtyElicitationForm(t *testing.T) {
 		`"titledMultipleSelectEnum": [`, `"fish-1"`, `"titledSingleSelectEnum": "hero-1"`,
 		`"untitledMultipleSelectEnum": [`, `"Guitar",`, `"Piano"`, `"untitledSingleSelectEnum": "Rachel"`,
 	} {
-		s.expect(want)
+		s.Expect(want)
 	}
-	if code := s.wait(); code != 0 {
-		t.Errorf("exit %d; screen:\n%s", code, screenTail(s.screen()))
+	if code := s.Wait(); code != 0 {
+		t.Errorf("exit %d; screen:\n%s", code, screenTail(s.Screen()))
 	}
 }
 
@@ -82,23 +82,23 @@ func TestPtyElicitationDeclineCancel(t *testing.T) {
 			answer func(s *ptySession)
 			want   string
 		}{
-			{"decline", func(s *ptySession) { s.send(keyDown, keyEnter) }, `{"action":"decline"}`},
-			{"ctrl-c", func(s *ptySession) { s.send(keyCtrlC) }, `{"action":"cancel"}`},
+			{"decline", func(s *ptySession) { s.Send(keyDown, keyEnter) }, `{"action":"decline"}`},
+			{"ctrl-c", func(s *ptySession) { s.Send(keyCtrlC) }, `{"action":"cancel"}`},
 			{"ctrl-c amid the fields", func(s *ptySession) {
-				s.send(keyEnter)
-				s.field("Name (required)", keyCtrlC)
+				s.Send(keyEnter)
+				s.Field("Name (required)", keyCtrlC)
 			}, `{"action":"cancel"}`},
 		} {
 			t.Run(era+"/"+c.name, func(t *testing.T) {
 				t.Parallel()
 				s := startPty(t, nil, append([]string{"call", "elicit", "--arg", "message=Your name?", "--protocol", era}, server()...)...)
-				s.expect("the server asks:")
-				s.expect("Your name?")
-				s.expect("fill in the form and send it")
+				s.Expect("the server asks:")
+				s.Expect("Your name?")
+				s.Expect("fill in the form and send it")
 				c.answer(s)
-				s.expect(c.want)
-				if code := s.wait(); code != 0 {
-					t.Errorf("exit %d; screen:\n%s", code, screenTail(s.screen()))
+				s.Expect(c.want)
+				if code := s.Wait(); code != 0 {
+					t.Errorf("exit %d; screen:\n%s", code, screenTail(s.Screen()))
 				}
 			})
 		}
@@ -126,12 +126,12 @@ func TestPtyElicitationNamesConfiguredServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := startPty(t, nil, "call", "demo/elicit", "--arg", "message=Who are you?", "--config", file)
-	s.expect(`server "demo" asks:`)
-	s.expect("Who are you?")
-	s.expect("fill in the form and send it")
-	s.send(keyDown, keyEnter)
-	s.expect(`{"action":"decline"}`)
-	if code := s.wait(); code != 0 {
-		t.Errorf("exit %d; screen:\n%s", code, screenTail(s.screen()))
+	s.Expect(`server "demo" asks:`)
+	s.Expect("Who are you?")
+	s.Expect("fill in the form and send it")
+	s.Send(keyDown, keyEnter)
+	s.Expect(`{"action":"decline"}`)
+	if code := s.Wait(); code != 0 {
+		t.Errorf("exit %d; screen:\n%s", code, screenTail(s.Screen()))
 	}
 }

@@ -21,19 +21,19 @@ func TestPtyElicitationURL(t *testing.T) {
 	const link = "https://pay.example.com/checkout?order=42"
 	s := startPty(t, []string{"BROWSER=" + browser},
 		append([]string{"call", "trigger-url-elicitation", "--arg", "url=" + link, "--arg", "message=Pay for the order"}, everythingTarget(t)...)...)
-	s.expect("the server asks you to open a web page")
-	s.expect("Pay for the order")
-	s.expect("Domain: pay.example.com")
-	s.expect("URL:    " + link)
+	s.Expect("the server asks you to open a web page")
+	s.Expect("Pay for the order")
+	s.Expect("Domain: pay.example.com")
+	s.Expect("URL:    " + link)
 	if _, err := os.Stat(opened); err == nil {
 		t.Fatal("the browser opened before the person agreed")
 	}
-	s.send(keyEnter) // open it in the browser
-	s.expect("Waiting for the page at pay.example.com to be completed")
-	s.send(keyEnter) // done
-	s.expect("User completed the URL elicitation flow.")
-	if code := s.wait(); code != 0 {
-		t.Errorf("exit %d; screen:\n%s", code, screenTail(s.screen()))
+	s.Send(keyEnter) // open it in the browser
+	s.Expect("Waiting for the page at pay.example.com to be completed")
+	s.Send(keyEnter) // done
+	s.Expect("User completed the URL elicitation flow.")
+	if code := s.Wait(); code != 0 {
+		t.Errorf("exit %d; screen:\n%s", code, screenTail(s.Screen()))
 	}
 	if b, err := os.ReadFile(opened); string(b) != link {
 		t.Errorf("the browser got %q, %v; want %q", b, err, link)

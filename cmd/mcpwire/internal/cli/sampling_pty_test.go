@@ -26,20 +26,20 @@ func TestPtySamplingEditor(t *testing.T) {
 	editor := writeScript(t, dir, "editor", `{ printf 'The editor wrote this reply.\n'; cat "$1"; } > "$1.new" && mv "$1.new" "$1"`+"\n")
 	s := startPty(t, []string{"EDITOR=" + editor, "VISUAL="},
 		append([]string{"call", "trigger-sampling-request", "--arg", "prompt=Name a colour", "--arg", "maxTokens=64"}, everythingTarget(t)...)...)
-	s.expect("the server asks for a model's reply (sampling)")
-	s.expect("System prompt: You are a helpful test server.")
-	s.expect("user: Resource trigger-sampling-request context: Name a colour")
-	s.expect("Max tokens: 64; temperature 0.7")
-	s.expect("write the reply in " + editor)
-	s.send(keyEnter)
-	s.expect("LLM sampling result:")
-	s.expect(`"model": "mcpwire-user"`)
-	s.expect(`"text": "The editor wrote this reply."`)
-	if code := s.wait(); code != 0 {
-		t.Errorf("exit %d; screen:\n%s", code, screenTail(s.screen()))
+	s.Expect("the server asks for a model's reply (sampling)")
+	s.Expect("System prompt: You are a helpful test server.")
+	s.Expect("user: Resource trigger-sampling-request context: Name a colour")
+	s.Expect("Max tokens: 64; temperature 0.7")
+	s.Expect("write the reply in " + editor)
+	s.Send(keyEnter)
+	s.Expect("LLM sampling result:")
+	s.Expect(`"model": "mcpwire-user"`)
+	s.Expect(`"text": "The editor wrote this reply."`)
+	if code := s.Wait(); code != 0 {
+		t.Errorf("exit %d; screen:\n%s", code, screenTail(s.Screen()))
 	}
-	if strings.Contains(s.screen(), replyMarker) {
-		t.Errorf("the marker and what follows it went back to the server:\n%s", screenTail(s.screen()))
+	if strings.Contains(s.Screen(), replyMarker) {
+		t.Errorf("the marker and what follows it went back to the server:\n%s", screenTail(s.Screen()))
 	}
 }
 
@@ -48,11 +48,11 @@ func TestPtySamplingEditor(t *testing.T) {
 func TestPtySamplingDecline(t *testing.T) {
 	t.Parallel()
 	s := startPty(t, nil, append([]string{"call", "sample", "--arg", "prompt=Name a colour"}, server()...)...)
-	s.expect("user: Name a colour")
-	s.send(keyDown, keyEnter)
-	s.expect("declined the server's sampling request")
-	s.expect("the user rejected the sampling request")
-	s.wait()
+	s.Expect("user: Name a colour")
+	s.Send(keyDown, keyEnter)
+	s.Expect("declined the server's sampling request")
+	s.Expect("the user rejected the sampling request")
+	s.Wait()
 }
 
 // --sampling-cmd gets the request as JSON on stdin and its printed result
@@ -104,11 +104,11 @@ func TestPtyConfirmSampling(t *testing.T) {
 		{[]string{keyDown, keyEnter}, "the user rejected the sampling request"},
 	} {
 		s := startPty(t, nil, append([]string{"call", "sample", "--arg", "prompt=Say it", "--sampling-cmd", cmd, "--confirm-sampling"}, server()...)...)
-		s.expect("user: Say it")
-		s.expect("The reply of --sampling-cmd (model script):")
-		s.expect("send this reply")
-		s.send(c.keys...)
-		s.expect(c.want)
-		s.wait()
+		s.Expect("user: Say it")
+		s.Expect("The reply of --sampling-cmd (model script):")
+		s.Expect("send this reply")
+		s.Send(c.keys...)
+		s.Expect(c.want)
+		s.Wait()
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 
@@ -15,25 +16,36 @@ import (
 func newShellCommand() *Command {
 	return &Command{
 		Name:    "shell",
-		Summary: "an interactive session on one server",
-		Usage:   "shell [--json] [flags] TARGET",
-		Description: `Open an interactive session on the server TARGET (a URL, or -- COMMAND):
-one connection, many commands, typed at a prompt with line editing,
-history (kept in the user's state directory) and Tab completion of
-commands, tool names, argument names, enum values and resource URIs.
+		Summary: "an interactive session on a server, or on the configured ones",
+		Usage:   "shell [--json] [flags] [TARGET | SERVER]",
+		Description: `Open an interactive session on the server TARGET (a URL, or -- COMMAND),
+or without one on the configured servers (as "mcpwire servers" finds
+and trusts them; --config and --server, or a SERVER name, narrow them):
+one connection per server, many commands, typed at a prompt with line
+editing, history (kept in the user's state directory) and Tab
+completion of commands, server names, tool names, argument names, enum
+values and resource URIs.
 
 Commands: tools [TOOL], call TOOL [K=V ...] (values converted by the
 tool's schema as --arg does), resources, read URI, prompts, prompt NAME
 [K=V ...], info, log LEVEL, help, exit. Their output is the one-shot
 commands'; with --json each result is one JSON object.
 
+On the configured servers, servers shows their status and use SERVER
+picks the one the commands act on (the prompt shows it; use alone goes
+back to all of them). With none picked, tools lists every server's
+tools under their model-facing names (mcp__SERVER__TOOL), and call
+takes such a name, SERVER/TOOL, or a tool name only one server has.
+
 A call's progress is a live line; Ctrl-C cancels the call in flight (the
 server is sent notifications/cancelled) and the shell stays. Ctrl-C at
 the prompt clears the line; Ctrl-D on an empty line, or exit, leaves.
-The server's notifications (list changes, log messages, resource
-updates) are printed above the prompt without disturbing what is typed.
-A form or sampling request during a call is answered by the flags
-(--elicit, --sampling-cmd), not asked.`,
+The servers' notifications (list changes, log messages, resource
+updates) are printed above the prompt without disturbing what is typed,
+on the configured servers under the server's name. A form, URL or
+sampling request during a call is asked at the terminal, as the one-shot
+commands ask it, naming the server; Ctrl-C in it cancels that request
+only. The flags (--elicit, --sampling-cmd) answer instead when given.`,
 		Options: func() Options { return &shellOptions{} },
 	}
 }
@@ -53,8 +65,13 @@ func (o *shellOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
 	if io.Prompter == nil {
 		return Usagef("mcpwire shell needs a terminal (stdin and stderr); in a script, run the one-shot commands")
 	}
+	sh := &shell{json: o.JSON}
+	shIO := sh.streams(io)
 	if configuredWanted(p) {
-		return Usagef("mcpwire shell needs a TARGET: a server URL, or -- COMMAND [ARGS...]")
+		return sh.runConfigured(ctx, &o.Target, p.Args)
+	}
+	if err := o.Target.Config.CheckAdHoc(); err != nil {
+		return err
 	}
 	t, args, err := o.Target.Resolve(io, p)
 	if err != nil {
@@ -63,37 +80,42 @@ func (o *shellOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
 	if err := argCount(args, 0, 0, ""); err != nil {
 		return err
 	}
-	sh := &shell{json: o.JSON, target: t}
-	shIO := sh.streams(io)
+	sh.target = t
 	t.clientHook = sh.clientOptions
 	return WithClient(ctx, shIO, t, func(c *mcp.Client) error {
 		sh.client = c
-		return sh.run(ctx)
+		return sh.run(ctx, Sanitize(t.Desc))
 	})
 }
 
 // shell is one interactive session: the connection, the terminal program
 // and the lists completion offers.
 type shell struct {
-	json   bool
-	target *Target
-	client *mcp.Client
-	io     *IOStreams // the commands' streams: through the program
-	real   *IOStreams // the terminal's
+	json bool
+	// target and client are the one server of a TARGET; servers are the
+	// configured ones instead (shell_servers.go).
+	target  *Target
+	client  *mcp.Client
+	servers *shellServers
+	io      *IOStreams // the commands' streams: through the program
+	real    *IOStreams // the terminal's
 
 	mu      sync.Mutex
-	program *tea.Program // nil before and after the session
-	tools   []mcp.Tool   // nil: to be listed again
+	program *tea.Program  // nil before and after the session
+	ended   chan struct{} // closed when the session's program has ended
+	// The current server's lists, for completion; nil: to be listed
+	// again.
+	tools   []mcp.Tool
 	uris    []string
 	prompts []string
 	history *shellHistory
 }
 
 // streams are the commands' streams: their output goes above the prompt,
-// and progress becomes the live line.
+// progress becomes the live line, and questions pause the prompt.
 func (sh *shell) streams(io *IOStreams) *IOStreams {
 	s := *io
-	s.Prompter = nil // one program has the terminal: the flags answer
+	s.Prompter = &shellPrompter{sh: sh, inner: io.Prompter}
 	s.IsTerminal = true
 	s.Out = &shellWriter{sh: sh, direct: io.Out}
 	s.ErrOut = &shellWriter{sh: sh, direct: io.ErrOut, live: true}
@@ -104,23 +126,38 @@ func (sh *shell) streams(io *IOStreams) *IOStreams {
 // clientOptions subscribes the session to the server's notifications,
 // which print above the prompt, and forgets a changed list.
 func (sh *shell) clientOptions(opts *mcp.ClientOptions) {
-	note := func(what string) { sh.println(Sanitize("notification: " + what)) }
-	opts.OnToolsListChanged = func(context.Context) {
-		sh.forget(func() { sh.tools = nil })
-		note("tools/list_changed (the tool list changed)")
+	note := func(method string) {
+		sh.forgetList(method)
+		sh.println(Sanitize("notification: " + listChangedNotes[method]))
 	}
-	opts.OnResourcesListChanged = func(context.Context) {
-		sh.forget(func() { sh.uris = nil })
-		note("resources/list_changed (the resource list changed)")
-	}
-	opts.OnPromptsListChanged = func(context.Context) {
-		sh.forget(func() { sh.prompts = nil })
-		note("prompts/list_changed (the prompt list changed)")
-	}
+	opts.OnToolsListChanged = func(context.Context) { note(mcp.NotificationToolsListChanged) }
+	opts.OnResourcesListChanged = func(context.Context) { note(mcp.NotificationResourcesListChanged) }
+	opts.OnPromptsListChanged = func(context.Context) { note(mcp.NotificationPromptsListChanged) }
 	opts.OnResourceUpdated = func(_ context.Context, u mcp.ResourceUpdated) {
-		note("resources/updated " + u.URI)
+		sh.println(Sanitize("notification: resources/updated " + u.URI))
 	}
 	opts.OnLogMessage = func(_ context.Context, m mcp.LoggingMessage) { sh.println(Sanitize(LogLine(m))) }
+}
+
+// listChangedNotes say what each list_changed notification means.
+var listChangedNotes = map[string]string{
+	mcp.NotificationToolsListChanged:     "tools/list_changed (the tool list changed)",
+	mcp.NotificationResourcesListChanged: "resources/list_changed (the resource list changed)",
+	mcp.NotificationPromptsListChanged:   "prompts/list_changed (the prompt list changed)",
+}
+
+// forgetList forgets the list a list_changed notification says changed.
+func (sh *shell) forgetList(method string) {
+	sh.forget(func() {
+		switch method {
+		case mcp.NotificationToolsListChanged:
+			sh.tools = nil
+		case mcp.NotificationResourcesListChanged:
+			sh.uris = nil
+		case mcp.NotificationPromptsListChanged:
+			sh.prompts = nil
+		}
+	})
 }
 
 func (sh *shell) forget(f func()) {
@@ -152,8 +189,9 @@ func (sh *shell) setLive(line string) {
 	}
 }
 
-// run is the session: the prompt until exit or Ctrl-D.
-func (sh *shell) run(ctx context.Context) error {
+// run is the session on what desc names: the prompt until exit or
+// Ctrl-D.
+func (sh *shell) run(ctx context.Context, desc string) error {
 	sh.history = openShellHistory()
 	m := newShellModel(ctx, sh)
 	// Not tea.WithContext: an ended context kills the program, which
@@ -161,13 +199,17 @@ func (sh *shell) run(ctx context.Context) error {
 	p := tea.NewProgram(m, tea.WithInput(sh.real.In), tea.WithOutput(sh.real.ErrOut))
 	stop := context.AfterFunc(ctx, p.Quit)
 	defer stop()
+	sizeCtx, stopSize := context.WithCancel(ctx)
+	defer stopSize()
+	followSize(sizeCtx, p, os.Stderr)
 	sh.mu.Lock()
-	sh.program = p
+	sh.program, sh.ended = p, make(chan struct{})
 	sh.mu.Unlock()
-	fmt.Fprintf(sh.real.ErrOut, "mcpwire shell on %s: help lists the commands, Ctrl-D leaves\n", Sanitize(sh.target.Desc))
+	fmt.Fprintf(sh.real.ErrOut, "mcpwire shell on %s: help lists the commands, Ctrl-D leaves\n", desc)
 	_, err := p.Run()
 	sh.mu.Lock()
 	sh.program = nil
+	close(sh.ended)
 	sh.mu.Unlock()
 	if ctx.Err() != nil {
 		return ctx.Err()

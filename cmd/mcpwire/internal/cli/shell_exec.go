@@ -20,6 +20,8 @@ var shellCommands = []struct{ name, usage string }{
 	{"prompt", "prompt NAME [K=V ...]   get a prompt"},
 	{"info", "info                    the server's name, version and capabilities"},
 	{"log", "log LEVEL               ask for the server's log messages of LEVEL and up"},
+	{"servers", "servers                 the configured servers and their status"},
+	{"use", "use [SERVER]            act on SERVER (configured); alone: on all of them"},
 	{"help", "help                    this list"},
 	{"exit", "exit                    leave (or Ctrl-D)"},
 }
@@ -49,24 +51,25 @@ func (sh *shell) exec(ctx context.Context, line string) {
 
 func (sh *shell) dispatch(ctx context.Context, name string, args []string) error {
 	io := sh.io
-	conn := Conn{Client: sh.client, Target: sh.target}
 	switch name {
 	case "help":
 		for _, c := range shellCommands {
-			fmt.Fprintln(io.Out, c.usage)
+			if sh.servers != nil || !configuredOnly(c.name) {
+				fmt.Fprintln(io.Out, c.usage)
+			}
 		}
 		return nil
+	case "servers":
+		return sh.showServers(args)
+	case "use":
+		return sh.use(ctx, args)
 	case "tools":
 		return sh.listTools(ctx, args)
 	case "call":
 		if len(args) == 0 {
 			return Usagef("call needs a TOOL: call TOOL [K=V ...]")
 		}
-		list, err := sh.toolList(ctx)
-		if err != nil {
-			return err
-		}
-		tool, err := findTool(list, args[0])
+		conn, tool, err := sh.callTarget(ctx, args[0])
 		if err != nil {
 			return err
 		}
@@ -78,18 +81,26 @@ func (sh *shell) dispatch(ctx context.Context, name string, args []string) error
 		if err != nil {
 			return err
 		}
-		return callTool(ctx, io, sh.target, sh.client, tool.Name, v, resultOptions{JSON: sh.json})
+		return callTool(ctx, io, conn.Target, conn.Client, tool.Name, v, resultOptions{JSON: sh.json})
 	case "log":
 		if len(args) != 1 || mcp.LoggingLevel(args[0]).Severity() < 0 {
 			return Usagef("log LEVEL: one of debug, info, notice, warning, error, critical, alert, emergency")
 		}
-		if err := sh.client.SetLogLevel(ctx, mcp.LoggingLevel(args[0])); err != nil {
-			return sh.target.Explain("setting the log level", err)
+		conn, err := sh.conn(ctx)
+		if err != nil {
+			return err
+		}
+		if err := conn.Client.SetLogLevel(ctx, mcp.LoggingLevel(args[0])); err != nil {
+			return conn.Target.Explain("setting the log level", err)
 		}
 		fmt.Fprintf(io.ErrOut, "mcpwire: asked for log messages of level %s and up\n", args[0])
 		return nil
 	case "resources", "read", "prompts", "prompt", "info":
 		// The one-shot command itself, on this connection.
+		conn, err := sh.conn(ctx)
+		if err != nil {
+			return err
+		}
 		argv := slices.Clone(args)
 		if name == "prompt" && len(argv) > 1 {
 			argv = append([]string{argv[0]}, pairsAsFlags(argv[1:])...)
@@ -105,6 +116,10 @@ func (sh *shell) dispatch(ctx context.Context, name string, args []string) error
 	}
 	return Usagef("unknown command %q%s (help lists them)", name, didYouMean(name, shellNames()))
 }
+
+// configuredOnly reports whether the command works only on the
+// configured servers.
+func configuredOnly(name string) bool { return name == "servers" || name == "use" }
 
 // pairsAsFlags turns K=V words into --arg K=V.
 func pairsAsFlags(pairs []string) []string {
@@ -125,6 +140,9 @@ func shellNames() []string {
 
 // listTools is "tools [TOOL]", as the one-shot command prints it.
 func (sh *shell) listTools(ctx context.Context, args []string) error {
+	if len(args) == 0 && sh.allServers() {
+		return sh.listAllTools()
+	}
 	list, err := sh.toolList(ctx)
 	if err != nil {
 		return err
@@ -149,17 +167,26 @@ func (sh *shell) listTools(ctx context.Context, args []string) error {
 	return nil
 }
 
-// toolList is the server's tools, listed again after a list_changed.
+// toolList is the current server's tools, listed again after a
+// list_changed; on every configured server, all their tools under their
+// model-facing names.
 func (sh *shell) toolList(ctx context.Context) ([]mcp.Tool, error) {
+	if sh.allServers() {
+		return sh.allTools(), nil
+	}
 	sh.mu.Lock()
 	list := sh.tools
 	sh.mu.Unlock()
 	if list != nil {
 		return list, nil
 	}
-	list, err := sh.client.ListTools(ctx)
+	conn, err := sh.conn(ctx)
 	if err != nil {
-		return nil, sh.target.Explain("listing tools", err)
+		return nil, err
+	}
+	list, err = conn.Client.ListTools(ctx)
+	if err != nil {
+		return nil, conn.Target.Explain("listing tools", err)
 	}
 	sh.mu.Lock()
 	sh.tools = NonNil(list)
@@ -177,6 +204,8 @@ func (sh *shell) candidates(ctx context.Context, line string) []string {
 	switch {
 	case len(fields) == 0:
 		all = shellNames()
+	case fields[0] == "use" && len(fields) == 1:
+		all = sh.serverNames()
 	case fields[0] == "log" && len(fields) == 1:
 		all = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
 	case (fields[0] == "call" || fields[0] == "tools") && len(fields) == 1:
@@ -228,8 +257,8 @@ func (sh *shell) argCandidates(ctx context.Context, toolName, word string) []str
 }
 
 func (sh *shell) resourceURIs(ctx context.Context) []string {
-	return sh.cached(&sh.uris, func() ([]string, error) {
-		list, err := sh.client.ListResources(ctx)
+	return sh.cached(ctx, &sh.uris, func(c *mcp.Client) ([]string, error) {
+		list, err := c.ListResources(ctx)
 		var uris []string
 		for _, r := range list {
 			uris = append(uris, r.URI)
@@ -239,8 +268,8 @@ func (sh *shell) resourceURIs(ctx context.Context) []string {
 }
 
 func (sh *shell) promptNames(ctx context.Context) []string {
-	return sh.cached(&sh.prompts, func() ([]string, error) {
-		list, err := sh.client.ListPrompts(ctx)
+	return sh.cached(ctx, &sh.prompts, func(c *mcp.Client) ([]string, error) {
+		list, err := c.ListPrompts(ctx)
 		var names []string
 		for _, p := range list {
 			names = append(names, p.Name)
@@ -249,16 +278,21 @@ func (sh *shell) promptNames(ctx context.Context) []string {
 	})
 }
 
-// cached is *slot, listed with list when nil (after a list_changed); a
-// failed listing completes nothing and is tried again next time.
-func (sh *shell) cached(slot *[]string, list func() ([]string, error)) []string {
+// cached is *slot, listed with list on the current server when nil
+// (after a list_changed or a use); a failed listing completes nothing and
+// is tried again next time.
+func (sh *shell) cached(ctx context.Context, slot *[]string, list func(c *mcp.Client) ([]string, error)) []string {
 	sh.mu.Lock()
 	names := *slot
 	sh.mu.Unlock()
 	if names != nil {
 		return names
 	}
-	names, err := list()
+	conn, err := sh.conn(ctx)
+	if err != nil {
+		return nil
+	}
+	names, err = list(conn.Client)
 	if err != nil {
 		return nil
 	}

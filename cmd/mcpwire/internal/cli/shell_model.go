@@ -8,8 +8,20 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// shellPrompt starts the line being typed.
+// shellPrompt starts the line being typed; on a configured server in
+// use, its name comes before the ">".
 const shellPrompt = "mcpwire> "
+
+// prompt is the prompt for the server in use.
+func (sh *shell) prompt() string {
+	if sh.servers == nil {
+		return shellPrompt
+	}
+	if name := sh.servers.using(); name != "" {
+		return "mcpwire " + Sanitize(name) + "> "
+	}
+	return shellPrompt
+}
 
 // liveMsg replaces the live line (a call's progress); "" clears it.
 type liveMsg string
@@ -27,11 +39,14 @@ type shellModel struct {
 	running context.CancelFunc // the command in flight; nil at the prompt
 	live    string
 	histAt  int // position in the history while browsing it
+	// ahead are the lines typed (ended with Enter) while a command ran,
+	// run in turn once it is done, as a shell takes type-ahead.
+	ahead []string
 }
 
 func newShellModel(ctx context.Context, sh *shell) *shellModel {
 	in := textinput.New()
-	in.Prompt = shellPrompt
+	in.Prompt = sh.prompt()
 	in.Focus()
 	return &shellModel{ctx: ctx, sh: sh, in: in, histAt: sh.history.len()}
 }
@@ -45,13 +60,16 @@ func (m *shellModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case doneMsg:
 		m.running, m.live = nil, ""
+		m.in.Prompt = m.sh.prompt() // "use" may have changed it
+		if len(m.ahead) > 0 {
+			line := m.ahead[0]
+			m.ahead = m.ahead[1:]
+			return m, m.run(line)
+		}
 		return m, nil
 	case tea.KeyMsg:
 		if m.running != nil {
-			if msg.Type == tea.KeyCtrlC {
-				m.running() // cancels the call; the shell stays
-			}
-			return m, nil
+			return m, m.typeAhead(msg)
 		}
 		switch msg.Type {
 		case tea.KeyCtrlD:
@@ -75,11 +93,40 @@ func (m *shellModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, cmd
 }
 
+// typeAhead takes a key while a command runs: Ctrl-C cancels the command
+// (the shell stays) and drops what was typed ahead; other keys edit the
+// next line, which Enter queues.
+func (m *shellModel) typeAhead(msg tea.KeyMsg) tea.Cmd {
+	switch msg.Type {
+	case tea.KeyCtrlC:
+		m.running()
+		m.ahead = nil
+		m.in.SetValue("")
+		return nil
+	case tea.KeyEnter:
+		m.ahead = append(m.ahead, m.in.Value())
+		m.in.SetValue("")
+		return nil
+	case tea.KeyTab, tea.KeyUp, tea.KeyDown, tea.KeyCtrlD:
+		return nil // they need the prompt's state
+	}
+	var cmd tea.Cmd
+	m.in, cmd = m.in.Update(msg)
+	return cmd
+}
+
 // enter runs the typed line.
 func (m *shellModel) enter() tea.Cmd {
-	line := strings.TrimSpace(m.in.Value())
+	line := m.in.Value()
 	m.in.SetValue("")
-	echo := tea.Println(shellPrompt + line)
+	return m.run(line)
+}
+
+// run runs line: echoed above the prompt, kept in the history, and
+// executed off the program's loop (doneMsg says it ended).
+func (m *shellModel) run(line string) tea.Cmd {
+	line = strings.TrimSpace(line)
+	echo := tea.Println(m.in.Prompt + line)
 	if line == "" {
 		return echo
 	}

@@ -24,28 +24,28 @@ func TestPtyShell(t *testing.T) {
 			hs := mcptest.NewHTTPServer(t, srv, nil)
 			state := t.TempDir()
 			s := startPty(t, []string{"XDG_STATE_HOME=" + state}, "shell", "--protocol", era, hs.URL)
-			s.expect("mcpwire shell on")
-			s.expect(shellPrompt)
+			s.Expect("mcpwire shell on")
+			s.Expect(shellPrompt)
 
 			// Tab completes "ec" to the tool echo, then its argument.
-			s.send("call ec", keyTab)
-			s.expect(shellPrompt + "call echo ")
-			s.send("mes", keyTab)
-			s.expect(shellPrompt + "call echo message=")
-			s.send("hi-there", keyEnter)
-			s.expect(shellPrompt + "call echo message=hi-there\n")
-			s.expect("hi-there\n") // the result, under the line
+			s.Send("call ec", keyTab)
+			s.Expect(shellPrompt + "call echo ")
+			s.Send("mes", keyTab)
+			s.Expect(shellPrompt + "call echo message=")
+			s.Send("hi-there", keyEnter)
+			s.Expect(shellPrompt + "call echo message=hi-there\n")
+			s.Expect("hi-there\n") // the result, under the line
 
 			// Progress is a live line, and Ctrl-C cancels the call in
 			// flight; the shell stays.
-			s.send("call slow steps=100000 delay_ms=5", keyEnter)
-			s.expect("slow [")
-			s.expect("/100000 (0%) step ")
-			s.send(keyCtrlC)
-			s.expect("mcpwire: cancelled")
-			s.send("call add a=2 b=40", keyEnter)
-			s.expect(shellPrompt + "call add a=2 b=40\n")
-			s.expect("42\n")
+			s.Send("call slow steps=100000 delay_ms=5", keyEnter)
+			s.Expect("slow [")
+			s.Expect("/100000 (0%) step ")
+			s.Send(keyCtrlC)
+			s.Expect("mcpwire: cancelled")
+			s.Send("call add a=2 b=40", keyEnter)
+			s.Expect(shellPrompt + "call add a=2 b=40\n")
+			s.Expect("42\n")
 			// Before 2026-07-28 the cancel is notifications/cancelled;
 			// in it, closing the call's reply stream.
 			cancelled := false
@@ -57,31 +57,33 @@ func TestPtyShell(t *testing.T) {
 			}
 
 			// A list_changed while typing.
-			s.send("call ad")
-			s.expect(shellPrompt + "call ad")
+			s.Send("call ad")
+			s.Expect(shellPrompt + "call ad")
 			srv.AddTool(mcptest.Tool{Name: "added-live", Description: "Added while typing."},
 				func(context.Context, *mcptest.ToolRequest) (*mcptest.ToolResult, error) {
 					return mcptest.TextResult("the live tool ran"), nil
 				})
-			s.expect("notification: tools/list_changed")
-			s.expect(shellPrompt + "call ad") // the typed line is drawn again, whole
-			s.send("ded", keyTab)
-			s.expect(shellPrompt + "call added-live ")
-			s.send(keyEnter)
-			s.expect("the live tool ran")
+			s.Expect("notification: tools/list_changed")
+			s.Expect(shellPrompt + "call ad") // the typed line is drawn again, whole
+			s.Send("ded", keyTab)
+			s.Expect(shellPrompt + "call added-live ")
+			s.Send(keyEnter)
+			s.Expect("the live tool ran")
+			s.Expect(shellPrompt) // Tab completes at the prompt, not while a call runs
 
 			// A resource URI completes as far as the two agree, then
 			// whole; read is the one-shot command on this connection.
-			s.send("read mcp", keyTab)
-			s.expect(shellPrompt + "read mcptest://static/")
-			s.send("h", keyTab)
-			s.expect(shellPrompt + "read mcptest://static/hello.txt ")
-			s.send(keyEnter)
-			s.expect(mcptest.HelloText)
+			s.Send("read mcp", keyTab)
+			s.Expect(shellPrompt + "read mcptest://static/")
+			s.Send("h", keyTab)
+			s.Expect(shellPrompt + "read mcptest://static/hello.txt ")
+			s.Send(keyEnter)
+			s.Expect(mcptest.HelloText)
+			s.Expect(shellPrompt)
 
-			s.send(keyCtrlD)
-			if code := s.wait(); code != 0 {
-				t.Errorf("exit %d; screen:\n%s", code, screenTail(s.screen()))
+			s.Send(keyCtrlD)
+			if code := s.Wait(); code != 0 {
+				t.Errorf("exit %d; screen:\n%s", code, screenTail(s.Screen()))
 			}
 			hist, err := os.ReadFile(filepath.Join(state, "mcpwire", "shell_history"))
 			if err != nil || !strings.Contains(string(hist), "call echo message=hi-there\ncall slow steps=100000 delay_ms=5\n") {
@@ -95,13 +97,13 @@ func TestPtyShell(t *testing.T) {
 func TestPtyShellJSON(t *testing.T) {
 	t.Parallel()
 	s := startPty(t, []string{"XDG_STATE_HOME=" + t.TempDir()}, append([]string{"shell", "--json"}, server()...)...)
-	s.expect(shellPrompt)
-	s.send("call add a=2 b=40", keyEnter)
-	s.expect(`"structuredContent": {`)
-	s.expect(`"sum": 42`)
-	s.send("exit", keyEnter)
-	if code := s.wait(); code != 0 {
-		t.Errorf("exit %d; screen:\n%s", code, screenTail(s.screen()))
+	s.Expect(shellPrompt)
+	s.Send("call add a=2 b=40", keyEnter)
+	s.Expect(`"structuredContent": {`)
+	s.Expect(`"sum": 42`)
+	s.Send("exit", keyEnter)
+	if code := s.Wait(); code != 0 {
+		t.Errorf("exit %d; screen:\n%s", code, screenTail(s.Screen()))
 	}
 }
 
@@ -111,5 +113,23 @@ func TestShellNeedsTerminal(t *testing.T) {
 	r := run(t, append([]string{"shell"}, server()...)...)
 	if r.code != ExitUsage || !strings.Contains(r.err, "mcpwire shell needs a terminal") {
 		t.Errorf("exit %d, stderr %q", r.code, r.err)
+	}
+}
+
+// A line typed while a call runs is not lost: it runs once the call is
+// done, as a shell takes type-ahead.
+func TestPtyShellTypeAhead(t *testing.T) {
+	t.Parallel()
+	s := startPty(t, []string{"XDG_STATE_HOME=" + t.TempDir()}, append([]string{"shell"}, server()...)...)
+	s.Expect(shellPrompt)
+	s.Send("call slow steps=8 delay_ms=250", keyEnter)
+	s.Expect("slow [") // the call runs
+	s.Send("call echo message=typed-ahead", keyEnter)
+	s.Expect(shellPrompt + "call echo message=typed-ahead\n")
+	s.Expect("typed-ahead\n")
+	s.Expect(shellPrompt)
+	s.Send(keyCtrlD)
+	if code := s.Wait(); code != 0 {
+		t.Errorf("exit %d; screen:\n%s", code, screenTail(s.Screen()))
 	}
 }

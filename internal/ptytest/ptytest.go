@@ -1,0 +1,163 @@
+// Package ptytest runs a command on a real pseudo-terminal for tests, as a
+// person meets it: the test types keys and reads the screen as text. The
+// CLI's tests and the interop modules' tests of the built command share it.
+package ptytest
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// Deadline bounds a wait for text on the screen or for the command's end:
+// generous, since the machine may be busy; a test that passes never waits
+// for it.
+const Deadline = 20 * time.Second
+
+// Keys as a terminal sends them.
+const (
+	Enter = "\r"
+	Down  = "\x1b[B"
+	CtrlC = "\x03"
+	CtrlD = "\x04"
+	Back  = "\x7f"
+	Tab   = "\t"
+)
+
+// Session is a command running on a pseudo-terminal.
+type Session struct {
+	t    testing.TB
+	tty  *os.File
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	grew chan struct{} // signalled when buf grows or the output ends
+	mark int           // Expect looks at the screen text after this
+	done chan struct{} // closed when the reader ends
+	exit chan error    // the process's end
+}
+
+// Start runs cmd on a new pseudo-terminal of 60 rows and 160 columns. The
+// command is killed when the test ends.
+func Start(t testing.TB, cmd *exec.Cmd) *Session {
+	t.Helper()
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 60, Cols: 160})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Session{t: t, tty: tty, grew: make(chan struct{}, 1), done: make(chan struct{}), exit: make(chan error, 1)}
+	go s.read()
+	go func() { s.exit <- cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-s.done
+		tty.Close()
+	})
+	return s
+}
+
+func (s *Session) read() {
+	defer close(s.done)
+	b := make([]byte, 4096)
+	for {
+		n, err := s.tty.Read(b)
+		s.mu.Lock()
+		s.buf.Write(b[:n])
+		s.mu.Unlock()
+		select {
+		case s.grew <- struct{}{}:
+		default:
+		}
+		if err != nil {
+			return // EIO once the process and its children closed the terminal
+		}
+	}
+}
+
+// controls matches the terminal's control sequences, which the screen
+// text leaves out.
+var controls = regexp.MustCompile(`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78]`)
+
+// Screen is everything written so far, as text.
+func (s *Session) Screen() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return strings.ReplaceAll(controls.ReplaceAllString(s.buf.String(), ""), "\r", "")
+}
+
+// Tail is the end of a long screen, for a failure message.
+func Tail(s string) string {
+	if len(s) > 4000 {
+		return "…" + s[len(s)-4000:]
+	}
+	return s
+}
+
+// Expect waits until text appears after the previous match, and moves
+// the mark past it.
+func (s *Session) Expect(text string) {
+	s.t.Helper()
+	deadline := time.NewTimer(Deadline)
+	defer deadline.Stop()
+	for {
+		scr := s.Screen()
+		if i := strings.Index(scr[min(s.mark, len(scr)):], text); i >= 0 {
+			s.mark += i + len(text)
+			return
+		}
+		select {
+		case <-s.grew:
+		case <-s.done:
+			if scr := s.Screen(); !strings.Contains(scr[min(s.mark, len(scr)):], text) {
+				s.t.Fatalf("the output ended without %q; after the last match:\n%s", text, Tail(scr[min(s.mark, len(scr)):]))
+			}
+		case <-deadline.C:
+			s.t.Fatalf("no %q on the screen; after the last match:\n%s", text, Tail(scr[min(s.mark, len(scr)):]))
+		}
+	}
+}
+
+// Send types keys.
+func (s *Session) Send(keys ...string) {
+	s.t.Helper()
+	for _, k := range keys {
+		if _, err := s.tty.Write([]byte(k)); err != nil {
+			s.t.Fatal(err)
+		}
+	}
+}
+
+// Field waits until the form's field described by desc has the focus
+// (huh marks it with a bar), then types keys into it. Keys sent ahead
+// could land on another field: huh moves the focus between key presses.
+func (s *Session) Field(desc string, keys ...string) {
+	s.t.Helper()
+	s.Expect("┃ " + desc)
+	s.Send(keys...)
+}
+
+// Wait returns the exit code once the command ends.
+func (s *Session) Wait() int {
+	s.t.Helper()
+	select {
+	case err := <-s.exit:
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return ee.ExitCode()
+		}
+		if err != nil {
+			s.t.Fatal(err)
+		}
+		return 0
+	case <-time.After(Deadline):
+		s.t.Fatalf("the command did not end; screen:\n%s", Tail(s.Screen()))
+		return -1
+	}
+}
