@@ -55,6 +55,7 @@ type gatewayOptions struct {
 	LegacySSE    bool
 	AuthTokenEnv string
 	SessionKey   string
+	sessionKeys  [][]byte // read by loadSessionKeys
 }
 
 func (o *gatewayOptions) Flags(fs *flag.FlagSet) {
@@ -101,6 +102,9 @@ func (o *gatewayOptions) check() (map[string]string, error) {
 func (o *gatewayOptions) Run(ctx context.Context, streams *IOStreams, p Parsed) error {
 	prefixes, err := o.check()
 	if err != nil {
+		return err
+	}
+	if err := o.loadSessionKeys(); err != nil {
 		return err
 	}
 	m, only, err := o.upstreams(ctx, streams, p, prefixes)
@@ -187,10 +191,7 @@ func (o *gatewayOptions) serveHTTP(ctx context.Context, streams *IOStreams, g *g
 	if host, _, err := net.SplitHostPort(addr); err == nil && host == "" {
 		addr = "127.0.0.1" + addr // loopback unless told otherwise
 	}
-	keys, err := sessionKeys(o.SessionKey)
-	if err != nil {
-		return err
-	}
+	keys := o.sessionKeys
 	if len(keys) == 0 {
 		fmt.Fprintf(streams.ErrOut, "mcpwire: serve: no session key (--session-key-file or %s): sessions stay local to this process, and a replica behind a load balancer does not know another's\n", sessionKeyEnv)
 	}

@@ -12,6 +12,17 @@ import (
 // sessionKeyEnv holds session keys when --session-key-file is not given.
 const sessionKeyEnv = "MCPWIRE_SESSION_KEY"
 
+// loadSessionKeys reads the session keys of --listen before any server
+// starts, so that a bad key fails at once.
+func (o *gatewayOptions) loadSessionKeys() error {
+	if o.Listen == "" {
+		return nil
+	}
+	keys, err := sessionKeys(o.SessionKey)
+	o.sessionKeys = keys
+	return err
+}
+
 // sessionKeys reads the keys that seal session ids: from --session-key-file
 // (one hex key a line; blank lines and lines starting with # are skipped)
 // or else from MCPWIRE_SESSION_KEY (keys separated by commas or spaces).

@@ -70,6 +70,26 @@ func TestSessionKeysRefuseBadKeysWithoutShowingThem(t *testing.T) {
 	}
 }
 
+func TestServeSessionKeyFlag(t *testing.T) {
+	o := &gatewayOptions{}
+	fs := NewFlagSet("serve")
+	o.Flags(fs)
+	if err := fs.Parse([]string{"--stdio", "--session-key-file", "k"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := o.check(); err == nil || !strings.Contains(err.Error(), "are for --listen") {
+		t.Errorf("--stdio with --session-key-file: %v", err)
+	}
+	// A bad key fails before any server starts: the target here does
+	// not exist, and is never tried.
+	bad := writeKeyFile(t, "abcd")
+	r := run(t, "serve", "--listen", "127.0.0.1:0", "--session-key-file", bad, "--", filepath.Join(t.TempDir(), "no-such-server"))
+	r.wantCode(t, 2)
+	if !strings.Contains(r.err, "--session-key-file "+bad+": key 1 is 2 bytes") || strings.Contains(r.err, "abcd") {
+		t.Errorf("stderr:\n%s", r.err)
+	}
+}
+
 func TestServeSaysSessionsAreLocalWithoutKey(t *testing.T) {
 	t.Setenv(sessionKeyEnv, "")
 	r := startReplica(t)
