@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/internal/origin"
+	"github.com/mcpwire/mcpwire/internal/server"
 )
 
 // HTTPOptions configure Handler.
@@ -23,6 +24,12 @@ type HTTPOptions struct {
 	// 401 and a WWW-Authenticate challenge. The Host and Origin check runs
 	// first. The token is the gateway's own: it is never passed upstream.
 	BearerToken string
+	// SessionKeys seal every Mcp-Session-Id (32 bytes each; the first
+	// seals, every one opens), so that replicas given the same keys serve
+	// each other's sessions. Without keys, a session lives in this
+	// handler. Refused ids are reported to Options.Warn. The legacy
+	// HTTP+SSE transport's sessions stay local either way.
+	SessionKeys [][]byte
 }
 
 // Handler serves the gateway over Streamable HTTP at /mcp: sessions for
@@ -37,7 +44,7 @@ func (g *Gateway) Handler(opts *HTTPOptions) http.Handler {
 		o = *opts
 	}
 	mux := http.NewServeMux()
-	streamable := g.srv.StreamableHTTPHandler(nil)
+	streamable := g.srv.StreamableHTTPHandler(&server.HTTPOptions{SessionKeys: o.SessionKeys, SessionWarn: g.warn})
 	mux.Handle("/mcp", streamable)
 	closers := []func(){streamable.Close}
 	if o.LegacySSE {

@@ -48,6 +48,16 @@ type HTTPOptions struct {
 	// AllowedOrigins lists Origin values accepted besides loopback ones;
 	// any other Origin is refused with 403.
 	AllowedOrigins []string
+	// SessionKeys, when set, seal every Mcp-Session-Id: it carries what
+	// the session negotiated, encrypted and authenticated under the first
+	// key (SessionKeySize bytes each), so that any handler given the same
+	// keys, in this process or another, serves the session's requests.
+	// Every key opens ids, so keys can be rotated. An id that opens under
+	// none gets 404. Without keys, sessions live in this handler only.
+	SessionKeys [][]byte
+	// SessionWarn receives the session ids refused under SessionKeys (the
+	// reason, never the id). Nil discards.
+	SessionWarn func(error)
 }
 
 // HTTPFailure is a scripted error answer (see HTTPHandler.FailNext).
@@ -79,6 +89,13 @@ type HTTPHandler struct {
 	closing       chan struct{}      // closed by Close: ends misbehaviours that wait
 
 	modern modernHTTP // see modern_http.go
+
+	// sealer is set by SessionKeys (session_seal.go); sealErr when they
+	// are unusable, which every request is then answered with.
+	sealer       *sessionSealer
+	sealErr      error
+	revoked      map[string]time.Time // session_revoke.go
+	revokedOrder []revocation
 }
 
 // StreamableHTTPHandler returns an http.Handler serving s over Streamable
@@ -87,6 +104,9 @@ func (s *Server) StreamableHTTPHandler(opts *HTTPOptions) *HTTPHandler {
 	h := &HTTPHandler{srv: s, sessions: map[string]*httpOut{}, closing: make(chan struct{})}
 	if opts != nil {
 		h.opts = *opts
+	}
+	if len(h.opts.SessionKeys) > 0 {
+		h.sealer, h.sealErr = newSessionSealer(h.opts.SessionKeys)
 	}
 	h.h = recordingHandler(&h.log, http.HandlerFunc(h.serve))
 	return h
@@ -124,9 +144,13 @@ func (h *HTTPHandler) CutNextStream(target string) {
 }
 
 // ExpireSession forgets a session, as a server does when a session times
-// out: its open streams end and every later request with its id gets 404.
+// out: its open streams end and every later request with its id gets 404
+// (from this handler: with SessionKeys, others still open the id).
 // It reports whether the session existed.
 func (h *HTTPHandler) ExpireSession(id string) bool {
+	h.mu.Lock()
+	h.revokeLocked(id)
+	h.mu.Unlock()
 	o := h.forget(id)
 	if o == nil {
 		return false
@@ -231,6 +255,10 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusServiceUnavailable, -32000, "the mcptest server is closed")
 		return
 	}
+	if h.sealErr != nil {
+		httpError(w, http.StatusInternalServerError, -32603, "Internal error: session keys: %v", h.sealErr)
+		return
+	}
 	if !originAllowed(r, h.opts.AllowedOrigins) {
 		httpError(w, http.StatusForbidden, -32000, "Forbidden: Origin %q is not allowed", r.Header.Get("Origin"))
 		return
@@ -322,7 +350,11 @@ func (h *HTTPHandler) session(w http.ResponseWriter, r *http.Request) *httpOut {
 		delete(h.sessions, id) // ended by Server.Close
 		o = nil
 	}
+	reopen := o == nil && h.sealer != nil && !h.revokedLocked(id)
 	h.mu.Unlock()
+	if reopen {
+		o = h.reopen(id)
+	}
 	if o == nil {
 		httpError(w, http.StatusNotFound, -32001, "Session not found")
 		return nil
@@ -394,7 +426,9 @@ func (h *HTTPHandler) servePost(w http.ResponseWriter, r *http.Request) {
 			httpError(w, http.StatusServiceUnavailable, -32000, "%v", err)
 			return
 		}
-		w.Header().Set(headerSessionID, o.ss.ID())
+		if h.sealer == nil { // else once initialize is answered, below
+			w.Header().Set(headerSessionID, o.ss.ID())
+		}
 	default:
 		if o = h.session(w, r); o == nil {
 			return
@@ -428,6 +462,14 @@ func (h *HTTPHandler) servePost(w http.ResponseWriter, r *http.Request) {
 	o.ss.receive(req)
 	if req.Method == "initialize" && !h.opts.Stateless {
 		defer h.dropIfNotInitialized(o)
+		if h.sealer != nil && o.ss.isInitialized() {
+			id, err := h.sealSession(o)
+			if err != nil {
+				httpError(w, http.StatusInternalServerError, -32603, "Internal error: %v", err)
+				return
+			}
+			w.Header().Set(headerSessionID, id)
+		}
 	}
 	if h.opts.JSONResponse {
 		resp, err := o.waitJSON(r, st)
@@ -516,7 +558,7 @@ func (h *HTTPHandler) serveGet(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer o.detach(st)
-	if st == o.standalone && r.Header.Get("Last-Event-ID") == "" {
+	if st == o.standalone && (r.Header.Get("Last-Event-ID") == "" || pos < 0) {
 		o.mu.Lock()
 		pos = st.delivered
 		if h.primesSession(o) {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -54,6 +55,10 @@ type httpOut struct {
 	nextStream int
 	crashed    chan struct{}
 	crashOnce  sync.Once
+	// tag starts every event id when sessions are sealed: it tells this
+	// replica's life of the session from another's, whose event numbers
+	// mean other events.
+	tag string
 }
 
 func newHTTPOut(h *HTTPHandler) *httpOut {
@@ -62,6 +67,9 @@ func newHTTPOut(h *HTTPHandler) *httpOut {
 		streams:   map[int]*replyStream{},
 		byRequest: map[jsonrpc.ID]*replyStream{},
 		crashed:   make(chan struct{}),
+	}
+	if h.sealer != nil {
+		o.tag = rand.Text()[:8] + "."
 	}
 	o.standalone = &replyStream{num: 0, changed: make(chan struct{})}
 	o.streams[0] = o.standalone
@@ -88,7 +96,7 @@ func (o *httpOut) openReply(id jsonrpc.ID, asJSON, cut bool) *replyStream {
 func (o *httpOut) appendLocked(st *replyStream, data []byte, priming bool) {
 	ev := sseEvent{data: data, priming: priming}
 	if !o.h.opts.NoEventIDs {
-		ev.id = strconv.Itoa(st.num) + "-" + strconv.Itoa(len(st.events))
+		ev.id = o.tag + strconv.Itoa(st.num) + "-" + strconv.Itoa(len(st.events))
 	}
 	st.events = append(st.events, ev)
 	close(st.changed)
@@ -144,8 +152,21 @@ func (o *httpOut) crash() {
 
 func (o *httpOut) close() {}
 
-// resumePoint looks up the stream and position a Last-Event-ID names.
+// resumePoint looks up the stream and position a Last-Event-ID names. A
+// sealed session's id from another life of the session (another replica,
+// or this one before a restart) resumes the standalone stream from now
+// (pos -1): its events were that replica's and are gone with it.
 func (o *httpOut) resumePoint(lastID string) (*replyStream, int, error) {
+	if o.tag != "" {
+		rest, ours := strings.CutPrefix(lastID, o.tag)
+		if !ours {
+			if strings.HasSuffix(strings.SplitN(lastID, "-", 2)[0], ".0") {
+				return o.standalone, -1, nil
+			}
+			return nil, 0, fmt.Errorf("Last-Event-ID names an event this replica never sent (the session moved here); a reply's stream cannot be resumed on another replica")
+		}
+		lastID = rest
+	}
 	num, idx, ok := strings.Cut(lastID, "-")
 	n, err1 := strconv.Atoi(num)
 	i, err2 := strconv.Atoi(idx)

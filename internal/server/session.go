@@ -165,8 +165,20 @@ func (ss *Session) shutdown() {
 }
 
 // ID names the session: "session-N" in order of creation (over Streamable
-// HTTP it is also the Mcp-Session-Id).
-func (ss *Session) ID() string { return ss.id }
+// HTTP it is also the Mcp-Session-Id, unless HTTPOptions.SessionKeys seal
+// it).
+func (ss *Session) ID() string {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.id
+}
+
+// setID renames the session to its sealed Mcp-Session-Id.
+func (ss *Session) setID(id string) {
+	ss.mu.Lock()
+	ss.id = id
+	ss.mu.Unlock()
+}
 
 // Done is closed when the session has ended.
 func (ss *Session) Done() <-chan struct{} { return ss.ctx.Done() }

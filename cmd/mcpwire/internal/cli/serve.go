@@ -54,6 +54,8 @@ type gatewayOptions struct {
 	Prefixes     StringList
 	LegacySSE    bool
 	AuthTokenEnv string
+	SessionKey   string
+	sessionKeys  [][]byte // read by loadSessionKeys
 }
 
 func (o *gatewayOptions) Flags(fs *flag.FlagSet) {
@@ -66,6 +68,7 @@ func (o *gatewayOptions) Flags(fs *flag.FlagSet) {
 	fs.Var(&o.Prefixes, "prefix", "list server's tools as PREFIX+SEP+TOOL, `SERVER=PREFIX` (repeatable; empty PREFIX: no prefix)")
 	fs.BoolVar(&o.LegacySSE, "legacy-sse", false, "with --listen, also serve the 2024-11-05 HTTP+SSE transport at /sse")
 	fs.StringVar(&o.AuthTokenEnv, "auth-token-env", "", "with --listen, require the token in environment variable `NAME` as Authorization: Bearer TOKEN")
+	fs.StringVar(&o.SessionKey, "session-key-file", "", "with --listen, seal session ids with the hex keys in `FILE` (else $"+sessionKeyEnv+"), so that replicas sharing them serve each other's sessions")
 }
 
 // check validates the flags that need no server.
@@ -73,8 +76,8 @@ func (o *gatewayOptions) check() (map[string]string, error) {
 	if o.Stdio == (o.Listen != "") {
 		return nil, Usagef("give one of --stdio and --listen ADDR")
 	}
-	if o.Stdio && (len(o.AllowedHosts) > 0 || o.LegacySSE || o.AuthTokenEnv != "") {
-		return nil, Usagef("--allowed-host, --legacy-sse and --auth-token-env are for --listen")
+	if o.Stdio && (len(o.AllowedHosts) > 0 || o.LegacySSE || o.AuthTokenEnv != "" || o.SessionKey != "") {
+		return nil, Usagef("--allowed-host, --legacy-sse, --auth-token-env and --session-key-file are for --listen")
 	}
 	if o.AuthTokenEnv != "" && os.Getenv(o.AuthTokenEnv) == "" {
 		return nil, Usagef("--auth-token-env: the environment variable %s is not set or empty", o.AuthTokenEnv)
@@ -99,6 +102,9 @@ func (o *gatewayOptions) check() (map[string]string, error) {
 func (o *gatewayOptions) Run(ctx context.Context, streams *IOStreams, p Parsed) error {
 	prefixes, err := o.check()
 	if err != nil {
+		return err
+	}
+	if err := o.loadSessionKeys(); err != nil {
 		return err
 	}
 	m, only, err := o.upstreams(ctx, streams, p, prefixes)
@@ -185,6 +191,10 @@ func (o *gatewayOptions) serveHTTP(ctx context.Context, streams *IOStreams, g *g
 	if host, _, err := net.SplitHostPort(addr); err == nil && host == "" {
 		addr = "127.0.0.1" + addr // loopback unless told otherwise
 	}
+	keys := o.sessionKeys
+	if len(keys) == 0 {
+		fmt.Fprintf(streams.ErrOut, "mcpwire: serve: no session key (--session-key-file or %s): sessions stay local to this process, and a replica behind a load balancer does not know another's\n", sessionKeyEnv)
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return Usagef("--listen: %v", err)
@@ -193,7 +203,7 @@ func (o *gatewayOptions) serveHTTP(ctx context.Context, streams *IOStreams, g *g
 	if o.AuthTokenEnv != "" {
 		token = os.Getenv(o.AuthTokenEnv) // check made sure it is set
 	}
-	srv := &http.Server{Handler: g.Handler(&gateway.HTTPOptions{AllowedHosts: o.AllowedHosts, LegacySSE: o.LegacySSE, BearerToken: token})}
+	srv := &http.Server{Handler: g.Handler(&gateway.HTTPOptions{AllowedHosts: o.AllowedHosts, LegacySSE: o.LegacySSE, BearerToken: token, SessionKeys: keys})}
 	fmt.Fprintf(streams.ErrOut, "mcpwire: serving at http://%s/mcp\n", ln.Addr())
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
