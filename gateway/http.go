@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/internal/origin"
+	"github.com/mcpwire/mcpwire/internal/server"
 )
 
 // HTTPOptions configure Handler.
@@ -23,6 +24,12 @@ type HTTPOptions struct {
 	// 401 and a WWW-Authenticate challenge. The Host and Origin check runs
 	// first. The token is the gateway's own: it is never passed upstream.
 	BearerToken string
+	// OAuth, when set, requires a JWT access token from an authorization
+	// server instead (see OAuthOptions); it excludes BearerToken.
+	OAuth *OAuthOptions
+	// Metrics also serves MetricsHandler at /metrics, behind the same
+	// Host check and authentication as /mcp.
+	Metrics bool
 }
 
 // Handler serves the gateway over Streamable HTTP at /mcp: sessions for
@@ -37,23 +44,41 @@ func (g *Gateway) Handler(opts *HTTPOptions) http.Handler {
 		o = *opts
 	}
 	mux := http.NewServeMux()
-	streamable := g.srv.StreamableHTTPHandler(nil)
+	streamable := g.srv.StreamableHTTPHandler(&server.HTTPOptions{Peer: peerOf})
 	mux.Handle("/mcp", streamable)
 	closers := []func(){streamable.Close}
 	if o.LegacySSE {
 		legacy := g.srv.LegacySSEHandler()
+		legacy.Peer = peerOf
 		mux.Handle("/sse", legacy)
 		mux.Handle("/message", legacy)
 		closers = append(closers, legacy.Close)
 	}
+	if o.Metrics {
+		mux.Handle("/metrics", g.MetricsHandler())
+	}
 	g.mu.Lock()
 	g.httpClosers = append(g.httpClosers, closers...)
 	g.mu.Unlock()
-	var next http.Handler = mux
-	if o.BearerToken != "" {
-		next = &bearerCheck{token: []byte(o.BearerToken), next: mux}
+	// Outside authentication: what tells a host where to authenticate.
+	public := http.NewServeMux()
+	var guarded http.Handler = mux
+	switch {
+	case o.OAuth != nil:
+		check := newOAuthCheck(o.OAuth, mux)
+		public.HandleFunc("GET "+resourceMetadataPath, check.serveResourceMetadata)
+		public.HandleFunc("GET "+resourceMetadataPath+"/mcp", check.serveResourceMetadata)
+		guarded = check
+	case o.BearerToken != "":
+		guarded = &bearerCheck{token: []byte(o.BearerToken), next: mux}
 	}
-	return &hostCheck{allowed: o.AllowedHosts, next: next}
+	public.Handle("/", guarded)
+	// Outside the Host check too: probes name the machine by its address.
+	health := http.NewServeMux()
+	health.HandleFunc("GET /healthz", g.serveHealth)
+	health.HandleFunc("GET /readyz", g.serveReady)
+	health.Handle("/", &hostCheck{allowed: o.AllowedHosts, next: public})
+	return health
 }
 
 type hostCheck struct {
