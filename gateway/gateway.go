@@ -44,6 +44,10 @@ type Options struct {
 	// Warn receives what goes wrong without stopping the gateway: a tool
 	// left out of the list because its name is taken. Nil discards.
 	Warn func(error)
+	// Hooks observe every routed tools/call (see CallHook).
+	Hooks []CallHook
+	// Audit, when set, writes a line per routed call (see AuditOptions).
+	Audit *AuditOptions
 }
 
 // Gateway serves a manager's servers as one MCP server. Serve it with
@@ -51,12 +55,14 @@ type Options struct {
 // any number of hosts); Close ends every session. The manager stays the
 // caller's to close, after the gateway.
 type Gateway struct {
-	m      *manager.Manager
-	srv    *server.Server
-	namer  namer
-	only   []string
-	warn   func(error)
-	redact func(string) string
+	m       *manager.Manager
+	srv     *server.Server
+	namer   namer
+	only    []string
+	warn    func(error)
+	redact  func(string) string
+	hooks   []CallHook
+	metrics *metrics
 
 	mu          sync.Mutex
 	routes      map[string]route
@@ -98,8 +104,18 @@ func New(m *manager.Manager, opts *Options) (*Gateway, error) {
 		only:    o.Servers,
 		redact:  o.Redact,
 		warn:    o.Warn,
+		hooks:   slices.Clone(o.Hooks),
 		changed: make(chan struct{}, 1),
 		done:    make(chan struct{}),
+	}
+	g.metrics = newMetrics(g)
+	g.hooks = append(g.hooks, g.metrics.hook)
+	if o.Audit != nil && o.Audit.Out != nil {
+		a := &auditLog{opts: *o.Audit, redact: o.Redact, warn: o.Warn}
+		if a.redact == nil {
+			a.redact = func(s string) string { return s }
+		}
+		g.hooks = append(g.hooks, a.hook)
 	}
 	g.srv = server.NewServer(&server.Options{
 		Name: o.Name, Version: o.Version, Instructions: o.Instructions, PageSize: o.PageSize,
@@ -199,14 +215,17 @@ func (g *Gateway) callTool(ctx context.Context, req *server.ToolRequest) (*serve
 	if !ok {
 		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, fmt.Sprintf("unknown tool %q", req.Name))
 	}
-	opts := &mcp.CallOptions{OnProgress: func(_ context.Context, p mcp.ProgressNotification) {
+	call := &Call{Server: r.server, Tool: r.tool, Host: hostOf(req.Session), Arguments: req.Arguments, Meta: req.Meta}
+	upCtx, observed := g.startCall(ctx, call)
+	opts := &mcp.CallOptions{Meta: call.UpstreamMeta, OnProgress: func(_ context.Context, p mcp.ProgressNotification) {
 		var total float64
 		if p.Total != nil {
 			total = *p.Total
 		}
 		_ = req.Progress(ctx, p.Progress, total, p.Message)
 	}}
-	res, err := g.m.CallServerTool(ctx, r.server, r.tool, req.Arguments, opts)
+	res, err := g.m.CallServerTool(upCtx, r.server, r.tool, req.Arguments, opts)
+	observed.finish(ctx, res, err, g.redact)
 	if err != nil {
 		var je *jsonrpc.Error
 		if errors.As(err, &je) {

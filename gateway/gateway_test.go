@@ -18,6 +18,24 @@ import (
 // returns the project's client connected to it.
 func inProcess(t *testing.T, upstreams map[string]*server.Server, opts *Options) *mcp.Client {
 	t.Helper()
+	return connect(t, startGateway(t, upstreams, opts))
+}
+
+// connect connects the project's client to g as a stdio host would.
+func connect(t *testing.T, g *Gateway) *mcp.Client {
+	t.Helper()
+	stream, _ := server.Connect(t, g.srv)
+	c, err := mcp.NewClient(t.Context(), stream, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// startGateway runs a gateway over upstream servers served in process.
+func startGateway(t *testing.T, upstreams map[string]*server.Server, opts *Options) *Gateway {
+	t.Helper()
 	var defs []*config.Server
 	for name, up := range upstreams {
 		t.Cleanup(func() { _ = up.Close() })
@@ -42,13 +60,7 @@ func inProcess(t *testing.T, upstreams map[string]*server.Server, opts *Options)
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = g.Close() })
-	stream, _ := server.Connect(t, g.srv)
-	c, err := mcp.NewClient(t.Context(), stream, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	return c
+	return g
 }
 
 func TestCancellationReachesTheUpstream(t *testing.T) {

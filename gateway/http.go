@@ -30,6 +30,12 @@ type HTTPOptions struct {
 	// handler. Refused ids are reported to Options.Warn. The legacy
 	// HTTP+SSE transport's sessions stay local either way.
 	SessionKeys [][]byte
+	// OAuth, when set, requires a JWT access token from an authorization
+	// server instead (see OAuthOptions); it excludes BearerToken.
+	OAuth *OAuthOptions
+	// Metrics also serves MetricsHandler at /metrics, behind the same
+	// Host check and authentication as /mcp.
+	Metrics bool
 }
 
 // Handler serves the gateway over Streamable HTTP at /mcp: sessions for
@@ -44,23 +50,41 @@ func (g *Gateway) Handler(opts *HTTPOptions) http.Handler {
 		o = *opts
 	}
 	mux := http.NewServeMux()
-	streamable := g.srv.StreamableHTTPHandler(&server.HTTPOptions{SessionKeys: o.SessionKeys, SessionWarn: g.warn})
+	streamable := g.srv.StreamableHTTPHandler(&server.HTTPOptions{SessionKeys: o.SessionKeys, SessionWarn: g.warn, Peer: peerOf})
 	mux.Handle("/mcp", streamable)
 	closers := []func(){streamable.Close}
 	if o.LegacySSE {
 		legacy := g.srv.LegacySSEHandler()
+		legacy.Peer = peerOf
 		mux.Handle("/sse", legacy)
 		mux.Handle("/message", legacy)
 		closers = append(closers, legacy.Close)
 	}
+	if o.Metrics {
+		mux.Handle("/metrics", g.MetricsHandler())
+	}
 	g.mu.Lock()
 	g.httpClosers = append(g.httpClosers, closers...)
 	g.mu.Unlock()
-	var next http.Handler = mux
-	if o.BearerToken != "" {
-		next = &bearerCheck{token: []byte(o.BearerToken), next: mux}
+	// Outside authentication: what tells a host where to authenticate.
+	public := http.NewServeMux()
+	var guarded http.Handler = mux
+	switch {
+	case o.OAuth != nil:
+		check := newOAuthCheck(o.OAuth, mux)
+		public.HandleFunc("GET "+resourceMetadataPath, check.serveResourceMetadata)
+		public.HandleFunc("GET "+resourceMetadataPath+"/mcp", check.serveResourceMetadata)
+		guarded = check
+	case o.BearerToken != "":
+		guarded = &bearerCheck{token: []byte(o.BearerToken), next: mux}
 	}
-	return &hostCheck{allowed: o.AllowedHosts, next: next}
+	public.Handle("/", guarded)
+	// Outside the Host check too: probes name the machine by its address.
+	health := http.NewServeMux()
+	health.HandleFunc("GET /healthz", g.serveHealth)
+	health.HandleFunc("GET /readyz", g.serveReady)
+	health.Handle("/", &hostCheck{allowed: o.AllowedHosts, next: public})
+	return health
 }
 
 type hostCheck struct {

@@ -23,9 +23,5 @@ func (b *bearerCheck) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Unauthorized: send the gateway's token as Authorization: Bearer TOKEN", http.StatusUnauthorized)
 		return
 	}
-	h := r.Header.Clone()
-	h.Del("Authorization") // the host's credential is the gateway's, not the upstreams'
-	r2 := r.Clone(r.Context())
-	r2.Header = h
-	b.next.ServeHTTP(w, r2)
+	b.next.ServeHTTP(w, withPeer(withoutCredentials(r), "token"))
 }

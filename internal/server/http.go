@@ -58,6 +58,11 @@ type HTTPOptions struct {
 	// SessionWarn receives the session ids refused under SessionKeys (the
 	// reason, never the id). Nil discards.
 	SessionWarn func(error)
+	// Peer, when set, names who sent the request that starts a session
+	// (an initialize, or a stateless or 2026-07-28 request); the session's
+	// tool handlers read it back as Session.Peer. A gateway in front of
+	// the handler puts the authenticated caller there.
+	Peer func(*http.Request) string
 }
 
 // HTTPFailure is a scripted error answer (see HTTPHandler.FailNext).
@@ -362,13 +367,14 @@ func (h *HTTPHandler) session(w http.ResponseWriter, r *http.Request) *httpOut {
 	return o
 }
 
-func (h *HTTPHandler) newSession(stateless bool) (*httpOut, error) {
+func (h *HTTPHandler) newSession(r *http.Request, stateless bool) (*httpOut, error) {
 	o := newHTTPOut(h)
 	ss, err := h.srv.newSession(o, false)
 	if err != nil {
 		return nil, err
 	}
 	o.ss = ss
+	h.setPeer(ss, r)
 	if stateless {
 		ss.mu.Lock()
 		ss.initialize = true
@@ -380,6 +386,13 @@ func (h *HTTPHandler) newSession(stateless bool) (*httpOut, error) {
 	h.sessions[ss.ID()] = o
 	h.mu.Unlock()
 	return o, nil
+}
+
+// setPeer records who started ss, when the options say how to tell.
+func (h *HTTPHandler) setPeer(ss *Session, r *http.Request) {
+	if h.opts.Peer != nil {
+		ss.peer = h.opts.Peer(r)
+	}
 }
 
 // readPosted checks a POST's Accept and Content-Type and decodes its
@@ -412,7 +425,7 @@ func (h *HTTPHandler) servePost(w http.ResponseWriter, r *http.Request) {
 	var o *httpOut
 	switch {
 	case h.opts.Stateless:
-		if o, err = h.newSession(true); err != nil {
+		if o, err = h.newSession(r, true); err != nil {
 			httpError(w, http.StatusServiceUnavailable, -32000, "%v", err)
 			return
 		}
@@ -422,7 +435,7 @@ func (h *HTTPHandler) servePost(w http.ResponseWriter, r *http.Request) {
 			httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "Bad Request: initialize must not carry %s", headerSessionID)
 			return
 		}
-		if o, err = h.newSession(false); err != nil {
+		if o, err = h.newSession(r, false); err != nil {
 			httpError(w, http.StatusServiceUnavailable, -32000, "%v", err)
 			return
 		}

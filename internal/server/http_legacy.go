@@ -24,6 +24,10 @@ type LegacySSEHandler struct {
 
 	mu       sync.Mutex
 	sessions map[string]*legacyOut
+
+	// Peer, when set before serving, names who opened each session's
+	// stream, as HTTPOptions.Peer does.
+	Peer func(*http.Request) string
 }
 
 // LegacySSEHandler returns a handler for the legacy HTTP+SSE transport.
@@ -107,6 +111,9 @@ func (h *LegacySSEHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	o.ss = ss
+	if h.Peer != nil {
+		ss.peer = h.Peer(r)
+	}
 	h.mu.Lock()
 	h.sessions[ss.ID()] = o
 	h.mu.Unlock()

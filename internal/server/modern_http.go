@@ -150,6 +150,7 @@ func (h *HTTPHandler) serveModernHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	o.ss = ss
+	h.setPeer(ss, r)
 	h.modern.mu.Lock()
 	if h.modern.open == nil {
 		h.modern.open = map[*Session]struct{}{}

@@ -34,10 +34,11 @@ type outbound interface {
 //
 // All methods are safe for concurrent use.
 type Session struct {
-	srv *Server
-	out outbound
-	seq int
-	id  string
+	srv  *Server
+	out  outbound
+	seq  int
+	id   string
+	peer string // who started the session, set before it serves (HTTPOptions.Peer)
 
 	ctx    context.Context // ends when the session ends
 	cancel context.CancelFunc
@@ -179,6 +180,10 @@ func (ss *Session) setID(id string) {
 	ss.id = id
 	ss.mu.Unlock()
 }
+
+// Peer is who started the session as HTTPOptions.Peer named them; empty
+// over stdio or without that option.
+func (ss *Session) Peer() string { return ss.peer }
 
 // Done is closed when the session has ended.
 func (ss *Session) Done() <-chan struct{} { return ss.ctx.Done() }

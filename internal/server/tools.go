@@ -20,6 +20,9 @@ type ToolRequest struct {
 	// notifications. Use the handler's ctx with them so that over HTTP they
 	// travel on this call's reply stream.
 	Session *Session
+	// Meta is params._meta as sent (nil when absent): where a host puts
+	// its traceparent.
+	Meta json.RawMessage
 
 	progressToken json.RawMessage
 }
@@ -53,13 +56,19 @@ func (ss *Session) callTool(ctx context.Context, req *jsonrpc.Request) (any, err
 	var p struct {
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
-		Meta      struct {
-			ProgressToken json.RawMessage `json:"progressToken"`
-		} `json:"_meta"`
-		Task json.RawMessage `json:"task"`
+		Meta      json.RawMessage `json:"_meta"`
+		Task      json.RawMessage `json:"task"`
 	}
 	if err := decodeParams(req, &p); err != nil {
 		return nil, err
+	}
+	var meta struct {
+		ProgressToken json.RawMessage `json:"progressToken"`
+	}
+	if len(p.Meta) > 0 && string(p.Meta) != "null" {
+		if err := json.Unmarshal(p.Meta, &meta); err != nil {
+			return nil, invalidParams("tools/call: params._meta: %v", err)
+		}
 	}
 	s := ss.srv
 	s.mu.Lock()
@@ -77,8 +86,11 @@ func (ss *Session) callTool(ctx context.Context, req *jsonrpc.Request) (any, err
 		args = json.RawMessage(`{}`)
 	}
 	tr := &ToolRequest{Name: p.Name, Arguments: args, Session: ss}
-	if len(p.Meta.ProgressToken) > 0 && string(p.Meta.ProgressToken) != "null" {
-		tr.progressToken = p.Meta.ProgressToken
+	if len(p.Meta) > 0 && string(p.Meta) != "null" {
+		tr.Meta = p.Meta
+	}
+	if len(meta.ProgressToken) > 0 && string(meta.ProgressToken) != "null" {
+		tr.progressToken = meta.ProgressToken
 	}
 	if task, required := ss.srv.taskSupport(p.Name); task != "" {
 		if len(p.Task) > 0 {

@@ -1,6 +1,6 @@
 module github.com/mcpwire/mcpwire/interop/browser
 
-go 1.26
+go 1.26.0
 
 replace github.com/mcpwire/mcpwire => ../..
 

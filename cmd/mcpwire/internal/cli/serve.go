@@ -56,6 +56,7 @@ type gatewayOptions struct {
 	AuthTokenEnv string
 	SessionKey   string
 	sessionKeys  [][]byte // read by loadSessionKeys
+	Ops          serveOpsFlags
 }
 
 func (o *gatewayOptions) Flags(fs *flag.FlagSet) {
@@ -69,6 +70,7 @@ func (o *gatewayOptions) Flags(fs *flag.FlagSet) {
 	fs.BoolVar(&o.LegacySSE, "legacy-sse", false, "with --listen, also serve the 2024-11-05 HTTP+SSE transport at /sse")
 	fs.StringVar(&o.AuthTokenEnv, "auth-token-env", "", "with --listen, require the token in environment variable `NAME` as Authorization: Bearer TOKEN")
 	fs.StringVar(&o.SessionKey, "session-key-file", "", "with --listen, seal session ids with the hex keys in `FILE` (else $"+sessionKeyEnv+"), so that replicas sharing them serve each other's sessions")
+	o.Ops.register(fs)
 }
 
 // check validates the flags that need no server.
@@ -78,6 +80,9 @@ func (o *gatewayOptions) check() (map[string]string, error) {
 	}
 	if o.Stdio && (len(o.AllowedHosts) > 0 || o.LegacySSE || o.AuthTokenEnv != "" || o.SessionKey != "") {
 		return nil, Usagef("--allowed-host, --legacy-sse, --auth-token-env and --session-key-file are for --listen")
+	}
+	if err := o.Ops.check(o.Stdio, o.AuthTokenEnv != ""); err != nil {
+		return nil, err
 	}
 	if o.AuthTokenEnv != "" && os.Getenv(o.AuthTokenEnv) == "" {
 		return nil, Usagef("--auth-token-env: the environment variable %s is not set or empty", o.AuthTokenEnv)
@@ -113,16 +118,28 @@ func (o *gatewayOptions) Run(ctx context.Context, streams *IOStreams, p Parsed) 
 	}
 	// Every exit closes the manager, which ends every child it started.
 	defer m.Close()
-	g, err := gateway.New(m, &gateway.Options{
+	warn := func(err error) { fmt.Fprintf(streams.ErrOut, "mcpwire: serve: %s\n", streams.Redact(err.Error())) }
+	gopts := &gateway.Options{
 		Name: ClientName, Version: Version(),
 		Separator: o.Separator, Prefixes: prefixes, NoPrefix: o.NoPrefix, Servers: only,
 		Redact: streams.Redact,
-		Warn:   func(err error) { fmt.Fprintf(streams.ErrOut, "mcpwire: serve: %s\n", streams.Redact(err.Error())) },
-	})
+		Warn:   warn,
+	}
+	closeOps, err := o.Ops.apply(ctx, streams, gopts)
+	if err != nil {
+		return err
+	}
+	defer closeOps()
+	g, err := gateway.New(m, gopts)
 	if err != nil {
 		return Usagef("%s", streams.Redact(err.Error()))
 	}
 	defer g.Close()
+	stopMetrics, err := o.Ops.serveMetrics(streams, g)
+	if err != nil {
+		return err
+	}
+	defer stopMetrics()
 	if o.Stdio {
 		return g.ServeLines(ctx, readCloser(streams.In), writeCloser(streams.Out))
 	}
@@ -187,23 +204,22 @@ func (o *gatewayOptions) upstreams(ctx context.Context, streams *IOStreams, p Pa
 
 // serveHTTP listens on --listen's address until ctx ends.
 func (o *gatewayOptions) serveHTTP(ctx context.Context, streams *IOStreams, g *gateway.Gateway) error {
-	addr := o.Listen
-	if host, _, err := net.SplitHostPort(addr); err == nil && host == "" {
-		addr = "127.0.0.1" + addr // loopback unless told otherwise
+	ln, err := listenTCP("--listen", o.Listen)
+	if err != nil {
+		return err
 	}
 	keys := o.sessionKeys
 	if len(keys) == 0 {
 		fmt.Fprintf(streams.ErrOut, "mcpwire: serve: no session key (--session-key-file or %s): sessions stay local to this process, and a replica behind a load balancer does not know another's\n", sessionKeyEnv)
 	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return Usagef("--listen: %v", err)
-	}
 	token := ""
 	if o.AuthTokenEnv != "" {
 		token = os.Getenv(o.AuthTokenEnv) // check made sure it is set
 	}
-	srv := &http.Server{Handler: g.Handler(&gateway.HTTPOptions{AllowedHosts: o.AllowedHosts, LegacySSE: o.LegacySSE, BearerToken: token, SessionKeys: keys})}
+	srv := &http.Server{Handler: g.Handler(&gateway.HTTPOptions{
+		AllowedHosts: o.AllowedHosts, LegacySSE: o.LegacySSE, BearerToken: token, SessionKeys: keys,
+		OAuth: o.Ops.oauth(), Metrics: o.Ops.MetricsListen == "",
+	})}
 	fmt.Fprintf(streams.ErrOut, "mcpwire: serving at http://%s/mcp\n", ln.Addr())
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -221,6 +237,18 @@ func (o *gatewayOptions) serveHTTP(ctx context.Context, streams *IOStreams, g *g
 		return nil
 	}
 	return err
+}
+
+// listenTCP listens on addr, on loopback when addr names no host.
+func listenTCP(flagName, addr string) (net.Listener, error) {
+	if host, _, err := net.SplitHostPort(addr); err == nil && host == "" {
+		addr = "127.0.0.1" + addr // loopback unless told otherwise
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, Usagef("%s: %v", flagName, err)
+	}
+	return ln, nil
 }
 
 type nopReadCloser struct{ io.Reader }

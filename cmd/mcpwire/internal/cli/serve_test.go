@@ -35,6 +35,17 @@ func TestServeFlagsParse(t *testing.T) {
 		{[]string{"--stdio", "--separator", ""}, "--separator must not be empty"},
 		{[]string{"--stdio", "--prefix", "alpha"}, "--prefix #1 is not in SERVER=PREFIX form"},
 		{[]string{"--stdio", "--no-prefix", "--prefix", "a=b"}, "cannot be combined"},
+		{[]string{"--stdio", "--audit-log", "a.jsonl", "--audit-args"}, ""},
+		{[]string{"--stdio", "--audit-args"}, "--audit-args needs --audit-log"},
+		{[]string{"--stdio", "--audit-log", "-"}, "standard output carries the protocol"},
+		{[]string{"--listen", ":0", "--audit-log", "-"}, ""},
+		{[]string{"--listen", ":0", "--oauth-issuer", "https://as.example", "--oauth-audience", "mcp"}, ""},
+		{[]string{"--listen", ":0", "--oauth-issuer", "https://as.example"}, "needs --oauth-audience"},
+		{[]string{"--listen", ":0", "--oauth-issuer", "as.example", "--oauth-audience", "mcp"}, "--oauth-issuer: not an absolute http or https URL"},
+		{[]string{"--listen", ":0", "--oauth-issuer", "https://as.example", "--oauth-audience", "mcp", "--oauth-jwks", "ftp://x"}, "--oauth-jwks: not an absolute"},
+		{[]string{"--listen", ":0", "--oauth-audience", "mcp"}, "need --oauth-issuer"},
+		{[]string{"--stdio", "--oauth-issuer", "https://as.example", "--oauth-audience", "mcp"}, "--oauth-issuer is for --listen"},
+		{[]string{"--listen", ":0", "--auth-token-env", "MCPWIRE_TEST_SERVE_TOKEN", "--oauth-issuer", "https://as.example", "--oauth-audience", "mcp"}, "cannot be combined"},
 	} {
 		o := &gatewayOptions{}
 		fs := NewFlagSet("serve")

@@ -1,0 +1,232 @@
+package gateway
+
+import (
+	"context"
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rsa"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+)
+
+// jwksRefetchFloor is the least time between two fetches of the key set:
+// tokens naming a kid nobody knows must not make the gateway hammer the
+// authorization server.
+const jwksRefetchFloor = 30 * time.Second
+
+// maxJWKSBytes bounds a key set or metadata document read from the
+// network.
+const maxJWKSBytes = 1 << 20
+
+// jwk is one key of a JWK set (RFC 7517), the members the check reads.
+type jwk struct {
+	Kty string `json:"kty"`
+	Kid string `json:"kid"`
+	Use string `json:"use"`
+	Alg string `json:"alg"`
+	N   string `json:"n"`
+	E   string `json:"e"`
+	Crv string `json:"crv"`
+	X   string `json:"x"`
+	Y   string `json:"y"`
+}
+
+// parseJWKS reads a JWK set's signing keys by kid. Keys it cannot use
+// (encryption keys, unknown types or curves) are skipped, not fatal: a
+// set may hold keys for other parties.
+func parseJWKS(b []byte) (map[string]crypto.PublicKey, error) {
+	var set struct {
+		Keys []jwk `json:"keys"`
+	}
+	if err := json.Unmarshal(b, &set); err != nil {
+		return nil, errors.New("the JWK set is not a JSON object with a keys array")
+	}
+	keys := map[string]crypto.PublicKey{}
+	for _, k := range set.Keys {
+		if k.Use != "" && k.Use != "sig" {
+			continue
+		}
+		if pub, err := k.publicKey(); err == nil {
+			keys[k.Kid] = pub
+		}
+	}
+	return keys, nil
+}
+
+func (k *jwk) publicKey() (crypto.PublicKey, error) {
+	switch k.Kty {
+	case "RSA":
+		n, err1 := base64.RawURLEncoding.DecodeString(k.N)
+		e, err2 := base64.RawURLEncoding.DecodeString(k.E)
+		if err1 != nil || err2 != nil || len(e) == 0 || len(e) > 4 {
+			return nil, errors.New("bad RSA key")
+		}
+		pub := &rsa.PublicKey{N: new(big.Int).SetBytes(n), E: int(new(big.Int).SetBytes(e).Int64())}
+		if pub.N.BitLen() < 2048 || pub.E < 3 {
+			return nil, errors.New("weak RSA key")
+		}
+		return pub, nil
+	case "EC":
+		var curve elliptic.Curve
+		switch k.Crv {
+		case "P-256":
+			curve = elliptic.P256()
+		case "P-384":
+			curve = elliptic.P384()
+		default:
+			return nil, errors.New("unknown curve")
+		}
+		x, err1 := base64.RawURLEncoding.DecodeString(k.X)
+		y, err2 := base64.RawURLEncoding.DecodeString(k.Y)
+		size := (curve.Params().BitSize + 7) / 8
+		if err1 != nil || err2 != nil || len(x) != size || len(y) != size {
+			return nil, errors.New("bad EC key")
+		}
+		// The uncompressed point form makes the standard library check
+		// that the point is on the curve.
+		point := append(append([]byte{4}, x...), y...)
+		pub, err := ecdsa.ParseUncompressedPublicKey(curve, point)
+		if err != nil {
+			return nil, errors.New("the EC point is not on its curve")
+		}
+		return pub, nil
+	}
+	return nil, errors.New("unknown key type")
+}
+
+// keySet is the authorization server's JWK set, fetched when first needed
+// and again when a token names a kid it does not hold (key rotation), at
+// most once per refetchFloor.
+type keySet struct {
+	client *http.Client
+	issuer string
+	url    string // the JWKS; empty until the issuer's metadata named it
+	floor  time.Duration
+	now    func() time.Time
+
+	mu      sync.Mutex // held across a fetch: one fetch at a time
+	keys    map[string]crypto.PublicKey
+	fetched time.Time
+}
+
+// key returns the key named kid ("" matches a set's one key without kid).
+func (s *keySet) key(ctx context.Context, kid string) (crypto.PublicKey, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if k, ok := s.keys[kid]; ok {
+		return k, nil
+	}
+	if s.keys != nil && s.now().Sub(s.fetched) < s.floor {
+		return nil, fmt.Errorf("the JWT's key %q is not in the authorization server's key set", clip(kid))
+	}
+	if err := s.fetchLocked(ctx); err != nil {
+		return nil, err
+	}
+	if k, ok := s.keys[kid]; ok {
+		return k, nil
+	}
+	return nil, fmt.Errorf("the JWT's key %q is not in the authorization server's key set", clip(kid))
+}
+
+func (s *keySet) fetchLocked(ctx context.Context) error {
+	s.fetched = s.now() // a failed fetch counts too, for the floor
+	if s.url == "" {
+		u, err := s.discover(ctx)
+		if err != nil {
+			return err
+		}
+		s.url = u
+	}
+	var b []byte
+	if err := s.getJSON(ctx, s.url, &b); err != nil {
+		return fmt.Errorf("fetching the key set: %w", err)
+	}
+	keys, err := parseJWKS(b)
+	if err != nil {
+		return fmt.Errorf("the key set at %s: %w", redactURL(s.url), err)
+	}
+	s.keys = keys
+	return nil
+}
+
+// discover reads jwks_uri from the issuer's metadata: RFC 8414's
+// oauth-authorization-server document, then OpenID Connect's.
+func (s *keySet) discover(ctx context.Context) (string, error) {
+	iss, err := url.Parse(s.issuer)
+	if err != nil {
+		return "", fmt.Errorf("the issuer is not a URL: %w", err)
+	}
+	path := strings.TrimSuffix(iss.Path, "/")
+	candidates := []string{
+		iss.Scheme + "://" + iss.Host + "/.well-known/oauth-authorization-server" + path,
+		iss.Scheme + "://" + iss.Host + path + "/.well-known/openid-configuration",
+	}
+	var errs []error
+	for _, u := range candidates {
+		var b []byte
+		if err := s.getJSON(ctx, u, &b); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		var md struct {
+			Issuer  string `json:"issuer"`
+			JWKSURI string `json:"jwks_uri"`
+		}
+		if json.Unmarshal(b, &md) != nil || md.JWKSURI == "" {
+			errs = append(errs, fmt.Errorf("%s has no jwks_uri", redactURL(u)))
+			continue
+		}
+		if md.Issuer != s.issuer {
+			errs = append(errs, fmt.Errorf("%s names issuer %q, not the configured one", redactURL(u), clip(md.Issuer)))
+			continue
+		}
+		return md.JWKSURI, nil
+	}
+	return "", fmt.Errorf("finding the issuer's jwks_uri: %w", errors.Join(errs...))
+}
+
+func (s *keySet) getJSON(ctx context.Context, u string, out *[]byte) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return fmt.Errorf("%s: %v", redactURL(u), err)
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return fmt.Errorf("GET %s: the request failed", redactURL(u))
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s: %s", redactURL(u), resp.Status)
+	}
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxJWKSBytes+1))
+	if err != nil {
+		return fmt.Errorf("GET %s: reading: %v", redactURL(u), err)
+	}
+	if len(b) > maxJWKSBytes {
+		return fmt.Errorf("GET %s: more than %d bytes", redactURL(u), maxJWKSBytes)
+	}
+	*out = b
+	return nil
+}
+
+// redactURL drops a URL's user information and query, which may hold
+// secrets, for messages.
+func redactURL(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return "(a URL that does not parse)"
+	}
+	p.User, p.RawQuery, p.Fragment = nil, "", ""
+	return p.String()
+}
