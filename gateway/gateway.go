@@ -48,6 +48,11 @@ type Options struct {
 	Hooks []CallHook
 	// Audit, when set, writes a line per routed call (see AuditOptions).
 	Audit *AuditOptions
+	// Relay, when set, is the relay whose handlers the manager's client
+	// options carry (Relay.Apply): upstreams' sampling, elicitation and
+	// roots requests then reach the hosts. Without it upstreams are told
+	// the gateway's client has none of those capabilities.
+	Relay *Relay
 }
 
 // Gateway serves a manager's servers as one MCP server. Serve it with
@@ -64,11 +69,23 @@ type Gateway struct {
 	hooks   []CallHook
 	metrics *metrics
 
+	relay *Relay
+
 	mu          sync.Mutex
 	routes      map[string]route
+	cat         *catalog
+	upstreams   map[string]upstream
 	httpClosers []func()
 
-	changed     chan struct{} // one pending "list again", coalescing bursts
+	subMu sync.Mutex
+	subs  map[string]map[*server.Session]bool // URI as listed -> sessions subscribed
+
+	callMu sync.Mutex
+	calls  map[string][]*hostCall // server -> host requests in flight to it, oldest first
+
+	changed     chan struct{}   // one pending "list again", coalescing bursts
+	ctx         context.Context // of the gateway's own requests; ends on Close
+	stop        context.CancelFunc
 	done        chan struct{}
 	unsubscribe func()
 	loop        sync.WaitGroup
@@ -99,15 +116,21 @@ func New(m *manager.Manager, opts *Options) (*Gateway, error) {
 		o.Warn = func(error) {}
 	}
 	g := &Gateway{
-		m:       m,
-		namer:   namer{sep: o.Separator, noPrefix: o.NoPrefix, prefixes: o.Prefixes},
-		only:    o.Servers,
-		redact:  o.Redact,
-		warn:    o.Warn,
-		hooks:   slices.Clone(o.Hooks),
-		changed: make(chan struct{}, 1),
-		done:    make(chan struct{}),
+		m:         m,
+		namer:     namer{sep: o.Separator, noPrefix: o.NoPrefix, prefixes: o.Prefixes},
+		only:      o.Servers,
+		redact:    o.Redact,
+		warn:      o.Warn,
+		hooks:     slices.Clone(o.Hooks),
+		changed:   make(chan struct{}, 1),
+		done:      make(chan struct{}),
+		relay:     o.Relay,
+		cat:       &catalog{},
+		upstreams: map[string]upstream{},
+		subs:      map[string]map[*server.Session]bool{},
+		calls:     map[string][]*hostCall{},
 	}
+	g.ctx, g.stop = context.WithCancel(context.Background())
 	g.metrics = newMetrics(g)
 	g.hooks = append(g.hooks, g.metrics.hook)
 	if o.Audit != nil && o.Audit.Out != nil {
@@ -119,14 +142,23 @@ func New(m *manager.Manager, opts *Options) (*Gateway, error) {
 	}
 	g.srv = server.NewServer(&server.Options{
 		Name: o.Name, Version: o.Version, Instructions: o.Instructions, PageSize: o.PageSize,
-		// Declared up front: the tools may come later (a server still
-		// connecting), and hosts only listen for list_changed when the
-		// capability says it may come.
-		Capabilities: json.RawMessage(`{"tools":{"listChanged":true},"logging":{}}`),
+		// Tools are declared up front: they may come later (a server
+		// still connecting), and hosts only listen for list_changed when
+		// the capability says it may come. The rest follows the upstreams
+		// (syncCatalog).
+		Capabilities: json.RawMessage(`{"tools":{"listChanged":true}}`),
 	})
 	if errs := g.sync(); len(errs) > 0 {
+		g.stop()
 		_ = g.srv.Close()
 		return nil, fmt.Errorf("gateway: tool names collide: %w", errors.Join(errs...))
+	}
+	g.route()
+	for _, err := range g.syncCatalog(g.ctx) {
+		g.warn(err)
+	}
+	if g.relay != nil {
+		g.relay.attach(g)
 	}
 	g.unsubscribe = m.Subscribe(g.onEvent)
 	g.loop.Add(1)
@@ -138,7 +170,10 @@ func New(m *manager.Manager, opts *Options) (*Gateway, error) {
 // It never blocks: one pending request stands for any number.
 func (g *Gateway) onEvent(e manager.Event) {
 	switch e.Kind {
-	case manager.Connected, manager.ToolsChanged, manager.Closed:
+	case manager.Connected, manager.ToolsChanged, manager.Closed, manager.ResourcesChanged, manager.PromptsChanged:
+	case manager.Notification:
+		g.relayNotification(e)
+		return
 	default:
 		return
 	}
@@ -155,7 +190,7 @@ func (g *Gateway) resyncLoop() {
 		case <-g.done:
 			return
 		case <-g.changed:
-			for _, err := range g.sync() {
+			for _, err := range append(g.sync(), g.syncCatalog(g.ctx)...) {
 				g.warn(err)
 			}
 		}
@@ -224,6 +259,8 @@ func (g *Gateway) callTool(ctx context.Context, req *server.ToolRequest) (*serve
 		}
 		_ = req.Progress(ctx, p.Progress, total, p.Message)
 	}}
+	upCtx, done := g.track(upCtx, req.Session, r.server)
+	defer done()
 	res, err := g.m.CallServerTool(upCtx, r.server, r.tool, req.Arguments, opts)
 	observed.finish(ctx, res, err, g.redact)
 	if err != nil {
@@ -254,7 +291,11 @@ func (g *Gateway) ServeLines(ctx context.Context, in io.ReadCloser, out io.Write
 // close the manager.
 func (g *Gateway) Close() error {
 	g.closeOnce.Do(func() {
+		if g.relay != nil {
+			g.relay.attach(nil)
+		}
 		g.unsubscribe()
+		g.stop()
 		close(g.done)
 		g.loop.Wait()
 		g.mu.Lock()

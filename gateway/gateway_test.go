@@ -18,32 +18,26 @@ import (
 // returns the project's client connected to it.
 func inProcess(t *testing.T, upstreams map[string]*server.Server, opts *Options) *mcp.Client {
 	t.Helper()
-	return connect(t, startGateway(t, upstreams, opts))
+	return host(t, newGateway(t, upstreams, opts), nil)
 }
 
-// connect connects the project's client to g as a stdio host would.
-func connect(t *testing.T, g *Gateway) *mcp.Client {
-	t.Helper()
-	stream, _ := server.Connect(t, g.srv)
-	c, err := mcp.NewClient(t.Context(), stream, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	return c
-}
-
-// startGateway runs a gateway over upstream servers served in process.
-func startGateway(t *testing.T, upstreams map[string]*server.Server, opts *Options) *Gateway {
+// newGateway runs a gateway over upstream servers served in process; with
+// opts.Relay, the upstreams' requests of their client are relayed.
+func newGateway(t *testing.T, upstreams map[string]*server.Server, opts *Options) *Gateway {
 	t.Helper()
 	var defs []*config.Server
 	for name, up := range upstreams {
 		t.Cleanup(func() { _ = up.Close() })
 		defs = append(defs, &config.Server{Name: name, Type: config.TypeStdio, Command: "in-process", Enabled: true})
 	}
+	client := &mcp.ClientOptions{}
+	if opts != nil && opts.Relay != nil {
+		opts.Relay.Apply(client)
+	}
 	m := manager.NewServers(defs, &manager.Options{
 		DisableCache:  true,
 		ReconnectWait: 200 * time.Millisecond, // a closed upstream fails its call soon
+		Client:        client,
 		Dial: func(_ context.Context, s *config.Server) (transport.Transport, error) {
 			return upstreams[s.Name].Transport(), nil
 		},
@@ -61,6 +55,18 @@ func startGateway(t *testing.T, upstreams map[string]*server.Server, opts *Optio
 	}
 	t.Cleanup(func() { _ = g.Close() })
 	return g
+}
+
+// host connects the project's client to g in process.
+func host(t *testing.T, g *Gateway, opts *mcp.ClientOptions) *mcp.Client {
+	t.Helper()
+	stream, _ := server.Connect(t, g.srv)
+	c, err := mcp.NewClient(t.Context(), stream, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c
 }
 
 func TestCancellationReachesTheUpstream(t *testing.T) {

@@ -16,11 +16,11 @@ type route struct {
 	server, tool string
 }
 
-// named is one upstream tool under its gateway name.
-type named struct {
+// named is one upstream item (a tool, a prompt) under its gateway name.
+type named[T any] struct {
 	name  string
 	route route
-	entry manager.ToolEntry
+	entry T
 }
 
 // namer turns (server, tool) into the name the host sees.
@@ -57,15 +57,22 @@ func safePrefix(s string) string {
 	}, s)
 }
 
-// merge names every entry and sorts them by name. Two entries that end up
-// with one name are a collision: the first (by server, then tool) keeps
-// it and the others are returned as errors naming both owners.
-func (n namer) merge(entries []manager.ToolEntry) ([]named, []error) {
-	out := make([]named, 0, len(entries))
-	for _, e := range entries {
-		out = append(out, named{name: n.name(e.Server, e.Tool.Name), route: route{e.Server, e.Tool.Name}, entry: e})
+// merge names every tool and sorts them by name; see mergeNamed.
+func (n namer) merge(entries []manager.ToolEntry) ([]named[manager.ToolEntry], []error) {
+	return mergeNamed(n, "tool", entries, func(e manager.ToolEntry) route { return route{e.Server, e.Tool.Name} })
+}
+
+// mergeNamed names every item (a kind such as "tool" or "prompt") and
+// sorts them by name. Two items that end up with one name are a
+// collision: the first (by server, then own name) keeps it and the others
+// are returned as errors naming both owners.
+func mergeNamed[T any](n namer, kind string, items []T, owner func(T) route) ([]named[T], []error) {
+	out := make([]named[T], 0, len(items))
+	for _, e := range items {
+		r := owner(e)
+		out = append(out, named[T]{name: n.name(r.server, r.tool), route: r, entry: e})
 	}
-	slices.SortStableFunc(out, func(a, b named) int {
+	slices.SortStableFunc(out, func(a, b named[T]) int {
 		if c := strings.Compare(a.name, b.name); c != 0 {
 			return c
 		}
@@ -75,11 +82,11 @@ func (n namer) merge(entries []manager.ToolEntry) ([]named, []error) {
 		return strings.Compare(a.route.tool, b.route.tool)
 	})
 	var errs []error
-	kept := make([]named, 0, len(out))
+	kept := make([]named[T], 0, len(out))
 	for _, t := range out {
 		if len(kept) > 0 && kept[len(kept)-1].name == t.name {
 			first := kept[len(kept)-1].route
-			errs = append(errs, fmt.Errorf("tool name %q is both server %q's tool %q and server %q's tool %q", t.name, first.server, first.tool, t.route.server, t.route.tool))
+			errs = append(errs, fmt.Errorf("%s name %q is both server %q's %s %q and server %q's %s %q", kind, t.name, first.server, kind, first.tool, t.route.server, kind, t.route.tool))
 			continue
 		}
 		kept = append(kept, t)

@@ -16,7 +16,7 @@ func entries(pairs ...string) []manager.ToolEntry {
 	return out
 }
 
-func names(list []named) string {
+func names(list []named[manager.ToolEntry]) string {
 	var s []string
 	for _, n := range list {
 		s = append(s, n.name+"->"+n.route.server+"/"+n.route.tool)

@@ -45,7 +45,7 @@ func TestOAuthProtectsTheEndpoint(t *testing.T) {
 	is := newTestIssuer(t)
 	rsaKey, ecKey := newRSAKey(t, "r1"), newECKey(t, "e1")
 	is.publish(rsaKey, ecKey)
-	g := startGateway(t, map[string]*server.Server{"up": server.NewServer(nil)}, nil)
+	g := newGateway(t, map[string]*server.Server{"up": server.NewServer(nil)}, nil)
 	const aud = "https://mcp.example/mcp"
 	web := httptest.NewServer(g.Handler(&HTTPOptions{OAuth: &OAuthOptions{Issuer: is.url, Audience: aud}}))
 	t.Cleanup(web.Close)
@@ -172,7 +172,7 @@ func TestAuditNamesTheHTTPCaller(t *testing.T) {
 	key := newECKey(t, "k")
 	is.publish(key)
 	lines := make(lineWriter, 4)
-	g := startGateway(t, map[string]*server.Server{"up": opsUpstream(make(chan struct{}))}, &Options{Audit: &AuditOptions{Out: lines}})
+	g := newGateway(t, map[string]*server.Server{"up": opsUpstream(make(chan struct{}))}, &Options{Audit: &AuditOptions{Out: lines}})
 	const aud = "mcpwire"
 	authed := httptest.NewServer(g.Handler(&HTTPOptions{OAuth: &OAuthOptions{Issuer: is.url, Audience: aud}}))
 	t.Cleanup(authed.Close)

@@ -167,8 +167,8 @@ func scrape(t *testing.T, url string) map[string]float64 {
 // endpoint's token, while /healthz and /readyz do not.
 func TestMetricsScrape(t *testing.T) {
 	started := make(chan struct{})
-	g := startGateway(t, map[string]*server.Server{"up": opsUpstream(started)}, nil)
-	c := connect(t, g)
+	g := newGateway(t, map[string]*server.Server{"up": opsUpstream(started)}, nil)
+	c := host(t, g, nil)
 	for _, tool := range []string{"up__ok", "up__ok", "up__fails", "up__refuses"} {
 		_, _ = c.CallTool(t.Context(), tool, nil, nil)
 	}

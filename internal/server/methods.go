@@ -15,6 +15,9 @@ import (
 type methodFunc func(ctx context.Context, req *jsonrpc.Request) (any, error)
 
 func (ss *Session) methodHandler(method string) methodFunc {
+	if h := ss.routedHandler(method); h != nil {
+		return h
+	}
 	switch method {
 	case "tools/list":
 		return ss.listTools
@@ -110,6 +113,9 @@ func (ss *Session) initializeSession(req *jsonrpc.Request) (any, error) {
 }
 
 func (s *Server) capabilities() any {
+	if c := s.routedCapabilities(); len(c) > 0 {
+		return c
+	}
 	if len(s.opts.Capabilities) > 0 {
 		return s.opts.Capabilities
 	}

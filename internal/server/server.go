@@ -78,6 +78,7 @@ type Server struct {
 	stderrMu sync.Mutex // one flood at a time, so floods do not interleave
 
 	modern modernState // see modern.go
+	routed routedState // see routed.go
 
 	closing  bool
 	closedCh chan struct{}

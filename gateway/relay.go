@@ -1,0 +1,193 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/mcpwire/mcpwire/internal/server"
+	"github.com/mcpwire/mcpwire/jsonrpc"
+	"github.com/mcpwire/mcpwire/mcp"
+)
+
+// Relay carries what upstream servers ask of their client (sampling,
+// elicitation in form and URL mode, roots) to the host whose request
+// caused it. Its handlers go into the manager's client options (Apply),
+// before the manager exists; the gateway it relays for is set by New
+// (Options.Relay). The zero value is ready to use.
+//
+// Which host: the one with a request (tools/call, prompts/get,
+// resources/read) in flight to the asking server; with several, the one
+// that started last. The request travels with that host's request, in the
+// host's era: a request of its own for hosts on 2025-11-25 and before, an
+// input request of an input_required result for 2026-07-28 hosts (which
+// then retry, and the gateway makes the upstream call again). An upstream
+// on 2026-07-28 asks by input requests; the mcp client turns them into the
+// same handler calls, so they reach either kind of host the same way.
+type Relay struct {
+	mu sync.Mutex
+	g  *Gateway
+}
+
+// Apply sets o's Sampling, Elicitation, ElicitationURL and Roots
+// handlers to the relay's, so upstreams see those capabilities declared.
+// Use it on manager.Options.Client before the manager starts.
+func (r *Relay) Apply(o *mcp.ClientOptions) {
+	o.Sampling = func(ctx context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+		var res mcp.CreateMessageResult
+		return &res, r.forward(ctx, "sampling/createMessage", "sampling", req, &res)
+	}
+	elicit := func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		var res mcp.ElicitResult
+		return &res, r.forward(ctx, "elicitation/create", "elicitation", req, &res)
+	}
+	o.Elicitation, o.ElicitationURL = elicit, elicit
+	o.Roots = func(ctx context.Context) ([]mcp.Root, error) {
+		var res struct {
+			Roots []mcp.Root `json:"roots"`
+		}
+		return res.Roots, r.forward(ctx, "roots/list", "roots", nil, &res)
+	}
+}
+
+func (r *Relay) gateway() *Gateway {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.g
+}
+
+func (r *Relay) attach(g *Gateway) {
+	r.mu.Lock()
+	r.g = g
+	r.mu.Unlock()
+}
+
+// forward asks the host of the asking server's latest request. It gives
+// up when the upstream cancels its request (ctx) or the host's request
+// ends. An answer the host cannot give (no request in flight, a
+// capability it did not declare) is a JSON-RPC error the upstream gets.
+func (r *Relay) forward(ctx context.Context, method, capability string, params, out any) error {
+	origin, _ := mcp.OriginOf(ctx)
+	g := r.gateway()
+	if g == nil {
+		return jsonrpc.NewError(jsonrpc.CodeInternalError, method+": the gateway is not serving a host")
+	}
+	hc := g.latestCall(origin.Server)
+	if hc == nil {
+		return jsonrpc.NewError(jsonrpc.CodeInvalidRequest, fmt.Sprintf("%s: no host request to server %q is in flight, so there is no host to ask", method, origin.Server))
+	}
+	if missing := hostLacks(hc.ss, capability, params); missing != "" {
+		return jsonrpc.NewError(jsonrpc.CodeMethodNotFound, fmt.Sprintf("%s: the host did not declare the %s capability", method, missing))
+	}
+	hctx, cancel := context.WithCancel(hc.ctx)
+	defer cancel()
+	stop := context.AfterFunc(ctx, cancel)
+	defer stop()
+	raw, err := hc.ss.Call(hctx, method, params)
+	if errors.Is(err, server.ErrInputRequired) {
+		// A 2026-07-28 host answers by retrying its request: this
+		// round's upstream call ends here and runs again with the answer.
+		hc.cancel()
+		return jsonrpc.NewError(jsonrpc.CodeInternalError, method+": the host answers on its retry; this request is cancelled")
+	}
+	if err != nil {
+		var je *jsonrpc.Error
+		if errors.As(err, &je) {
+			return je
+		}
+		return jsonrpc.NewError(jsonrpc.CodeInternalError, fmt.Sprintf("%s: asking the host: %v", method, err))
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return jsonrpc.NewError(jsonrpc.CodeInternalError, fmt.Sprintf("%s: the host's answer: %v", method, err))
+	}
+	return nil
+}
+
+// hostLacks names the capability an older-era host did not declare for a
+// request ("" when it did). A 2026-07-28 host declares per request; the
+// core checks those.
+func hostLacks(ss *server.Session, capability string, params any) string {
+	raw := ss.ClientCapabilities()
+	if len(raw) == 0 {
+		return ""
+	}
+	var caps map[string]json.RawMessage
+	if json.Unmarshal(raw, &caps) != nil {
+		return capability
+	}
+	declared, ok := caps[capability]
+	if !ok {
+		return capability
+	}
+	if req, isElicit := params.(*mcp.ElicitRequest); isElicit && req.Mode == mcp.ElicitModeURL {
+		var modes map[string]json.RawMessage
+		if json.Unmarshal(declared, &modes) != nil || modes["url"] == nil {
+			return "elicitation.url"
+		}
+	}
+	return ""
+}
+
+// hostCall is a host's request in flight to one upstream: where a request
+// of that upstream is relayed.
+type hostCall struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	ss     *server.Session
+}
+
+// track records a host's request to serverName until done is called. The
+// returned ctx is the request's, cancelled also by a relay that hands the
+// host's answer to a retry.
+func (g *Gateway) track(ctx context.Context, ss *server.Session, serverName string) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	hc := &hostCall{ctx: ctx, cancel: cancel, ss: ss}
+	g.callMu.Lock()
+	g.calls[serverName] = append(g.calls[serverName], hc)
+	g.callMu.Unlock()
+	return ctx, func() {
+		cancel()
+		g.callMu.Lock()
+		defer g.callMu.Unlock()
+		list := g.calls[serverName]
+		for i, c := range list {
+			if c == hc {
+				g.calls[serverName] = append(list[:i:i], list[i+1:]...)
+				break
+			}
+		}
+		if len(g.calls[serverName]) == 0 {
+			delete(g.calls, serverName)
+		}
+	}
+}
+
+func (g *Gateway) latestCall(serverName string) *hostCall {
+	g.callMu.Lock()
+	defer g.callMu.Unlock()
+	list := g.calls[serverName]
+	if len(list) == 0 {
+		return nil
+	}
+	return list[len(list)-1]
+}
+
+// upstreamError is how a failure of a server reaches the host: its
+// JSON-RPC error as is, anything else (down, dead mid-request) as an
+// internal error naming the server, with secrets blanked.
+func (g *Gateway) upstreamError(serverName string, err error) error {
+	var je *jsonrpc.Error
+	if errors.As(err, &je) {
+		return je
+	}
+	return jsonrpc.NewError(jsonrpc.CodeInternalError, fmt.Sprintf("server %q: %s", serverName, g.redactText(err.Error())))
+}
+
+func (g *Gateway) redactText(s string) string {
+	if g.redact != nil {
+		return g.redact(s)
+	}
+	return s
+}

@@ -1,0 +1,269 @@
+package gateway
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/internal/server"
+	"github.com/mcpwire/mcpwire/jsonrpc"
+	"github.com/mcpwire/mcpwire/manager"
+	"github.com/mcpwire/mcpwire/mcp"
+)
+
+// Resources keep their URIs: a URI is the resource's identity, and hosts
+// show and store it. When two servers list the same URI (or URI
+// template), the server whose name sorts first keeps it and every other
+// one's is listed as
+//
+//	mcpwire://SERVER/URI
+//
+// (SERVER path-escaped, URI as the server lists it), which the gateway
+// reads back from that server as URI. The same form works for any URI of
+// any server, listed or not (a template's expansion).
+const rewrittenScheme = "mcpwire://"
+
+// rewrite is a server's URI (or template) in the gateway's own form.
+func rewrite(server, uri string) string {
+	return rewrittenScheme + url.PathEscape(server) + "/" + uri
+}
+
+// unrewrite splits a URI in the gateway's own form; ok is false for any
+// other URI.
+func unrewrite(uri string) (server, own string, ok bool) {
+	rest, ok := strings.CutPrefix(uri, rewrittenScheme)
+	if !ok {
+		return "", "", false
+	}
+	escaped, own, ok := strings.Cut(rest, "/")
+	if !ok || own == "" {
+		return "", "", false
+	}
+	server, err := url.PathUnescape(escaped)
+	if err != nil || server == "" {
+		return "", "", false
+	}
+	return server, own, true
+}
+
+// templateRoute is a listed template and where its URIs lead: a URI that
+// starts with the template's literal prefix (up to its first expression)
+// belongs to that server.
+type templateRoute struct {
+	prefix string
+	route  route // server and the template as it lists it
+}
+
+// mergeResources lists every resource under its URI, or the rewritten one
+// when a server earlier by name listed that URI already.
+func mergeResources(entries []manager.ResourceEntry, errs *[]error) ([]json.RawMessage, map[string]route) {
+	slices.SortStableFunc(entries, func(a, b manager.ResourceEntry) int { return strings.Compare(a.Server, b.Server) })
+	var list []json.RawMessage
+	uris := make(map[string]route, len(entries))
+	for _, e := range entries {
+		r := route{e.Server, e.Resource.URI}
+		listed := e.Resource.URI
+		if _, taken := uris[listed]; taken {
+			listed = rewrite(e.Server, listed)
+		}
+		if _, taken := uris[listed]; taken {
+			*errs = append(*errs, fmt.Errorf("server %q: resource %q listed twice; the second is left out", e.Server, e.Resource.URI))
+			continue
+		}
+		e.Resource.URI = listed
+		if b, ok := encodeItem(e.Resource, r, errs); ok {
+			list = append(list, b)
+			uris[listed] = r
+		}
+	}
+	return list, uris
+}
+
+// mergeTemplates is mergeResources for templates.
+func mergeTemplates(ups map[string]upstream, errs *[]error) ([]json.RawMessage, []templateRoute) {
+	var list []json.RawMessage
+	var routes []templateRoute
+	taken := map[string]bool{}
+	for _, name := range sortedServers(ups) {
+		for _, t := range ups[name].templates {
+			r := route{name, t.URITemplate}
+			listed := t.URITemplate
+			if taken[listed] {
+				listed = rewrite(name, listed)
+			}
+			if taken[listed] {
+				*errs = append(*errs, fmt.Errorf("server %q: resource template %q listed twice; the second is left out", name, t.URITemplate))
+				continue
+			}
+			t.URITemplate = listed
+			if b, ok := encodeItem(t, r, errs); ok {
+				taken[listed] = true
+				list = append(list, b)
+				prefix, _, _ := strings.Cut(listed, "{")
+				routes = append(routes, templateRoute{prefix: prefix, route: r})
+			}
+		}
+	}
+	slices.SortStableFunc(routes, func(a, b templateRoute) int { return cmp.Compare(len(b.prefix), len(a.prefix)) })
+	return list, routes
+}
+
+// resolveURI finds the server a URI the host names belongs to, and the URI
+// as that server knows it: a listed resource, the rewritten form, or the
+// expansion of a listed template (the longest literal prefix wins).
+func (g *Gateway) resolveURI(uri string) (route, bool) {
+	g.mu.Lock()
+	cat := g.cat
+	g.mu.Unlock()
+	if r, ok := cat.uris[uri]; ok {
+		return r, true
+	}
+	if server, own, ok := unrewrite(uri); ok && g.serves(server) && g.known(server) {
+		return route{server, own}, true
+	}
+	for _, t := range cat.templated {
+		if t.prefix != "" && strings.HasPrefix(uri, t.prefix) {
+			if server, own, ok := unrewrite(uri); ok {
+				return route{server, own}, true
+			}
+			return route{t.route.server, uri}, true
+		}
+	}
+	return route{}, false
+}
+
+// listedURI is how the host knows a server's URI: as is when it leads back
+// to that server, else in the rewritten form.
+func (g *Gateway) listedURI(server, own string) string {
+	if r, ok := g.resolveURI(own); ok && r.server == server {
+		return own
+	}
+	return rewrite(server, own)
+}
+
+func (g *Gateway) known(name string) bool {
+	_, ok := g.m.Server(name)
+	return ok
+}
+
+func uriParam(method string, params json.RawMessage) (string, error) {
+	var p struct {
+		URI string `json:"uri"`
+	}
+	if len(params) > 0 {
+		if err := json.Unmarshal(params, &p); err != nil {
+			return "", jsonrpc.NewError(jsonrpc.CodeInvalidParams, fmt.Sprintf("%s: params: %v", method, err))
+		}
+	}
+	if p.URI == "" {
+		return "", jsonrpc.NewError(jsonrpc.CodeInvalidParams, method+": params.uri is missing")
+	}
+	return p.URI, nil
+}
+
+// readResource routes resources/read by its URI. The contents come back
+// under the URI the host asked for.
+func (g *Gateway) readResource(ctx context.Context, ss *server.Session, params json.RawMessage) (any, error) {
+	uri, err := uriParam("resources/read", params)
+	if err != nil {
+		return nil, err
+	}
+	r, ok := g.resolveURI(uri)
+	if !ok {
+		return nil, server.ResourceNotFound(uri)
+	}
+	ctx, done := g.track(ctx, ss, r.server)
+	defer done()
+	c, err := g.m.Client(ctx, r.server)
+	if err != nil {
+		return nil, g.upstreamError(r.server, err)
+	}
+	res, err := c.ReadResource(ctx, r.tool)
+	if err != nil {
+		return nil, g.upstreamError(r.server, err)
+	}
+	for i := range res.Contents {
+		if res.Contents[i].URI == r.tool {
+			res.Contents[i].URI = uri
+		}
+	}
+	res.CacheHint = mcp.CacheHint{} // the upstream's hint is not the gateway's
+	return res, nil
+}
+
+// subscribe routes resources/subscribe and unsubscribe. The upstream is
+// subscribed while at least one host session is, so two hosts watching
+// one resource cost it one subscription.
+func (g *Gateway) subscribe(on bool) server.MethodHandler {
+	method := "resources/unsubscribe"
+	if on {
+		method = "resources/subscribe"
+	}
+	return func(ctx context.Context, ss *server.Session, params json.RawMessage) (any, error) {
+		uri, err := uriParam(method, params)
+		if err != nil {
+			return nil, err
+		}
+		r, ok := g.resolveURI(uri)
+		if !ok {
+			return nil, server.ResourceNotFound(uri)
+		}
+		g.subMu.Lock()
+		defer g.subMu.Unlock()
+		watchers := g.subs[uri]
+		for s := range watchers { // sessions that ended without unsubscribing
+			if isDone(s.Done()) {
+				delete(watchers, s)
+			}
+		}
+		first, last := on && len(watchers) == 0, !on && len(watchers) == 1 && watchers[ss]
+		if first || last {
+			c, err := g.m.Client(ctx, r.server)
+			if err != nil {
+				return nil, g.upstreamError(r.server, err)
+			}
+			if on {
+				err = c.SubscribeResource(ctx, r.tool)
+			} else {
+				err = c.UnsubscribeResource(ctx, r.tool)
+			}
+			if err != nil {
+				return nil, g.upstreamError(r.server, err)
+			}
+		}
+		if on {
+			if watchers == nil {
+				watchers = map[*server.Session]bool{}
+				g.subs[uri] = watchers
+			}
+			watchers[ss] = true
+		} else {
+			delete(watchers, ss)
+		}
+		return struct{}{}, nil
+	}
+}
+
+func isDone(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
+// onResourceUpdated passes an upstream's resources/updated on to the host
+// sessions subscribed to the URI as they know it.
+func (g *Gateway) onResourceUpdated(serverName string, params json.RawMessage) {
+	var p mcp.ResourceUpdated
+	if err := json.Unmarshal(params, &p); err != nil || p.URI == "" {
+		g.warn(fmt.Errorf("server %q sent notifications/resources/updated without a uri", serverName))
+		return
+	}
+	g.srv.ResourceUpdated(g.listedURI(serverName, p.URI))
+}
