@@ -24,7 +24,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/events", s.handleEvents)
 	mux.HandleFunc("GET /api/servers", s.handleServers)
 	mux.HandleFunc("GET /api/tools", s.withClient(func(ctx context.Context, c *mcp.Client, r *http.Request) (any, error) {
-		return c.ListTools(ctx)
+		return modelTools(c.ListTools(ctx)) // apps.go: app-only tools stay hidden
 	}))
 	mux.HandleFunc("GET /api/resources", s.withClient(func(ctx context.Context, c *mcp.Client, r *http.Request) (any, error) {
 		res, err := c.ListResources(ctx)

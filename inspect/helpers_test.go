@@ -42,7 +42,13 @@ func newPage(t *testing.T, secrets ...string) *page {
 // Servers, Wire and Token are the page's own).
 func newPageWith(t *testing.T, opts Options, secrets ...string) *page {
 	t.Helper()
-	stream, _ := mcptest.Connect(t, mcptest.NewDefault(nil))
+	return newPageOn(t, mcptest.NewDefault(nil), opts, secrets...)
+}
+
+// newPageOn is newPageWith over the server srv.
+func newPageOn(t *testing.T, srv *mcptest.Server, opts Options, secrets ...string) *page {
+	t.Helper()
+	stream, _ := mcptest.Connect(t, srv)
 	wire := NewWire(0, 0)
 	rec := transport.NewRecorder(wire)
 	rec.AddSecrets(secrets...)

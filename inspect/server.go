@@ -27,6 +27,10 @@ type Options struct {
 	// Redact removes secrets from text shown on the page (errors, stderr);
 	// nil leaves text as it is.
 	Redact func(string) string
+	// SandboxOrigin is where Server.Sandbox is served (http://HOST:PORT,
+	// another port than the page's): the origin of MCP App views' sandbox
+	// proxies. Empty, views are not rendered.
+	SandboxOrigin string
 }
 
 // Server is the inspector's web application.
@@ -35,6 +39,8 @@ type Server struct {
 	handler http.Handler
 	hub     *hub
 	calls   *calls
+	guard   *guard
+	apps    appViews
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -51,6 +57,9 @@ func New(opts Options) (*Server, error) {
 	if len(opts.Token) < 16 {
 		return nil, errors.New("inspect: the token must be at least 16 characters")
 	}
+	if err := checkSandboxOrigin(opts.SandboxOrigin); err != nil {
+		return nil, err
+	}
 	if opts.Wire == nil {
 		opts.Wire = NewWire(0, 0)
 	}
@@ -66,7 +75,9 @@ func New(opts Options) (*Server, error) {
 	mux := http.NewServeMux()
 	mux.Handle("GET /", http.FileServerFS(static))
 	s.routes(mux)
-	s.handler = newGuard(opts.Token, opts.Hosts, withCSP(mux))
+	s.appRoutes(mux)
+	s.guard = newGuard(opts.Token, opts.Hosts, withCSP(mux, opts.SandboxOrigin))
+	s.handler = s.guard
 	return s, nil
 }
 
@@ -85,10 +96,16 @@ func (s *Server) Close() error {
 }
 
 // withCSP confines the page to its own origin: no script, style or
-// connection elsewhere; images and audio of results come as data: URLs.
-func withCSP(next http.Handler) http.Handler {
+// connection elsewhere; images and audio of results come as data: URLs;
+// frames only from the sandbox origin of MCP App views.
+func withCSP(next http.Handler, sandboxOrigin string) http.Handler {
+	frames := "'none'"
+	if sandboxOrigin != "" {
+		frames = sandboxOrigin
+	}
+	csp := "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src data:; connect-src 'self'; frame-src " + frames + "; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+		w.Header().Set("Content-Security-Policy", csp)
 		next.ServeHTTP(w, r)
 	})
 }

@@ -105,40 +105,61 @@ func (w *Wire) add(line []byte) {
 	if err := json.Unmarshal(line, &rec); err != nil || len(rec.Message) == 0 {
 		return
 	}
-	e := &WireEntry{Time: rec.Time, Server: rec.Transport, Direction: string(rec.Direction),
-		Size: len(rec.Message), Message: rec.Message, line: line}
+	e := newWireEntry(rec.Time, rec.Transport, string(rec.Direction), rec.Message)
+	e.line = line
+	w.insert(e)
+}
+
+// newWireEntry classifies one message for the timeline.
+func newWireEntry(t time.Time, server, direction string, msg json.RawMessage) *WireEntry {
+	e := &WireEntry{Time: t, Server: server, Direction: direction, Size: len(msg), Message: msg}
 	var env envelope
-	if err := json.Unmarshal(rec.Message, &env); err != nil {
+	if err := json.Unmarshal(msg, &env); err != nil {
 		e.Kind = "invalid"
-	} else {
-		e.Method = env.Method
-		if len(env.ID) > 0 && string(env.ID) != "null" {
-			e.ID = env.ID
-		}
-		switch {
-		case env.Method != "" && e.ID != nil:
-			e.Kind = "request"
-		case env.Method != "":
-			e.Kind = "notification"
-		case env.Error != nil:
-			e.Kind = "error"
-		default:
-			e.Kind = "result"
-		}
+		return e
 	}
+	e.Method = env.Method
+	if len(env.ID) > 0 && string(env.ID) != "null" {
+		e.ID = env.ID
+	}
+	switch {
+	case env.Method != "" && e.ID != nil:
+		e.Kind = "request"
+	case env.Method != "":
+		e.Kind = "notification"
+	case env.Error != nil:
+		e.Kind = "error"
+	default:
+		e.Kind = "result"
+	}
+	return e
+}
+
+// insert appends e, drops the oldest entries beyond the bounds and tells
+// the subscriber; w.mu is held.
+func (w *Wire) insert(e *WireEntry) {
 	w.correlate(e)
 	w.seq++
 	e.Seq = w.seq
 	w.entries = append(w.entries, e)
-	w.bytes += len(line)
+	w.bytes += e.cost()
 	for len(w.entries) > 1 && (len(w.entries) > w.maxMsgs || w.bytes > w.maxBytes) {
-		w.bytes -= len(w.entries[0].line)
+		w.bytes -= w.entries[0].cost()
 		w.entries[0] = nil
 		w.entries = w.entries[1:]
 	}
 	if w.notify != nil {
 		w.notify(e)
 	}
+}
+
+// cost is what e counts against the byte bound: its recording line, or
+// its message when it has none (a view's message, see apps_wire.go).
+func (e *WireEntry) cost() int {
+	if e.line != nil {
+		return len(e.line)
+	}
+	return e.Size
 }
 
 // correlate pairs an answer with its request: same server, opposite
@@ -178,9 +199,14 @@ func (w *Wire) Entries() []*WireEntry {
 }
 
 // Export writes the buffered messages in the format --record writes (one
-// wirerec line each), so that an export replays as a test server.
+// wirerec line each), so that an export replays as a test server. The
+// messages of MCP App views, which never crossed a server's transport,
+// are left out.
 func (w *Wire) Export(out io.Writer) error {
 	for _, e := range w.Entries() {
+		if e.line == nil {
+			continue
+		}
 		if _, err := out.Write(e.line); err != nil {
 			return err
 		}

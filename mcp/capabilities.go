@@ -11,6 +11,10 @@ type ClientCapabilities struct {
 	Elicitation  *ElicitationCapability     `json:"elicitation,omitempty"`
 	Tasks        *ClientTasksCapability     `json:"tasks,omitempty"`
 	Experimental map[string]json.RawMessage `json:"experimental,omitempty"`
+	// Extensions are the extensions the client supports, by identifier
+	// (such as MCP Apps' "io.modelcontextprotocol/ui"), with their
+	// settings; ClientOptions.Extensions fills it.
+	Extensions map[string]json.RawMessage `json:"extensions,omitempty"`
 }
 
 // RootsCapability declares roots/list; ListChanged promises

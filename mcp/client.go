@@ -1,10 +1,12 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -166,6 +168,13 @@ type ClientOptions struct {
 	// above, one at a time in order, just before the next notification
 	// after the drops is delivered.
 	OnNotificationsDropped func(ctx context.Context, dropped int)
+
+	// Extensions are declared as the client capabilities' extensions, by
+	// identifier, each with its settings (a JSON object), for extensions
+	// the application implements itself, such as MCP Apps
+	// ("io.modelcontextprotocol/ui"). The client does nothing else with
+	// them.
+	Extensions map[string]json.RawMessage
 
 	// Restore, when set, is set up on the new session right after the
 	// handshake, before NewClient returns: what a previous session held
@@ -359,6 +368,12 @@ func (c *Client) prepare(o *ClientOptions) error {
 			c.caps.Sampling.Tools = &EmptyObject{}
 		}
 	}
+	for id, settings := range o.Extensions {
+		if id == "" || !json.Valid(settings) || !bytes.HasPrefix(bytes.TrimSpace(settings), []byte("{")) {
+			return fmt.Errorf("mcp: ClientOptions.Extensions[%q]: the settings must be a JSON object", clip(id))
+		}
+	}
+	c.caps.Extensions = maps.Clone(o.Extensions)
 	if o.Elicitation != nil || o.ElicitationURL != nil {
 		c.caps.Elicitation = &ElicitationCapability{}
 		if o.Elicitation != nil {

@@ -32,9 +32,9 @@ func appendInitializeParams(b []byte, p *initializeParams) (_ []byte, ok bool) {
 }
 
 // plainCapabilities reports whether appendClientCapabilities encodes c:
-// it has no tasks or experimental capabilities.
+// it has no tasks, experimental or extension capabilities.
 func plainCapabilities(c *ClientCapabilities) bool {
-	return c.Tasks == nil && c.Experimental == nil
+	return c.Tasks == nil && c.Experimental == nil && c.Extensions == nil
 }
 
 // plainImplementation reports whether appendImplementation encodes info:

@@ -75,6 +75,7 @@ func TestAppendInitializeParamsDeclines(t *testing.T) {
 	for name, edit := range map[string]func(p *initializeParams){
 		"tasks":        func(p *initializeParams) { p.Capabilities.Tasks = &ClientTasksCapability{} },
 		"experimental": func(p *initializeParams) { p.Capabilities.Experimental = map[string]json.RawMessage{} },
+		"extensions":   func(p *initializeParams) { p.Capabilities.Extensions = map[string]json.RawMessage{} },
 		"icons":        func(p *initializeParams) { p.ClientInfo.Icons = []Icon{{Src: "data:,x"}} },
 	} {
 		p := paramsVariant(255, "n", "", "v", "", "")

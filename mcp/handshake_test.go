@@ -165,6 +165,8 @@ func TestCapabilitiesDeclaredOnlyForSetHandlers(t *testing.T) {
 		{"elicitation form only", &ClientOptions{Elicitation: elicit}, `{"elicitation":{"form":{}}}`},
 		{"elicitation url only", &ClientOptions{ElicitationURL: elicit}, `{"elicitation":{"url":{}}}`},
 		{"elicitation both", &ClientOptions{Elicitation: elicit, ElicitationURL: elicit}, `{"elicitation":{"form":{},"url":{}}}`},
+		{"extension", &ClientOptions{Extensions: map[string]json.RawMessage{"io.modelcontextprotocol/ui": json.RawMessage(`{"mimeTypes":["text/html;profile=mcp-app"]}`)}},
+			`{"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}}`},
 		{"all", &ClientOptions{Roots: roots, Sampling: sampling, Elicitation: elicit, ElicitationURL: elicit},
 			`{"roots":{"listChanged":true},"sampling":{},"elicitation":{"form":{},"url":{}}}`},
 	}
@@ -211,6 +213,8 @@ func TestBadOptionsCloseTheStream(t *testing.T) {
 		{"name missing", ClientOptions{ClientInfo: Implementation{Version: "1"}}, "ClientInfo.Name is empty"},
 		{"version missing", ClientOptions{ClientInfo: Implementation{Name: "x"}}, "ClientInfo.Version is empty"},
 		{"bad root", ClientOptions{InitialRoots: []Root{{URI: "https://example.com/"}}}, `InitialRoots: mcp: root 0 ("https://example.com/")`},
+		{"extension settings not an object", ClientOptions{Extensions: map[string]json.RawMessage{"x.test/ext": json.RawMessage(`["a"]`)}},
+			`Extensions["x.test/ext"]: the settings must be a JSON object`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -128,6 +128,7 @@ function openTool(tool, args) {
       const { id } = await api("/api/call", { server: state.server, tool: tool.name, arguments: argsValue, meta: metaValue });
       state.currentCall = id;
       drawCurrentCall();
+      Apps.open($("#app-view"), state.server, tool, argsValue, id); // apps.js: the tool's MCP App view, if it has one
     } catch (e) { problem.textContent = e.message; }
   };
   const detail = $("#tool-detail");
@@ -135,7 +136,8 @@ function openTool(tool, args) {
     h("h2", { text: tool.title || tool.name }), h("p", { text: tool.description || "" }),
     form.el, raw, h("div", { class: "field" }, h("label", { for: "call-meta", text: "_meta" }), meta),
     h("div", { class: "toolbar" }, callBtn, toggle), problem,
-    h("div", { id: "call-result" }));
+    h("div", { id: "call-result" }), h("div", { id: "app-view" }));
+  Apps.close();
   if (args !== undefined) form.set(args);
   state.currentCall = 0;
 }
@@ -357,6 +359,7 @@ function connect() {
     state.calls.set(rec.id, rec);
     if (rec.id === state.currentCall) drawCurrentCall();
     drawHistory(rec);
+    Apps.callChanged(rec);
   });
   es.addEventListener("servers", () => { loadServers().catch(() => {}); });
 }

@@ -57,8 +57,8 @@ func inspector(t *testing.T, args ...string) string {
 }
 
 // browser starts a fresh headless Chromium (its own profile, no network
-// chatter) and returns its context.
-func browser(t *testing.T) context.Context {
+// chatter, and the extra options) and returns its context.
+func browser(t *testing.T, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
 		t.Fatalf("no Chromium at %s (apt-get install chromium): %v", chromiumPath, err)
@@ -77,6 +77,7 @@ func browser(t *testing.T) context.Context {
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1400, 900),
 	}
+	opts = append(opts, extra...)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(actx)
 	t.Cleanup(func() { cancelCtx(); cancelAlloc() })

@@ -156,7 +156,7 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 	s := &Session{Set: set, Timeout: timeout, Verbose: sf.Verbose, LogLevel: level, io: streams}
 	s.ToolTimeout, s.ToolMaxTimeout = sf.toolPolicy()
 	client := &mcp.ClientOptions{ClientInfo: mcp.Implementation{Name: ClientName, Version: Version()}, ProtocolVersion: protocol,
-		OnNotificationsDropped: droppedNotice(streams, "a server")}
+		OnNotificationsDropped: droppedNotice(streams, "a server"), Extensions: streams.clientExtensions}
 	answers.apply(client, streams)
 	if sf.timeoutSet {
 		// --timeout is for protocol requests only; without the explicit

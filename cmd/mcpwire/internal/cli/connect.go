@@ -29,6 +29,7 @@ func Connect(ctx context.Context, io *IOStreams, t *Target) (*mcp.Client, error)
 		// A server that floods must not go unnoticed: what is dropped
 		// is said on stderr.
 		OnNotificationsDropped: droppedNotice(io, t.Desc),
+		Extensions:             io.clientExtensions,
 	}
 	if t.input != nil {
 		t.input.apply(opts, io)

@@ -91,6 +91,7 @@ func (o *inspectOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error
 	// Set before any secret is registered: AddSecret hands each one to
 	// the recorder, so the wire log never shows it.
 	io.wireTap = transport.NewRecorder(wire)
+	io.clientExtensions = inspect.ClientExtensions() // the page renders MCP Apps
 	servers, closeServers, err := o.servers(ctx, io, p)
 	if err != nil {
 		return err
@@ -107,20 +108,31 @@ func (o *inspectOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error
 		hosts = append(hosts, h)
 		fmt.Fprintf(io.ErrOut, "mcpwire: warning: --listen %s: the inspector can be reached from other machines; anyone with its URL can run these servers' tools\n", o.Listen)
 	}
-	token := inspect.NewToken()
-	insp, err := inspect.New(inspect.Options{Servers: servers, Wire: wire, Token: token, Hosts: hosts, Redact: io.Redact})
+	// MCP App views' sandbox proxies live on a second origin: another
+	// port on the same address.
+	sandboxLn, err := net.Listen("tcp", net.JoinHostPort(host.IP.String(), "0"))
 	if err != nil {
 		ln.Close()
-		return err
+		return fmt.Errorf("serving the inspector's sandbox origin: %w", err)
 	}
 	pageHost := "127.0.0.1"
 	if !loopback && !host.IP.IsUnspecified() {
 		pageHost = host.IP.String()
 	}
+	sandboxOrigin := "http://" + net.JoinHostPort(pageHost, strconv.Itoa(sandboxLn.Addr().(*net.TCPAddr).Port))
+	token := inspect.NewToken()
+	insp, err := inspect.New(inspect.Options{Servers: servers, Wire: wire, Token: token, Hosts: hosts, Redact: io.Redact, SandboxOrigin: sandboxOrigin})
+	if err != nil {
+		ln.Close()
+		sandboxLn.Close()
+		return err
+	}
 	page := (&url.URL{Scheme: "http", Host: net.JoinHostPort(pageHost, strconv.Itoa(host.Port)), Path: "/", RawQuery: "token=" + token}).String()
 	srv := &http.Server{Handler: insp, ReadHeaderTimeout: 10 * time.Second, ErrorLog: quietLog}
-	served := make(chan error, 1)
+	sandboxSrv := &http.Server{Handler: insp.Sandbox(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: quietLog}
+	served := make(chan error, 2)
 	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- sandboxSrv.Serve(sandboxLn) }()
 	fmt.Fprintf(io.Out, "mcpwire inspect: %s\n", page)
 	fmt.Fprintln(io.ErrOut, "mcpwire: the inspector is running; Ctrl-C to stop")
 	if !o.NoOpen {
@@ -136,6 +148,7 @@ func (o *inspectOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error
 	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_ = srv.Shutdown(shut)
+	_ = sandboxSrv.Shutdown(shut)
 	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("serving the inspector: %w", err)
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"io"
 	"os"
 
@@ -42,6 +43,9 @@ type IOStreams struct {
 	// stderrTails keep each configured server's stderr tail for mcpwire
 	// inspect's page; nil for the other commands.
 	stderrTails *serverTails
+	// clientExtensions are declared by every client the command connects
+	// (mcpwire inspect's MCP Apps); nil for the other commands.
+	clientExtensions map[string]json.RawMessage
 }
 
 // DefaultWidth is the width of a terminal whose size cannot be read.
