@@ -74,6 +74,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/call", s.handleCall)
 	mux.HandleFunc("POST /api/cancel", s.handleCancel)
 	mux.HandleFunc("GET /api/wire.jsonl", s.handleExport)
+	s.askRoutes(mux)
 }
 
 // serverView is a server as the page's server list shows it.

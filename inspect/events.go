@@ -15,7 +15,7 @@ const subscriberQueue = 4096
 
 // event is one live update for the pages.
 type event struct {
-	kind string // wire, call, servers
+	kind string // wire, call, servers, asks
 	wire *WireEntry
 	call []byte // the call's JSON
 }
@@ -98,6 +98,9 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	if n := len(snapshot); n > 0 {
 		last = snapshot[n-1].Seq
 	}
+	if out.WriteEvent(sse.Event{Type: "asks", Data: s.opts.Asks.snapshot()}) != nil {
+		return
+	}
 	for _, c := range s.calls.snapshot() {
 		if out.WriteEvent(sse.Event{Type: "call", Data: c}) != nil {
 			return
@@ -124,6 +127,8 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 				}
 			case "call":
 				err = out.WriteEvent(sse.Event{Type: "call", Data: e.call})
+			case "asks":
+				err = out.WriteEvent(sse.Event{Type: "asks", Data: s.opts.Asks.snapshot()})
 			case "servers":
 				err = out.WriteEvent(sse.Event{Type: "servers", Data: []byte("{}")})
 			}

@@ -42,11 +42,25 @@ func newPage(t *testing.T, secrets ...string) *page {
 // Servers, Wire and Token are the page's own).
 func newPageWith(t *testing.T, opts Options, secrets ...string) *page {
 	t.Helper()
+	return newPageClient(t, opts, nil, secrets...)
+}
+
+// newPageClient is newPageWith whose client is connected with copts
+// (nil: the defaults), and opts.Asks' handlers when given.
+func newPageClient(t *testing.T, opts Options, copts *mcp.ClientOptions, secrets ...string) *page {
+	t.Helper()
 	stream, _ := mcptest.Connect(t, mcptest.NewDefault(nil))
 	wire := NewWire(0, 0)
 	rec := transport.NewRecorder(wire)
 	rec.AddSecrets(secrets...)
-	c, err := mcp.Connect(t.Context(), transport.Record(streamTransport{stream}, rec, "demo"), nil)
+	if opts.Asks != nil {
+		if copts == nil {
+			copts = &mcp.ClientOptions{}
+		}
+		copts.ServerName = "demo"
+		opts.Asks.Apply(copts)
+	}
+	c, err := mcp.Connect(t.Context(), transport.Record(streamTransport{stream}, rec, "demo"), copts)
 	if err != nil {
 		t.Fatal(err)
 	}

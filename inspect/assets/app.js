@@ -359,7 +359,9 @@ function connect() {
     drawHistory(rec);
   });
   es.addEventListener("servers", () => { loadServers().catch(() => {}); });
+  es.addEventListener("asks", (ev) => Asks.draw(JSON.parse(ev.data)));
 }
 // serversLoaded settles once the server list has been read (or failed).
 const serversLoaded = loadServers().catch(() => {});
 connect();
+Asks.drawRoots();

@@ -19,6 +19,7 @@ import (
 	"github.com/mcpwire/mcpwire/internal/browser"
 	"github.com/mcpwire/mcpwire/internal/origin"
 	"github.com/mcpwire/mcpwire/manager"
+	"github.com/mcpwire/mcpwire/mcp"
 	"github.com/mcpwire/mcpwire/transport"
 )
 
@@ -91,6 +92,10 @@ func (o *inspectOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error
 	// Set before any secret is registered: AddSecret hands each one to
 	// the recorder, so the wire log never shows it.
 	io.wireTap = transport.NewRecorder(wire)
+	// The servers' questions (sampling, elicitation, roots) wait for
+	// the person at the page.
+	asks := inspect.NewAsks()
+	io.inspectAsks = asks
 	servers, closeServers, err := o.servers(ctx, io, p)
 	if err != nil {
 		return err
@@ -108,7 +113,7 @@ func (o *inspectOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error
 		fmt.Fprintf(io.ErrOut, "mcpwire: warning: --listen %s: the inspector can be reached from other machines; anyone with its URL can run these servers' tools\n", o.Listen)
 	}
 	token := inspect.NewToken()
-	insp, err := inspect.New(inspect.Options{Servers: servers, Wire: wire, Token: token, Hosts: hosts, Redact: io.Redact})
+	insp, err := inspect.New(inspect.Options{Servers: servers, Wire: wire, Token: token, Hosts: hosts, Asks: asks, Redact: io.Redact})
 	if err != nil {
 		ln.Close()
 		return err
@@ -160,6 +165,10 @@ func (o *inspectOptions) servers(ctx context.Context, io *IOStreams, p Parsed) (
 		}
 		name, kind, target := adHocNames(p, t)
 		t.Transport = transport.Record(t.Transport, io.wireTap, name)
+		t.clientHook = func(opts *mcp.ClientOptions) {
+			opts.ServerName = name // names the asker of each question
+			io.inspectAsks.Apply(opts)
+		}
 		c, err := Connect(ctx, io, t)
 		if err != nil {
 			return nil, nil, err

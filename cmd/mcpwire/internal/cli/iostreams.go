@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/mcpwire/mcpwire/inspect"
 	"github.com/mcpwire/mcpwire/transport"
 )
 
@@ -42,6 +43,9 @@ type IOStreams struct {
 	// stderrTails keep each configured server's stderr tail for mcpwire
 	// inspect's page; nil for the other commands.
 	stderrTails *serverTails
+	// inspectAsks answers the configured servers' questions from mcpwire
+	// inspect's page; nil for the other commands.
+	inspectAsks *inspect.Asks
 }
 
 // DefaultWidth is the width of a terminal whose size cannot be read.
