@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/mcpwire/mcpwire/mcp"
@@ -17,23 +16,6 @@ import (
 // maxAsks bounds the questions waiting for the person: a server that asks
 // faster than anyone answers gets the rest refused, not queued forever.
 const maxAsks = 100
-
-// Asks are the questions servers put to the client (sampling, form and
-// URL elicitation), held until the person answers them on the page, and
-// the roots the page gives. They answer through the library's handlers
-// (mcp.ClientOptions), so they work the same in both eras: in the
-// initialize era the server's request waits for the answer; in the
-// stateless era (MRTR) the client holds each input_required round until
-// every one of its requests is answered. Create them before connecting
-// (Apply sets a client's handlers), give them to New as Options.Asks.
-// Safe for concurrent use.
-type Asks struct {
-	mu      sync.Mutex
-	next    int64
-	pending []*ask
-	roots   []mcp.Root
-	notify  func()
-}
 
 // ask is one question waiting for the person, as the page sees it.
 type ask struct {
@@ -53,41 +35,10 @@ type askAnswer struct {
 	err    error
 }
 
-// NewAsks returns questions with no roots given.
-func NewAsks() *Asks { return &Asks{} }
-
-// Apply sets opts' sampling, elicitation (both modes) and roots handlers
-// to ask the page, so that the client declares those capabilities.
-func (a *Asks) Apply(opts *mcp.ClientOptions) {
-	opts.Sampling = func(ctx context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-		var res mcp.CreateMessageResult
-		if err := a.ask(ctx, "sampling", req, &res); err != nil {
-			return nil, err
-		}
-		return &res, nil
-	}
-	elicit := func(kind string) func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-		return func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			var res mcp.ElicitResult
-			if err := a.ask(ctx, kind, req, &res); err != nil {
-				return nil, err
-			}
-			return &res, nil
-		}
-	}
-	opts.Elicitation = elicit("elicitation")
-	opts.ElicitationURL = elicit("elicitation-url")
-	opts.Roots = func(context.Context) ([]mcp.Root, error) {
-		a.mu.Lock()
-		defer a.mu.Unlock()
-		return slices.Clone(a.roots), nil
-	}
-}
-
 // ask puts a question to the page and waits for the answer, decoded into
 // res, until ctx ends (the server cancelled, the call ended, the
 // inspector closed).
-func (a *Asks) ask(ctx context.Context, kind string, params any, res any) error {
+func (a *Hooks) ask(ctx context.Context, kind string, params any, res any) error {
 	q := &ask{Kind: kind, Params: params, Asked: time.Now(), Era: "server request", answer: make(chan askAnswer, 1)}
 	if o, ok := mcp.OriginOf(ctx); ok {
 		q.Server = o.Server
@@ -123,7 +74,7 @@ func (a *Asks) ask(ctx context.Context, kind string, params any, res any) error 
 }
 
 // changed tells the page that the questions changed.
-func (a *Asks) changed() {
+func (a *Hooks) changed() {
 	a.mu.Lock()
 	fn := a.notify
 	a.mu.Unlock()
@@ -132,14 +83,14 @@ func (a *Asks) changed() {
 	}
 }
 
-func (a *Asks) setNotify(fn func()) {
+func (a *Hooks) setNotify(fn func()) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.notify = fn
 }
 
 // snapshot is the JSON of the questions waiting, oldest first.
-func (a *Asks) snapshot() []byte {
+func (a *Hooks) snapshot() []byte {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	b, err := json.Marshal(nonNil(a.pending))
@@ -161,7 +112,7 @@ type answerIn struct {
 
 // resolve turns the page's answer into what the handler returns; the
 // question is answered once, and a malformed answer leaves it waiting.
-func (a *Asks) resolve(in answerIn) error {
+func (a *Hooks) resolve(in answerIn) error {
 	a.mu.Lock()
 	i := slices.IndexFunc(a.pending, func(p *ask) bool { return p.ID == in.ID })
 	if i < 0 {
@@ -219,7 +170,7 @@ func answerFor(kind string, in answerIn) (askAnswer, error) {
 }
 
 // setRoots replaces the roots the page gives; each must be a file:// URI.
-func (a *Asks) setRoots(roots []mcp.Root) error {
+func (a *Hooks) setRoots(roots []mcp.Root) error {
 	for i, r := range roots {
 		if !strings.HasPrefix(r.URI, "file://") {
 			return fmt.Errorf("root %d: %q is not a file:// URI", i+1, r.URI)
@@ -231,7 +182,7 @@ func (a *Asks) setRoots(roots []mcp.Root) error {
 	return nil
 }
 
-func (a *Asks) rootsJSON() []mcp.Root {
+func (a *Hooks) rootsJSON() []mcp.Root {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return nonNil(slices.Clone(a.roots))
@@ -245,7 +196,7 @@ func (s *Server) askRoutes(mux *http.ServeMux) {
 			s.writeError(w, http.StatusBadRequest, err)
 			return
 		}
-		if err := s.opts.Asks.resolve(in); err != nil {
+		if err := s.opts.Hooks.resolve(in); err != nil {
 			status := http.StatusBadRequest
 			if errors.Is(err, errGone) {
 				status = http.StatusNotFound
@@ -256,7 +207,7 @@ func (s *Server) askRoutes(mux *http.ServeMux) {
 		writeJSON(w, http.StatusOK, struct{}{})
 	})
 	mux.HandleFunc("GET /api/roots", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, s.opts.Asks.rootsJSON())
+		writeJSON(w, http.StatusOK, s.opts.Hooks.rootsJSON())
 	})
 	mux.HandleFunc("POST /api/roots", func(w http.ResponseWriter, r *http.Request) {
 		var in struct {
@@ -266,7 +217,7 @@ func (s *Server) askRoutes(mux *http.ServeMux) {
 			s.writeError(w, http.StatusBadRequest, err)
 			return
 		}
-		if err := s.opts.Asks.setRoots(in.Roots); err != nil {
+		if err := s.opts.Hooks.setRoots(in.Roots); err != nil {
 			s.writeError(w, http.StatusBadRequest, err)
 			return
 		}

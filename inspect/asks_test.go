@@ -48,7 +48,7 @@ func textOf(t *testing.T, rec callRecord) string {
 func TestAsksAnsweredFromThePage(t *testing.T) {
 	for _, era := range eras {
 		t.Run(era.protocol, func(t *testing.T) {
-			p := newPageClient(t, Options{Asks: NewAsks()}, &mcp.ClientOptions{ProtocolVersion: era.protocol})
+			p := newPageClient(t, Options{Hooks: NewHooks()}, &mcp.ClientOptions{ProtocolVersion: era.protocol})
 			next := p.events(t)
 			call := postJSON[struct{ ID int64 }](t, p, "/api/call", `{"server":"demo","tool":"sample","arguments":{"prompt":"say hi"}}`)
 			q := nextAsks(t, next, 1)[0]
@@ -89,7 +89,7 @@ func TestAsksAnsweredFromThePage(t *testing.T) {
 // era the client fails the call with it, as no answer can be sent); a
 // question whose call is cancelled leaves the page.
 func TestAsksRejectedAndWithdrawn(t *testing.T) {
-	p := newPageClient(t, Options{Asks: NewAsks()}, nil)
+	p := newPageClient(t, Options{Hooks: NewHooks()}, nil)
 	next := p.events(t)
 	call := postJSON[struct{ ID int64 }](t, p, "/api/call", `{"server":"demo","tool":"sample","arguments":{"prompt":"no"}}`)
 	nextAsks(t, next, 1)
@@ -110,7 +110,7 @@ func TestAsksRejectedAndWithdrawn(t *testing.T) {
 // The roots the page gives answer roots/list; a root that is not a
 // file:// URI is refused.
 func TestAsksRoots(t *testing.T) {
-	p := newPageClient(t, Options{Asks: NewAsks()}, nil)
+	p := newPageClient(t, Options{Hooks: NewHooks()}, nil)
 	if resp := p.do(t, http.MethodPost, "/api/roots", `{"roots":[{"uri":"https://example.com"}]}`, nil); resp.StatusCode != http.StatusBadRequest {
 		t.Fatalf("an https root: %s", resp.Status)
 	}

@@ -46,19 +46,25 @@ func newPageWith(t *testing.T, opts Options, secrets ...string) *page {
 }
 
 // newPageClient is newPageWith whose client is connected with copts
-// (nil: the defaults), and opts.Asks' handlers when given.
+// (nil: the defaults), and opts.Hooks' handlers when given.
 func newPageClient(t *testing.T, opts Options, copts *mcp.ClientOptions, secrets ...string) *page {
 	t.Helper()
-	stream, _ := mcptest.Connect(t, mcptest.NewDefault(nil))
+	return newPageServer(t, mcptest.NewDefault(nil), opts, copts, secrets...)
+}
+
+// newPageServer is newPageClient over srv.
+func newPageServer(t *testing.T, srv *mcptest.Server, opts Options, copts *mcp.ClientOptions, secrets ...string) *page {
+	t.Helper()
+	stream, _ := mcptest.Connect(t, srv)
 	wire := NewWire(0, 0)
 	rec := transport.NewRecorder(wire)
 	rec.AddSecrets(secrets...)
-	if opts.Asks != nil {
+	if opts.Hooks != nil {
 		if copts == nil {
 			copts = &mcp.ClientOptions{}
 		}
 		copts.ServerName = "demo"
-		opts.Asks.Apply(copts)
+		opts.Hooks.Apply(copts)
 	}
 	c, err := mcp.Connect(t.Context(), transport.Record(streamTransport{stream}, rec, "demo"), copts)
 	if err != nil {

@@ -27,7 +27,7 @@ async function showTab(name) {
   await serversLoaded; // the lists need to know which server is picked
   // A list is read once per server, and again when the server says it
   // changed (see addWire), so that it does not redraw under the pointer.
-  const load = { tools: loadTools, resources: loadResources, prompts: loadPrompts }[name];
+  const load = { tools: loadTools, resources: loadResources, prompts: loadPrompts, report: Report.load }[name];
   if (load && state.loaded[name] !== state.server) {
     state.loaded[name] = state.server;
     await load();
@@ -96,6 +96,7 @@ function drawTools() {
   }));
 }
 $("#tool-search").oninput = drawTools;
+$("#report-run").onclick = () => Report.load();
 
 function openTool(tool, args) {
   document.querySelectorAll("#tool-list li").forEach((li) => li.classList.toggle("active", li.dataset.tool === tool.name));
@@ -142,6 +143,7 @@ function openTool(tool, args) {
 
 function callView(rec) {
   const box = Render.call(rec, readLink);
+  box.append(Report.verdict(rec, state.tools.find((t) => t.name === rec.tool)) || "");
   const bar = h("div", { class: "toolbar" });
   if (rec.state === "running") {
     const cancel = h("button", { type: "button", class: "cancel", text: "Cancel" });

@@ -158,8 +158,8 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 	client := &mcp.ClientOptions{ClientInfo: mcp.Implementation{Name: ClientName, Version: Version()}, ProtocolVersion: protocol,
 		OnNotificationsDropped: droppedNotice(streams, "a server")}
 	answers.apply(client, streams)
-	if streams.inspectAsks != nil { // mcpwire inspect answers from its page
-		streams.inspectAsks.Apply(client)
+	if streams.inspectHooks != nil { // mcpwire inspect answers from its page
+		streams.inspectHooks.Apply(client)
 	}
 	if sf.timeoutSet {
 		// --timeout is for protocol requests only; without the explicit

@@ -94,8 +94,8 @@ func (o *inspectOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error
 	io.wireTap = transport.NewRecorder(wire)
 	// The servers' questions (sampling, elicitation, roots) wait for
 	// the person at the page.
-	asks := inspect.NewAsks()
-	io.inspectAsks = asks
+	hooks := inspect.NewHooks()
+	io.inspectHooks = hooks
 	servers, closeServers, err := o.servers(ctx, io, p)
 	if err != nil {
 		return err
@@ -113,7 +113,7 @@ func (o *inspectOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error
 		fmt.Fprintf(io.ErrOut, "mcpwire: warning: --listen %s: the inspector can be reached from other machines; anyone with its URL can run these servers' tools\n", o.Listen)
 	}
 	token := inspect.NewToken()
-	insp, err := inspect.New(inspect.Options{Servers: servers, Wire: wire, Token: token, Hosts: hosts, Asks: asks, Redact: io.Redact})
+	insp, err := inspect.New(inspect.Options{Servers: servers, Wire: wire, Token: token, Hosts: hosts, Hooks: hooks, Redact: io.Redact})
 	if err != nil {
 		ln.Close()
 		return err
@@ -167,7 +167,7 @@ func (o *inspectOptions) servers(ctx context.Context, io *IOStreams, p Parsed) (
 		t.Transport = transport.Record(t.Transport, io.wireTap, name)
 		t.clientHook = func(opts *mcp.ClientOptions) {
 			opts.ServerName = name // names the asker of each question
-			io.inspectAsks.Apply(opts)
+			io.inspectHooks.Apply(opts)
 		}
 		c, err := Connect(ctx, io, t)
 		if err != nil {

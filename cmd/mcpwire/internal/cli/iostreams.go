@@ -43,9 +43,9 @@ type IOStreams struct {
 	// stderrTails keep each configured server's stderr tail for mcpwire
 	// inspect's page; nil for the other commands.
 	stderrTails *serverTails
-	// inspectAsks answers the configured servers' questions from mcpwire
+	// inspectHooks answers the configured servers' questions from mcpwire
 	// inspect's page; nil for the other commands.
-	inspectAsks *inspect.Asks
+	inspectHooks *inspect.Hooks
 }
 
 // DefaultWidth is the width of a terminal whose size cannot be read.
