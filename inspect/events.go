@@ -119,10 +119,13 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			var err error
 			switch e.kind {
 			case "wire":
-				if e.wire.Seq <= last {
+				kind := "wire"
+				if e.wire.HTTP != nil {
+					kind = "wire-http" // an update of an entry the page has
+				} else if e.wire.Seq <= last {
 					continue
 				}
-				if !send("wire", e.wire) {
+				if !send(kind, e.wire) {
 					return
 				}
 			case "call":

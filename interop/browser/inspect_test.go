@@ -126,11 +126,19 @@ func TestToolForm(t *testing.T) {
 		chromedp.WaitVisible(css(`#wire tr[data-method="tools/call"][data-kind="request"]`)),
 		chromedp.WaitVisible(css(`#wire tr[data-method="tools/call"][data-kind="result"]`)),
 		chromedp.Click(css(`#wire tr[data-method="tools/call"][data-kind="request"]`)),
-		chromedp.WaitVisible(css(`#wire tr.expanded pre`)),
+		chromedp.WaitVisible(css(`#wire-detail pre`)),
+		// Over HTTP the exchange's status and Mcp-* headers show too.
+		chromedp.WaitVisible(css(`#wire-detail table.http-headers`)),
 	)
-	expanded := get(t, ctx, "read the expanded message", chromedp.Text(css(`#wire tr.expanded pre`)))
+	expanded := get(t, ctx, "read the expanded message", chromedp.Text(css(`#wire-detail pre`)))
 	if !strings.Contains(expanded, `"Porto"`) || !strings.Contains(expanded, `"tools/call"`) {
 		t.Fatalf("expanded request: %s", expanded)
+	}
+	if status := get(t, ctx, "read the HTTP status", chromedp.Text(css(`#wire tr.selected td.http`))); !strings.HasPrefix(status, "200") {
+		t.Errorf("the request's HTTP status shows %q", status)
+	}
+	if hdrs := get(t, ctx, "read the headers", chromedp.Text(css(`#wire-detail table.http-headers`))); !strings.Contains(hdrs, "Mcp-") {
+		t.Errorf("the exchange's headers: %q", hdrs)
 	}
 	shot(t, ctx, "wire")
 }

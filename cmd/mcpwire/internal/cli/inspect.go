@@ -92,6 +92,7 @@ func (o *inspectOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error
 	// Set before any secret is registered: AddSecret hands each one to
 	// the recorder, so the wire log never shows it.
 	io.wireTap = transport.NewRecorder(wire)
+	io.inspectWire = wire // shows each HTTP exchange's status and Mcp-* headers
 	// The servers' questions (sampling, elicitation, roots) wait for
 	// the person at the page.
 	hooks := inspect.NewHooks()
@@ -164,7 +165,7 @@ func (o *inspectOptions) servers(ctx context.Context, io *IOStreams, p Parsed) (
 			return nil, nil, err
 		}
 		name, kind, target := adHocNames(p, t)
-		t.Transport = transport.Record(t.Transport, io.wireTap, name)
+		t.Transport = transport.Record(io.inspectWire.TapHTTP(t.Transport, name), io.wireTap, name)
 		t.clientHook = func(opts *mcp.ClientOptions) {
 			opts.ServerName = name // names the asker of each question
 			io.inspectHooks.Apply(opts)

@@ -46,6 +46,9 @@ type IOStreams struct {
 	// inspectHooks answers the configured servers' questions from mcpwire
 	// inspect's page; nil for the other commands.
 	inspectHooks *inspect.Hooks
+	// inspectWire is mcpwire inspect's timeline, told of each HTTP
+	// exchange; nil for the other commands.
+	inspectWire *inspect.Wire
 }
 
 // DefaultWidth is the width of a terminal whose size cannot be read.
