@@ -206,7 +206,7 @@ function historyItem(rec) {
   };
   return h("div", { class: "card history-item", "data-history": rec.id },
     h("div", { class: "toolbar" }, h("span", { text: `#${rec.id} ${new Date(rec.started).toLocaleTimeString()}` }), rerun, edit),
-    h("pre", { class: "args", text: JSON.stringify(rec.arguments) }), h("div", { class: "call-slot" }, callView(rec)));
+    h("pre", { class: "args", text: JSON.stringify(rec.arguments) }), h("div", { class: "call-slot" }, callView(rec)), Compare.control(rec));
 }
 
 // ---- resources

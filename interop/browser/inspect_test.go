@@ -236,6 +236,21 @@ func TestResourcePromptHistory(t *testing.T) {
 	if n != 2 || again != "again and again" {
 		t.Fatalf("history has %d calls; the re-run returned %q", n, again)
 	}
+	run(t, ctx, "edit the first call, run it, and compare it with the one before",
+		chromedp.Click(css(`[data-history="1"] button.edit`), chromedp.NodeVisible),
+		chromedp.SetValue(css(`[name="message"]`), "once more", chromedp.NodeVisible),
+		chromedp.Click(css(`#call`)),
+		chromedp.WaitVisible(css(`#call-result [data-state="done"]`)),
+		tab("history"),
+		chromedp.Click(css(`[data-history="3"] button.compare-open`), chromedp.NodeVisible),
+		chromedp.WaitVisible(css(`[data-history="3"] .compare-result .diff-add`)),
+	)
+	if del := get(t, ctx, "read what went", chromedp.Text(css(`[data-history="3"] .diff-del`))); !strings.Contains(del, "again and again") {
+		t.Errorf("the comparison's removed line: %q", del)
+	}
+	if add := get(t, ctx, "read what came", chromedp.Text(css(`[data-history="3"] .diff-add`))); !strings.Contains(add, "once more") {
+		t.Errorf("the comparison's added line: %q", add)
+	}
 	shot(t, ctx, "history")
 }
 
