@@ -85,6 +85,9 @@ func (a *Hooks) Apply(opts *mcp.ClientOptions) {
 func (a *Hooks) addProblem(server string, err error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if a.problems == nil {
+		a.problems = map[string][]problem{}
+	}
 	list := append(a.problems[server], problem{Time: time.Now(), Err: err.Error()})
 	if len(list) > maxProblems {
 		list = slices.Delete(list, 0, len(list)-maxProblems)

@@ -123,3 +123,28 @@ func TestReportCleanServer(t *testing.T) {
 		})
 	}
 }
+
+// The report reads what servers sent: any message, in any place of a
+// listing, gives findings or none, never a panic.
+func FuzzCheckServer(f *testing.F) {
+	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"a"}]}}`))
+	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"$ref":"http://x/y"}}]}}`))
+	f.Add([]byte(`{"jsonrpc":"1.0","id":1,"error":{"code":-32600,"message":"x"}}`))
+	f.Add([]byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{}}`))
+	f.Add([]byte(`[1,2,3]`))
+	f.Fuzz(func(t *testing.T, msg []byte) {
+		w := NewWire(0, 0)
+		line := func(dir string, m []byte) []byte {
+			b, _ := json.Marshal(map[string]any{"time": "2026-01-01T00:00:00Z", "direction": dir, "transport": "demo", "message": json.RawMessage(m)})
+			return append(b, '\n')
+		}
+		_, _ = w.Write(line("send", []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`)))
+		if json.Valid(msg) {
+			_, _ = w.Write(line("receive", msg))
+		}
+		r := checkServer("demo", mcp.ServerCapabilities{}, w.Entries(), nil)
+		if len(r.Checks) != 6 {
+			t.Fatalf("checks: %v", r.Checks)
+		}
+	})
+}
