@@ -32,8 +32,11 @@ func newInspectCommand() *Command {
 open it in the browser. The page lists each server's state, tools,
 resources and prompts, calls tools from forms built from their input
 schemas (with live progress and cancel), keeps a history of the calls to
-run again, shows the servers' notifications, and every JSON-RPC message
-of every server on one live timeline, exportable in the --record format.
+run again, edit and compare, shows the servers' notifications, lets you
+answer what the servers ask (sampling, elicitation, roots), reports
+whether each server is correct, and shows every JSON-RPC message of every
+server on one live timeline (over HTTP with each exchange's status and
+Mcp-* headers), exportable in the --record format.
 
 TARGET is a URL, "-- COMMAND [ARGS...]", or a configured server's name;
 without it, every configured server is shown.
