@@ -74,6 +74,8 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/call", s.handleCall)
 	mux.HandleFunc("POST /api/cancel", s.handleCancel)
 	mux.HandleFunc("GET /api/wire.jsonl", s.handleExport)
+	s.askRoutes(mux)
+	mux.HandleFunc("GET /api/report", s.handleReport)
 }
 
 // serverView is a server as the page's server list shows it.
@@ -185,9 +187,13 @@ func (s *Server) runCall(ctx context.Context, rec *callRecord, meta map[string]a
 	}
 	s.calls.update(rec, func(r *callRecord) {
 		r.DurationMS = float64(time.Since(r.Started).Microseconds()) / 1000
+		var schemaErr *mcp.OutputSchemaError
 		switch {
 		case err == nil:
 			r.State, r.Result = "done", res
+		case errors.As(err, &schemaErr) && res != nil:
+			// The result came; it fails the tool's outputSchema.
+			r.State, r.Result, r.SchemaError = "done", res, s.opts.Redact(schemaErr.Error())
 		case errors.Is(err, context.Canceled):
 			r.State, r.Error = "cancelled", "cancelled"
 		default:

@@ -29,6 +29,9 @@ type callRecord struct {
 	Progress   *progress           `json:"progress,omitempty"`
 	Result     *mcp.CallToolResult `json:"result,omitempty"`
 	Error      string              `json:"error,omitempty"`
+	// SchemaError says how a result failed its tool's outputSchema; the
+	// result still shows.
+	SchemaError string `json:"schemaError,omitempty"`
 
 	cancel context.CancelFunc
 }
@@ -99,6 +102,19 @@ func (c *calls) snapshot() [][]byte {
 	for _, r := range c.list {
 		if b, err := json.Marshal(r); err == nil {
 			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// schemaFailures are server's calls whose result failed its outputSchema.
+func (c *calls) schemaFailures(server string) []*callRecord {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []*callRecord
+	for _, r := range c.list {
+		if r.Server == server && r.SchemaError != "" {
+			out = append(out, &callRecord{ID: r.ID, Tool: r.Tool, SchemaError: r.SchemaError})
 		}
 	}
 	return out

@@ -15,7 +15,7 @@ const subscriberQueue = 4096
 
 // event is one live update for the pages.
 type event struct {
-	kind string // wire, call, servers
+	kind string // wire, call, servers, asks
 	wire *WireEntry
 	call []byte // the call's JSON
 }
@@ -98,6 +98,9 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	if n := len(snapshot); n > 0 {
 		last = snapshot[n-1].Seq
 	}
+	if out.WriteEvent(sse.Event{Type: "asks", Data: s.opts.Hooks.snapshot()}) != nil {
+		return
+	}
 	for _, c := range s.calls.snapshot() {
 		if out.WriteEvent(sse.Event{Type: "call", Data: c}) != nil {
 			return
@@ -116,14 +119,19 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			var err error
 			switch e.kind {
 			case "wire":
-				if e.wire.Seq <= last {
+				kind := "wire"
+				if e.wire.HTTP != nil {
+					kind = "wire-http" // an update of an entry the page has
+				} else if e.wire.Seq <= last {
 					continue
 				}
-				if !send("wire", e.wire) {
+				if !send(kind, e.wire) {
 					return
 				}
 			case "call":
 				err = out.WriteEvent(sse.Event{Type: "call", Data: e.call})
+			case "asks":
+				err = out.WriteEvent(sse.Event{Type: "asks", Data: s.opts.Hooks.snapshot()})
 			case "servers":
 				err = out.WriteEvent(sse.Event{Type: "servers", Data: []byte("{}")})
 			}

@@ -42,17 +42,37 @@ func newPage(t *testing.T, secrets ...string) *page {
 // Servers, Wire and Token are the page's own).
 func newPageWith(t *testing.T, opts Options, secrets ...string) *page {
 	t.Helper()
-	return newPageOn(t, mcptest.NewDefault(nil), opts, secrets...)
+	return newPageClient(t, opts, nil, secrets...)
+}
+
+// newPageClient is newPageWith whose client is connected with copts
+// (nil: the defaults), and opts.Hooks' handlers when given.
+func newPageClient(t *testing.T, opts Options, copts *mcp.ClientOptions, secrets ...string) *page {
+	t.Helper()
+	return newPageServer(t, mcptest.NewDefault(nil), opts, copts, secrets...)
 }
 
 // newPageOn is newPageWith over the server srv.
 func newPageOn(t *testing.T, srv *mcptest.Server, opts Options, secrets ...string) *page {
 	t.Helper()
+	return newPageServer(t, srv, opts, nil, secrets...)
+}
+
+// newPageServer is newPageClient over srv.
+func newPageServer(t *testing.T, srv *mcptest.Server, opts Options, copts *mcp.ClientOptions, secrets ...string) *page {
+	t.Helper()
 	stream, _ := mcptest.Connect(t, srv)
 	wire := NewWire(0, 0)
 	rec := transport.NewRecorder(wire)
 	rec.AddSecrets(secrets...)
-	c, err := mcp.Connect(t.Context(), transport.Record(streamTransport{stream}, rec, "demo"), nil)
+	if opts.Hooks != nil {
+		if copts == nil {
+			copts = &mcp.ClientOptions{}
+		}
+		copts.ServerName = "demo"
+		opts.Hooks.Apply(copts)
+	}
+	c, err := mcp.Connect(t.Context(), transport.Record(streamTransport{stream}, rec, "demo"), copts)
 	if err != nil {
 		t.Fatal(err)
 	}

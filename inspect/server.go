@@ -24,6 +24,11 @@ type Options struct {
 	// Hosts are host names besides this machine's that the Host header
 	// may name (the address of --listen).
 	Hosts []string
+	// Hooks answer the servers' sampling, elicitation and roots
+	// requests from the page and keep the problems their clients meet;
+	// the clients must have been connected with Hooks.Apply. Nil: the
+	// page shows no questions.
+	Hooks *Hooks
 	// Redact removes secrets from text shown on the page (errors, stderr);
 	// nil leaves text as it is.
 	Redact func(string) string
@@ -63,6 +68,9 @@ func New(opts Options) (*Server, error) {
 	if opts.Wire == nil {
 		opts.Wire = NewWire(0, 0)
 	}
+	if opts.Hooks == nil {
+		opts.Hooks = NewHooks()
+	}
 	if opts.Redact == nil {
 		opts.Redact = func(s string) string { return s }
 	}
@@ -70,7 +78,16 @@ func New(opts Options) (*Server, error) {
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.calls = newCalls(s.hub)
 	opts.Wire.setNotify(func(e *WireEntry) { s.hub.publish(event{kind: "wire", wire: e}) })
-	s.stop = opts.Servers.Watch(func() { s.hub.publish(event{kind: "servers"}) })
+	opts.Hooks.setNotify(func() { s.hub.publish(event{kind: "asks"}) })
+	stopWatch := opts.Servers.Watch(func() { s.hub.publish(event{kind: "servers"}) })
+	s.stop = stopWatch
+	// The manager's servers tell of their clients' problems by events.
+	if w, ok := opts.Servers.(interface {
+		warnings(func(string, error)) func()
+	}); ok {
+		stopWarnings := w.warnings(opts.Hooks.addProblem)
+		s.stop = func() { stopWatch(); stopWarnings() }
+	}
 	static, _ := fs.Sub(assets, "assets")
 	mux := http.NewServeMux()
 	mux.Handle("GET /", http.FileServerFS(static))
@@ -89,6 +106,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 func (s *Server) Close() error {
 	s.stop()
 	s.opts.Wire.setNotify(nil)
+	s.opts.Hooks.setNotify(nil)
 	s.cancel()
 	s.hub.close()
 	s.wg.Wait()

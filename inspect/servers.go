@@ -78,6 +78,16 @@ func (s *managerServers) Stderr(name string) string {
 	return s.stderr(name)
 }
 
+// warnings tells of each server's Warning events (problems its client
+// met outside any call) until stop is called.
+func (s *managerServers) warnings(warn func(server string, err error)) (stop func()) {
+	return s.m.Subscribe(func(e manager.Event) {
+		if e.Kind == manager.Warning && e.Err != nil && (s.only == "" || e.Server == s.only) {
+			warn(e.Server, e.Err)
+		}
+	})
+}
+
 func (s *managerServers) Watch(changed func()) func() {
 	return s.m.Subscribe(func(e manager.Event) {
 		if e.Kind != manager.Notification {

@@ -13,7 +13,7 @@ import (
 // Bounds of the wire buffer: the oldest messages go first when either is
 // reached, so a long session keeps the recent past in bounded memory.
 const (
-	DefaultWireMessages = 20000
+	DefaultWireMessages = 100000
 	DefaultWireBytes    = 64 << 20
 	// maxPending bounds the requests awaiting their answer that the
 	// timeline remembers for latency (a server that never answers must
@@ -34,6 +34,9 @@ type WireEntry struct {
 	LatencyMS float64         `json:"latencyMs,omitempty"` // since that request
 	Size      int             `json:"size"`
 	Message   json.RawMessage `json:"message"`
+	// HTTP is the exchange that carried a sent message over HTTP (see
+	// TapHTTP); it comes as an update of the entry.
+	HTTP *WireHTTP `json:"http,omitempty"`
 
 	line []byte // the recording line, exported as is
 }

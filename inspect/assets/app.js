@@ -7,8 +7,8 @@ const $ = (sel) => document.querySelector(sel);
 const state = {
   servers: [], server: "", tools: [], calls: new Map(), wire: [], currentCall: 0, form: null,
 };
-const WIRE_KEEP = 20000; // the page's own bound, beside the server's
-const WIRE_ROWS = 2000;  // rows drawn at once; the filter narrows them
+const WIRE_KEEP = 100000; // the page's own bound, beside the server's
+const WIRE_ROWS = 2000;   // notifications listed at once
 
 async function api(path, body) {
   const opts = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
@@ -24,10 +24,11 @@ const errorBox = (e) => h("div", { class: "verdict-error error", text: String(e.
 async function showTab(name) {
   document.querySelectorAll("#tabs button").forEach((b) => b.classList.toggle("active", b.dataset.tab === name));
   document.querySelectorAll(".tab").forEach((t) => t.classList.toggle("active", t.id === "tab-" + name));
+  if (name === "wire") wireList.now(); // its view had no size while hidden
   await serversLoaded; // the lists need to know which server is picked
   // A list is read once per server, and again when the server says it
   // changed (see addWire), so that it does not redraw under the pointer.
-  const load = { tools: loadTools, resources: loadResources, prompts: loadPrompts }[name];
+  const load = { tools: loadTools, resources: loadResources, prompts: loadPrompts, report: Report.load }[name];
   if (load && state.loaded[name] !== state.server) {
     state.loaded[name] = state.server;
     await load();
@@ -86,18 +87,25 @@ async function loadTools() {
   } catch (e) { list.replaceChildren(h("li", {}, errorBox(e))); return; }
   drawTools();
 }
+// The tool list draws only the tools in view (virtual.js).
+const toolRow = (t) => {
+  const li = h("li", { "data-tool": t.name, class: t.name === state.toolOpen ? "active" : "" }, h("span", { text: t.title || t.name }), h("small", { text: t.description || "" }));
+  li.onclick = () => openTool(t);
+  return li;
+};
+const toolList = Virtual.list({ scroller: $("#tool-list"), body: $("#tool-list"), rowHeight: 44, render: toolRow,
+  pad: () => h("div", { class: "v-pad" }) });
 function drawTools() {
   const needle = $("#tool-search").value.toLowerCase();
   const shown = state.tools.filter((t) => [t.name, t.title, t.description].some((x) => (x || "").toLowerCase().includes(needle)));
-  $("#tool-list").replaceChildren(...shown.map((t) => {
-    const li = h("li", { "data-tool": t.name }, h("span", { text: t.title || t.name }), h("small", { text: t.description || "" }));
-    li.onclick = () => openTool(t);
-    return li;
-  }));
+  toolList.set(shown);
+  toolList.now();
 }
 $("#tool-search").oninput = drawTools;
+$("#report-run").onclick = () => Report.load();
 
 function openTool(tool, args) {
+  state.toolOpen = tool.name;
   document.querySelectorAll("#tool-list li").forEach((li) => li.classList.toggle("active", li.dataset.tool === tool.name));
   const form = SchemaForm.build(tool.inputSchema);
   state.form = form;
@@ -144,6 +152,7 @@ function openTool(tool, args) {
 
 function callView(rec) {
   const box = Render.call(rec, readLink);
+  box.append(Report.verdict(rec, state.tools.find((t) => t.name === rec.tool)) || "");
   const bar = h("div", { class: "toolbar" });
   if (rec.state === "running") {
     const cancel = h("button", { type: "button", class: "cancel", text: "Cancel" });
@@ -199,7 +208,7 @@ function historyItem(rec) {
   };
   return h("div", { class: "card history-item", "data-history": rec.id },
     h("div", { class: "toolbar" }, h("span", { text: `#${rec.id} ${new Date(rec.started).toLocaleTimeString()}` }), rerun, edit),
-    h("pre", { class: "args", text: JSON.stringify(rec.arguments) }), h("div", { class: "call-slot" }, callView(rec)));
+    h("pre", { class: "args", text: JSON.stringify(rec.arguments) }), h("div", { class: "call-slot" }, callView(rec)), Compare.control(rec));
 }
 
 // ---- resources
@@ -272,75 +281,115 @@ $("#set-level").onclick = async () => {
 };
 
 // ---- wire
+// The page keeps the last WIRE_KEEP messages (the server keeps its own
+// bound) and draws only the rows in view (virtual.js); a message's text
+// for the filter is lowercased once, when first filtered.
+function hay(e) {
+  if (e.hay === undefined) {
+    e.hay = [e.method, e.server, e.id === undefined ? "" : JSON.stringify(e.id), e.direction, e.kind, JSON.stringify(e.message)].join("\u0000").toLowerCase();
+  }
+  return e.hay;
+}
 function wireMatches(e, needle, notes) {
   if (!notes && e.kind === "notification") return false;
-  if (!needle) return true;
-  return [e.method, e.server, e.id && JSON.stringify(e.id), e.direction, e.kind].some((x) => (x || "").toLowerCase().includes(needle)) ||
-    JSON.stringify(e.message).toLowerCase().includes(needle);
+  return !needle || hay(e).includes(needle);
 }
+const httpText = (x) => (x ? (x.status ? String(x.status) : "—") + (/event-stream/.test(x.contentType || "") ? " sse" : "") : "");
 function wireRow(e) {
-  const tr = h("tr", { class: `entry ${e.direction} k-${e.kind}`, "data-seq": e.seq, "data-method": e.method || "", "data-kind": e.kind },
+  const tr = h("tr", { class: `entry ${e.direction} k-${e.kind}` + (e.seq === state.selected ? " selected" : ""), "data-seq": e.seq, "data-method": e.method || "", "data-kind": e.kind },
     h("td", { text: new Date(e.time).toISOString().slice(11, 23) }), h("td", { text: e.server }),
     h("td", { text: e.direction === "send" ? "→ send" : "← recv" }),
     h("td", { text: (e.method || "") + (e.kind === "result" || e.kind === "error" ? ` (${e.kind})` : "") }),
     h("td", { text: e.id === undefined ? "" : JSON.stringify(e.id) }),
-    h("td", { text: e.latencyMs ? e.latencyMs.toFixed(1) + " ms" : "" }), h("td", { text: String(e.size) }));
+    h("td", { text: e.latencyMs ? e.latencyMs.toFixed(1) + " ms" : "" }), h("td", { text: String(e.size) }),
+    h("td", { class: "http" + (e.http && (e.http.status >= 400 || !e.http.status) ? " bad" : ""), text: httpText(e.http) }));
   tr.onclick = () => {
-    const next = tr.nextElementSibling;
-    if (next && next.classList.contains("expanded")) { next.remove(); state.expanded.delete(e.seq); return; }
-    state.expanded.add(e.seq);
-    tr.after(expandedRow(e));
+    const was = state.selected && findWire(state.selected);
+    state.selected = state.selected === e.seq ? 0 : e.seq;
+    if (was) wireList.changed(was);
+    wireList.changed(e);
+    drawDetail();
   };
   return tr;
 }
-const expandedRow = (e) => h("tr", { class: "expanded" }, h("td", { colspan: "7" }, Render.json(e.message)));
-state.expanded = new Set(); // messages shown expanded, kept across redraws
-state.wireShown = 0;        // how many entries match the filter
-state.wireRows = 0;         // how many of them the table has
+const wirePad = () => h("tr", { class: "v-pad", "aria-hidden": "true" }, h("td", { colspan: "8" }));
+const wireList = Virtual.list({ scroller: $("#wire-scroll"), body: $("#wire"), rowHeight: 24, render: wireRow, pad: wirePad, follow: true });
+state.selected = 0;  // the message shown in full below the log
+state.wireView = []; // the messages that match the filter, oldest first
 
-function appendWireRow(body, e) {
-  state.wireRows++;
-  body.append(wireRow(e));
-  if (state.expanded.has(e.seq)) body.append(expandedRow(e));
+// drawDetail shows the selected message as pretty JSON, with its HTTP
+// exchange when it went over HTTP.
+function drawDetail() {
+  const box = $("#wire-detail");
+  const e = state.selected && findWire(state.selected);
+  if (!e) { box.replaceChildren(); return; }
+  const parts = [h("div", { class: "muted", text: `#${e.seq} ${e.server} ${e.direction} ${e.method || ""}` + (e.replyTo ? ` (answers #${e.replyTo})` : "") }), Render.json(e.message)];
+  if (e.http) {
+    const rows = (side, hdrs) => Object.entries(hdrs || {}).map(([k, v]) => h("tr", {}, h("td", { text: side }), h("td", { text: k }), h("td", { text: v })));
+    parts.push(h("div", { class: "muted", text: `HTTP ${e.http.status || "(no answer)"} ${e.http.contentType || ""} ${e.http.error || ""}` }),
+      h("table", { class: "grid http-headers" }, h("tbody", {}, ...rows("request", e.http.request), ...rows("response", e.http.response))));
+  }
+  box.replaceChildren(...parts);
+}
+// findWire finds a kept message by its sequence number (they are sorted).
+function findWire(seq) {
+  let lo = 0, hi = state.wire.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1, s = state.wire[mid].seq;
+    if (s === seq) return state.wire[mid];
+    if (s < seq) lo = mid + 1; else hi = mid - 1;
+  }
+  return null;
 }
 function wireCount() {
-  const rows = state.wireRows;
-  $("#wire-count").textContent = `${state.wireShown} of ${state.wire.length} messages` + (state.wireShown > rows ? ` (the last ${rows} shown)` : "");
+  $("#wire-count").textContent = `${state.wireView.length} of ${state.wire.length} messages`;
 }
-// drawWire redraws the table (after a filter change or a reset); new
-// entries are appended one by one by addWire.
+// drawWire filters anew (after a filter change or a reset) and draws at
+// once; new messages are added by addWire.
 function drawWire() {
   const needle = $("#wire-filter").value.toLowerCase();
   const notes = $("#wire-notes").checked;
-  const shown = state.wire.filter((e) => wireMatches(e, needle, notes));
-  state.wireShown = shown.length;
-  state.wireRows = 0;
-  const body = h("tbody", { id: "wire" });
-  shown.slice(-WIRE_ROWS).forEach((e) => appendWireRow(body, e));
-  $("#wire").replaceWith(body);
+  state.wireView = state.wire.filter((e) => wireMatches(e, needle, notes));
+  wireList.set(state.wireView);
+  wireList.now();
   wireCount();
+  drawDetail();
   drawNotes();
+}
+// trimWire drops the oldest messages beyond the page's bound, a tenth at
+// a time so that a flood does not move the whole array on every message.
+function trimWire() {
+  if (state.wire.length <= WIRE_KEEP * 1.1) return;
+  state.wire.splice(0, state.wire.length - WIRE_KEEP);
+  const oldest = state.wire[0].seq;
+  const i = state.wireView.findIndex((e) => e.seq >= oldest);
+  state.wireView.splice(0, i < 0 ? state.wireView.length : i);
 }
 function addWire(e) {
   state.wire.push(e);
-  if (state.wire.length > WIRE_KEEP) state.wire.splice(0, state.wire.length - WIRE_KEEP);
+  trimWire();
   if (wireMatches(e, $("#wire-filter").value.toLowerCase(), $("#wire-notes").checked)) {
-    state.wireShown++;
-    const body = $("#wire");
-    appendWireRow(body, e);
-    while (state.wireRows > WIRE_ROWS) {
-      state.wireRows--;
-      const first = body.firstElementChild;
-      if (first.nextElementSibling && first.nextElementSibling.classList.contains("expanded")) first.nextElementSibling.remove();
-      first.remove();
-    }
+    state.wireView.push(e);
+    wireList.changed();
   }
   wireCount();
   if (e.kind === "notification" && e.direction === "receive") {
     listChanged(e);
     const row = noteRow(e);
-    if (row) $("#notes").prepend(row);
+    if (row) {
+      const notes = $("#notes");
+      notes.prepend(row);
+      if (notes.childElementCount > WIRE_ROWS) notes.lastElementChild.remove();
+    }
   }
+}
+// updateWire takes the HTTP exchange of a message already kept.
+function updateWire(u) {
+  const e = findWire(u.seq);
+  if (!e) return;
+  e.http = u.http;
+  wireList.changed(e);
+  if (state.selected === e.seq) drawDetail();
 }
 $("#wire-filter").oninput = drawWire;
 $("#wire-notes").onchange = drawWire;
@@ -350,8 +399,13 @@ function connect() {
   const es = new EventSource("/api/events");
   es.onopen = () => { $("#live").textContent = "live"; loadServers().catch(() => {}); };
   es.onerror = () => { $("#live").textContent = "reconnecting…"; };
-  es.addEventListener("wire-reset", (ev) => { state.wire = JSON.parse(ev.data); drawWire(); });
+  es.addEventListener("wire-reset", (ev) => {
+    state.wire = JSON.parse(ev.data);
+    drawWire();
+    performance.mark("wire-drawn"); // the browser's own timing of a (re)load, for the benchmark
+  });
   es.addEventListener("wire", (ev) => addWire(JSON.parse(ev.data)));
+  es.addEventListener("wire-http", (ev) => updateWire(JSON.parse(ev.data)));
   es.addEventListener("call", (ev) => {
     const rec = JSON.parse(ev.data);
     const have = state.calls.get(rec.id);
@@ -362,7 +416,9 @@ function connect() {
     Apps.callChanged(rec);
   });
   es.addEventListener("servers", () => { loadServers().catch(() => {}); });
+  es.addEventListener("asks", (ev) => Asks.draw(JSON.parse(ev.data)));
 }
 // serversLoaded settles once the server list has been read (or failed).
 const serversLoaded = loadServers().catch(() => {});
 connect();
+Asks.drawRoots();

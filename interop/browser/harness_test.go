@@ -27,7 +27,7 @@ const stepTimeout = 45 * time.Second
 // inspector runs "mcpwire inspect --no-open ARGS" and returns the URL it
 // printed (with its token). Cleanup interrupts it as Ctrl-C would and
 // checks that it ends cleanly.
-func inspector(t *testing.T, args ...string) string {
+func inspector(t testing.TB, args ...string) string {
 	t.Helper()
 	cmd := exec.Command(mcpwireBin, append([]string{"inspect", "--no-open"}, args...)...)
 	cmd.Stderr = os.Stderr
@@ -58,7 +58,7 @@ func inspector(t *testing.T, args ...string) string {
 
 // browser starts a fresh headless Chromium (its own profile, no network
 // chatter, and the extra options) and returns its context.
-func browser(t *testing.T, extra ...chromedp.ExecAllocatorOption) context.Context {
+func browser(t testing.TB, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
 		t.Fatalf("no Chromium at %s (apt-get install chromium): %v", chromiumPath, err)
@@ -110,7 +110,7 @@ func browser(t *testing.T, extra ...chromedp.ExecAllocatorOption) context.Contex
 }
 
 // run runs the browser steps, failing the test on the first error.
-func run(t *testing.T, ctx context.Context, what string, steps ...chromedp.Action[chromedp.Void]) {
+func run(t testing.TB, ctx context.Context, what string, steps ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
 	step, cancel := context.WithTimeout(ctx, stepTimeout)
 	defer cancel()
@@ -121,7 +121,7 @@ func run(t *testing.T, ctx context.Context, what string, steps ...chromedp.Actio
 }
 
 // get runs one browser action that reads something and returns it.
-func get[T any](t *testing.T, ctx context.Context, what string, a chromedp.Action[T]) T {
+func get[T any](t testing.TB, ctx context.Context, what string, a chromedp.Action[T]) T {
 	t.Helper()
 	step, cancel := context.WithTimeout(ctx, stepTimeout)
 	defer cancel()
@@ -138,7 +138,7 @@ type css = chromedp.CSS
 
 // artifacts is where screenshots go (ignored by git); MCPWIRE_ARTIFACTS
 // moves it.
-func artifacts(t *testing.T) string {
+func artifacts(t testing.TB) string {
 	dir := os.Getenv("MCPWIRE_ARTIFACTS")
 	if dir == "" {
 		dir = "artifacts"
@@ -150,7 +150,7 @@ func artifacts(t *testing.T) string {
 }
 
 // shot saves a full-page screenshot as NAME.png in the artifacts dir.
-func shot(t *testing.T, ctx context.Context, name string) {
+func shot(t testing.TB, ctx context.Context, name string) {
 	step, cancel := context.WithTimeout(ctx, stepTimeout)
 	defer cancel()
 	png, err := chromedp.Run(step, chromedp.FullScreenshot(100))

@@ -126,11 +126,19 @@ func TestToolForm(t *testing.T) {
 		chromedp.WaitVisible(css(`#wire tr[data-method="tools/call"][data-kind="request"]`)),
 		chromedp.WaitVisible(css(`#wire tr[data-method="tools/call"][data-kind="result"]`)),
 		chromedp.Click(css(`#wire tr[data-method="tools/call"][data-kind="request"]`)),
-		chromedp.WaitVisible(css(`#wire tr.expanded pre`)),
+		chromedp.WaitVisible(css(`#wire-detail pre`)),
+		// Over HTTP the exchange's status and Mcp-* headers show too.
+		chromedp.WaitVisible(css(`#wire-detail table.http-headers`)),
 	)
-	expanded := get(t, ctx, "read the expanded message", chromedp.Text(css(`#wire tr.expanded pre`)))
+	expanded := get(t, ctx, "read the expanded message", chromedp.Text(css(`#wire-detail pre`)))
 	if !strings.Contains(expanded, `"Porto"`) || !strings.Contains(expanded, `"tools/call"`) {
 		t.Fatalf("expanded request: %s", expanded)
+	}
+	if status := get(t, ctx, "read the HTTP status", chromedp.Text(css(`#wire tr.selected td.http`))); !strings.HasPrefix(status, "200") {
+		t.Errorf("the request's HTTP status shows %q", status)
+	}
+	if hdrs := get(t, ctx, "read the headers", chromedp.Text(css(`#wire-detail table.http-headers`))); !strings.Contains(hdrs, "Mcp-") {
+		t.Errorf("the exchange's headers: %q", hdrs)
 	}
 	shot(t, ctx, "wire")
 }
@@ -227,6 +235,21 @@ func TestResourcePromptHistory(t *testing.T) {
 	again := get(t, ctx, "read the re-run's result", chromedp.Text(css(`[data-history="2"] pre.text`)))
 	if n != 2 || again != "again and again" {
 		t.Fatalf("history has %d calls; the re-run returned %q", n, again)
+	}
+	run(t, ctx, "edit the first call, run it, and compare it with the one before",
+		chromedp.Click(css(`[data-history="1"] button.edit`), chromedp.NodeVisible),
+		chromedp.SetValue(css(`[name="message"]`), "once more", chromedp.NodeVisible),
+		chromedp.Click(css(`#call`)),
+		chromedp.WaitVisible(css(`#call-result [data-state="done"]`)),
+		tab("history"),
+		chromedp.Click(css(`[data-history="3"] button.compare-open`), chromedp.NodeVisible),
+		chromedp.WaitVisible(css(`[data-history="3"] .compare-result .diff-add`)),
+	)
+	if del := get(t, ctx, "read what went", chromedp.Text(css(`[data-history="3"] .diff-del`))); !strings.Contains(del, "again and again") {
+		t.Errorf("the comparison's removed line: %q", del)
+	}
+	if add := get(t, ctx, "read what came", chromedp.Text(css(`[data-history="3"] .diff-add`))); !strings.Contains(add, "once more") {
+		t.Errorf("the comparison's added line: %q", add)
 	}
 	shot(t, ctx, "history")
 }

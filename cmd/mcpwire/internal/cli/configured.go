@@ -158,6 +158,9 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 	client := &mcp.ClientOptions{ClientInfo: mcp.Implementation{Name: ClientName, Version: Version()}, ProtocolVersion: protocol,
 		OnNotificationsDropped: droppedNotice(streams, "a server"), Extensions: streams.clientExtensions}
 	answers.apply(client, streams)
+	if streams.inspectHooks != nil { // mcpwire inspect answers from its page
+		streams.inspectHooks.Apply(client)
+	}
 	if sf.timeoutSet {
 		// --timeout is for protocol requests only; without the explicit
 		// tool policy the library would give tool calls that deadline too.

@@ -43,8 +43,12 @@ func Connect(ctx context.Context, io *IOStreams, t *Target) (*mcp.Client, error)
 		}
 	}
 	if t.Verbose {
+		next := opts.ErrorHook // mcpwire inspect's, which the page reports
 		opts.ErrorHook = func(err error) {
 			fmt.Fprintf(io.ErrOut, "mcpwire: warning: %s\n", Sanitize(oneLine(io.Redact(err.Error()))))
+			if next != nil {
+				next(err)
+			}
 		}
 	}
 	if t.Auth != nil && io.IsTerminal {

@@ -19,6 +19,7 @@ import (
 	"github.com/mcpwire/mcpwire/internal/browser"
 	"github.com/mcpwire/mcpwire/internal/origin"
 	"github.com/mcpwire/mcpwire/manager"
+	"github.com/mcpwire/mcpwire/mcp"
 	"github.com/mcpwire/mcpwire/transport"
 )
 
@@ -31,8 +32,11 @@ func newInspectCommand() *Command {
 open it in the browser. The page lists each server's state, tools,
 resources and prompts, calls tools from forms built from their input
 schemas (with live progress and cancel), keeps a history of the calls to
-run again, shows the servers' notifications, and every JSON-RPC message
-of every server on one live timeline, exportable in the --record format.
+run again, edit and compare, shows the servers' notifications, lets you
+answer what the servers ask (sampling, elicitation, roots), reports
+whether each server is correct, and shows every JSON-RPC message of every
+server on one live timeline (over HTTP with each exchange's status and
+Mcp-* headers), exportable in the --record format.
 
 TARGET is a URL, "-- COMMAND [ARGS...]", or a configured server's name;
 without it, every configured server is shown.
@@ -92,6 +96,11 @@ func (o *inspectOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error
 	// the recorder, so the wire log never shows it.
 	io.wireTap = transport.NewRecorder(wire)
 	io.clientExtensions = inspect.ClientExtensions() // the page renders MCP Apps
+	io.inspectWire = wire                            // shows each HTTP exchange's status and Mcp-* headers
+	// The servers' questions (sampling, elicitation, roots) wait for
+	// the person at the page.
+	hooks := inspect.NewHooks()
+	io.inspectHooks = hooks
 	servers, closeServers, err := o.servers(ctx, io, p)
 	if err != nil {
 		return err
@@ -121,7 +130,7 @@ func (o *inspectOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error
 	}
 	sandboxOrigin := "http://" + net.JoinHostPort(pageHost, strconv.Itoa(sandboxLn.Addr().(*net.TCPAddr).Port))
 	token := inspect.NewToken()
-	insp, err := inspect.New(inspect.Options{Servers: servers, Wire: wire, Token: token, Hosts: hosts, Redact: io.Redact, SandboxOrigin: sandboxOrigin})
+	insp, err := inspect.New(inspect.Options{Servers: servers, Wire: wire, Token: token, Hosts: hosts, Hooks: hooks, Redact: io.Redact, SandboxOrigin: sandboxOrigin})
 	if err != nil {
 		ln.Close()
 		sandboxLn.Close()
@@ -172,7 +181,11 @@ func (o *inspectOptions) servers(ctx context.Context, io *IOStreams, p Parsed) (
 			return nil, nil, err
 		}
 		name, kind, target := adHocNames(p, t)
-		t.Transport = transport.Record(t.Transport, io.wireTap, name)
+		t.Transport = transport.Record(io.inspectWire.TapHTTP(t.Transport, name), io.wireTap, name)
+		t.clientHook = func(opts *mcp.ClientOptions) {
+			opts.ServerName = name // names the asker of each question
+			io.inspectHooks.Apply(opts)
+		}
 		c, err := Connect(ctx, io, t)
 		if err != nil {
 			return nil, nil, err

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/mcpwire/mcpwire/inspect"
 	"github.com/mcpwire/mcpwire/transport"
 )
 
@@ -46,6 +47,12 @@ type IOStreams struct {
 	// clientExtensions are declared by every client the command connects
 	// (mcpwire inspect's MCP Apps); nil for the other commands.
 	clientExtensions map[string]json.RawMessage
+	// inspectHooks answers the configured servers' questions from mcpwire
+	// inspect's page; nil for the other commands.
+	inspectHooks *inspect.Hooks
+	// inspectWire is mcpwire inspect's timeline, told of each HTTP
+	// exchange; nil for the other commands.
+	inspectWire *inspect.Wire
 }
 
 // DefaultWidth is the width of a terminal whose size cannot be read.

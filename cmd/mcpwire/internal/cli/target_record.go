@@ -129,7 +129,7 @@ func (f *ServerFlags) recordDial(io *IOStreams, dial func(context.Context, *conf
 		}
 		t = r.wrap(t, s.Name)
 		if io.wireTap != nil { // mcpwire inspect's wire log
-			t = transport.Record(t, io.wireTap, s.Name)
+			t = transport.Record(io.inspectWire.TapHTTP(t, s.Name), io.wireTap, s.Name)
 		}
 		return t, nil
 	}, nil
