@@ -29,6 +29,11 @@ var (
 // enough.
 const idleSamples = 1
 
+// idleMaxReps caps the idle workload's repetitions: a stdio child spawns a
+// thousand server processes, about a minute per client, and one child's
+// figure varies little (see idleSamples).
+const idleMaxReps = 3
+
 var (
 	mRSS    = Metric{Key: "rss-KiB", Head: "RSS KiB per added conn", Lower: true, Bar: 1, Format: "%.1f"}
 	mHeap   = Metric{Key: "heap-KiB", Head: "Go heap+stacks KiB per added conn", Lower: true, Bar: 1, Format: "%.2f"}
@@ -103,10 +108,12 @@ func (e *env) idleTables(tr string) []*Table {
 // children per repetition per client, interleaved.
 func (e *env) idleTable(id, what string, cs []*clients.Client, target clients.Target) *Table {
 	samples := e.n(idleSamples)
-	t := newTable(id, fmt.Sprintf("Memory per added idle connection (from %d to %d connections, each after one call), %s; in a child process, %d per client and repetition", idleBase, idleConns, what, samples),
+	capped := *e
+	capped.reps = min(e.reps, idleMaxReps)
+	t := newTable(id, fmt.Sprintf("Memory per added idle connection (from %d to %d connections, each after one call), %s; in a child process, %d per client and repetition, %d repetitions", idleBase, idleConns, what, samples, capped.reps),
 		names(cs), mRSS, mHeap, mGorout)
 	for range samples {
-		e.interleave(cs, func(rep int, c *clients.Client) {
+		capped.interleave(cs, func(rep int, c *clients.Client) {
 			if _, failed := t.Failures[c.Name]; failed {
 				return
 			}
