@@ -36,7 +36,7 @@ var (
 // soakSample is one sample of a soak child.
 type soakSample struct {
 	Calls      int     `json:"calls"`
-	HeapKiB    float64 `json:"heapKiB"` // runtime.MemStats.HeapInuse after a GC
+	HeapKiB    float64 `json:"heapKiB"` // runtime.MemStats.HeapInuse after two GCs
 	Goroutines int     `json:"goroutines"`
 }
 
@@ -65,6 +65,10 @@ func soak(c *clients.Client, target clients.Target) childResult {
 			return res
 		}
 		done += k
+		// Two collections: the first moves sync.Pool's contents to its
+		// victim cache, the second frees them, so that the sample is what
+		// the client retains rather than what it keeps for reuse.
+		runtime.GC()
 		runtime.GC()
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
@@ -92,7 +96,7 @@ func drift(xs []float64) float64 {
 // minutes), each in its own child, and tabulates the samples.
 func (e *env) soakTable(tr string) *Table {
 	cs := e.clientsFor(tr, false)
-	t := newTable("soak/"+tr, fmt.Sprintf("Soak: %d calls on one connection (64 callers), %s; heap in use (after a GC) and goroutines sampled every %d calls, in a child process per client; flat = every sample within %.0f%% of the first",
+	t := newTable("soak/"+tr, fmt.Sprintf("Soak: %d calls on one connection (64 callers), %s; heap in use (after two GCs) and goroutines sampled every %d calls, in a child process per client; flat = every sample within %.0f%% of the first",
 		soakCalls, transportNames[tr], soakCalls/soakSamples, soakTolerance*100), names(cs), mSoakRate, mSoakHeapDrift, mSoakGorDrift)
 	samples := map[string][]soakSample{}
 	for _, c := range cs {
