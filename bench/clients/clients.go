@@ -30,6 +30,11 @@ type Target struct {
 	// transport (a gateway that serves only that); only mcpwire's client
 	// reaches it, as the host of the gateway workload.
 	LegacySSE bool
+	// PinLegacy pins mcpwire's client to the newest legacy revision
+	// (initialize, no server/discover probe first): the host of the
+	// gateway workload, where a bridge that takes the probe for the
+	// session's start would fail the initialize after it.
+	PinLegacy bool
 	// ToolPrefix is put before every tool name: a gateway that lists its
 	// servers' tools as PREFIX + name.
 	ToolPrefix string

@@ -66,10 +66,13 @@ func MCPWire() *Client {
 // stateless era, which mcpwire is pinned to: what a user does to reach one
 // until automatic negotiation is the default.
 func mcpwireOptions(t Target) *mcp.ClientOptions {
-	if !t.Modern {
-		return nil
+	switch {
+	case t.Modern:
+		return &mcp.ClientOptions{ProtocolVersion: mcp.ModernProtocolVersion}
+	case t.PinLegacy:
+		return &mcp.ClientOptions{ProtocolVersion: mcp.LatestLegacyProtocolVersion}
 	}
-	return &mcp.ClientOptions{ProtocolVersion: mcp.ModernProtocolVersion}
+	return nil
 }
 
 type mcpwireSession struct {

@@ -38,6 +38,11 @@ type route struct {
 	open func(up clients.Target) (clients.Target, *gwProc, error)
 }
 
+// hostUsage says how the host is used on every route.
+const hostUsage = "The host is mcpwire's client with default options but for the era, pinned to 2025-11-25 " +
+	"(`ProtocolVersion: mcp.LatestLegacyProtocolVersion`: initialize, no `server/discover` probe first), the same on every route: " +
+	"supergateway's HTTP-to-stdio bridge takes the probe for the session's start and then fails the initialize after it."
+
 // gatewayUsage says how each route was set up, for BENCHMARKS.md.
 var gatewayUsage = map[string]string{
 	routeDirect:       "the host's client connects to the canned server itself (spawns it, or posts to it).",
@@ -149,6 +154,7 @@ func (e *env) routeClients(tr string) ([]*clients.Client, []*gwProc) {
 	var procs []*gwProc
 	for _, r := range e.routes(tr) {
 		target, p, err := r.open(e.targets[tr])
+		target.PinLegacy = true
 		if p != nil {
 			procs = append(procs, p)
 		}

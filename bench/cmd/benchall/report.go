@@ -52,7 +52,7 @@ func (r *report) write(w io.Writer) {
 		}
 	}
 	if r.hasGateways() {
-		p("\nThe gateway workload's routes (the host is mcpwire's client, as above):\n\n")
+		p("\nThe gateway workload's routes. %s\n\n", hostUsage)
 		for _, name := range []string{routeDirect, routeServeStdio, routeServeHTTP, routeMCPProxy, routeSupergateway, routeMCPHub} {
 			p("- **%s**: %s\n", name, gatewayUsage[name])
 		}
