@@ -127,13 +127,24 @@ func (r *Responder) result(obj string) []byte {
 func (r *Responder) Modern() bool { return r.modern }
 
 // ToolsListResult is the tools/list result: ToolCount tools with a
-// description and an input schema each, as real servers send them.
+// description and an input schema each, as real servers send them. The
+// last two are the tools the workloads call, echo and big, so that a
+// gateway in front of the server (which routes only the tools it was
+// listed) can call them too.
 func ToolsListResult() []byte {
 	var b bytes.Buffer
 	b.WriteString(`{"tools":[`)
 	for i := range ToolCount {
 		if i > 0 {
 			b.WriteByte(',')
+		}
+		switch i {
+		case ToolCount - 2:
+			b.WriteString(`{"name":"` + EchoTool + `","description":"Answers with the message it is given, as one text block; the benchmark's round trip.","inputSchema":{"type":"object","properties":{"message":{"type":"string","description":"what to echo"}},"required":["message"]}}`)
+			continue
+		case ToolCount - 1:
+			b.WriteString(`{"name":"` + BigTool + `","description":"Answers with one text block of the given size in bytes; the benchmark's large result.","inputSchema":{"type":"object","properties":{"size":{"type":"integer","minimum":1,"description":"bytes of text"}},"required":["size"]}}`)
+			continue
 		}
 		fmt.Fprintf(&b, `{"name":"tool_%04d","description":"Tool %d of the benchmark's list: reads a file below the given path and reports what it finds, optionally recursing.","inputSchema":{"type":"object","properties":{"path":{"type":"string","description":"where to start"},"recursive":{"type":"boolean","description":"descend into directories"},"limit":{"type":"integer","minimum":1}},"required":["path"]}}`, i, i)
 	}

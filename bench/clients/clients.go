@@ -26,6 +26,18 @@ type Target struct {
 	// Modern says the server speaks only the stateless 2026-07-28
 	// revision; a client that must be told to speak it is told so.
 	Modern bool
+	// LegacySSE says URL is an endpoint of the 2024-11-05 HTTP+SSE
+	// transport (a gateway that serves only that); only mcpwire's client
+	// reaches it, as the host of the gateway workload.
+	LegacySSE bool
+	// PinLegacy pins mcpwire's client to the newest legacy revision
+	// (initialize, no server/discover probe first): the host of the
+	// gateway workload, where a bridge that takes the probe for the
+	// session's start would fail the initialize after it.
+	PinLegacy bool
+	// ToolPrefix is put before every tool name: a gateway that lists its
+	// servers' tools as PREFIX + name.
+	ToolPrefix string
 }
 
 // IsHTTP reports whether the target is an HTTP endpoint.

@@ -45,16 +45,19 @@ func MCPWire() *Client {
 		ConnectNoted: connectNotedManaged,
 		Connect: func(ctx context.Context, t Target) (Session, error) {
 			var tr transport.Transport
-			if t.IsHTTP() {
+			switch {
+			case t.LegacySSE:
+				tr = &transport.SSE{URL: t.URL}
+			case t.IsHTTP():
 				tr = &transport.StreamableHTTP{URL: t.URL}
-			} else {
+			default:
 				tr = &transport.Command{Command: t.Command, Args: t.Args}
 			}
 			c, err := mcp.Connect(ctx, tr, mcpwireOptions(t))
 			if err != nil {
 				return nil, err
 			}
-			return &mcpwireSession{c: c}, nil
+			return &mcpwireSession{c: c, prefix: t.ToolPrefix}, nil
 		},
 	}
 }
@@ -63,16 +66,22 @@ func MCPWire() *Client {
 // stateless era, which mcpwire is pinned to: what a user does to reach one
 // until automatic negotiation is the default.
 func mcpwireOptions(t Target) *mcp.ClientOptions {
-	if !t.Modern {
-		return nil
+	switch {
+	case t.Modern:
+		return &mcp.ClientOptions{ProtocolVersion: mcp.ModernProtocolVersion}
+	case t.PinLegacy:
+		return &mcp.ClientOptions{ProtocolVersion: mcp.LatestLegacyProtocolVersion}
 	}
-	return &mcp.ClientOptions{ProtocolVersion: mcp.ModernProtocolVersion}
+	return nil
 }
 
-type mcpwireSession struct{ c *mcp.Client }
+type mcpwireSession struct {
+	c      *mcp.Client
+	prefix string // Target.ToolPrefix
+}
 
 func (s *mcpwireSession) Echo(ctx context.Context) error {
-	res, err := s.c.CallTool(ctx, canned.EchoTool, EchoArgs, nil)
+	res, err := s.c.CallTool(ctx, s.prefix+canned.EchoTool, EchoArgs, nil)
 	if err != nil {
 		return err
 	}
@@ -83,7 +92,7 @@ func (s *mcpwireSession) Echo(ctx context.Context) error {
 }
 
 func (s *mcpwireSession) Big(ctx context.Context, size int) (int, error) {
-	res, err := s.c.CallTool(ctx, canned.BigTool, map[string]any{"size": size}, nil)
+	res, err := s.c.CallTool(ctx, s.prefix+canned.BigTool, map[string]any{"size": size}, nil)
 	if err != nil {
 		return 0, err
 	}

@@ -23,17 +23,31 @@ import (
 func Build(ctx context.Context, dir string) (string, error) {
 	bin := filepath.Join(dir, "cannedserver")
 	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/mcpwire/mcpwire/bench/cmd/cannedserver")
-	cmd.Dir = moduleDir()
+	cmd.Dir = ModuleDir()
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("building the canned server: %w\n%s", err, out)
 	}
 	return bin, nil
 }
 
-// moduleDir is the bench module's root: the working directory when it is
+// BuildMCPWire compiles the mcpwire command into dir and returns the
+// binary's path, for the gateway workload (mcpwire serve). It builds in the
+// root module, whose go.sum holds the command's own requirements (its
+// terminal libraries), which the bench module does not need.
+func BuildMCPWire(ctx context.Context, dir string) (string, error) {
+	bin := filepath.Join(dir, "mcpwire")
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/mcpwire")
+	cmd.Dir = filepath.Join(ModuleDir(), "..")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building the mcpwire command: %w\n%s", err, out)
+	}
+	return bin, nil
+}
+
+// ModuleDir is the bench module's root: the working directory when it is
 // inside the module (go test, go run from bench/), found by walking up to
 // its go.mod.
-func moduleDir() string {
+func ModuleDir() string {
 	wd, err := os.Getwd()
 	if err != nil {
 		return "."

@@ -22,23 +22,6 @@ import (
 // or long-lived allocations never bill the others, and a client that
 // crashes or runs out of memory only ends its child.
 
-// idleConns is how many connections an idle child opens (-idle-conns):
-// the judged figures take 20, which includes the process's first connect.
-var idleConns = 20
-
-// idleWarmup makes an idle child connect (and call) once before it takes
-// its baseline (-idle-warmup), so that the figures leave out what only the
-// process's first connection costs: the binary's code paged in, encoding
-// caches, the shared HTTP connection. Off for the judged figures.
-var idleWarmup bool
-
-// idleSamples is how many children measure idle memory per client and
-// repetition. RSS moves in steps of the kernel's fault-around window
-// (64 KiB, 3.2 KiB per connection over 20) as code and tables of the
-// binary are first touched, so one child's figure varies by several steps
-// from run to run; the median needs more samples than the others.
-const idleSamples = 3
-
 // childResult is what a child prints as its last line.
 type childResult struct {
 	Largest   int     `json:"largest"` // bytes
@@ -51,6 +34,9 @@ type childResult struct {
 	Calls       int `json:"calls,omitempty"`
 	CallsFailed int `json:"callsFailed,omitempty"`
 	Sent        int `json:"sent,omitempty"`
+	// soak: the samples and the calls per second.
+	Soak []soakSample `json:"soak,omitempty"`
+	Rate float64      `json:"rate,omitempty"`
 }
 
 func findClient(name string) (*clients.Client, error) {
@@ -78,6 +64,8 @@ func runChild(mode, client string, target clients.Target, maxSize int) error {
 		}
 	case "flood-rss":
 		res = floodRSS(c, target)
+	case "soak":
+		res = soak(c, target)
 	default:
 		return fmt.Errorf("unknown child mode %q", mode)
 	}
@@ -126,44 +114,6 @@ func clipErr(err error) string {
 	return s
 }
 
-// idle opens idleConns sessions, makes one call on each, and reports what
-// they hold while idle.
-func idle(c *clients.Client, target clients.Target) (childResult, error) {
-	var ss []clients.Session
-	defer func() {
-		for _, s := range ss {
-			s.Close()
-		}
-	}()
-	open := func() error {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		s, err := c.Connect(ctx, target)
-		if err != nil {
-			return err
-		}
-		ss = append(ss, s)
-		return s.Echo(ctx)
-	}
-	if idleWarmup {
-		if err := open(); err != nil {
-			return childResult{}, err
-		}
-	}
-	rss0, heap0, g0 := footprint()
-	for range idleConns {
-		if err := open(); err != nil {
-			return childResult{}, err
-		}
-	}
-	rss1, heap1, g1 := footprint()
-	return childResult{
-		RSSKiB:    float64(rss1-rss0) / float64(idleConns),
-		HeapKiB:   float64(heap1-heap0) / 1024 / float64(idleConns),
-		Goroutine: float64(g1-g0) / float64(idleConns),
-	}, nil
-}
-
 // footprint settles the heap and returns RSS (KiB), Go heap in use plus
 // goroutine stacks (bytes), and the goroutine count.
 func footprint() (rssKiB int64, heap uint64, goroutines int) {
@@ -196,14 +146,14 @@ func procStatus(field string) int64 {
 }
 
 // spawnChild runs this binary in child mode and decodes its answer.
-func (e *env) spawnChild(mode string, c *clients.Client, tr string, maxSize int, timeout time.Duration) (childResult, error) {
+func (e *env) spawnChild(mode string, c *clients.Client, tg clients.Target, maxSize int, timeout time.Duration) (childResult, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return childResult{}, err
 	}
-	tg := e.targets[tr]
-	args := []string{"-child", mode, "-client", c.Name, "-max", strconv.Itoa(maxSize), "-idle-conns", strconv.Itoa(idleConns), "-idle-warmup=" + strconv.FormatBool(idleWarmup),
-		"-flood-duration", floodDuration.String(), "-flood-rss-cap", strconv.Itoa(floodRSSCap)}
+	args := []string{"-child", mode, "-client", c.Name, "-max", strconv.Itoa(maxSize), "-idle-conns", strconv.Itoa(idleConns), "-idle-base", strconv.Itoa(idleBase),
+		"-flood-duration", floodDuration.String(), "-flood-rss-cap", strconv.Itoa(floodRSSCap), "-soak-calls", strconv.Itoa(soakCalls),
+		"-modern=" + strconv.FormatBool(tg.Modern)}
 	if tg.IsHTTP() {
 		args = append(args, "-url", tg.URL)
 	} else {
@@ -245,7 +195,7 @@ func (e *env) surviveTable(tr string) *Table {
 	t := newTable("survive/"+tr, fmt.Sprintf("Largest tool result survived (16 MiB doubling up to %d MiB), %s; one probe per client, in a child process", maxSize>>20, transportNames[tr]),
 		names(cs), mLargest, mPeak)
 	for _, c := range cs {
-		res, err := e.spawnChild("survive", c, tr, maxSize, 10*time.Minute)
+		res, err := e.spawnChild("survive", c, e.targets[tr], maxSize, 10*time.Minute)
 		if err != nil {
 			// A crash (out of memory, say) is a failure at the next size.
 			res.Failure = clipErr(err)
@@ -274,34 +224,4 @@ func clientsNamed(cs []*clients.Client, name string) []*clients.Client {
 		}
 	}
 	return nil
-}
-
-// idleTable measures memory per idle connection, idleSamples times per
-// repetition per client, interleaved.
-func (e *env) idleTable(tr string) *Table {
-	cs := e.clientsFor(tr, false)
-	cs = append(cs, clientsNamed(e.clientsFor(tr, true), "raw")...)
-	samples := e.n(idleSamples)
-	warm := ""
-	if idleWarmup {
-		warm = ", after one warm-up connection"
-	}
-	t := newTable("idle/"+tr, fmt.Sprintf("Memory per idle connection (%d connections, each after one call%s), %s; in a child process, %d children per client and repetition", idleConns, warm, transportNames[tr], samples),
-		names(cs), mRSS, mHeap, mGorout)
-	for range samples {
-		e.interleave(cs, func(rep int, c *clients.Client) {
-			if _, failed := t.Failures[c.Name]; failed {
-				return
-			}
-			res, err := e.spawnChild("idle", c, tr, 0, 3*time.Minute)
-			if err != nil {
-				t.fail(c.Name, err)
-				return
-			}
-			t.add(c.Name, mRSS.Key, res.RSSKiB)
-			t.add(c.Name, mHeap.Key, res.HeapKiB)
-			t.add(c.Name, mGorout.Key, res.Goroutine)
-		})
-	}
-	return t
 }

@@ -22,6 +22,10 @@ type env struct {
 	modern  map[string]clients.Target
 	clients []*clients.Client
 	log     io.Writer
+	dir     string // the run's scratch directory
+	// mcpwireBin is the mcpwire command, built for the gateway workload
+	// (mcpwireErr says why not).
+	mcpwireBin, mcpwireErr string
 }
 
 // transports in table order.

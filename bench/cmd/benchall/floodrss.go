@@ -148,7 +148,7 @@ func (e *env) floodRSSTable(tr string) *Table {
 		if _, failed := t.Failures[c.Name]; failed {
 			return
 		}
-		res, err := e.spawnChild("flood-rss", c, tr, 0, floodDuration+3*time.Minute)
+		res, err := e.spawnChild("flood-rss", c, e.targets[tr], 0, floodDuration+3*time.Minute)
 		if err != nil {
 			t.fail(c.Name, err)
 			return

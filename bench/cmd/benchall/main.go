@@ -21,10 +21,14 @@ import (
 	"github.com/mcpwire/mcpwire/bench/serverproc"
 )
 
-var workloadOrder = []string{"seq", "conc", "big", "survive", "list", "connect", "idle", "flood", "storm", "first", "stateless", "flood-rss"}
+var workloadOrder = []string{"seq", "conc", "big", "survive", "list", "connect", "idle", "flood", "storm", "first", "stateless", "flood-rss", "soak", "gw"}
+
+// defaultWorkloads are those a run without -only runs: the soak and the
+// gateways take long, and the gateways need installs (see README.md).
+var defaultWorkloads = workloadOrder[:len(workloadOrder)-2]
 
 // modernWorkloads need the canned server of the 2026-07-28 era.
-var modernWorkloads = []string{"first", "stateless"}
+var modernWorkloads = []string{"first", "stateless", "idle"}
 
 func main() {
 	out := flag.String("o", "", "write the report to this file (default: standard output)")
@@ -37,8 +41,9 @@ func main() {
 	notes := flag.String("notes", "NOTES.md", "a Markdown file appended to the report (findings written by hand); missing is fine")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the run (use -clients to profile one client)")
 	memprofile := flag.String("memprofile", "", "write an allocation profile at the end of the run")
-	flag.IntVar(&idleConns, "idle-conns", idleConns, "connections per child of the idle workload (the judged figures use the default; more shows the cost per added connection)")
-	flag.BoolVar(&idleWarmup, "idle-warmup", false, "connect once before the idle workload's baseline, leaving out what the first connection costs the process (the judged figures use the default, off)")
+	flag.IntVar(&idleConns, "idle-conns", idleConns, "connections an idle child holds at its second measurement (the judged figures use the default)")
+	flag.IntVar(&idleBase, "idle-base", idleBase, "connections an idle child holds at its first measurement")
+	flag.IntVar(&soakCalls, "soak-calls", soakCalls, "calls of the soak workload per client and transport")
 	flag.DurationVar(&floodDuration, "flood-duration", floodDuration, "how long the flood-rss workload floods each client (10m is the soak)")
 	flag.IntVar(&floodRSSCap, "flood-rss-cap", floodRSSCap, "flood-rss stops a client whose RSS passes this many MiB")
 	// Child mode (internal): see child.go.
@@ -47,18 +52,26 @@ func main() {
 	childServer := flag.String("server", "", "internal: the stdio server binary")
 	childURL := flag.String("url", "", "internal: the HTTP endpoint")
 	childMax := flag.Int("max", 256<<20, "internal: largest result to probe")
+	childModern := flag.Bool("modern", false, "internal: the server speaks only the 2026-07-28 era")
 	flag.Parse()
 	if floodDuration <= 0 || floodRSSCap < 1 {
 		fmt.Fprintf(os.Stderr, "benchall: -flood-duration %s, -flood-rss-cap %d: want both positive\n", floodDuration, floodRSSCap)
 		os.Exit(2)
 	}
-	if idleConns < 1 {
-		fmt.Fprintf(os.Stderr, "benchall: -idle-conns %d: want at least 1\n", idleConns)
+	if idleBase < 1 || idleConns <= idleBase {
+		fmt.Fprintf(os.Stderr, "benchall: -idle-base %d, -idle-conns %d: want 1 <= base < conns\n", idleBase, idleConns)
+		os.Exit(2)
+	}
+	if soakCalls < soakSamples {
+		fmt.Fprintf(os.Stderr, "benchall: -soak-calls %d: want at least %d\n", soakCalls, soakSamples)
 		os.Exit(2)
 	}
 
 	if *child != "" {
-		t := clients.Target{Command: *childServer, URL: *childURL}
+		t := clients.Target{Command: *childServer, URL: *childURL, Modern: *childModern}
+		if t.Modern && !t.IsHTTP() {
+			t.Args = serverproc.ModernArgs
+		}
 		if err := runChild(*child, *childClient, t, *childMax); err != nil {
 			fmt.Fprintln(os.Stderr, "benchall:", err)
 			os.Exit(1)
@@ -87,8 +100,10 @@ func run(out string, reps int, only, transports, which string, quick bool, rawOu
 	}
 	if quick {
 		floodDuration = min(floodDuration, 2*time.Second)
+		soakCalls = min(soakCalls, 20_000)
+		idleConns, idleBase = min(idleConns, 50), min(idleBase, 5)
 	}
-	works := workloadOrder
+	works := defaultWorkloads
 	if only != "" {
 		works = split(only)
 		for _, w := range works {
@@ -125,6 +140,18 @@ func run(out string, reps int, only, transports, which string, quick bool, rawOu
 	e.logf("building the canned server…")
 	if e.bin, err = serverproc.Build(context.Background(), dir); err != nil {
 		return err
+	}
+	e.dir = dir
+	if slices.Contains(works, "gw") {
+		e.logf("building the mcpwire command…")
+		if e.mcpwireBin, err = serverproc.BuildMCPWire(context.Background(), dir); err != nil {
+			e.mcpwireErr = err.Error()
+		}
+		for _, name := range []string{"mcp-proxy", "supergateway", "mcp-hub"} {
+			if _, err := nodeBin(name); err != nil {
+				e.logf("gw: %s; its rows will say so", err)
+			}
+		}
 	}
 	e.targets["stdio"] = clients.Target{Command: e.bin}
 	e.modern["stdio"] = clients.Target{Command: e.bin, Args: serverproc.ModernArgs, Modern: true}
@@ -195,7 +222,13 @@ func run(out string, reps int, only, transports, which string, quick bool, rawOu
 			case "connect":
 				t = e.connect(tr)
 			case "idle":
-				t = e.idleTable(tr)
+				ts := e.idleTables(tr)
+				t, more = ts[0], ts[1:]
+			case "soak":
+				t = e.soakTable(tr)
+			case "gw":
+				ts := e.gateways(tr)
+				t, more = ts[0], ts[1:]
 			case "flood":
 				t = e.flood(tr)
 			case "storm":

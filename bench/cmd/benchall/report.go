@@ -36,17 +36,25 @@ func (r *report) write(w io.Writer) {
 	p("Method: every client talks to the same canned server (`bench/canned`, its own process: a binary spawned per connection for stdio, one process on 127.0.0.1 for HTTP), with the same payloads. ")
 	p("The workloads of the 2026-07-28 era (first, stateless) use the same binary serving only that era (`-era modern`: `server/discover`, `_meta` on every request, no `initialize`), beside the legacy one for the legacy figures of first. ")
 	p("Each workload opens every client, warms it up, then runs %d repetitions; in each repetition every client runs once, in an order that rotates from one repetition to the next. ", r.reps)
-	p("A figure is the median of its samples (one per repetition; %d per repetition for idle memory), followed by ± half their range as a percentage of that median. ", idleSamples)
+	p("A figure is the median of its samples (one per repetition; the soak runs once), followed by ± half their range as a percentage of that median. ")
 	p("Ratios divide a client's median by mcpwire's (\"vs mcpwire\") and by the raw floor's (\"vs raw\"), one ratio per figure in column order; ↓ marks figures where lower is better, ↑ higher. ")
 	p("Allocations are counted with `runtime.ReadMemStats` around the measured loop in the benchmark process, which holds only the client (the server is another process). ")
 	p("The two floors are not clients: **raw** writes pre-encoded requests to the same server and reads reply lines (or HTTP bodies) without decoding them, so it is the cost of the server and the pipe or the loopback HTTP stack; **cat** pushes the same reply bytes through `cat`, the cost of the pipe alone.\n\n")
 	r.writeBar(w)
+	r.writeFloor(w)
+	r.writeGatewayGoals(w)
 	p("## How each client was used\n\n")
 	for _, c := range r.clients {
 		p("- **%s**: %s\n", c.Name, c.Usage)
 		if c.Name == "mcpwire" {
 			d := clients.MCPWireDirect()
 			p("- **%s**: %s\n", d.Name, d.Usage)
+		}
+	}
+	if r.hasGateways() {
+		p("\nThe gateway workload's routes. %s\n\n", hostUsage)
+		for _, name := range []string{routeDirect, routeServeStdio, routeServeHTTP, routeMCPProxy, routeSupergateway, routeMCPHub} {
+			p("- **%s**: %s\n", name, gatewayUsage[name])
 		}
 	}
 	p("\nVersions: github.com/modelcontextprotocol/go-sdk v1.8.0, github.com/mark3labs/mcp-go v1.2.1 (see `bench/go.mod`); mcpwire from this checkout.\n\n")
@@ -62,6 +70,15 @@ func (r *report) write(w io.Writer) {
 		t.writeRaw(w)
 	}
 	p("```\n")
+}
+
+func (r *report) hasGateways() bool {
+	for _, t := range r.tables {
+		if t.Base == routeServeHTTP {
+			return true
+		}
+	}
+	return false
 }
 
 func cpuModel() string {
@@ -126,7 +143,7 @@ func (t *Table) writeMarkdown(w io.Writer) {
 	if t.Note != "" {
 		p("%s\n\n", t.Note)
 	}
-	p("| client |")
+	p("| %s |", t.RowHead)
 	for _, m := range t.Metrics {
 		p(" %s %s |", m.Head, arrow(m))
 	}
@@ -136,7 +153,7 @@ func (t *Table) writeMarkdown(w io.Writer) {
 			hasFloor = true
 		}
 	}
-	p(" vs mcpwire |")
+	p(" vs %s |", t.Base)
 	if hasFloor {
 		p(" vs %s |", t.FloorName)
 	}
@@ -154,7 +171,7 @@ func (t *Table) writeMarkdown(w io.Writer) {
 		for _, m := range t.Metrics {
 			p(" %s |", t.cell(c, m))
 		}
-		p(" %s |", t.ratios(c, "mcpwire"))
+		p(" %s |", t.ratios(c, t.Base))
 		if hasFloor {
 			p(" %s |", t.ratios(c, t.FloorName))
 		}
@@ -201,6 +218,9 @@ func (r *report) writeBar(w io.Writer) {
 	p("| figure | mcpwire | best other | mcpwire's advantage | bar | met |\n|---|---:|---:|---:|---:|:---:|\n")
 	met, total := 0, 0
 	for _, t := range r.tables {
+		if t.Base != "mcpwire" {
+			continue // the gateway workload: judged in its own table
+		}
 		for _, m := range t.Metrics {
 			if m.Bar == 0 {
 				continue

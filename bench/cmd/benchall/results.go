@@ -20,7 +20,7 @@ type Metric struct {
 }
 
 // Table is one workload over one transport: samples per client and metric,
-// one sample per repetition (idleSamples per repetition for idle memory).
+// one sample per repetition (one child per repetition for idle memory).
 type Table struct {
 	ID        string // short name for the raw output, e.g. "seq/stdio"
 	Title     string
@@ -31,6 +31,8 @@ type Table struct {
 	Failures  map[string]string               // client -> why it has no figure
 	Extra     map[string]map[string]string    // client -> metric key -> text instead of numbers
 	FloorName string                          // the floor ratios are taken to ("raw")
+	Base      string                          // the row the first ratios are taken to ("mcpwire")
+	RowHead   string                          // what a row is ("client")
 }
 
 func newTable(id, title string, clients []string, metrics ...Metric) *Table {
@@ -40,6 +42,8 @@ func newTable(id, title string, clients []string, metrics ...Metric) *Table {
 		Failures:  make(map[string]string),
 		Extra:     make(map[string]map[string]string),
 		FloorName: "raw",
+		Base:      "mcpwire",
+		RowHead:   "client",
 	}
 }
 

@@ -23,9 +23,6 @@ var (
 	mListA      = Metric{Key: "allocs/list", Head: "allocs/list", Lower: true, Format: "%.0f"}
 	mConn1      = Metric{Key: "ms-1", Head: "1 server, ms", Lower: true, Bar: 1, Format: "%.2f"}
 	mConn20     = Metric{Key: "ms-20", Head: "20 servers in parallel, ms", Lower: true, Bar: 1, Format: "%.1f"}
-	mRSS        = Metric{Key: "rss-KiB", Head: "RSS KiB/conn", Lower: true, Bar: 1, Format: "%.0f"}
-	mHeap       = Metric{Key: "heap-KiB", Head: "Go heap+stacks KiB/conn", Lower: true, Bar: 1, Format: "%.1f"}
-	mGorout     = Metric{Key: "goroutines", Head: "goroutines/conn", Lower: true, Format: "%.1f"}
 	concurrency = 64
 	// bigSize is 16 MB rather than 16 MiB so that the frame (result plus
 	// envelope) stays under go-sdk's 16 MiB stdio line limit and every
@@ -37,11 +34,15 @@ var (
 // allocations per call, measured around the loop with runtime.MemStats
 // (the server is another process, so only the client's allocations count).
 func (e *env) seq(tr string) *Table {
-	cs := e.clientsFor(tr, true)
 	n := e.n(map[bool]int{true: 3000, false: 2000}[tr == "stdio"])
-	t := newTable("seq/"+tr, fmt.Sprintf("Sequential tools/call round trip, %s (%d calls per repetition)", transportNames[tr], n),
-		names(cs), mP50, mP99, mAllocs, mBytes)
-	ss := e.openAll(cs, tr, t)
+	return e.seqOn(e.clientsFor(tr, true), e.targets[tr], "seq/"+tr,
+		fmt.Sprintf("Sequential tools/call round trip, %s (%d calls per repetition)", transportNames[tr], n), n)
+}
+
+// seqOn runs the sequential workload against target.
+func (e *env) seqOn(cs []*clients.Client, target clients.Target, id, title string, n int) *Table {
+	t := newTable(id, title, names(cs), mP50, mP99, mAllocs, mBytes)
+	ss := e.openAt(cs, target, t)
 	defer closeAll(ss)
 	e.warm(ss, t, e.n(300))
 	durs := make([]time.Duration, n)
