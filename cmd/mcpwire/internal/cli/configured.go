@@ -161,6 +161,9 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 	if streams.inspectHooks != nil { // mcpwire inspect answers from its page
 		streams.inspectHooks.Apply(client)
 	}
+	if streams.gatewayRelay != nil { // mcpwire serve asks its hosts
+		streams.gatewayRelay.Apply(client)
+	}
 	if sf.timeoutSet {
 		// --timeout is for protocol requests only; without the explicit
 		// tool policy the library would give tool calls that deadline too.

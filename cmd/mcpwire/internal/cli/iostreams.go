@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/mcpwire/mcpwire/gateway"
 	"github.com/mcpwire/mcpwire/inspect"
 	"github.com/mcpwire/mcpwire/transport"
 )
@@ -50,6 +51,9 @@ type IOStreams struct {
 	// inspectHooks answers the configured servers' questions from mcpwire
 	// inspect's page; nil for the other commands.
 	inspectHooks *inspect.Hooks
+	// gatewayRelay hands the configured servers' questions to the host
+	// whose call caused them (mcpwire serve); nil for the other commands.
+	gatewayRelay *gateway.Relay
 	// inspectWire is mcpwire inspect's timeline, told of each HTTP
 	// exchange; nil for the other commands.
 	inspectWire *inspect.Wire

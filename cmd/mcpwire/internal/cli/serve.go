@@ -112,6 +112,10 @@ func (o *gatewayOptions) Run(ctx context.Context, streams *IOStreams, p Parsed) 
 	if err := o.loadSessionKeys(); err != nil {
 		return err
 	}
+	// What upstreams ask of their client (sampling, elicitation, roots)
+	// goes to the host whose call caused it, in that host's era.
+	relay := &gateway.Relay{}
+	streams.gatewayRelay = relay
 	m, only, err := o.upstreams(ctx, streams, p, prefixes)
 	if err != nil {
 		return err
@@ -121,7 +125,7 @@ func (o *gatewayOptions) Run(ctx context.Context, streams *IOStreams, p Parsed) 
 	warn := func(err error) { fmt.Fprintf(streams.ErrOut, "mcpwire: serve: %s\n", streams.Redact(err.Error())) }
 	gopts := &gateway.Options{
 		Name: ClientName, Version: Version(),
-		Separator: o.Separator, Prefixes: prefixes, NoPrefix: o.NoPrefix, Servers: only,
+		Separator: o.Separator, Prefixes: prefixes, NoPrefix: o.NoPrefix, Servers: only, Relay: relay,
 		Redact: streams.Redact,
 		Warn:   warn,
 	}
@@ -167,8 +171,10 @@ func (o *gatewayOptions) upstreams(ctx context.Context, streams *IOStreams, p Pa
 		if !p.Dash {
 			def.Type, def.URL = config.TypeHTTP, p.Args[len(p.Args)-1]
 		}
+		client := &mcp.ClientOptions{ClientInfo: mcp.Implementation{Name: ClientName, Version: Version()}, ProtocolVersion: t.Protocol}
+		streams.gatewayRelay.Apply(client)
 		m := manager.NewServers([]*config.Server{def}, &manager.Options{
-			Client:      &mcp.ClientOptions{ClientInfo: mcp.Implementation{Name: ClientName, Version: Version()}, ProtocolVersion: t.Protocol},
+			Client:      client,
 			Dial:        func(context.Context, *config.Server) (transport.Transport, error) { return t.Transport, nil },
 			StartupGate: -1,
 		})
