@@ -78,7 +78,9 @@ func TestMcpGoClientThroughServeHTTP(t *testing.T) {
 	var url string
 	lines := bufio.NewScanner(stderr)
 	for url == "" && lines.Scan() {
-		url, _ = strings.CutPrefix(lines.Text(), "mcpwire: serving at ")
+		if u, ok := strings.CutPrefix(lines.Text(), "mcpwire: serving at "); ok {
+			url = u // other lines (a warning about session keys) come before it
+		}
 	}
 	if url == "" {
 		t.Fatal("the gateway ended without saying where it serves")
