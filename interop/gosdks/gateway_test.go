@@ -60,7 +60,7 @@ func TestGoSDKClientThroughServeStdio(t *testing.T) {
 // through "mcpwire serve --listen".
 func TestMcpGoClientThroughServeHTTP(t *testing.T) {
 	bin := buildCLI(t)
-	cmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:0", "--config", gatewayConfig(t))
+	cmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:0", "--no-auth", "--config", gatewayConfig(t))
 	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+t.TempDir())
 	stderr, err := cmd.StderrPipe()
 	if err != nil {

@@ -81,7 +81,7 @@ func (e *env) routes(tr string) []route {
 			return clients.Target{Command: e.mcpwireBin, Args: append([]string{"serve", "--stdio"}, upstreamArgs(up)...)}, nil, nil
 		}},
 		{name: routeServeHTTP, open: func(up clients.Target) (clients.Target, *gwProc, error) {
-			p, u, err := startGwProc(append([]string{e.mcpwireBin, "serve", "--listen", "127.0.0.1:0"}, upstreamArgs(up)...), "", serveURL)
+			p, u, err := startGwProc(append([]string{e.mcpwireBin, "serve", "--listen", "127.0.0.1:0", "--no-auth"}, upstreamArgs(up)...), "", serveURL)
 			return clients.Target{URL: u}, p, err
 		}},
 	}
@@ -236,7 +236,7 @@ func (e *env) gatewaySessions(tr string) *Table {
 }
 
 func (e *env) sessionsOnce(host *clients.Client, up clients.Target) (held int, mibPerK float64, err error) {
-	p, u, err := startGwProc(append([]string{e.mcpwireBin, "serve", "--listen", "127.0.0.1:0"}, upstreamArgs(up)...), "", serveURL)
+	p, u, err := startGwProc(append([]string{e.mcpwireBin, "serve", "--listen", "127.0.0.1:0", "--no-auth"}, upstreamArgs(up)...), "", serveURL)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -28,7 +28,10 @@ reads its servers from a config of its own (Claude Code, Cursor, VS Code).
 --stdio serves one host on stdin and stdout; --listen ADDR serves
 Streamable HTTP at http://ADDR/mcp, to hosts of every protocol era. ADDR
 without a host (":8080") binds loopback; the Host and Origin of each
-request must be loopback names or ones given with --allowed-host.
+request must be loopback names or ones given with --allowed-host, and
+each must carry a bearer token: a random one shown on stderr at start,
+or --auth-token-env's, or an OAuth token (--oauth-issuer); --no-auth
+serves without one.
 
 Each tool is listed as SERVER__TOOL (--separator changes "__", --prefix
 SERVER=P changes one server's prefix, --no-prefix lists tools under their
@@ -54,6 +57,7 @@ type gatewayOptions struct {
 	Prefixes     StringList
 	LegacySSE    bool
 	AuthTokenEnv string
+	NoAuth       bool
 	SessionKey   string
 	sessionKeys  [][]byte // read by loadSessionKeys
 	Ops          serveOpsFlags
@@ -69,6 +73,7 @@ func (o *gatewayOptions) Flags(fs *flag.FlagSet) {
 	fs.Var(&o.Prefixes, "prefix", "list server's tools as PREFIX+SEP+TOOL, `SERVER=PREFIX` (repeatable; empty PREFIX: no prefix)")
 	fs.BoolVar(&o.LegacySSE, "legacy-sse", false, "with --listen, also serve the 2024-11-05 HTTP+SSE transport at /sse")
 	fs.StringVar(&o.AuthTokenEnv, "auth-token-env", "", "with --listen, require the token in environment variable `NAME` as Authorization: Bearer TOKEN")
+	fs.BoolVar(&o.NoAuth, "no-auth", false, "with --listen, serve without a token (any process that reaches the address can call the tools)")
 	fs.StringVar(&o.SessionKey, "session-key-file", "", "with --listen, seal session ids with the hex keys in `FILE` (else $"+sessionKeyEnv+"), so that replicas sharing them serve each other's sessions")
 	o.Ops.register(fs)
 }
@@ -83,6 +88,9 @@ func (o *gatewayOptions) check() (map[string]string, error) {
 	}
 	if err := o.Ops.check(o.Stdio, o.AuthTokenEnv != ""); err != nil {
 		return nil, err
+	}
+	if o.NoAuth && (o.Stdio || o.AuthTokenEnv != "" || o.Ops.OAuthIssuer != "") {
+		return nil, Usagef("--no-auth is for --listen, without --auth-token-env or --oauth-issuer")
 	}
 	if o.AuthTokenEnv != "" && os.Getenv(o.AuthTokenEnv) == "" {
 		return nil, Usagef("--auth-token-env: the environment variable %s is not set or empty", o.AuthTokenEnv)
@@ -218,9 +226,10 @@ func (o *gatewayOptions) serveHTTP(ctx context.Context, streams *IOStreams, g *g
 	if len(keys) == 0 {
 		fmt.Fprintf(streams.ErrOut, "mcpwire: serve: no session key (--session-key-file or %s): sessions stay local to this process, and a replica behind a load balancer does not know another's\n", sessionKeyEnv)
 	}
-	token := ""
-	if o.AuthTokenEnv != "" {
-		token = os.Getenv(o.AuthTokenEnv) // check made sure it is set
+	token, err := o.endpointToken(streams)
+	if err != nil {
+		ln.Close()
+		return err
 	}
 	srv := &http.Server{Handler: g.Handler(&gateway.HTTPOptions{
 		AllowedHosts: o.AllowedHosts, LegacySSE: o.LegacySSE, BearerToken: token, SessionKeys: keys,

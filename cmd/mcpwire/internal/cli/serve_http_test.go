@@ -16,8 +16,22 @@ import (
 )
 
 // listenGateway starts "mcpwire serve --listen 127.0.0.1:0" (this test
-// binary) and returns its endpoint; the test's end interrupts it.
+// binary) and returns its endpoint; the test's end interrupts it. Unless
+// args choose a token, it serves with --no-auth: these tests are about
+// the endpoint, not its token (TestServeHTTPTokenByDefault is).
 func listenGateway(t *testing.T, args ...string) string {
+	t.Helper()
+	if !slices.Contains(args, "--auth-token-env") {
+		args = append([]string{"--no-auth"}, args...)
+	}
+	url, _ := listenGatewaySaying(t, args...)
+	return url
+}
+
+// listenGatewaySaying is listenGateway with args as given; it also returns
+// the lines serve printed on stderr before the one that says where it
+// serves.
+func listenGatewaySaying(t *testing.T, args ...string) (string, []string) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], append([]string{"serve", "--listen", "127.0.0.1:0"}, args...)...)
 	stderr, err := cmd.StderrPipe()
@@ -35,6 +49,7 @@ func listenGateway(t *testing.T, args ...string) string {
 			t.Errorf("gateway exit: %v", err)
 		}
 	})
+	var before []string
 	lines := bufio.NewScanner(stderr)
 	for lines.Scan() {
 		if u, ok := strings.CutPrefix(lines.Text(), "mcpwire: serving at "); ok {
@@ -42,11 +57,12 @@ func listenGateway(t *testing.T, args ...string) string {
 				for lines.Scan() {
 				}
 			}()
-			return u
+			return u, before
 		}
+		before = append(before, lines.Text())
 	}
 	t.Fatal("the gateway ended without saying where it serves")
-	return ""
+	return "", nil
 }
 
 func TestServeHTTPBothEras(t *testing.T) {
@@ -119,22 +135,19 @@ func TestServeHTTPBearerToken(t *testing.T) {
 	t.Setenv("MCPWIRE_TEST_SERVE_TOKEN", "serve-s3cret")
 	url := listenGateway(t, "--config", cfg, "--auth-token-env", "MCPWIRE_TEST_SERVE_TOKEN")
 
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
+	resp := pingWithoutToken(t, url)
 	if resp.StatusCode != http.StatusUnauthorized || !strings.HasPrefix(resp.Header.Get("WWW-Authenticate"), "Bearer ") {
 		t.Fatalf("without the token: %s, WWW-Authenticate %q", resp.Status, resp.Header.Get("WWW-Authenticate"))
 	}
+	listsToolsWithToken(t, url, "serve-s3cret")
+}
 
+// listsToolsWithToken connects to url sending token as a bearer token,
+// and expects the gateway's tools.
+func listsToolsWithToken(t *testing.T, url, token string) {
+	t.Helper()
 	tr, err := transport.FromServer(&config.Server{Type: config.TypeHTTP, URL: url,
-		Headers: map[string]string{"Authorization": "Bearer serve-s3cret"}}, transport.ServerOptions{})
+		Headers: map[string]string{"Authorization": "Bearer " + token}}, transport.ServerOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,4 +159,41 @@ func TestServeHTTPBearerToken(t *testing.T) {
 	if names := toolNames(t, c); !slices.Contains(names, "alpha__echo") {
 		t.Fatalf("tools: %v", names)
 	}
+}
+
+// pingWithoutToken posts a ping to url with no Authorization header.
+func pingWithoutToken(t *testing.T, url string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp
+}
+
+// Without --auth-token-env, --oauth-issuer or --no-auth, the endpoint
+// makes a token of its own and shows it once on stderr: a request without
+// it gets 401, a host that sends it is served.
+func TestServeHTTPTokenByDefault(t *testing.T) {
+	url, said := listenGatewaySaying(t, "--config", gatewayConfig(t))
+	token := ""
+	for _, line := range said {
+		if tok, ok := strings.CutPrefix(line, "mcpwire: serve: token: "); ok {
+			token = tok
+		}
+	}
+	if len(token) != 64 {
+		t.Fatalf("no 256-bit token among serve's lines: %q", said)
+	}
+	resp := pingWithoutToken(t, url)
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("without the token: %s", resp.Status)
+	}
+	listsToolsWithToken(t, url, token)
 }

@@ -92,7 +92,7 @@ type replicaProc struct {
 // binary), the built-in example server as its upstream.
 func startReplica(t *testing.T, args ...string) *replicaProc {
 	t.Helper()
-	args = append(append([]string{"serve", "--listen", "127.0.0.1:0"}, args...), "--", os.Args[0], ServeName)
+	args = append(append([]string{"serve", "--listen", "127.0.0.1:0", "--no-auth"}, args...), "--", os.Args[0], ServeName)
 	cmd := exec.Command(os.Args[0], args...)
 	pipe, err := cmd.StderrPipe()
 	if err != nil {
