@@ -78,7 +78,7 @@ func (r *Relay) forward(ctx context.Context, method, capability string, params, 
 	if hc == nil {
 		return jsonrpc.NewError(jsonrpc.CodeInvalidRequest, fmt.Sprintf("%s: no host request to server %q is in flight, so there is no host to ask", method, origin.Server))
 	}
-	if missing := hostLacks(hc.ss, capability, params); missing != "" {
+	if missing := hostLacks(hc.ctx, hc.ss, capability, params); missing != "" {
 		return jsonrpc.NewError(jsonrpc.CodeMethodNotFound, fmt.Sprintf("%s: the host did not declare the %s capability", method, missing))
 	}
 	hctx, cancel := context.WithCancel(hc.ctx)
@@ -105,10 +105,14 @@ func (r *Relay) forward(ctx context.Context, method, capability string, params, 
 	return nil
 }
 
-// hostLacks names the capability an older-era host did not declare for a
-// request ("" when it did). A 2026-07-28 host declares per request; the
-// core checks those.
-func hostLacks(ss *server.Session, capability string, params any) string {
+// hostLacks names the capability a host did not declare for a request
+// ("" when it did): an older-era host in its handshake, a 2026-07-28 host
+// in the request in flight (hctx), which would otherwise fail as a whole
+// for an upstream's optional question.
+func hostLacks(hctx context.Context, ss *server.Session, capability string, params any) string {
+	if modern, declared := server.ModernDeclares(hctx, capability); modern && !declared {
+		return capability
+	}
 	raw := ss.ClientCapabilities()
 	if len(raw) == 0 {
 		return ""

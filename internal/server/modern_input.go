@@ -196,3 +196,18 @@ func (ss *Session) serveWithInput(ctx context.Context, mc *modernCall, req *json
 		"requestState":  encodeRequestState(st),
 	}, nil
 }
+
+// ModernDeclares reports whether ctx serves a 2026-07-28 request, and if
+// so whether that request declared the client capability capName. A
+// handler that asks the client only when it can (a gateway relaying an
+// upstream's optional roots/list) checks first: Session.Call for an
+// undeclared capability fails the whole request with
+// CodeMissingClientCapability.
+func ModernDeclares(ctx context.Context, capName string) (modern, declared bool) {
+	mc := modernFrom(ctx)
+	if mc == nil || mc.round == nil {
+		return mc != nil, false
+	}
+	_, declared = mc.round.caps[capName]
+	return true, declared
+}

@@ -41,3 +41,24 @@ func TestServeRelaysElicitation(t *testing.T) {
 		})
 	}
 }
+
+// An upstream's question the host cannot answer (a host without roots) is
+// refused to the upstream, which decides what to do; the host's call is
+// not failed for it, in either era.
+func TestServeRefusesUndeclaredQuestionToTheUpstream(t *testing.T) {
+	for _, version := range []string{"2025-11-25", mcp.ModernProtocolVersion} {
+		t.Run(version, func(t *testing.T) {
+			c := gatewayClient(t, &mcp.ClientOptions{ProtocolVersion: version}, "--config", gatewayConfig(t))
+			res, err := c.CallTool(t.Context(), "alpha__roots", nil, nil)
+			if err != nil {
+				t.Fatalf("the host's call failed: %v", err)
+			}
+			// The gateway reaches the example server in 2026-07-28, where a
+			// refused input request ends the upstream's call: the host
+			// gets an isError result naming the server and the question.
+			if !res.IsError || !strings.Contains(textOf(res), `"alpha"`) || !strings.Contains(textOf(res), "roots/list") {
+				t.Fatalf("the upstream's tool result: %+v", res)
+			}
+		})
+	}
+}
