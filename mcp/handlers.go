@@ -36,8 +36,17 @@ func (c *Client) handle(ctx context.Context, _ *jsonrpc.Conn, req *jsonrpc.Reque
 			return c.elicit(c.withOrigin(ctx), req)
 		}
 	}
-	return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("method not found: %q", clip(req.Method))}
+	return nil, noHandlerError{&jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("method not found: %q", clip(req.Method))}}
 }
+
+// noHandlerError is handle's answer to a request no handler is registered
+// for: method not found on the wire, and, for input requests, told apart
+// from a handler's own method-not-found (a gateway's relay refusing because
+// its host did not declare the capability), whose message is kept.
+type noHandlerError struct{ rpc *jsonrpc.Error }
+
+func (e noHandlerError) Error() string { return e.rpc.Error() }
+func (e noHandlerError) Unwrap() error { return e.rpc }
 
 func (c *Client) listRoots(ctx context.Context) (*listRootsResult, error) {
 	var roots []Root

@@ -175,8 +175,14 @@ func (c *Client) answerInput(ctx context.Context, ir *InputRequired) (map[string
 		res, err := c.handle(ctx, c.conn, &jsonrpc.Request{Method: req.Method, Params: req.Params})
 		if err != nil {
 			var rpcErr *jsonrpc.Error
-			if errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc.CodeMethodNotFound {
+			switch {
+			case errors.As(err, new(noHandlerError)):
 				err = fmt.Errorf("no handler is registered (ClientOptions.%s)", handlerOption(req.Method))
+			case errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc.CodeMethodNotFound:
+				// A handler's own refusal (a gateway whose host did not
+				// declare the capability): its words, and not a JSON-RPC
+				// error the server answered the call with.
+				err = errors.New(rpcErr.Message)
 			}
 			return nil, &InputError{Method: ir.Method, Asked: req.Method, Err: err}
 		}

@@ -104,6 +104,15 @@ func (ss *Session) listen(ctx context.Context, req *jsonrpc.Request) (any, error
 	s.mu.Lock()
 	hasPrompts, hasResources := len(s.prompts) > 0, len(s.resources)+len(s.templates) > 0
 	s.mu.Unlock()
+	if routed := s.routedCapabilities(); routed != nil {
+		// A routing server (the gateway) registers none of the prompts and
+		// resources it lists: what it advertises is what it announces.
+		var caps struct{ Prompts, Resources json.RawMessage }
+		if json.Unmarshal(routed, &caps) == nil {
+			hasPrompts = hasPrompts || caps.Prompts != nil
+			hasResources = hasResources || caps.Resources != nil
+		}
+	}
 	ack := *p.Notifications
 	ack.PromptsListChanged = ack.PromptsListChanged && hasPrompts
 	ack.ResourcesListChanged = ack.ResourcesListChanged && hasResources

@@ -1,13 +1,11 @@
 package gosdks_test
 
 import (
-	"bufio"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	mcpgoclient "github.com/mark3labs/mcp-go/client"
@@ -60,35 +58,7 @@ func TestGoSDKClientThroughServeStdio(t *testing.T) {
 // through "mcpwire serve --listen".
 func TestMcpGoClientThroughServeHTTP(t *testing.T) {
 	bin := buildCLI(t)
-	cmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:0", "--no-auth", "--config", gatewayConfig(t))
-	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+t.TempDir())
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		if err := cmd.Wait(); err != nil {
-			t.Errorf("gateway exit: %v", err)
-		}
-	})
-	var url string
-	lines := bufio.NewScanner(stderr)
-	for url == "" && lines.Scan() {
-		if u, ok := strings.CutPrefix(lines.Text(), "mcpwire: serving at "); ok {
-			url = u // other lines (a warning about session keys) come before it
-		}
-	}
-	if url == "" {
-		t.Fatal("the gateway ended without saying where it serves")
-	}
-	go func() {
-		for lines.Scan() {
-		}
-	}()
+	url := listenServe(t, bin, []string{"XDG_CACHE_HOME=" + t.TempDir()}, "--config", gatewayConfig(t))
 	for _, version := range []string{"", "2025-11-25"} {
 		t.Run("version="+version, func(t *testing.T) {
 			c, err := mcpgoclient.NewStreamableHttpClient(url)

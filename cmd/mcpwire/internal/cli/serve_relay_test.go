@@ -56,7 +56,10 @@ func TestServeRefusesUndeclaredQuestionToTheUpstream(t *testing.T) {
 			// The gateway reaches the example server in 2026-07-28, where a
 			// refused input request ends the upstream's call: the host
 			// gets an isError result naming the server and the question.
-			if !res.IsError || !strings.Contains(textOf(res), `"alpha"`) || !strings.Contains(textOf(res), "roots/list") {
+			// The refusal says why: the host did not declare roots (not
+			// that the gateway has no handler, which it has).
+			if !res.IsError || !strings.Contains(textOf(res), `"alpha"`) || !strings.Contains(textOf(res), "roots/list") ||
+				!strings.Contains(textOf(res), "the host did not declare the roots capability") || strings.Contains(textOf(res), "no handler") {
 				t.Fatalf("the upstream's tool result: %+v", res)
 			}
 		})
