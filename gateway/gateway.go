@@ -147,6 +147,9 @@ func New(m *manager.Manager, opts *Options) (*Gateway, error) {
 		// the capability says it may come. The rest follows the upstreams
 		// (syncCatalog).
 		Capabilities: json.RawMessage(`{"tools":{"listChanged":true}}`),
+		// A host's session may last for millions of calls: nothing it
+		// sends is kept.
+		NoRecord: true,
 	})
 	if errs := g.sync(); len(errs) > 0 {
 		g.stop()
