@@ -13,6 +13,7 @@ import (
 	"github.com/mcpwire/mcpwire/jsonrpc"
 	"github.com/mcpwire/mcpwire/manager"
 	"github.com/mcpwire/mcpwire/mcp"
+	"github.com/mcpwire/mcpwire/transport"
 )
 
 // DefaultPageSize is how many tools one tools/list page holds.
@@ -147,6 +148,9 @@ func New(m *manager.Manager, opts *Options) (*Gateway, error) {
 		// the capability says it may come. The rest follows the upstreams
 		// (syncCatalog).
 		Capabilities: json.RawMessage(`{"tools":{"listChanged":true}}`),
+		// A host's session may last for millions of calls: nothing it
+		// sends is kept.
+		NoRecord: true,
 	})
 	if errs := g.sync(); len(errs) > 0 {
 		g.stop()
@@ -283,9 +287,24 @@ func (g *Gateway) callTool(ctx context.Context, req *server.ToolRequest) (*serve
 
 // ServeLines serves one host on JSON lines (mcpwire serve --stdio) until
 // in ends, ctx ends or the gateway is closed. It closes in and out.
+//
+// The host's lines go through package transport's stream, not the server
+// core's own (which stays separate from the client's framing for tests):
+// it writes a reply with one system call from the replying goroutine and
+// reuses its buffers, where the core's copies every line through a reader
+// goroutine.
 func (g *Gateway) ServeLines(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
-	return g.srv.ServeLines(ctx, in, out)
+	return g.srv.Serve(ctx, transport.NewStream(in, out, closeBoth{in, out}))
 }
+
+// closeBoth closes the host's two streams, which unblocks a pending read
+// and write.
+type closeBoth struct {
+	in  io.Closer
+	out io.Closer
+}
+
+func (c closeBoth) Close() error { return errors.Join(c.out.Close(), c.in.Close()) }
 
 // Close ends every session and stops following the manager. It does not
 // close the manager.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // Protocol versions the server knows, oldest first.
@@ -53,6 +54,11 @@ type Options struct {
 	// ModernVersions are the modern-era versions accepted in requests'
 	// _meta and listed by server/discover; default [ModernProtocolVersion].
 	ModernVersions []string
+	// NoRecord keeps no record of what clients sent: Session.Received,
+	// WaitReceived and Problems then see nothing. A test server keeps
+	// every message for its assertions; a long-running server (the
+	// gateway) must not, or each session's memory grows with every call.
+	NoRecord bool
 }
 
 // Server is a scriptable MCP server. Configure it (Add*, Set*, Fault)
@@ -69,6 +75,7 @@ type Server struct {
 	prompts    []promptEntry
 	completion CompletionHandler
 	faults     faultSet
+	armed      atomic.Bool // a fault was armed at some time (faultless)
 	sessions   map[*Session]struct{}
 	nextSessID int
 	stderr     io.Writer
@@ -116,6 +123,7 @@ func NewServer(opts *Options) *Server {
 		s.opts.SupportedVersions = slices.Clone(knownVersions)
 	}
 	s.faults = slices.Clone(s.opts.Faults)
+	s.armed.Store(len(s.faults) > 0)
 	s.stderr = s.opts.Stderr
 	return s
 }
@@ -212,6 +220,7 @@ func (s *Server) SetCompletion(h CompletionHandler) {
 func (s *Server) Fault(f Fault) {
 	s.mu.Lock()
 	s.faults = append(s.faults, f)
+	s.armed.Store(true)
 	s.mu.Unlock()
 }
 
@@ -230,10 +239,18 @@ func (s *Server) Faults() []Fault {
 }
 
 func (s *Server) takeFault(kind FaultKind, method, tool string) (Fault, bool) {
+	if s.faultless() {
+		return Fault{}, false
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.faults.take(kind, method, tool)
 }
+
+// faultless reports whether no fault was ever armed, so that serving
+// (the gateway's) need not take the server's lock eight times per request
+// to find none. Once a fault is armed it stays false.
+func (s *Server) faultless() bool { return !s.armed.Load() }
 
 // Sessions returns the sessions currently open, oldest first.
 func (s *Server) Sessions() []*Session {

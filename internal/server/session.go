@@ -270,6 +270,9 @@ func methodOf(m jsonrpc.Message) string {
 }
 
 func (ss *Session) record(m jsonrpc.Message) {
+	if ss.srv.opts.NoRecord {
+		return
+	}
 	ss.mu.Lock()
 	ss.received = append(ss.received, m)
 	ss.signalLocked()
@@ -312,6 +315,9 @@ func (ss *Session) WaitCancelled(ctx context.Context, id jsonrpc.ID) error {
 }
 
 func (ss *Session) problem(err error) {
+	if ss.srv.opts.NoRecord {
+		return
+	}
 	ss.mu.Lock()
 	ss.problems = append(ss.problems, err)
 	ss.mu.Unlock()
@@ -401,7 +407,9 @@ func (ss *Session) receiveNotification(n *jsonrpc.Notification) {
 
 func (ss *Session) receiveRequest(req *jsonrpc.Request) {
 	tool := ""
-	if req.Method == "tools/call" {
+	// The tool's name only selects faults; without any, decoding it is
+	// a second parse of every call's params for nothing.
+	if req.Method == "tools/call" && !ss.srv.faultless() {
 		var p struct {
 			Name string `json:"name"`
 		}

@@ -1,0 +1,112 @@
+package gateway
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/mcpwire/mcpwire/config"
+	"github.com/mcpwire/mcpwire/internal/server"
+	"github.com/mcpwire/mcpwire/manager"
+	"github.com/mcpwire/mcpwire/mcp"
+	"github.com/mcpwire/mcpwire/transport"
+)
+
+// The call benchmarks profile the gateway's own cost per tools/call
+// (bench/NOTES.md, "The gateway"): the host's client reaches the gateway
+// over a pair of OS pipes, as `mcpwire serve --stdio` is reached, and the
+// upstream is a real child process (this test binary as the default
+// server). BenchmarkDirectCall is the same call without the gateway, so
+// the difference is what the gateway adds. Run with -cpuprofile or
+// -memprofile; speed is never asserted.
+
+var echoArgs = map[string]any{"message": "hello"}
+
+// hostOpts pin the host to the 2025-11-25 era, as bench/'s gw workload does.
+var hostOpts = &mcp.ClientOptions{ProtocolVersion: mcp.LatestLegacyProtocolVersion}
+
+func upstreamChild() *transport.Command {
+	c := server.ChildCommand()
+	return &transport.Command{Command: c.Path, Args: c.Args, Env: c.Env}
+}
+
+// benchGatewayHost starts a gateway over the child and connects a host to
+// it over OS pipes.
+func benchGatewayHost(b *testing.B) *mcp.Client {
+	child := upstreamChild()
+	m := manager.NewServers([]*config.Server{{Name: "up", Type: config.TypeStdio, Command: "child", Enabled: true}},
+		&manager.Options{DisableCache: true, Dial: func(context.Context, *config.Server) (transport.Transport, error) { return child, nil }})
+	b.Cleanup(func() { _ = m.Close() })
+	if _, err := m.Start(b.Context()); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := m.WaitSettled(b.Context()); err != nil {
+		b.Fatal(err)
+	}
+	g, err := New(m, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = g.Close() })
+	upR, upW, err := os.Pipe() // host -> gateway
+	if err != nil {
+		b.Fatal(err)
+	}
+	downR, downW, err := os.Pipe() // gateway -> host
+	if err != nil {
+		b.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- g.ServeLines(context.Background(), upR, downW) }()
+	b.Cleanup(func() { <-served })
+	c, err := mcp.NewClient(b.Context(), transport.NewStream(downR, upW, closers{downR, upW}), hostOpts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+type closers []interface{ Close() error }
+
+func (cs closers) Close() error {
+	for _, c := range cs {
+		_ = c.Close()
+	}
+	return nil
+}
+
+func benchCalls(b *testing.B, c *mcp.Client, tool string) {
+	b.ReportAllocs()
+	b.Run("seq", func(b *testing.B) {
+		for b.Loop() {
+			res, err := c.CallTool(b.Context(), tool, echoArgs, nil)
+			if err != nil || res.IsError {
+				b.Fatalf("call: %v %+v", err, res)
+			}
+		}
+	})
+	b.Run("conc", func(b *testing.B) {
+		b.SetParallelism(32) // 64 callers on the 2-core machine
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				res, err := c.CallTool(context.Background(), tool, echoArgs, nil)
+				if err != nil || res.IsError {
+					b.Errorf("call: %v %+v", err, res)
+					return
+				}
+			}
+		})
+	})
+}
+
+func BenchmarkGatewayCall(b *testing.B) { benchCalls(b, benchGatewayHost(b), "up__echo") }
+
+func BenchmarkDirectCall(b *testing.B) {
+	c, err := mcp.Connect(b.Context(), upstreamChild(), hostOpts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = c.Close() })
+	benchCalls(b, c, "echo")
+}
