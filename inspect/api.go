@@ -71,6 +71,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 		}
 		return struct{}{}, c.SetLogLevel(ctx, in.Level)
 	}))
+	mux.HandleFunc("POST /api/reconnect", s.handleReconnect)
 	mux.HandleFunc("POST /api/call", s.handleCall)
 	mux.HandleFunc("POST /api/cancel", s.handleCancel)
 	mux.HandleFunc("GET /api/wire.jsonl", s.handleExport)
@@ -110,6 +111,32 @@ func (s *Server) handleServers(w http.ResponseWriter, r *http.Request) {
 		out = append(out, v)
 	}
 	writeJSON(w, http.StatusOK, nonNil(out))
+}
+
+// handleReconnect ends a server's connection and connects it again; the
+// page follows the states on the event stream, and gets the outcome.
+func (s *Server) handleReconnect(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Server string `json:"server"`
+	}
+	if err := decodeBody(r, &in); err != nil {
+		s.writeError(w, http.StatusBadRequest, err)
+		return
+	}
+	rc, ok := s.opts.Servers.(Reconnecter)
+	if !ok {
+		s.writeError(w, http.StatusNotImplemented, errors.New("these servers cannot be reconnected from the page"))
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), requestTimeout)
+	defer cancel()
+	stop := context.AfterFunc(s.ctx, cancel) // the inspector closing ends it too
+	defer stop()
+	if err := rc.Reconnect(ctx, in.Server); err != nil {
+		s.writeError(w, http.StatusBadGateway, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, struct{}{})
 }
 
 // withClient runs fn with the client of the server named by the

@@ -76,7 +76,24 @@ function serverCard(s) {
   if (s.capabilities) card.append(h("div", { class: "muted", text: "capabilities" }), Render.json(s.capabilities));
   if (s.instructions) card.append(h("div", { class: "muted", text: "instructions" }), h("pre", { text: s.instructions }));
   if (s.stderr) card.append(h("div", { class: "muted", text: "stderr (last lines)" }), h("pre", { class: "stderr", text: s.stderr }));
+  const again = h("button", { type: "button", class: "reconnect", text: "Reconnect" });
+  again.onclick = () => reconnect(s.name);
+  card.append(h("div", { class: "toolbar" }, again, h("span", { class: "reconnect-status muted", text: state.reconnects[s.name] || "" })));
   return card;
+}
+// reconnect asks the inspector to end the server's connection and make it
+// again (the same client, through the manager for configured servers); the
+// states in between arrive as "servers" events. The outcome is kept by
+// server, as the cards are redrawn on every change.
+state.reconnects = {};
+async function reconnect(name) {
+  state.reconnects[name] = "reconnecting…";
+  await loadServers().catch(() => {});
+  try {
+    await api("/api/reconnect", { server: name });
+    state.reconnects[name] = `reconnected at ${new Date().toLocaleTimeString()}`;
+  } catch (e) { state.reconnects[name] = `reconnect failed: ${e.message}`; }
+  await loadServers().catch(() => {});
 }
 
 // ---- tools
