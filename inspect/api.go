@@ -59,6 +59,33 @@ func (s *Server) routes(mux *http.ServeMux) {
 		}
 		return c.GetPrompt(ctx, in.Name, in.Arguments)
 	}))
+	mux.HandleFunc("POST /api/complete", s.withClient(func(ctx context.Context, c *mcp.Client, r *http.Request) (any, error) {
+		var in struct {
+			Ref       mcp.CompletionRef      `json:"ref"`
+			Argument  mcp.CompletionArgument `json:"argument"`
+			Arguments map[string]string      `json:"arguments"` // the values already given
+		}
+		if err := decodeBody(r, &in); err != nil {
+			return nil, err
+		}
+		if in.Ref.Type != mcp.RefPrompt && in.Ref.Type != mcp.RefResource {
+			return nil, fmt.Errorf("completion of %q: the reference must be a prompt or a resource template", in.Ref.Type)
+		}
+		return c.Complete(ctx, in.Ref, in.Argument, in.Arguments)
+	}))
+	mux.HandleFunc("POST /api/subscribe", s.withClient(func(ctx context.Context, c *mcp.Client, r *http.Request) (any, error) {
+		var in struct {
+			URI       string `json:"uri"`
+			Subscribe bool   `json:"subscribe"` // false: unsubscribe
+		}
+		if err := decodeBody(r, &in); err != nil {
+			return nil, err
+		}
+		if in.Subscribe {
+			return struct{}{}, c.SubscribeResource(ctx, in.URI)
+		}
+		return struct{}{}, c.UnsubscribeResource(ctx, in.URI)
+	}))
 	mux.HandleFunc("POST /api/loglevel", s.withClient(func(ctx context.Context, c *mcp.Client, r *http.Request) (any, error) {
 		var in struct {
 			Level mcp.LoggingLevel `json:"level"`
