@@ -59,6 +59,33 @@ func (s *Server) routes(mux *http.ServeMux) {
 		}
 		return c.GetPrompt(ctx, in.Name, in.Arguments)
 	}))
+	mux.HandleFunc("POST /api/complete", s.withClient(func(ctx context.Context, c *mcp.Client, r *http.Request) (any, error) {
+		var in struct {
+			Ref       mcp.CompletionRef      `json:"ref"`
+			Argument  mcp.CompletionArgument `json:"argument"`
+			Arguments map[string]string      `json:"arguments"` // the values already given
+		}
+		if err := decodeBody(r, &in); err != nil {
+			return nil, err
+		}
+		if in.Ref.Type != mcp.RefPrompt && in.Ref.Type != mcp.RefResource {
+			return nil, fmt.Errorf("completion of %q: the reference must be a prompt or a resource template", in.Ref.Type)
+		}
+		return c.Complete(ctx, in.Ref, in.Argument, in.Arguments)
+	}))
+	mux.HandleFunc("POST /api/subscribe", s.withClient(func(ctx context.Context, c *mcp.Client, r *http.Request) (any, error) {
+		var in struct {
+			URI       string `json:"uri"`
+			Subscribe bool   `json:"subscribe"` // false: unsubscribe
+		}
+		if err := decodeBody(r, &in); err != nil {
+			return nil, err
+		}
+		if in.Subscribe {
+			return struct{}{}, c.SubscribeResource(ctx, in.URI)
+		}
+		return struct{}{}, c.UnsubscribeResource(ctx, in.URI)
+	}))
 	mux.HandleFunc("POST /api/loglevel", s.withClient(func(ctx context.Context, c *mcp.Client, r *http.Request) (any, error) {
 		var in struct {
 			Level mcp.LoggingLevel `json:"level"`
@@ -71,6 +98,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 		}
 		return struct{}{}, c.SetLogLevel(ctx, in.Level)
 	}))
+	mux.HandleFunc("POST /api/reconnect", s.handleReconnect)
 	mux.HandleFunc("POST /api/call", s.handleCall)
 	mux.HandleFunc("POST /api/cancel", s.handleCancel)
 	mux.HandleFunc("GET /api/wire.jsonl", s.handleExport)
@@ -110,6 +138,32 @@ func (s *Server) handleServers(w http.ResponseWriter, r *http.Request) {
 		out = append(out, v)
 	}
 	writeJSON(w, http.StatusOK, nonNil(out))
+}
+
+// handleReconnect ends a server's connection and connects it again; the
+// page follows the states on the event stream, and gets the outcome.
+func (s *Server) handleReconnect(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Server string `json:"server"`
+	}
+	if err := decodeBody(r, &in); err != nil {
+		s.writeError(w, http.StatusBadRequest, err)
+		return
+	}
+	rc, ok := s.opts.Servers.(Reconnecter)
+	if !ok {
+		s.writeError(w, http.StatusNotImplemented, errors.New("these servers cannot be reconnected from the page"))
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), requestTimeout)
+	defer cancel()
+	stop := context.AfterFunc(s.ctx, cancel) // the inspector closing ends it too
+	defer stop()
+	if err := rc.Reconnect(ctx, in.Server); err != nil {
+		s.writeError(w, http.StatusBadGateway, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, struct{}{})
 }
 
 // withClient runs fn with the client of the server named by the

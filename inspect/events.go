@@ -120,8 +120,8 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			switch e.kind {
 			case "wire":
 				kind := "wire"
-				if e.wire.HTTP != nil {
-					kind = "wire-http" // an update of an entry the page has
+				if e.wire.HTTP != nil && e.wire.Kind != "http" {
+					kind = "wire-http" // an update of an entry the page has (an "http" entry is new)
 				} else if e.wire.Seq <= last {
 					continue
 				}

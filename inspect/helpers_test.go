@@ -78,7 +78,7 @@ func newPageServer(t *testing.T, srv *mcptest.Server, opts Options, copts *mcp.C
 	}
 	t.Cleanup(func() { c.Close() })
 	p := &page{token: NewToken(), wire: wire}
-	opts.Servers = OneServer("demo", "stdio", []string{"--", "demo-server"}, c, func() string { return "the server said: " + strings.Join(secrets, " ") })
+	opts.Servers = OneServer("demo", "stdio", []string{"--", "demo-server"}, c, func() string { return "the server said: " + strings.Join(secrets, " ") }, nil)
 	opts.Wire, opts.Token = wire, p.token
 	p.srv, err = New(opts)
 	if err != nil {

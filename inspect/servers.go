@@ -37,6 +37,13 @@ type Servers interface {
 	Watch(changed func()) (stop func())
 }
 
+// Reconnecter is Servers that can end a server's connection and connect
+// it again (the page's reconnect button): ManagerServers, and OneServer
+// given a connect function.
+type Reconnecter interface {
+	Reconnect(ctx context.Context, name string) error
+}
+
 // ManagerServers are the servers of m, or only the one named only when
 // that is not "". stderr, when not nil, gives a server's stderr tail.
 func ManagerServers(m *manager.Manager, only string, stderr func(name string) string) Servers {
@@ -71,6 +78,53 @@ func (s *managerServers) Client(ctx context.Context, name string) (*mcp.Client, 
 	return s.m.Client(ctx, name)
 }
 
+// Reconnect ends a connected server's connection through the manager,
+// whose supervisor connects it again (after its usual short backoff), and
+// waits for that attempt; a server that is not connected (failed, lazy,
+// breaker open) is started as Manager.Connect does.
+func (s *managerServers) Reconnect(ctx context.Context, name string) error {
+	if s.only != "" && name != s.only {
+		return fmt.Errorf("%w: %q", errNoServer, name)
+	}
+	st, ok := s.m.Server(name)
+	if !ok || st.State != manager.StateConnected {
+		return s.m.Connect(ctx, name)
+	}
+	c, err := s.m.Client(ctx, name)
+	if err != nil {
+		return err
+	}
+	outcome := make(chan error, 1)
+	stop := s.m.Subscribe(func(e manager.Event) {
+		if e.Server != name {
+			return
+		}
+		var err error
+		switch e.Kind {
+		case manager.Connected:
+		case manager.Failed, manager.BreakerOpen:
+			err = e.Err
+			if err == nil {
+				err = fmt.Errorf("%q did not connect", name)
+			}
+		default:
+			return
+		}
+		select {
+		case outcome <- err:
+		default:
+		}
+	})
+	defer stop()
+	_ = c.Close()
+	select {
+	case err := <-outcome:
+		return err
+	case <-ctx.Done():
+		return fmt.Errorf("waiting for %q to reconnect: %w", name, ctx.Err())
+	}
+}
+
 func (s *managerServers) Stderr(name string) string {
 	if s.stderr == nil {
 		return ""
@@ -98,27 +152,51 @@ func (s *managerServers) Watch(changed func()) func() {
 
 // OneServer is a single connected client, named name; target is how a
 // copied command reaches it (see ServerState.Target), stderr its stderr
-// tail (nil: none).
-func OneServer(name, transport string, target []string, c *mcp.Client, stderr func() string) Servers {
-	return &oneServer{st: ServerState{Name: name, Transport: transport, Target: target}, c: c, stderr: stderr}
+// tail (nil: none). connect, when not nil, makes a new client for the
+// page's reconnect, after the current one is closed: the page never runs
+// two clients of the server at once.
+func OneServer(name, transport string, target []string, c *mcp.Client, stderr func() string, connect func(context.Context) (*mcp.Client, error)) Servers {
+	return &oneServer{st: ServerState{Name: name, Transport: transport, Target: target}, c: c, stderr: stderr,
+		connect: connect, swapped: make(chan struct{})}
 }
 
 type oneServer struct {
-	st     ServerState
-	c      *mcp.Client
-	stderr func() string
+	st      ServerState
+	stderr  func() string
+	connect func(context.Context) (*mcp.Client, error)
+
+	turn sync.Mutex // one reconnect at a time
+
+	mu         sync.Mutex
+	c          *mcp.Client
+	connecting bool
+	failed     error         // the last reconnect's failure
+	swapped    chan struct{} // closed (and replaced) when a reconnect ends
+}
+
+func (s *oneServer) current() (*mcp.Client, bool, error, chan struct{}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.c, s.connecting, s.failed, s.swapped
 }
 
 func (s *oneServer) List() []ServerState {
 	st := s.st
+	c, connecting, failed, _ := s.current()
 	st.State = string(manager.StateConnected)
 	select {
-	case <-s.c.Done():
+	case <-c.Done():
 		st.State = string(manager.StateStopped)
-		if err := s.c.Err(); err != nil {
+		if err := c.Err(); err != nil {
 			st.Error = err.Error()
 		}
+		if failed != nil {
+			st.State, st.Error = string(manager.StateFailed), failed.Error()
+		}
 	default:
+	}
+	if connecting {
+		st.State, st.Error = string(manager.StateConnecting), ""
 	}
 	return []ServerState{st}
 }
@@ -129,7 +207,40 @@ func (s *oneServer) Client(_ context.Context, name string) (*mcp.Client, error) 
 	if name != s.st.Name {
 		return nil, fmt.Errorf("%w: %q", errNoServer, name)
 	}
-	return s.c, nil
+	c, connecting, _, _ := s.current()
+	if connecting {
+		return nil, fmt.Errorf("%q is reconnecting", name)
+	}
+	return c, nil
+}
+
+// Reconnect closes the client (a stdio child ends) and connects anew.
+// Should that fail, the server shows as failed with the reason until the
+// next reconnect.
+func (s *oneServer) Reconnect(ctx context.Context, name string) error {
+	if name != s.st.Name {
+		return fmt.Errorf("%w: %q", errNoServer, name)
+	}
+	if s.connect == nil {
+		return fmt.Errorf("%q cannot be reconnected from the page", name)
+	}
+	s.turn.Lock()
+	defer s.turn.Unlock()
+	s.mu.Lock()
+	old := s.c
+	s.connecting = true
+	s.mu.Unlock()
+	_ = old.Close() // Watch tells the page: it now shows "connecting"
+	c, err := s.connect(ctx)
+	s.mu.Lock()
+	s.connecting, s.failed = false, err
+	if err == nil {
+		s.c = c
+	}
+	close(s.swapped)
+	s.swapped = make(chan struct{})
+	s.mu.Unlock()
+	return err
 }
 
 func (s *oneServer) Stderr(string) string {
@@ -139,16 +250,28 @@ func (s *oneServer) Stderr(string) string {
 	return s.stderr()
 }
 
+// Watch tells of the client ending and of each reconnect's outcome.
 func (s *oneServer) Watch(changed func()) func() {
 	stop := make(chan struct{})
 	var once sync.Once
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		select {
-		case <-s.c.Done():
+		for {
+			c, _, _, swapped := s.current()
+			select {
+			case <-c.Done():
+				changed()
+				select { // nothing more until a reconnect ends
+				case <-swapped:
+				case <-stop:
+					return
+				}
+			case <-swapped:
+			case <-stop:
+				return
+			}
 			changed()
-		case <-stop:
 		}
 	}()
 	return func() {

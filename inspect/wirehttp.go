@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mcpwire/mcpwire/transport"
 )
@@ -58,7 +59,8 @@ func (w *Wire) TapHTTP(t transport.Transport, name string) transport.Transport {
 	return t
 }
 
-// httpTap is the round tripper that reports each POST's exchange.
+// httpTap is the round tripper that reports each exchange: a POST's
+// beside the message it carried, a GET or DELETE as an entry of its own.
 type httpTap struct {
 	next   http.RoundTripper
 	wire   *Wire
@@ -78,7 +80,8 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	resp, err := h.next.RoundTrip(req)
-	if !carried {
+	purpose := exchangePurpose(req.Method)
+	if !carried && purpose == "" {
 		return resp, err
 	}
 	x := &WireHTTP{Request: mcpHeaders(req.Header)}
@@ -87,8 +90,40 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	} else {
 		x.Status, x.ContentType, x.Response = resp.StatusCode, resp.Header.Get("Content-Type"), mcpHeaders(resp.Header)
 	}
-	h.wire.annotate(h.server, msg, x)
+	if carried {
+		h.wire.annotate(h.server, msg, x)
+	} else {
+		h.wire.addExchange(h.server, req.Method, purpose, x)
+	}
 	return resp, err
+}
+
+// exchangePurpose names the requests that carry no message of the
+// client's: the GET that opens the stream the server speaks on unasked
+// (Streamable HTTP's listener, legacy SSE's event stream) and the DELETE
+// that ends a session. "" for the others.
+func exchangePurpose(method string) string {
+	switch method {
+	case http.MethodGet:
+		return "listener stream"
+	case http.MethodDelete:
+		return "session end"
+	}
+	return ""
+}
+
+// addExchange puts an HTTP exchange that carried no JSON-RPC message on
+// the timeline, as an entry of kind "http" (say "GET (listener stream)").
+// Its message is only a description (never the URL, which may hold a
+// secret), and it has no recording line, so an export leaves it out: a
+// recording replays messages, not requests.
+func (w *Wire) addExchange(server, method, purpose string, x *WireHTTP) {
+	desc, _ := json.Marshal(map[string]string{"http": method, "purpose": purpose})
+	e := &WireEntry{Time: time.Now(), Server: server, Direction: "send", Kind: "http",
+		Method: method + " (" + purpose + ")", Message: desc, HTTP: x}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.insert(e)
 }
 
 // mcpHeaders are the Mcp-* headers of hdr, by their canonical names.

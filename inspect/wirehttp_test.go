@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpwire/mcpwire/mcp"
 	"github.com/mcpwire/mcpwire/mcptest"
@@ -60,5 +61,64 @@ func TestWireHTTPExchanges(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The requests that carry no message of the client's are on the timeline
+// too: the GET of the listener stream and the DELETE that ends the
+// session, each with its status and the session's Mcp-* headers, and
+// neither in an export.
+func TestWireHTTPListenerAndDelete(t *testing.T) {
+	srv := mcptest.NewHTTPServer(t, mcptest.NewDefault(nil), nil)
+	wire := NewWire(0, 0)
+	seen := make(chan *WireEntry, 100)
+	wire.setNotify(func(e *WireEntry) {
+		if e.Kind == "http" {
+			seen <- e
+		}
+	})
+	tr := &transport.StreamableHTTP{URL: srv.URL, Headers: http.Header{"Authorization": {"Bearer s3cret"}}}
+	// The inspector's client declares what the server may ask (Hooks), so
+	// it opens the listener at once.
+	opts := &mcp.ClientOptions{ProtocolVersion: "2025-11-25"}
+	NewHooks().Apply(opts)
+	c, err := mcp.Connect(t.Context(), transport.Record(wire.TapHTTP(tr, "web"), transport.NewRecorder(wire), "web"), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var get *WireEntry
+	select {
+	case get = <-seen: // the listener stream opens after the handshake
+	case <-time.After(5 * time.Second):
+		for _, e := range wire.Entries() {
+			t.Logf("%s %s %+v", e.Method, e.Kind, e.HTTP)
+		}
+		t.Fatal("no GET")
+	}
+	var session string // as the client sent it with its other requests
+	for _, e := range wire.Entries() {
+		if e.Method == "notifications/initialized" && e.HTTP != nil {
+			session = e.HTTP.Request["Mcp-Session-Id"]
+		}
+	}
+	c.Close()
+	var del *WireEntry
+	select {
+	case del = <-seen:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no DELETE after Close")
+	}
+	if get.Method != "GET (listener stream)" || get.HTTP == nil || get.HTTP.Status != http.StatusOK || get.HTTP.Request["Mcp-Session-Id"] != session || session == "" {
+		t.Errorf("GET exchange %+v %+v (session %q)", get, get.HTTP, session)
+	}
+	if del.Method != "DELETE (session end)" || del.HTTP == nil || del.HTTP.Status == 0 || del.HTTP.Request["Mcp-Session-Id"] != session {
+		t.Errorf("DELETE exchange %+v %+v", del, del.HTTP)
+	}
+	var out strings.Builder
+	if err := wire.Export(&out); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "listener stream") || strings.Contains(out.String(), "s3cret") {
+		t.Errorf("the export holds an HTTP exchange or a secret: %s", out.String())
 	}
 }

@@ -76,7 +76,24 @@ function serverCard(s) {
   if (s.capabilities) card.append(h("div", { class: "muted", text: "capabilities" }), Render.json(s.capabilities));
   if (s.instructions) card.append(h("div", { class: "muted", text: "instructions" }), h("pre", { text: s.instructions }));
   if (s.stderr) card.append(h("div", { class: "muted", text: "stderr (last lines)" }), h("pre", { class: "stderr", text: s.stderr }));
+  const again = h("button", { type: "button", class: "reconnect", text: "Reconnect" });
+  again.onclick = () => reconnect(s.name);
+  card.append(h("div", { class: "toolbar" }, again, h("span", { class: "reconnect-status muted", text: state.reconnects[s.name] || "" })));
   return card;
+}
+// reconnect asks the inspector to end the server's connection and make it
+// again (the same client, through the manager for configured servers); the
+// states in between arrive as "servers" events. The outcome is kept by
+// server, as the cards are redrawn on every change.
+state.reconnects = {};
+async function reconnect(name) {
+  state.reconnects[name] = "reconnecting…";
+  await loadServers().catch(() => {});
+  try {
+    await api("/api/reconnect", { server: name });
+    state.reconnects[name] = `reconnected at ${new Date().toLocaleTimeString()}`;
+  } catch (e) { state.reconnects[name] = `reconnect failed: ${e.message}`; }
+  await loadServers().catch(() => {});
 }
 
 // ---- tools
@@ -221,19 +238,73 @@ async function loadResources() {
       ...templates.map((t) => { const li = h("li", { "data-template": t.uriTemplate }, h("span", { text: (t.title || t.name) + " (template)" }), h("small", { text: t.uriTemplate })); li.onclick = () => openTemplate(t); return li; }));
   } catch (e) { list.replaceChildren(h("li", {}, errorBox(e))); }
 }
+// openTemplate builds a field per variable of the URI template, each with
+// the server's completions (ref/resource), and reads the filled URI.
 function openTemplate(t) {
-  const input = h("input", { type: "text", id: "template-uri", value: t.uriTemplate });
-  const go = h("button", { type: "button", class: "primary", text: "Read" });
-  go.onclick = () => readResource(input.value);
-  $("#resource-detail").replaceChildren(h("h2", { text: t.name }), h("p", { text: "Fill in the URI, then read it." }), input, go, h("div", { id: "read-result" }));
+  const values = {};
+  const uri = h("code", { id: "template-uri", text: t.uriTemplate });
+  const fill = () => { uri.textContent = Complete.expand(t.uriTemplate, values); };
+  const fields = Complete.variables(t.uriTemplate).map((name) => {
+    const el = h("input", { type: "text", id: "template-" + name, name: "template-" + name });
+    el.addEventListener("input", () => { values[name] = el.value; fill(); });
+    return h("div", { class: "field" }, h("label", { for: el.id, text: name }), el);
+  });
+  const go = h("button", { type: "button", id: "template-read", class: "primary", text: "Read" });
+  go.onclick = () => readResource(uri.textContent);
+  $("#resource-detail").replaceChildren(h("h2", { text: t.title || t.name }), h("p", { text: t.description || "Fill in the variables, then read." }),
+    ...fields, h("div", { class: "field" }, h("span", { class: "muted", text: "URI " }), uri), go, h("div", { id: "read-result" }));
+  if (server().capabilities && server().capabilities.completions) {
+    fields.forEach((f) => { const el = f.querySelector("input"); Complete.attach(el, { type: "ref/resource", uri: t.uriTemplate }, el.id.slice(9), () => ({ ...values })); });
+  }
 }
+// readResource shows uri's contents, with Subscribe when the server
+// offers subscriptions: then each notifications/resources/updated for it
+// reads it again (see resourceUpdated).
 async function readResource(uri) {
   const detail = $("#resource-detail");
-  detail.replaceChildren(h("h2", { text: uri }), h("div", { id: "read-result", text: "reading…" }));
+  const server = state.servers.find((s) => s.name === state.server) || {};
+  const canSubscribe = !!(server.capabilities && server.capabilities.resources && server.capabilities.resources.subscribe);
+  const parts = [h("h2", { text: uri })];
+  if (canSubscribe) {
+    const key = state.server + "\u0000" + uri;
+    const btn = h("button", { type: "button", id: "subscribe", text: state.subscribed.has(key) ? "Unsubscribe" : "Subscribe" });
+    const status = h("span", { id: "subscribe-status", class: "muted", text: state.subscribed.has(key) ? "subscribed" : "" });
+    btn.onclick = async () => {
+      const on = !state.subscribed.has(key);
+      try {
+        await api(q("/api/subscribe"), { uri, subscribe: on });
+        if (on) state.subscribed.set(key, 0); else state.subscribed.delete(key);
+        btn.textContent = on ? "Unsubscribe" : "Subscribe";
+        status.textContent = on ? "subscribed" : "unsubscribed";
+      } catch (e) { status.textContent = e.message; }
+    };
+    parts.push(h("div", { class: "toolbar" }, btn, status));
+  }
+  parts.push(h("div", { id: "read-result", "data-uri": uri, text: "reading…" }));
+  detail.replaceChildren(...parts);
+  await showRead(uri);
+}
+async function showRead(uri) {
   try {
     const res = await api(q("/api/read"), { uri });
-    $("#read-result").replaceChildren(Render.read(res));
-  } catch (e) { $("#read-result").replaceChildren(errorBox(e)); }
+    const slot = $("#read-result");
+    if (slot && slot.dataset.uri === uri) slot.replaceChildren(Render.read(res));
+  } catch (e) { const slot = $("#read-result"); if (slot) slot.replaceChildren(errorBox(e)); }
+}
+// resourceUpdated reads again a subscribed resource that is on show when
+// its server says it changed, and counts the updates.
+state.subscribed = new Map(); // server NUL uri -> updates seen
+function resourceUpdated(e) {
+  if (e.method !== "notifications/resources/updated") return;
+  const uri = ((e.message || {}).params || {}).uri;
+  const key = e.server + "\u0000" + uri;
+  if (!state.subscribed.has(key)) return;
+  const n = state.subscribed.get(key) + 1;
+  state.subscribed.set(key, n);
+  const slot = $("#read-result");
+  if (e.server !== state.server || !slot || slot.dataset.uri !== uri) return;
+  $("#subscribe-status").textContent = `subscribed; updated ${n}× (last ${new Date(e.time).toLocaleTimeString()})`;
+  showRead(uri);
 }
 
 // ---- prompts
@@ -246,6 +317,7 @@ async function loadPrompts() {
 }
 function openPrompt(p) {
   const inputs = (p.arguments || []).map((a) => ({ a, el: h("input", { type: "text", name: "prompt-" + a.name, id: "prompt-" + a.name }) }));
+  const given = () => Object.fromEntries(inputs.filter(({ el }) => el.value !== "").map(({ a, el }) => [a.name, el.value]));
   const go = h("button", { type: "button", id: "get-prompt", class: "primary", text: "Get prompt" });
   const out = h("div", { id: "prompt-result" });
   go.onclick = async () => {
@@ -256,7 +328,10 @@ function openPrompt(p) {
   $("#prompt-detail").replaceChildren(h("h2", { text: p.title || p.name }), h("p", { text: p.description || "" }),
     ...inputs.map(({ a, el }) => h("div", { class: "field" }, h("label", { for: el.id, text: a.name + (a.required ? " *" : "") }), el, a.description ? h("div", { class: "desc", text: a.description }) : null)),
     go, out);
+  // After the fields are in the page: each datalist goes beside its input.
+  if (server().capabilities && server().capabilities.completions) inputs.forEach(({ a, el }) => Complete.attach(el, { type: "ref/prompt", name: p.name }, a.name, given));
 }
+const server = () => state.servers.find((s) => s.name === state.server) || {};
 
 // ---- notifications
 const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
@@ -375,6 +450,7 @@ function addWire(e) {
   wireCount();
   if (e.kind === "notification" && e.direction === "receive") {
     listChanged(e);
+    resourceUpdated(e);
     const row = noteRow(e);
     if (row) {
       const notes = $("#notes");

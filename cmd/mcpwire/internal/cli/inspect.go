@@ -190,7 +190,31 @@ func (o *inspectOptions) servers(ctx context.Context, io *IOStreams, p Parsed) (
 		if err != nil {
 			return nil, nil, err
 		}
-		return inspect.OneServer(name, kind, target, c, t.stderr.String), func() { c.Close() }, nil
+		// The page's reconnect: the same target, connected as at the
+		// start; the inspector closes the old client first.
+		var mu sync.Mutex
+		closed := false
+		reconnect := func(ctx context.Context) (*mcp.Client, error) {
+			nc, err := Connect(ctx, io, t)
+			if err != nil {
+				return nil, err
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if closed { // the command ended meanwhile: no child left behind
+				nc.Close()
+				return nil, errors.New("the inspector is closing")
+			}
+			c = nc
+			return nc, nil
+		}
+		closeClient := func() {
+			mu.Lock()
+			defer mu.Unlock()
+			closed = true
+			c.Close()
+		}
+		return inspect.OneServer(name, kind, target, c, t.stderr.String, reconnect), closeClient, nil
 	}
 	io.stderrTails = &serverTails{}
 	s, err := openConfigured(io, &f.Config, &f.ServerFlags)
