@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mcpwire/mcpwire/internal/origin"
 	"github.com/mcpwire/mcpwire/internal/server"
@@ -30,6 +31,10 @@ type HTTPOptions struct {
 	// handler. Refused ids are reported to Options.Warn. The legacy
 	// HTTP+SSE transport's sessions stay local either way.
 	SessionKeys [][]byte
+	// SessionMaxAge, when positive, refuses a sealed id (404: the host
+	// starts a new session) once that long has passed since its session
+	// started, on every replica. Zero is no bound.
+	SessionMaxAge time.Duration
 	// OAuth, when set, requires a JWT access token from an authorization
 	// server instead (see OAuthOptions); it excludes BearerToken.
 	OAuth *OAuthOptions
@@ -50,7 +55,7 @@ func (g *Gateway) Handler(opts *HTTPOptions) http.Handler {
 		o = *opts
 	}
 	mux := http.NewServeMux()
-	streamable := g.srv.StreamableHTTPHandler(&server.HTTPOptions{SessionKeys: o.SessionKeys, SessionWarn: g.warn, Peer: peerOf})
+	streamable := g.srv.StreamableHTTPHandler(&server.HTTPOptions{SessionKeys: o.SessionKeys, SessionMaxAge: o.SessionMaxAge, SessionWarn: g.warn, Peer: peerOf})
 	mux.Handle("/mcp", streamable)
 	closers := []func(){streamable.Close}
 	if o.LegacySSE {

@@ -55,6 +55,12 @@ type HTTPOptions struct {
 	// Every key opens ids, so keys can be rotated. An id that opens under
 	// none gets 404. Without keys, sessions live in this handler only.
 	SessionKeys [][]byte
+	// SessionMaxAge, when positive and SessionKeys are set, bounds how
+	// long a sealed id is served after its session started: an older id
+	// gets 404 (the client then starts a new session) on every replica,
+	// whether it holds the session or would reopen it. It bounds how long
+	// an id that leaked, or was ended on another replica, stays usable.
+	SessionMaxAge time.Duration
 	// SessionWarn receives the session ids refused under SessionKeys (the
 	// reason, never the id). Nil discards.
 	SessionWarn func(error)
@@ -359,6 +365,11 @@ func (h *HTTPHandler) session(w http.ResponseWriter, r *http.Request) *httpOut {
 	h.mu.Unlock()
 	if reopen {
 		o = h.reopen(id)
+	}
+	if o != nil && h.outlived(o.issued) {
+		h.warn(h.tooOld(o.issued))
+		h.ExpireSession(id)
+		o = nil
 	}
 	if o == nil {
 		httpError(w, http.StatusNotFound, -32001, "Session not found")

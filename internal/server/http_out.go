@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mcpwire/mcpwire/internal/sse"
 	"github.com/mcpwire/mcpwire/jsonrpc"
@@ -59,6 +60,9 @@ type httpOut struct {
 	// replica's life of the session from another's, whose event numbers
 	// mean other events.
 	tag string
+	// issued is when a sealed session started (zero when not sealed),
+	// which HTTPOptions.SessionMaxAge bounds.
+	issued time.Time
 }
 
 func newHTTPOut(h *HTTPHandler) *httpOut {

@@ -45,7 +45,10 @@ type sessionSealer struct {
 	aeads []cipher.AEAD
 }
 
-var errSealedID = errors.New("not a session id sealed under any of this server's session keys")
+var (
+	errSealedID      = errors.New("not a session id sealed under any of this server's session keys")
+	errSessionTooOld = errors.New("a session id older than the server's session maximum age")
+)
 
 func newSessionSealer(keys [][]byte) (*sessionSealer, error) {
 	s := &sessionSealer{}
@@ -123,8 +126,10 @@ func (s *sessionSealer) open(id string) (sealedSession, error) {
 func (h *HTTPHandler) sealSession(o *httpOut) (string, error) {
 	ss := o.ss
 	ss.mu.Lock()
-	st := sealedSession{Version: ss.version, ClientInfo: ss.clientInfo, ClientCaps: ss.clientCaps, Issued: time.Now().Unix()}
+	issued := time.Now()
+	st := sealedSession{Version: ss.version, ClientInfo: ss.clientInfo, ClientCaps: ss.clientCaps, Issued: issued.Unix()}
 	ss.mu.Unlock()
+	o.issued = time.Unix(issued.Unix(), 0) // what another replica reads back
 	id, err := h.sealer.seal(st)
 	if err != nil {
 		return "", err
@@ -150,7 +155,13 @@ func (h *HTTPHandler) reopen(id string) *httpOut {
 		h.warn(fmt.Errorf("refused a session id: %w", err))
 		return nil
 	}
+	issued := time.Unix(st.Issued, 0)
+	if h.outlived(issued) {
+		h.warn(h.tooOld(issued))
+		return nil
+	}
 	o := newHTTPOut(h)
+	o.issued = issued
 	ss, err := h.srv.newSession(o, false)
 	if err != nil {
 		return nil
@@ -181,4 +192,16 @@ func (h *HTTPHandler) warn(err error) {
 	if h.opts.SessionWarn != nil {
 		h.opts.SessionWarn(err)
 	}
+}
+
+// outlived reports whether a sealed session that started at issued is
+// older than HTTPOptions.SessionMaxAge.
+func (h *HTTPHandler) outlived(issued time.Time) bool {
+	return h.sealer != nil && h.opts.SessionMaxAge > 0 && !issued.IsZero() && time.Since(issued) > h.opts.SessionMaxAge
+}
+
+// tooOld says why an id that outlived SessionMaxAge is refused, without
+// the id.
+func (h *HTTPHandler) tooOld(issued time.Time) error {
+	return fmt.Errorf("refused a session id: %w (its session started at %s, more than %s ago)", errSessionTooOld, issued.UTC().Format(time.RFC3339), h.opts.SessionMaxAge)
 }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/mcpwire/mcpwire/config"
 	"github.com/mcpwire/mcpwire/gateway"
@@ -59,6 +60,7 @@ type gatewayOptions struct {
 	AuthTokenEnv string
 	NoAuth       bool
 	SessionKey   string
+	SessionAge   time.Duration
 	sessionKeys  [][]byte // read by loadSessionKeys
 	Ops          serveOpsFlags
 }
@@ -75,16 +77,25 @@ func (o *gatewayOptions) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&o.AuthTokenEnv, "auth-token-env", "", "with --listen, require the token in environment variable `NAME` as Authorization: Bearer TOKEN")
 	fs.BoolVar(&o.NoAuth, "no-auth", false, "with --listen, serve without a token (any process that reaches the address can call the tools)")
 	fs.StringVar(&o.SessionKey, "session-key-file", "", "with --listen, seal session ids with the hex keys in `FILE` (else $"+sessionKeyEnv+"), so that replicas sharing them serve each other's sessions")
+	fs.DurationVar(&o.SessionAge, "session-max-age", defaultSessionMaxAge, "with session keys, refuse a session id `DURATION` after its session started (the host starts a new one); 0: no bound")
 	o.Ops.register(fs)
 }
+
+// defaultSessionMaxAge bounds a sealed session id's life: an id that
+// leaked, or was ended on another replica, stays valid wherever the key
+// is, and a day is longer than a working session lasts.
+const defaultSessionMaxAge = 24 * time.Hour
 
 // check validates the flags that need no server.
 func (o *gatewayOptions) check() (map[string]string, error) {
 	if o.Stdio == (o.Listen != "") {
 		return nil, Usagef("give one of --stdio and --listen ADDR")
 	}
-	if o.Stdio && (len(o.AllowedHosts) > 0 || o.LegacySSE || o.AuthTokenEnv != "" || o.SessionKey != "") {
-		return nil, Usagef("--allowed-host, --legacy-sse, --auth-token-env and --session-key-file are for --listen")
+	if o.Stdio && (len(o.AllowedHosts) > 0 || o.LegacySSE || o.AuthTokenEnv != "" || o.SessionKey != "" || o.SessionAge != defaultSessionMaxAge) {
+		return nil, Usagef("--allowed-host, --legacy-sse, --auth-token-env, --session-key-file and --session-max-age are for --listen")
+	}
+	if o.SessionAge < 0 {
+		return nil, Usagef("--session-max-age must not be negative (0: no bound)")
 	}
 	if err := o.Ops.check(o.Stdio, o.AuthTokenEnv != ""); err != nil {
 		return nil, err
@@ -232,7 +243,7 @@ func (o *gatewayOptions) serveHTTP(ctx context.Context, streams *IOStreams, g *g
 		return err
 	}
 	srv := &http.Server{Handler: g.Handler(&gateway.HTTPOptions{
-		AllowedHosts: o.AllowedHosts, LegacySSE: o.LegacySSE, BearerToken: token, SessionKeys: keys,
+		AllowedHosts: o.AllowedHosts, LegacySSE: o.LegacySSE, BearerToken: token, SessionKeys: keys, SessionMaxAge: o.SessionAge,
 		OAuth: o.Ops.oauth(), Metrics: o.Ops.MetricsListen == "",
 	})}
 	fmt.Fprintf(streams.ErrOut, "mcpwire: serving at http://%s/mcp\n", ln.Addr())

@@ -80,6 +80,34 @@ func TestServeSessionKeyFlag(t *testing.T) {
 	if _, err := o.check(); err == nil || !strings.Contains(err.Error(), "are for --listen") {
 		t.Errorf("--stdio with --session-key-file: %v", err)
 	}
+	for _, tc := range []struct {
+		args []string
+		want string // "" when the flags are accepted
+	}{
+		{[]string{"--stdio", "--session-max-age", "1h"}, "are for --listen"},
+		{[]string{"--listen", ":0", "--session-max-age", "-1s"}, "must not be negative"},
+		{[]string{"--listen", ":0", "--session-max-age", "0"}, ""},
+		{[]string{"--listen", ":0", "--session-max-age", "90m"}, ""},
+	} {
+		o := &gatewayOptions{}
+		fs := NewFlagSet("serve")
+		o.Flags(fs)
+		if err := fs.Parse(tc.args); err != nil {
+			t.Fatal(err)
+		}
+		_, err := o.check()
+		if (tc.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v, want %q", tc.args, err, tc.want)
+		}
+		if err == nil && o.SessionAge.String() != map[string]string{"0": "0s", "90m": "1h30m0s"}[tc.args[3]] {
+			t.Errorf("%v: --session-max-age parsed as %s", tc.args, o.SessionAge)
+		}
+	}
+	unset := &gatewayOptions{}
+	unset.Flags(NewFlagSet("serve"))
+	if unset.SessionAge != defaultSessionMaxAge {
+		t.Errorf("--session-max-age defaults to %s, want %s", unset.SessionAge, defaultSessionMaxAge)
+	}
 	// A bad key fails before any server starts: the target here does
 	// not exist, and is never tried.
 	bad := writeKeyFile(t, "abcd")
