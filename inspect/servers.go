@@ -18,6 +18,9 @@ type ServerState struct {
 	// State is the manager's state ("connected", "failed", ...).
 	State string `json:"state"`
 	Error string `json:"error,omitempty"`
+	// NeedsSignIn: the server wants an OAuth sign-in (its connection
+	// failed on an authorization challenge nobody could answer).
+	NeedsSignIn bool `json:"needsSignIn,omitempty"`
 	// Target is how "mcpwire call" reaches this server in a copied
 	// command: none for a configured server (named NAME/TOOL), else the
 	// URL or "--", COMMAND, ARGS. Options.Redact masks its secrets.
@@ -64,7 +67,7 @@ func (s *managerServers) List() []ServerState {
 		}
 		ss := ServerState{Name: st.Name, Transport: st.Transport, State: string(st.State)}
 		if st.Err != nil {
-			ss.Error = st.Err.Error()
+			ss.Error, ss.NeedsSignIn = st.Err.Error(), NeedsSignIn(st.Err)
 		}
 		out = append(out, ss)
 	}
@@ -188,10 +191,10 @@ func (s *oneServer) List() []ServerState {
 	case <-c.Done():
 		st.State = string(manager.StateStopped)
 		if err := c.Err(); err != nil {
-			st.Error = err.Error()
+			st.Error, st.NeedsSignIn = err.Error(), NeedsSignIn(err)
 		}
 		if failed != nil {
-			st.State, st.Error = string(manager.StateFailed), failed.Error()
+			st.State, st.Error, st.NeedsSignIn = string(manager.StateFailed), failed.Error(), NeedsSignIn(failed)
 		}
 	default:
 	}

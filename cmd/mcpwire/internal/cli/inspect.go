@@ -101,7 +101,7 @@ func (o *inspectOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error
 	// the person at the page.
 	hooks := inspect.NewHooks()
 	io.inspectHooks = hooks
-	servers, closeServers, err := o.servers(ctx, io, p)
+	servers, closeServers, signIn, err := o.servers(ctx, io, p)
 	if err != nil {
 		return err
 	}
@@ -130,7 +130,8 @@ func (o *inspectOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error
 	}
 	sandboxOrigin := "http://" + net.JoinHostPort(pageHost, strconv.Itoa(sandboxLn.Addr().(*net.TCPAddr).Port))
 	token := inspect.NewToken()
-	insp, err := inspect.New(inspect.Options{Servers: servers, Wire: wire, Token: token, Hosts: hosts, Hooks: hooks, Redact: io.Redact, SandboxOrigin: sandboxOrigin})
+	insp, err := inspect.New(inspect.Options{Servers: servers, Wire: wire, Token: token, Hosts: hosts, Hooks: hooks, Redact: io.Redact, SandboxOrigin: sandboxOrigin,
+		SignIn: pageSignIn(io, o.Target.AllowInsecureHTTP, signIn)})
 	if err != nil {
 		ln.Close()
 		sandboxLn.Close()
@@ -166,21 +167,27 @@ func (o *inspectOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error
 
 // servers connects what the command line names, through the same target
 // and configuration code as every other command, each server's transport
-// recorded into the page's wire log.
-func (o *inspectOptions) servers(ctx context.Context, io *IOStreams, p Parsed) (inspect.Servers, func(), error) {
+// recorded into the page's wire log. signIn tells the page's sign-in
+// where a server is.
+func (o *inspectOptions) servers(ctx context.Context, io *IOStreams, p Parsed) (_ inspect.Servers, _ func(), signIn signInFor, _ error) {
 	f := &o.Target
 	if !configuredWanted(p) {
 		if err := f.Config.CheckAdHoc(); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		t, args, err := f.Resolve(io, p)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if err := argCount(args, 0, 0, ""); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		name, kind, target := adHocNames(p, t)
+		raw := ""
+		if !p.Dash && t.Auth != nil { // a URL without a token of the user's
+			raw = p.Args[len(p.Args)-1]
+		}
+		signIn = adHocSignIn(raw, t, t.Transport)
 		t.Transport = transport.Record(io.inspectWire.TapHTTP(t.Transport, name), io.wireTap, name)
 		t.clientHook = func(opts *mcp.ClientOptions) {
 			opts.ServerName = name // names the asker of each question
@@ -188,7 +195,7 @@ func (o *inspectOptions) servers(ctx context.Context, io *IOStreams, p Parsed) (
 		}
 		c, err := Connect(ctx, io, t)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		// The page's reconnect: the same target, connected as at the
 		// start; the inspector closes the old client first.
@@ -214,35 +221,36 @@ func (o *inspectOptions) servers(ctx context.Context, io *IOStreams, p Parsed) (
 			closed = true
 			c.Close()
 		}
-		return inspect.OneServer(name, kind, target, c, t.stderr.String, reconnect), closeClient, nil
+		return inspect.OneServer(name, kind, target, c, t.stderr.String, reconnect), closeClient, signIn, nil
 	}
 	io.stderrTails = &serverTails{}
 	s, err := openConfigured(io, &f.Config, &f.ServerFlags)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	name, _, err := s.pickServer(f.Config.Server, p.Args, 0, 0, "")
 	if err != nil {
 		s.Close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if name != "" {
 		// One server, named: connected first, as every command does (an
 		// untrusted or broken one fails the command with its reason).
-		if _, err := s.connect(ctx, name); err != nil {
+		// One that wants an OAuth sign-in is shown, to sign in from the page.
+		if _, err := s.connect(ctx, name); err != nil && !inspect.NeedsSignIn(err) {
 			s.Close()
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
-		return inspect.ManagerServers(s.M, name, io.stderrTails.String), s.Close, nil
+		return inspect.ManagerServers(s.M, name, io.stderrTails.String), s.Close, configuredSignIn(io, s.Set), nil
 	}
 	// Every server: none starts while a project file waits for trust.
 	if err := s.refuseUntrusted(); err != nil {
 		s.Close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if _, err := s.M.Start(ctx); err != nil {
 		s.Close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	// Lazy servers too: the page is their first use. Outcomes show as
 	// each server's state on the page.
@@ -256,7 +264,7 @@ func (o *inspectOptions) servers(ctx context.Context, io *IOStreams, p Parsed) (
 			}()
 		}
 	}
-	return inspect.ManagerServers(s.M, "", io.stderrTails.String), func() { s.Close(); wg.Wait() }, nil
+	return inspect.ManagerServers(s.M, "", io.stderrTails.String), func() { s.Close(); wg.Wait() }, configuredSignIn(io, s.Set), nil
 }
 
 // adHocNames names an ad-hoc target on the page: its name, its transport
