@@ -81,51 +81,16 @@ func (s *managerServers) Client(ctx context.Context, name string) (*mcp.Client, 
 	return s.m.Client(ctx, name)
 }
 
-// Reconnect ends a connected server's connection through the manager,
-// whose supervisor connects it again (after its usual short backoff), and
-// waits for that attempt; a server that is not connected (failed, lazy,
-// breaker open) is started as Manager.Connect does.
+// Reconnect ends a connected server's connection and connects it again
+// through the manager (Manager.Reconnect: a person's reconnect is no
+// crash, so it never opens the breaker), and waits for that attempt; a
+// server that is not connected (failed, lazy, breaker open) is started as
+// Manager.Connect does.
 func (s *managerServers) Reconnect(ctx context.Context, name string) error {
 	if s.only != "" && name != s.only {
 		return fmt.Errorf("%w: %q", errNoServer, name)
 	}
-	st, ok := s.m.Server(name)
-	if !ok || st.State != manager.StateConnected {
-		return s.m.Connect(ctx, name)
-	}
-	c, err := s.m.Client(ctx, name)
-	if err != nil {
-		return err
-	}
-	outcome := make(chan error, 1)
-	stop := s.m.Subscribe(func(e manager.Event) {
-		if e.Server != name {
-			return
-		}
-		var err error
-		switch e.Kind {
-		case manager.Connected:
-		case manager.Failed, manager.BreakerOpen:
-			err = e.Err
-			if err == nil {
-				err = fmt.Errorf("%q did not connect", name)
-			}
-		default:
-			return
-		}
-		select {
-		case outcome <- err:
-		default:
-		}
-	})
-	defer stop()
-	_ = c.Close()
-	select {
-	case err := <-outcome:
-		return err
-	case <-ctx.Done():
-		return fmt.Errorf("waiting for %q to reconnect: %w", name, ctx.Err())
-	}
+	return s.m.Reconnect(ctx, name)
 }
 
 func (s *managerServers) Stderr(name string) string {
