@@ -128,6 +128,26 @@ func OneServer(name, transport string, target []string, c *mcp.Client, stderr fu
 		connect: connect, swapped: make(chan struct{})}
 }
 
+// FailedServer is OneServer for a target whose first connection failed
+// with err (one that wants a sign-in, say): the page shows it failed and
+// why, and its reconnect or sign-in connects it with connect.
+func FailedServer(name, transport string, target []string, err error, stderr func() string, connect func(context.Context) (*mcp.Client, error)) Servers {
+	s := OneServer(name, transport, target, nil, stderr, connect).(*oneServer)
+	s.failed = err
+	return s
+}
+
+// closedDone stands for the end of a client that never connected.
+var closedDone = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// doneOf is c.Done(), closed for no client.
+func doneOf(c *mcp.Client) <-chan struct{} {
+	if c == nil {
+		return closedDone
+	}
+	return c.Done()
+}
+
 type oneServer struct {
 	st      ServerState
 	stderr  func() string
@@ -153,9 +173,11 @@ func (s *oneServer) List() []ServerState {
 	c, connecting, failed, _ := s.current()
 	st.State = string(manager.StateConnected)
 	select {
-	case <-c.Done():
+	case <-doneOf(c):
 		st.State = string(manager.StateStopped)
-		if err := c.Err(); err != nil {
+		if c == nil {
+			st.State = string(manager.StateFailed)
+		} else if err := c.Err(); err != nil {
 			st.Error, st.NeedsSignIn = err.Error(), NeedsSignIn(err)
 		}
 		if failed != nil {
@@ -175,9 +197,12 @@ func (s *oneServer) Client(_ context.Context, name string) (*mcp.Client, error) 
 	if name != s.st.Name {
 		return nil, fmt.Errorf("%w: %q", errNoServer, name)
 	}
-	c, connecting, _, _ := s.current()
+	c, connecting, failed, _ := s.current()
 	if connecting {
 		return nil, fmt.Errorf("%q is reconnecting", name)
+	}
+	if c == nil {
+		return nil, fmt.Errorf("%q is not connected: %w", name, failed)
 	}
 	return c, nil
 }
@@ -198,7 +223,9 @@ func (s *oneServer) Reconnect(ctx context.Context, name string) error {
 	old := s.c
 	s.connecting = true
 	s.mu.Unlock()
-	_ = old.Close() // Watch tells the page: it now shows "connecting"
+	if old != nil {
+		_ = old.Close() // Watch tells the page: it now shows "connecting"
+	}
 	c, err := s.connect(ctx)
 	s.mu.Lock()
 	s.connecting, s.failed = false, err
@@ -228,7 +255,7 @@ func (s *oneServer) Watch(changed func()) func() {
 		for {
 			c, _, _, swapped := s.current()
 			select {
-			case <-c.Done():
+			case <-doneOf(c):
 				changed()
 				select { // nothing more until a reconnect ends
 				case <-swapped:

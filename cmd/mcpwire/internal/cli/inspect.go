@@ -194,7 +194,10 @@ func (o *inspectOptions) servers(ctx context.Context, io *IOStreams, p Parsed) (
 			io.inspectHooks.Apply(opts)
 		}
 		c, err := Connect(ctx, io, t)
-		if err != nil {
+		// A URL that wants a sign-in nobody at a terminal gave: the page
+		// starts, to sign in from it.
+		firstErr := err
+		if err != nil && (raw == "" || !inspect.NeedsSignIn(err)) {
 			return nil, nil, nil, err
 		}
 		// The page's reconnect: the same target, connected as at the
@@ -219,7 +222,12 @@ func (o *inspectOptions) servers(ctx context.Context, io *IOStreams, p Parsed) (
 			mu.Lock()
 			defer mu.Unlock()
 			closed = true
-			c.Close()
+			if c != nil {
+				c.Close()
+			}
+		}
+		if c == nil {
+			return inspect.FailedServer(name, kind, target, firstErr, t.stderr.String, reconnect), closeClient, signIn, nil
 		}
 		return inspect.OneServer(name, kind, target, c, t.stderr.String, reconnect), closeClient, signIn, nil
 	}
