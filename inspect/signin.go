@@ -136,16 +136,18 @@ func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) {
 	go func() {
 		defer s.wg.Done()
 		defer cancel()
-		err := s.signIn(ctx, cancel, in.Server, mine, opened)
-		if err != nil {
-			failed <- err
-		}
+		// Buffered: nil too, for a grant that needed no page.
+		failed <- s.signIn(ctx, cancel, in.Server, mine, opened)
 	}()
 	select {
 	case u := <-opened:
 		writeJSON(w, http.StatusOK, map[string]string{"url": u, "site": site(u)})
 	case err := <-failed:
-		s.writeError(w, http.StatusBadGateway, err)
+		if err != nil {
+			s.writeError(w, http.StatusBadGateway, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]string{}) // signed in with no page to open
 	case <-r.Context().Done():
 	}
 }

@@ -27,7 +27,7 @@ const SignIn = (() => {
       await loadServers().catch(() => {});
       return;
     }
-    if (/^https?:\/\//i.test(out.url)) window.open(out.url, "_blank", "noopener,noreferrer");
+    if (/^https?:\/\//i.test(out.url || "")) window.open(out.url, "_blank", "noopener,noreferrer");
     await loadServers().catch(() => {});
   }
 
@@ -40,7 +40,7 @@ const SignIn = (() => {
       el.append(h("div", { class: "signin-status", text: `Waiting for the sign-in at ${si.site}; if no tab opened, follow: ` }), link(si.url, si.site));
     } else if (si.state === "failed") {
       el.append(h("div", { class: "signin-status verdict-error error", text: `sign-in failed: ${si.error}` }));
-    } else if (si.state === "signed-in") {
+    } else if (si.state === "signed-in" && !s.needsSignIn) {
       el.append(h("div", { class: "signin-status muted", text: "signed in" }));
     }
     if (problems[s.name]) el.append(h("div", { class: "verdict-error error", text: `sign-in failed: ${problems[s.name]}` }));

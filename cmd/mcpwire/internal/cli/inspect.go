@@ -15,6 +15,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpwire/mcpwire/auth"
+	"github.com/mcpwire/mcpwire/cmd/mcpwire/internal/signin"
 	"github.com/mcpwire/mcpwire/inspect"
 	"github.com/mcpwire/mcpwire/internal/browser"
 	"github.com/mcpwire/mcpwire/internal/origin"
@@ -187,7 +189,14 @@ func (o *inspectOptions) servers(ctx context.Context, io *IOStreams, p Parsed) (
 		if !p.Dash && t.Auth != nil { // a URL without a token of the user's
 			raw = p.Args[len(p.Args)-1]
 		}
-		signIn = adHocSignIn(raw, t, t.Transport)
+		inner := t.Transport // below the recorders: where an Authorizer goes
+		var mu sync.Mutex
+		var signedIn *auth.Authorizer // the page's sign-in, for the next connection
+		signIn = adHocSignIn(raw, func(a *auth.Authorizer) {
+			mu.Lock()
+			signedIn = a
+			mu.Unlock()
+		})
 		t.Transport = transport.Record(io.inspectWire.TapHTTP(t.Transport, name), io.wireTap, name)
 		t.clientHook = func(opts *mcp.ClientOptions) {
 			opts.ServerName = name // names the asker of each question
@@ -201,10 +210,17 @@ func (o *inspectOptions) servers(ctx context.Context, io *IOStreams, p Parsed) (
 			return nil, nil, nil, err
 		}
 		// The page's reconnect: the same target, connected as at the
-		// start; the inspector closes the old client first.
-		var mu sync.Mutex
+		// start (with the Authorizer of a sign-in from the page since);
+		// the inspector closes the old client first.
 		closed := false
 		reconnect := func(ctx context.Context) (*mcp.Client, error) {
+			mu.Lock()
+			if signedIn != nil {
+				t.Auth = signedIn
+				signin.Attach(inner, signedIn)
+				signedIn = nil
+			}
+			mu.Unlock()
 			nc, err := Connect(ctx, io, t)
 			if err != nil {
 				return nil, err

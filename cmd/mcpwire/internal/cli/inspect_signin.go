@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -11,7 +12,6 @@ import (
 	"github.com/mcpwire/mcpwire/cmd/mcpwire/internal/signin"
 	"github.com/mcpwire/mcpwire/config"
 	"github.com/mcpwire/mcpwire/inspect"
-	"github.com/mcpwire/mcpwire/transport"
 )
 
 // signInFor is what the page's sign-in needs of a server: its URL and
@@ -62,17 +62,14 @@ func configuredSignIn(streams *IOStreams, set *config.Set) signInFor {
 	}
 }
 
-// adHocSignIn signs in to the one URL target; the signed-in Authorizer
-// then authorizes its transport (inner, below the page's recorders), so
-// that the reconnect after the sign-in uses the new tokens.
-func adHocSignIn(raw string, t *Target, inner transport.Transport) signInFor {
+// adHocSignIn signs in to the one URL target (raw; "" for one that needs
+// no sign-in) and hands the signed-in Authorizer to adopt, for the
+// reconnect that follows (and every later one) to use.
+func adHocSignIn(raw string, adopt func(*auth.Authorizer)) signInFor {
 	return func(string) (string, json.RawMessage, func(*auth.Authorizer), error) {
 		if raw == "" {
-			return "", nil, nil, fmt.Errorf("a stdio server needs no sign-in")
+			return "", nil, nil, errors.New("this server takes no sign-in (a stdio server, or one given its own Authorization header)")
 		}
-		return raw, nil, func(a *auth.Authorizer) {
-			t.Auth = a
-			signin.Attach(inner, a)
-		}, nil
+		return raw, nil, adopt, nil
 	}
 }
