@@ -230,3 +230,25 @@ func TestSignInRefusals(t *testing.T) {
 		t.Error("needsSignIn misreads errors")
 	}
 }
+
+// An authorization server whose sign-in address is not http(s) (a
+// javascript: URL, say) gets no link on the page: the sign-in ends with
+// a clear error and the address is never shown.
+func TestSignInRefusesANonHTTPAddress(t *testing.T) {
+	w := newOAuthWorld(t)
+	const evil = "javascript:alert(document.cookie)"
+	p := openPage(t, Options{Servers: ManagerServers(w.m, "", nil), SignIn: func(ctx context.Context, _ string, open func(string)) error {
+		open(evil)
+		<-ctx.Done() // as a listener waiting for a redirect that never comes
+		return ctx.Err()
+	}})
+	resp := p.do(t, http.MethodPost, "/api/signin", `{"server":"secure"}`, nil)
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusBadGateway || !strings.Contains(string(b), "not an http(s) URL") || strings.Contains(string(b), evil) {
+		t.Errorf("sign-in with a javascript: address: %s %s", resp.Status, b)
+	}
+	shown, _ := json.Marshal(p.servers(t))
+	if strings.Contains(string(shown), "javascript:") || !strings.Contains(string(shown), `"state":"failed"`) {
+		t.Errorf("the server list after it: %s", shown)
+	}
+}
