@@ -99,6 +99,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 		return struct{}{}, c.SetLogLevel(ctx, in.Level)
 	}))
 	mux.HandleFunc("POST /api/reconnect", s.handleReconnect)
+	mux.HandleFunc("POST /api/signin", s.handleSignIn)
 	mux.HandleFunc("POST /api/call", s.handleCall)
 	mux.HandleFunc("POST /api/cancel", s.handleCancel)
 	mux.HandleFunc("GET /api/wire.jsonl", s.handleExport)
@@ -115,13 +116,16 @@ type serverView struct {
 	ServerInfo   *mcp.Implementation     `json:"serverInfo,omitempty"`
 	Capabilities *mcp.ServerCapabilities `json:"capabilities,omitempty"`
 	Instructions string                  `json:"instructions,omitempty"`
+	// SignIn is the page's sign-in to this server, if one was started.
+	SignIn *signInView `json:"signIn,omitempty"`
 }
 
 func (s *Server) handleServers(w http.ResponseWriter, r *http.Request) {
 	var out []serverView
 	for _, st := range s.opts.Servers.List() {
 		st.Error = s.opts.Redact(st.Error)
-		v := serverView{ServerState: st, Stderr: s.opts.Redact(s.opts.Servers.Stderr(st.Name))}
+		st.NeedsSignIn = st.NeedsSignIn && s.opts.SignIn != nil // the page offers a sign-in
+		v := serverView{ServerState: st, Stderr: s.opts.Redact(s.opts.Servers.Stderr(st.Name)), SignIn: s.signIns.view(st.Name)}
 		if st.State == "connected" {
 			ctx, cancel := context.WithTimeout(r.Context(), requestTimeout)
 			c, err := s.opts.Servers.Client(ctx, st.Name)

@@ -77,9 +77,18 @@ func newPageServer(t *testing.T, srv *mcptest.Server, opts Options, copts *mcp.C
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	p := &page{token: NewToken(), wire: wire}
 	opts.Servers = OneServer("demo", "stdio", []string{"--", "demo-server"}, c, func() string { return "the server said: " + strings.Join(secrets, " ") }, nil)
-	opts.Wire, opts.Token = wire, p.token
+	opts.Wire = wire
+	return openPage(t, opts)
+}
+
+// openPage serves an inspector for opts (its Token is made here) on
+// loopback and makes the first visit with the token.
+func openPage(t *testing.T, opts Options) *page {
+	t.Helper()
+	p := &page{token: NewToken(), wire: opts.Wire}
+	opts.Token = p.token
+	var err error
 	p.srv, err = New(opts)
 	if err != nil {
 		t.Fatal(err)

@@ -36,6 +36,9 @@ type Options struct {
 	// another port than the page's): the origin of MCP App views' sandbox
 	// proxies. Empty, views are not rendered.
 	SandboxOrigin string
+	// SignIn signs in to an OAuth server from the page (its "Sign in"
+	// button); nil, the page offers none.
+	SignIn SignIn
 }
 
 // Server is the inspector's web application.
@@ -46,6 +49,7 @@ type Server struct {
 	calls   *calls
 	guard   *guard
 	apps    appViews
+	signIns *signIns
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -74,7 +78,7 @@ func New(opts Options) (*Server, error) {
 	if opts.Redact == nil {
 		opts.Redact = func(s string) string { return s }
 	}
-	s := &Server{opts: opts, hub: newHub()}
+	s := &Server{opts: opts, hub: newHub(), signIns: newSignIns()}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.calls = newCalls(s.hub)
 	opts.Wire.setNotify(func(e *WireEntry) { s.hub.publish(event{kind: "wire", wire: e}) })

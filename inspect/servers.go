@@ -18,6 +18,9 @@ type ServerState struct {
 	// State is the manager's state ("connected", "failed", ...).
 	State string `json:"state"`
 	Error string `json:"error,omitempty"`
+	// NeedsSignIn: the server wants an OAuth sign-in (its connection
+	// failed on an authorization challenge nobody could answer).
+	NeedsSignIn bool `json:"needsSignIn,omitempty"`
 	// Target is how "mcpwire call" reaches this server in a copied
 	// command: none for a configured server (named NAME/TOOL), else the
 	// URL or "--", COMMAND, ARGS. Options.Redact masks its secrets.
@@ -64,7 +67,7 @@ func (s *managerServers) List() []ServerState {
 		}
 		ss := ServerState{Name: st.Name, Transport: st.Transport, State: string(st.State)}
 		if st.Err != nil {
-			ss.Error = st.Err.Error()
+			ss.Error, ss.NeedsSignIn = st.Err.Error(), NeedsSignIn(st.Err)
 		}
 		out = append(out, ss)
 	}
@@ -78,51 +81,16 @@ func (s *managerServers) Client(ctx context.Context, name string) (*mcp.Client, 
 	return s.m.Client(ctx, name)
 }
 
-// Reconnect ends a connected server's connection through the manager,
-// whose supervisor connects it again (after its usual short backoff), and
-// waits for that attempt; a server that is not connected (failed, lazy,
-// breaker open) is started as Manager.Connect does.
+// Reconnect ends a connected server's connection and connects it again
+// through the manager (Manager.Reconnect: a person's reconnect is no
+// crash, so it never opens the breaker), and waits for that attempt; a
+// server that is not connected (failed, lazy, breaker open) is started as
+// Manager.Connect does.
 func (s *managerServers) Reconnect(ctx context.Context, name string) error {
 	if s.only != "" && name != s.only {
 		return fmt.Errorf("%w: %q", errNoServer, name)
 	}
-	st, ok := s.m.Server(name)
-	if !ok || st.State != manager.StateConnected {
-		return s.m.Connect(ctx, name)
-	}
-	c, err := s.m.Client(ctx, name)
-	if err != nil {
-		return err
-	}
-	outcome := make(chan error, 1)
-	stop := s.m.Subscribe(func(e manager.Event) {
-		if e.Server != name {
-			return
-		}
-		var err error
-		switch e.Kind {
-		case manager.Connected:
-		case manager.Failed, manager.BreakerOpen:
-			err = e.Err
-			if err == nil {
-				err = fmt.Errorf("%q did not connect", name)
-			}
-		default:
-			return
-		}
-		select {
-		case outcome <- err:
-		default:
-		}
-	})
-	defer stop()
-	_ = c.Close()
-	select {
-	case err := <-outcome:
-		return err
-	case <-ctx.Done():
-		return fmt.Errorf("waiting for %q to reconnect: %w", name, ctx.Err())
-	}
+	return s.m.Reconnect(ctx, name)
 }
 
 func (s *managerServers) Stderr(name string) string {
@@ -160,6 +128,26 @@ func OneServer(name, transport string, target []string, c *mcp.Client, stderr fu
 		connect: connect, swapped: make(chan struct{})}
 }
 
+// FailedServer is OneServer for a target whose first connection failed
+// with err (one that wants a sign-in, say): the page shows it failed and
+// why, and its reconnect or sign-in connects it with connect.
+func FailedServer(name, transport string, target []string, err error, stderr func() string, connect func(context.Context) (*mcp.Client, error)) Servers {
+	s := OneServer(name, transport, target, nil, stderr, connect).(*oneServer)
+	s.failed = err
+	return s
+}
+
+// closedDone stands for the end of a client that never connected.
+var closedDone = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// doneOf is c.Done(), closed for no client.
+func doneOf(c *mcp.Client) <-chan struct{} {
+	if c == nil {
+		return closedDone
+	}
+	return c.Done()
+}
+
 type oneServer struct {
 	st      ServerState
 	stderr  func() string
@@ -185,13 +173,15 @@ func (s *oneServer) List() []ServerState {
 	c, connecting, failed, _ := s.current()
 	st.State = string(manager.StateConnected)
 	select {
-	case <-c.Done():
+	case <-doneOf(c):
 		st.State = string(manager.StateStopped)
-		if err := c.Err(); err != nil {
-			st.Error = err.Error()
+		if c == nil {
+			st.State = string(manager.StateFailed)
+		} else if err := c.Err(); err != nil {
+			st.Error, st.NeedsSignIn = err.Error(), NeedsSignIn(err)
 		}
 		if failed != nil {
-			st.State, st.Error = string(manager.StateFailed), failed.Error()
+			st.State, st.Error, st.NeedsSignIn = string(manager.StateFailed), failed.Error(), NeedsSignIn(failed)
 		}
 	default:
 	}
@@ -207,9 +197,12 @@ func (s *oneServer) Client(_ context.Context, name string) (*mcp.Client, error) 
 	if name != s.st.Name {
 		return nil, fmt.Errorf("%w: %q", errNoServer, name)
 	}
-	c, connecting, _, _ := s.current()
+	c, connecting, failed, _ := s.current()
 	if connecting {
 		return nil, fmt.Errorf("%q is reconnecting", name)
+	}
+	if c == nil {
+		return nil, fmt.Errorf("%q is not connected: %w", name, failed)
 	}
 	return c, nil
 }
@@ -230,7 +223,9 @@ func (s *oneServer) Reconnect(ctx context.Context, name string) error {
 	old := s.c
 	s.connecting = true
 	s.mu.Unlock()
-	_ = old.Close() // Watch tells the page: it now shows "connecting"
+	if old != nil {
+		_ = old.Close() // Watch tells the page: it now shows "connecting"
+	}
 	c, err := s.connect(ctx)
 	s.mu.Lock()
 	s.connecting, s.failed = false, err
@@ -260,7 +255,7 @@ func (s *oneServer) Watch(changed func()) func() {
 		for {
 			c, _, _, swapped := s.current()
 			select {
-			case <-c.Done():
+			case <-doneOf(c):
 				changed()
 				select { // nothing more until a reconnect ends
 				case <-swapped:

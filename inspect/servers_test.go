@@ -8,8 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/config"
+	"github.com/mcpwire/mcpwire/manager"
 	"github.com/mcpwire/mcpwire/mcp"
 	"github.com/mcpwire/mcpwire/mcptest"
+	"github.com/mcpwire/mcpwire/transport"
 )
 
 // Reconnect closes the one client before it connects anew, the page's
@@ -72,5 +75,35 @@ func TestReconnectRefused(t *testing.T) {
 	b, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != http.StatusBadGateway || !strings.Contains(string(b), "cannot be reconnected") {
 		t.Errorf("reconnect without a connect function: %s %s", resp.Status, b)
+	}
+}
+
+// The page's Reconnect of a configured server is no crash: asked for
+// more often than the manager's breaker allows crashes within its window,
+// each makes a new connection and the breaker stays closed.
+func TestManagerReconnectKeepsTheBreakerClosed(t *testing.T) {
+	srv := mcptest.NewDefault(nil)
+	t.Cleanup(func() { srv.Close() })
+	set := &config.Set{Servers: []*config.Server{{Name: "demo", Type: config.TypeStdio, Command: "in-process", Enabled: true}}}
+	m := manager.New(set, &manager.Options{DisableCache: true, Dial: func(context.Context, *config.Server) (transport.Transport, error) {
+		return srv.Transport(), nil
+	}})
+	t.Cleanup(func() { m.Close() })
+	if err := m.Connect(t.Context(), "demo"); err != nil {
+		t.Fatal(err)
+	}
+	p := openPage(t, Options{Servers: ManagerServers(m, "", nil)})
+	for i := range 2 * manager.DefaultBreakerCrashes {
+		resp := p.do(t, http.MethodPost, "/api/reconnect", `{"server":"demo"}`, nil)
+		if b, _ := io.ReadAll(resp.Body); resp.StatusCode != http.StatusOK {
+			t.Fatalf("reconnect %d: %s %s", i+1, resp.Status, b)
+		}
+	}
+	if st := p.servers(t)[0]; st.State != string(manager.StateConnected) {
+		t.Errorf("after the reconnects: %+v", st.ServerState)
+	}
+	resp := p.do(t, http.MethodGet, "/api/tools?server=demo", "", nil)
+	if b, _ := io.ReadAll(resp.Body); resp.StatusCode != http.StatusOK || !strings.Contains(string(b), `"add"`) {
+		t.Errorf("tools after the reconnects: %s %s", resp.Status, b)
 	}
 }

@@ -112,29 +112,62 @@ func (m *Manager) Connect(ctx context.Context, name string) error {
 	if _, err := s.start(true); err != nil {
 		return &Error{Server: name, Op: "connect", Err: err}
 	}
+	return m.awaitAttempt(ctx, s, "connect", connects, failures, true)
+}
+
+// awaitAttempt waits until an attempt of s after the counts connects and
+// failures has ended, the breaker opened or the server stopped; with
+// anyConnected, also until the server is connected at all.
+func (m *Manager) awaitAttempt(ctx context.Context, s *server, op string, connects, failures int, anyConnected bool) error {
 	for {
 		s.mu.Lock()
 		st, err, ch := s.state, s.err, s.changed
-		done := s.connects > connects || s.failures > failures || st == StateConnected ||
-			st == StateBreakerOpen || st == StateStopped
+		connected := s.connects > connects || anyConnected && st == StateConnected
+		done := connected || s.failures > failures || st == StateBreakerOpen || st == StateStopped
 		s.mu.Unlock()
 		if done {
-			if st == StateConnected {
+			if connected {
 				return nil
 			}
 			if st == StateStopped {
 				err = ErrShutdown
 			}
-			return &Error{Server: name, Op: "connect", Err: err}
+			return &Error{Server: s.name, Op: op, Err: err}
 		}
 		select {
 		case <-ch:
 		case <-ctx.Done():
-			return &Error{Server: name, Op: "connect", Err: ctx.Err()}
+			return &Error{Server: s.name, Op: op, Err: ctx.Err()}
 		case <-m.ctx.Done():
-			return &Error{Server: name, Op: "connect", Err: ErrShutdown}
+			return &Error{Server: s.name, Op: op, Err: ErrShutdown}
 		}
 	}
+}
+
+// Reconnect ends the named server's connection and connects it again at
+// once, for a person who asked (an inspector's Reconnect button): the
+// ended connection is no failure for the breaker and no backoff is
+// waited, so asking often never opens the breaker. A server that is not
+// connected is started as Connect does. It waits as Connect does, for the
+// new connection or the attempt's failure.
+func (m *Manager) Reconnect(ctx context.Context, name string) error {
+	s := m.byName[name]
+	if s == nil {
+		return &Error{Server: name, Op: "reconnect", Err: ErrUnknownServer}
+	}
+	s.mu.Lock()
+	c := s.client
+	if s.state != StateConnected || c == nil {
+		s.mu.Unlock()
+		return m.Connect(ctx, name)
+	}
+	s.restart = c
+	connects, failures := s.connects, s.failures
+	s.mu.Unlock()
+	_ = c.Close()
+	// Until the supervisor sees the end the state still says connected:
+	// only a new connection counts.
+	return m.awaitAttempt(ctx, s, "reconnect", connects, failures, false)
 }
 
 // usable says why a server can never be started, or nil.

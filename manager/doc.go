@@ -48,6 +48,8 @@
 // 30 s connect timeout, and connections that ended within 30 s) open a
 // breaker: automatic restarts stop, the state says breaker-open, and
 // Connect tries again. A connection that stays up for 30 s ends the run.
+// Reconnect (a person asking for a new connection) is no failure: the
+// connection it ends is not counted and the new one starts at once.
 // With the defaults a server that never answers initialize opens its
 // breaker after about 2 min 38 s (five timeouts and the backoff between
 // them). The state tells the first attempt (connecting) from later ones

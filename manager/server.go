@@ -71,6 +71,9 @@ type server struct {
 	// the attempt it waits for from earlier ones.
 	connects, failures int
 	everConnected      bool
+	// restart is the client whose end Reconnect asked for: that end is
+	// no crash (see run).
+	restart *mcp.Client
 
 	// restore is what the last connection set up on the server
 	// (subscriptions, log level), for the next one to set up again.

@@ -30,9 +30,19 @@ func (s *server) run(ctx context.Context, settled chan struct{}) {
 			err = s.serve(ctx, c)
 			_ = c.Close()
 			lasted := time.Since(up) >= s.m.opts.BreakerWindow
+			asked := s.takeRestart(c)
 			s.disconnected(lasted)
 			if lasted {
 				step = 0
+			}
+			if asked && ctx.Err() == nil {
+				// Reconnect ended it: no failure for the breaker, no
+				// backoff; the next attempt starts now.
+				s.mu.Lock()
+				s.setStateLocked(StateReconnecting, err)
+				s.emit(Event{Kind: Reconnecting, Err: err, Attempt: attempt + 1})
+				s.mu.Unlock()
+				continue
 			}
 		}
 		if ctx.Err() != nil {
@@ -87,6 +97,16 @@ func (s *server) crashed(err error, dropped bool) (tripped bool) {
 	s.setStateLocked(StateBreakerOpen, berr)
 	s.emit(Event{Kind: BreakerOpen, Err: berr})
 	return true
+}
+
+// takeRestart reports whether Reconnect asked for the end of c, and
+// forgets the request.
+func (s *server) takeRestart(c *mcp.Client) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	asked := s.restart == c
+	s.restart = nil
+	return asked
 }
 
 // exit ends supervision because the manager is closing.

@@ -68,11 +68,14 @@ $("#server").onchange = () => { state.server = $("#server").value; showTab(docum
 
 function serverCard(s) {
   const card = h("div", { class: "card server", "data-server": s.name },
-    h("h2", { text: s.name + " " }, h("span", { class: "badge state-" + s.state, text: s.state })),
+    h("h2", { text: s.name + " " }, h("span", { class: "badge state-" + s.state, text: s.state }),
+      s.needsSignIn ? h("span", { class: "badge needs-signin", text: "needs sign-in" }) : null),
     h("div", { text: `transport: ${s.transport || "?"}` }));
   if (s.serverInfo) card.append(h("div", { text: `server: ${s.serverInfo.name} ${s.serverInfo.version || ""}` }));
   if (s.protocol) card.append(h("div", { text: `protocol: ${s.protocol} (${s.era})` }));
   if (s.error) card.append(errorBox(new Error(s.error)));
+  const signIn = SignIn.box(s); // signin.js
+  if (signIn) card.append(signIn);
   if (s.capabilities) card.append(h("div", { class: "muted", text: "capabilities" }), Render.json(s.capabilities));
   if (s.instructions) card.append(h("div", { class: "muted", text: "instructions" }), h("pre", { text: s.instructions }));
   if (s.stderr) card.append(h("div", { class: "muted", text: "stderr (last lines)" }), h("pre", { class: "stderr", text: s.stderr }));

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpwire/mcpwire/auth"
+	"github.com/mcpwire/mcpwire/cmd/mcpwire/internal/signin"
 	"github.com/mcpwire/mcpwire/inspect"
 	"github.com/mcpwire/mcpwire/internal/browser"
 	"github.com/mcpwire/mcpwire/internal/origin"
@@ -101,7 +103,7 @@ func (o *inspectOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error
 	// the person at the page.
 	hooks := inspect.NewHooks()
 	io.inspectHooks = hooks
-	servers, closeServers, err := o.servers(ctx, io, p)
+	servers, closeServers, signIn, err := o.servers(ctx, io, p)
 	if err != nil {
 		return err
 	}
@@ -130,7 +132,8 @@ func (o *inspectOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error
 	}
 	sandboxOrigin := "http://" + net.JoinHostPort(pageHost, strconv.Itoa(sandboxLn.Addr().(*net.TCPAddr).Port))
 	token := inspect.NewToken()
-	insp, err := inspect.New(inspect.Options{Servers: servers, Wire: wire, Token: token, Hosts: hosts, Hooks: hooks, Redact: io.Redact, SandboxOrigin: sandboxOrigin})
+	insp, err := inspect.New(inspect.Options{Servers: servers, Wire: wire, Token: token, Hosts: hosts, Hooks: hooks, Redact: io.Redact, SandboxOrigin: sandboxOrigin,
+		SignIn: pageSignIn(io, o.Target.AllowInsecureHTTP, signIn)})
 	if err != nil {
 		ln.Close()
 		sandboxLn.Close()
@@ -166,35 +169,58 @@ func (o *inspectOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error
 
 // servers connects what the command line names, through the same target
 // and configuration code as every other command, each server's transport
-// recorded into the page's wire log.
-func (o *inspectOptions) servers(ctx context.Context, io *IOStreams, p Parsed) (inspect.Servers, func(), error) {
+// recorded into the page's wire log. signIn tells the page's sign-in
+// where a server is.
+func (o *inspectOptions) servers(ctx context.Context, io *IOStreams, p Parsed) (_ inspect.Servers, _ func(), signIn signInFor, _ error) {
 	f := &o.Target
 	if !configuredWanted(p) {
 		if err := f.Config.CheckAdHoc(); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		t, args, err := f.Resolve(io, p)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if err := argCount(args, 0, 0, ""); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		name, kind, target := adHocNames(p, t)
+		raw := ""
+		if !p.Dash && t.Auth != nil { // a URL without a token of the user's
+			raw = p.Args[len(p.Args)-1]
+		}
+		inner := t.Transport // below the recorders: where an Authorizer goes
+		var mu sync.Mutex
+		var signedIn *auth.Authorizer // the page's sign-in, for the next connection
+		signIn = adHocSignIn(raw, func(a *auth.Authorizer) {
+			mu.Lock()
+			signedIn = a
+			mu.Unlock()
+		})
 		t.Transport = transport.Record(io.inspectWire.TapHTTP(t.Transport, name), io.wireTap, name)
 		t.clientHook = func(opts *mcp.ClientOptions) {
 			opts.ServerName = name // names the asker of each question
 			io.inspectHooks.Apply(opts)
 		}
 		c, err := Connect(ctx, io, t)
-		if err != nil {
-			return nil, nil, err
+		// A URL that wants a sign-in nobody at a terminal gave: the page
+		// starts, to sign in from it.
+		firstErr := err
+		if err != nil && (raw == "" || !inspect.NeedsSignIn(err)) {
+			return nil, nil, nil, err
 		}
 		// The page's reconnect: the same target, connected as at the
-		// start; the inspector closes the old client first.
-		var mu sync.Mutex
+		// start (with the Authorizer of a sign-in from the page since);
+		// the inspector closes the old client first.
 		closed := false
 		reconnect := func(ctx context.Context) (*mcp.Client, error) {
+			mu.Lock()
+			if signedIn != nil {
+				t.Auth = signedIn
+				signin.Attach(inner, signedIn)
+				signedIn = nil
+			}
+			mu.Unlock()
 			nc, err := Connect(ctx, io, t)
 			if err != nil {
 				return nil, err
@@ -212,37 +238,43 @@ func (o *inspectOptions) servers(ctx context.Context, io *IOStreams, p Parsed) (
 			mu.Lock()
 			defer mu.Unlock()
 			closed = true
-			c.Close()
+			if c != nil {
+				c.Close()
+			}
 		}
-		return inspect.OneServer(name, kind, target, c, t.stderr.String, reconnect), closeClient, nil
+		if c == nil {
+			return inspect.FailedServer(name, kind, target, firstErr, t.stderr.String, reconnect), closeClient, signIn, nil
+		}
+		return inspect.OneServer(name, kind, target, c, t.stderr.String, reconnect), closeClient, signIn, nil
 	}
 	io.stderrTails = &serverTails{}
 	s, err := openConfigured(io, &f.Config, &f.ServerFlags)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	name, _, err := s.pickServer(f.Config.Server, p.Args, 0, 0, "")
 	if err != nil {
 		s.Close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if name != "" {
 		// One server, named: connected first, as every command does (an
 		// untrusted or broken one fails the command with its reason).
-		if _, err := s.connect(ctx, name); err != nil {
+		// One that wants an OAuth sign-in is shown, to sign in from the page.
+		if _, err := s.connect(ctx, name); err != nil && !inspect.NeedsSignIn(err) {
 			s.Close()
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
-		return inspect.ManagerServers(s.M, name, io.stderrTails.String), s.Close, nil
+		return inspect.ManagerServers(s.M, name, io.stderrTails.String), s.Close, configuredSignIn(io, s.Set), nil
 	}
 	// Every server: none starts while a project file waits for trust.
 	if err := s.refuseUntrusted(); err != nil {
 		s.Close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if _, err := s.M.Start(ctx); err != nil {
 		s.Close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	// Lazy servers too: the page is their first use. Outcomes show as
 	// each server's state on the page.
@@ -256,7 +288,7 @@ func (o *inspectOptions) servers(ctx context.Context, io *IOStreams, p Parsed) (
 			}()
 		}
 	}
-	return inspect.ManagerServers(s.M, "", io.stderrTails.String), func() { s.Close(); wg.Wait() }, nil
+	return inspect.ManagerServers(s.M, "", io.stderrTails.String), func() { s.Close(); wg.Wait() }, configuredSignIn(io, s.Set), nil
 }
 
 // adHocNames names an ad-hoc target on the page: its name, its transport

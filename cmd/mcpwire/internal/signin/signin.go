@@ -29,6 +29,9 @@ type Options struct {
 	Interactive bool
 	// NoBrowser prints the sign-in URL instead of opening a browser.
 	NoBrowser bool
+	// OpenURL, when set, takes the user to the authorization URL in place
+	// of the system browser (mcpwire inspect hands it to its page).
+	OpenURL func(ctx context.Context, url string) error
 	// Out receives sign-in instructions and, with Verbose, what the
 	// Authorizer does.
 	Out     io.Writer
@@ -115,7 +118,7 @@ func New(serverURL string, o Options) (*auth.Authorizer, error) {
 		opts.AllowInsecureHTTP = true
 	}
 	if o.Interactive {
-		opts.UserAgent = &auth.Loopback{Port: cfg.CallbackPort, NoBrowser: o.NoBrowser, Out: out}
+		opts.UserAgent = &auth.Loopback{Port: cfg.CallbackPort, NoBrowser: o.NoBrowser, OpenURL: o.OpenURL, Out: out}
 	}
 	if o.Verbose {
 		opts.Logf = func(format string, args ...any) {

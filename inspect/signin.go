@@ -1,0 +1,206 @@
+package inspect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpwire/mcpwire/auth"
+	"github.com/mcpwire/mcpwire/transport"
+)
+
+// SignIn signs in to the server named server as "mcpwire login" does (the
+// auth package's authorization code flow with PKCE and a loopback
+// redirect listener) and keeps the tokens where the server's next
+// connection finds them. open is called once with the authorization URL,
+// when the listener is up; SignIn returns when the redirect came and the
+// tokens are stored (nil), or the sign-in failed or ctx ended.
+type SignIn func(ctx context.Context, server string, open func(authURL string)) error
+
+// signInTimeout bounds a sign-in: a person who never comes back leaves no
+// listener behind for longer than this.
+const signInTimeout = 10 * time.Minute
+
+// signInView is a server's sign-in as the page shows it.
+type signInView struct {
+	// State is "waiting" (the authorization URL is out, the redirect not
+	// yet back), "signed-in" or "failed".
+	State string `json:"state"`
+	// URL is the authorization URL while waiting, Site its scheme and
+	// host, set apart so the person sees where it leads.
+	URL   string `json:"url,omitempty"`
+	Site  string `json:"site,omitempty"`
+	Error string `json:"error,omitempty"`
+}
+
+// signIns are the page's sign-ins, one per server at a time.
+type signIns struct {
+	mu    sync.Mutex
+	views map[string]*signInView
+	// stops ends the flight in progress of a server (a retry replaces
+	// it); owner tells which flight is the server's current one.
+	stops map[string]func()
+	owner map[string]*int
+}
+
+func newSignIns() *signIns {
+	return &signIns{views: map[string]*signInView{}, stops: map[string]func(){}, owner: map[string]*int{}}
+}
+
+func (s *signIns) view(server string) *signInView {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if v := s.views[server]; v != nil {
+		c := *v
+		return &c
+	}
+	return nil
+}
+
+func (s *signIns) set(server string, v *signInView) {
+	s.mu.Lock()
+	s.views[server] = v
+	s.mu.Unlock()
+}
+
+// NeedsSignIn reports whether err means the server wants a sign-in: an
+// authorization challenge nobody could answer (no stored token, a refresh
+// that failed, a headless authorizer) or a bare 401 with a Bearer
+// challenge.
+func NeedsSignIn(err error) bool {
+	if err == nil {
+		return false
+	}
+	if errors.Is(err, auth.ErrInteractionRequired) {
+		return true
+	}
+	var ae *transport.AuthorizationError
+	if errors.As(err, &ae) && ae.StatusCode == http.StatusUnauthorized {
+		return true
+	}
+	var he *transport.HTTPError
+	return errors.As(err, &he) && he.StatusCode == http.StatusUnauthorized &&
+		strings.HasPrefix(strings.ToLower(strings.TrimSpace(he.WWWAuthenticate)), "bearer")
+}
+
+// site is the scheme and host of an authorization URL, for the page to
+// show apart from the rest of it.
+func site(authURL string) string {
+	u, err := url.Parse(authURL)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return "" // never a link the page would follow (javascript:, data:)
+	}
+	return u.Scheme + "://" + u.Host
+}
+
+// handleSignIn starts a sign-in for a server (ending one in progress, so
+// that a person can retry an abandoned one) and answers with the
+// authorization URL, which the page opens. What follows (the redirect,
+// the tokens, the reconnect) reaches the page as "servers" events.
+func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Server string `json:"server"`
+	}
+	if err := decodeBody(r, &in); err != nil {
+		s.writeError(w, http.StatusBadRequest, err)
+		return
+	}
+	if s.opts.SignIn == nil {
+		s.writeError(w, http.StatusNotImplemented, errors.New("this inspector cannot sign in from the page"))
+		return
+	}
+	known := false
+	for _, st := range s.opts.Servers.List() {
+		known = known || st.Name == in.Server
+	}
+	if !known {
+		s.writeError(w, http.StatusNotFound, fmt.Errorf("%w: %q", errNoServer, in.Server))
+		return
+	}
+	opened := make(chan string, 1)
+	failed := make(chan error, 1)
+	ctx, cancel := context.WithTimeout(s.ctx, signInTimeout)
+	s.signIns.mu.Lock()
+	if stop := s.signIns.stops[in.Server]; stop != nil {
+		stop() // a retry: the earlier listener goes
+	}
+	mine := new(int) // identifies this flight among retries
+	s.signIns.stops[in.Server], s.signIns.owner[in.Server] = cancel, mine
+	s.signIns.mu.Unlock()
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer cancel()
+		// Buffered: nil too, for a grant that needed no page.
+		failed <- s.signIn(ctx, cancel, in.Server, mine, opened)
+	}()
+	select {
+	case u := <-opened:
+		writeJSON(w, http.StatusOK, map[string]string{"url": u, "site": site(u)})
+	case err := <-failed:
+		if err != nil {
+			s.writeError(w, http.StatusBadGateway, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]string{}) // signed in with no page to open
+	case <-r.Context().Done():
+	}
+}
+
+// signIn runs one sign-in and reconnects the server after it. Its states
+// are kept for the server card unless a retry took over meanwhile.
+func (s *Server) signIn(ctx context.Context, cancel context.CancelFunc, server string, mine *int, opened chan<- string) error {
+	current := func() bool {
+		s.signIns.mu.Lock()
+		defer s.signIns.mu.Unlock()
+		return s.signIns.owner[server] == mine
+	}
+	show := func(v *signInView) {
+		if current() {
+			s.signIns.set(server, v)
+			s.hub.publish(event{kind: "servers"})
+		}
+	}
+	var badURL bool
+	err := s.opts.SignIn(ctx, server, func(authURL string) {
+		if site(authURL) == "" {
+			badURL = true
+			cancel()
+			return
+		}
+		show(&signInView{State: "waiting", URL: authURL, Site: site(authURL)})
+		select {
+		case opened <- authURL:
+		default:
+		}
+	})
+	if err == nil {
+		// The tokens are stored: the server connects again with them.
+		if rc, ok := s.opts.Servers.(Reconnecter); ok {
+			rctx, cancel := context.WithTimeout(s.ctx, requestTimeout)
+			err = rc.Reconnect(rctx, server)
+			cancel()
+			if err != nil {
+				err = fmt.Errorf("signed in, but connecting again failed: %w", err)
+			}
+		}
+	}
+	if err != nil {
+		if badURL {
+			err = errors.New("the authorization server's sign-in address is not an http(s) URL; refusing to open it")
+		} else if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
+			err = fmt.Errorf("the sign-in was not completed within %s; sign in again", signInTimeout)
+		} else if errors.Is(err, context.Canceled) && s.ctx.Err() == nil {
+			err = errors.New("the sign-in was abandoned for a new one")
+		}
+		show(&signInView{State: "failed", Error: s.opts.Redact(err.Error())})
+		return err
+	}
+	show(&signInView{State: "signed-in"})
+	return nil
+}
