@@ -94,10 +94,12 @@ func decodeTextResult(raw []byte, res *CallToolResult) (ok bool) {
 }
 
 // scanner reads JSON tokens from b; every method skips leading white
-// space and reports failure instead of an error.
+// space and reports failure instead of an error. checked says b is known
+// to be valid JSON (see validValue).
 type scanner struct {
-	b []byte
-	i int
+	b       []byte
+	i       int
+	checked bool
 }
 
 func (d *scanner) space() {
@@ -304,15 +306,15 @@ func (d *scanner) text() (string, bool) {
 
 // decodeResult decodes a call's result into out, taking the one-pass
 // route for tools/call results of the common shape and for tools/list
-// pages (decodeToolsList).
-func decodeResult(raw []byte, out any) error {
+// pages (decodeToolsList). checked says raw is known to be valid JSON.
+func decodeResult(raw []byte, out any, checked bool) error {
 	switch out := out.(type) {
 	case *CallToolResult:
 		if decodeTextResult(raw, out) {
 			return nil
 		}
 	case *ListToolsResult:
-		if decodeToolsList(raw, out) {
+		if decodeToolsList(raw, out, checked) {
 			return nil
 		}
 	}

@@ -64,3 +64,13 @@ type AuthorizationObserver interface {
 type AuthorizationReplyObserver interface {
 	AcceptedReply(resp *http.Response)
 }
+
+// CheckedResults is a stream whose responses all come out of the jsonrpc
+// codec, which checked each frame whole as JSON before slicing the result
+// out of it: a Response's Result is valid JSON. The MCP client's page
+// decoders then skip over values (a tool's schemas) instead of checking
+// them a second time. A stream that builds or passes on responses of
+// other origins returns false, or does not implement it.
+type CheckedResults interface {
+	ResultsChecked() bool
+}
