@@ -53,6 +53,7 @@ type Reader struct {
 	MaxFrameSize int
 
 	waiter ReadyWaiter   // the source, when it can wait for input without a buffer
+	src    carrySource   // what br reads: the source, after what a long read left
 	br     *bufio.Reader // nil while a waiter's Reader holds no buffer
 	frame  []byte        // assembly buffer for frames longer than the read buffer
 	err    error         // sticky terminal error
@@ -91,11 +92,14 @@ type ReadyWaiter interface {
 var readBuffers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, readBufferSize) }}
 
 // NewReader returns a Reader that reads frames from r.
-func NewReader(r io.Reader) *Reader {
-	if w, ok := r.(ReadyWaiter); ok {
-		return &Reader{waiter: w}
+func NewReader(rd io.Reader) *Reader {
+	r := &Reader{src: carrySource{rd: rd}}
+	if w, ok := rd.(ReadyWaiter); ok {
+		r.waiter = w
+		return r
 	}
-	return &Reader{br: bufio.NewReaderSize(r, readBufferSize)}
+	r.br = bufio.NewReaderSize(&r.src, readBufferSize)
+	return r
 }
 
 // ensureBuffer makes sure r has a read buffer; over a ReadyWaiter it first
@@ -106,7 +110,7 @@ func (r *Reader) ensureBuffer() error {
 		return nil
 	}
 	if r.br != nil {
-		if r.br.Buffered() > 0 {
+		if r.br.Buffered() > 0 || r.src.pending() {
 			return nil
 		}
 		// The frame returned last (valid until this call) may live in
@@ -115,12 +119,14 @@ func (r *Reader) ensureBuffer() error {
 		readBuffers.Put(r.br)
 		r.br = nil
 	}
-	if err := r.waiter.WaitReady(); err != nil && isTimeout(err) {
-		return err
+	if !r.src.pending() {
+		if err := r.waiter.WaitReady(); err != nil && isTimeout(err) {
+			return err
+		}
 	}
 	// Any other error is the read's to find and report.
 	r.br = readBuffers.Get().(*bufio.Reader)
-	r.br.Reset(r.waiter)
+	r.br.Reset(&r.src)
 	return nil
 }
 
@@ -129,7 +135,7 @@ func (r *Reader) ensureBuffer() error {
 // of a line a deadline cut short does not count: its rest is still to
 // come from the source.
 func (r *Reader) Pending() bool {
-	return r.err != nil || (r.br != nil && r.br.Buffered() > 0)
+	return r.err != nil || (r.br != nil && r.br.Buffered() > 0) || r.src.pending()
 }
 
 // ReadFrame returns the next non-blank line without its terminator. The
@@ -241,7 +247,8 @@ func (r *Reader) readLine() ([]byte, error) {
 				r.resume = true
 				return nil, err
 			}
-			assembling = true
+			// The buffer is full and so, handed out, empty now.
+			return r.readLong()
 		default:
 			// The input ended or failed. A partial last line is still
 			// a frame when the input ended cleanly.
