@@ -60,6 +60,9 @@ type Reader struct {
 	// assembled says the line readLine returned last is in frame, not in
 	// the read buffer.
 	assembled bool
+	// lastLong is the length of the last line readLong finished: the
+	// next long line's buffer is sized for it at once.
+	lastLong int
 
 	// A read that failed with a timeout (os.ErrDeadlineExceeded) leaves
 	// the line it cut short here, to be finished by the next ReadFrame:
@@ -183,13 +186,18 @@ func (r *Reader) ReadFrame() ([]byte, error) {
 
 // GiveUpFrame hands the caller the frame ReadFrame returned last, when it
 // was assembled in a buffer too large to be kept for the next frame
-// (keepFrameBuffer): the Reader forgets that buffer, so the frame stays
+// (keepFrameBuffer), or a long line (of 64 KiB or more) fills at least
+// half of its buffer: the Reader forgets that buffer, so the frame stays
 // valid, and the caller may keep it, after the next ReadFrame. It reports
 // whether it did; a frame it does not give up is only valid until the
 // next ReadFrame, as always. A decoder can then keep slices of a large
-// message instead of copying it.
+// message instead of copying it; the next long line gets a buffer sized
+// by this one's length (see readLong).
 func (r *Reader) GiveUpFrame() bool {
-	if !r.assembled || cap(r.frame) <= keepFrameBuffer || r.resume || r.skipping {
+	if !r.assembled || r.resume || r.skipping {
+		return false
+	}
+	if c := cap(r.frame); c <= keepFrameBuffer && (len(r.frame) < minLongRead || 2*len(r.frame) < c) {
 		return false
 	}
 	r.frame, r.assembled = nil, false

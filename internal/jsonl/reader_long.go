@@ -64,7 +64,13 @@ func (r *Reader) readLong() ([]byte, error) {
 	empty := 0
 	for {
 		if cap(r.frame)-len(r.frame) < minLongRead {
-			r.frame = growFrame(r.frame, minLongRead)
+			// Lines of a stream tend to come in sizes: room for a
+			// quarter more than the last long line, up to the size of
+			// buffer kept between frames, saves the doublings' copies;
+			// a line that fills most of it can be given up whole
+			// (GiveUpFrame) rather than copied out.
+			room := max(minLongRead, min(r.lastLong*5/4, keepFrameBuffer)-len(r.frame))
+			r.frame = growFrame(r.frame, room)
 		}
 		seen := len(r.frame)
 		// Through the buffer, which is empty: bufio reads a request
@@ -79,7 +85,7 @@ func (r *Reader) readLong() ([]byte, error) {
 				r.src.err = err
 			}
 			r.frame = r.frame[:end+1]
-			r.assembled = true
+			r.assembled, r.lastLong = true, len(r.frame)
 			line := trimEOL(r.frame)
 			if r.MaxFrameSize > 0 && len(line) > r.MaxFrameSize {
 				return nil, &FrameTooLargeError{Limit: r.MaxFrameSize, Size: int64(len(line))}
