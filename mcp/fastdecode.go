@@ -21,9 +21,12 @@ import (
 // encoding/json and gets its exact result or error.
 
 // decodeTextResult decodes raw into res if raw is a result of the common
-// shape; ok reports whether it did.
-func decodeTextResult(raw []byte, res *CallToolResult) (ok bool) {
-	d := scanner{b: raw}
+// shape; ok reports whether it did. With inPlace, raw is the caller's to
+// give (see decodeResult): the texts are unescaped where they are and
+// become strings over raw, which is written to only once the whole
+// result was accepted, so a fallback still reads it as it came.
+func decodeTextResult(raw []byte, res *CallToolResult, inPlace bool) (ok bool) {
+	d := scanner{b: raw, inPlace: inPlace}
 	var out CallToolResult
 	sawContent, sawIsError, sawType, sawMeta := false, false, false, false
 	if !d.consume('{') {
@@ -88,6 +91,7 @@ func decodeTextResult(raw []byte, res *CallToolResult) (ok bool) {
 		if !d.consume('}') || !d.atEnd() || !sawContent {
 			return false
 		}
+		d.fillTexts(out.Content)
 		*res = out
 		return true
 	}
@@ -100,6 +104,10 @@ type scanner struct {
 	b       []byte
 	i       int
 	checked bool
+	// inPlace: texts are noted in spans and made into strings over b by
+	// fillTexts (see decodeTextResult).
+	inPlace bool
+	spans   []textSpan
 }
 
 func (d *scanner) space() {
@@ -165,6 +173,11 @@ func (d *scanner) textBlocks() ([]Content, bool) {
 			case key == "type" && !sawType:
 				sawType = true
 				if typ, ok = d.plainString(); !ok || typ != "text" {
+					return nil, false
+				}
+			case key == "text" && !sawText && d.inPlace:
+				sawText = true
+				if !d.textSpan(len(blocks)) {
 					return nil, false
 				}
 			case key == "text" && !sawText:
@@ -281,21 +294,8 @@ func (d *scanner) text() (string, bool) {
 			break
 		}
 		b.Write(raw[:k])
-		var c byte
-		switch raw[k+1] {
-		case '"', '\\', '/':
-			c = raw[k+1]
-		case 'n':
-			c = '\n'
-		case 't':
-			c = '\t'
-		case 'r':
-			c = '\r'
-		case 'b':
-			c = '\b'
-		case 'f':
-			c = '\f'
-		default:
+		c := unescaped(raw[k+1])
+		if c == 0 {
 			return "", false
 		}
 		b.WriteByte(c)
@@ -306,11 +306,13 @@ func (d *scanner) text() (string, bool) {
 
 // decodeResult decodes a call's result into out, taking the one-pass
 // route for tools/call results of the common shape and for tools/list
-// pages (decodeToolsList). checked says raw is known to be valid JSON.
+// pages (decodeToolsList). checked says raw is known to be valid JSON and
+// is the caller's to give: nobody else holds it, and it is not used after
+// (seam.CheckedResults); a text result's strings are then made over it.
 func decodeResult(raw []byte, out any, checked bool) error {
 	switch out := out.(type) {
 	case *CallToolResult:
-		if decodeTextResult(raw, out) {
+		if decodeTextResult(raw, out, checked) {
 			return nil
 		}
 	case *ListToolsResult:

@@ -67,10 +67,13 @@ type AuthorizationReplyObserver interface {
 
 // CheckedResults is a stream whose responses all come out of the jsonrpc
 // codec, which checked each frame whole as JSON before slicing the result
-// out of it: a Response's Result is valid JSON. The MCP client's page
-// decoders then skip over values (a tool's schemas) instead of checking
-// them a second time. A stream that builds or passes on responses of
-// other origins returns false, or does not implement it.
+// out of it: a Response's Result is valid JSON, and its bytes are the
+// response's own (a copy, or a frame the reader gave up), held by nobody
+// else. The MCP client's page decoders then skip over values (a tool's
+// schemas) instead of checking them a second time, and its text-result
+// decoder unescapes texts in place, in a result it no longer needs as it
+// came. A stream that builds or passes on responses of other origins
+// returns false, or does not implement it.
 type CheckedResults interface {
 	ResultsChecked() bool
 }
