@@ -92,7 +92,7 @@ func BenchmarkDecodeCallToolResult(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				var r CallToolResult
-				if err := decodeResult(raw, &r, true); err != nil {
+				if err := decodeResult(raw, &r, false); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -27,6 +27,7 @@ import (
 // result was accepted, so a fallback still reads it as it came.
 func decodeTextResult(raw []byte, res *CallToolResult, inPlace bool) (ok bool) {
 	d := scanner{b: raw, inPlace: inPlace}
+	d.spans = d.oneSpan[:0]
 	var out CallToolResult
 	sawContent, sawIsError, sawType, sawMeta := false, false, false, false
 	if !d.consume('{') {
@@ -108,6 +109,9 @@ type scanner struct {
 	// fillTexts (see decodeTextResult).
 	inPlace bool
 	spans   []textSpan
+	// oneSpan holds the span of the common one-block result, so that
+	// noting it allocates nothing.
+	oneSpan [1]textSpan
 }
 
 func (d *scanner) space() {
