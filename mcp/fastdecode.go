@@ -27,7 +27,6 @@ import (
 // result was accepted, so a fallback still reads it as it came.
 func decodeTextResult(raw []byte, res *CallToolResult, inPlace bool) (ok bool) {
 	d := scanner{b: raw, inPlace: inPlace}
-	d.spans = d.oneSpan[:0]
 	var out CallToolResult
 	sawContent, sawIsError, sawType, sawMeta := false, false, false, false
 	if !d.consume('{') {
@@ -105,13 +104,15 @@ type scanner struct {
 	b       []byte
 	i       int
 	checked bool
-	// inPlace: texts are noted in spans and made into strings over b by
+	// inPlace: texts are noted (first, more) and made into strings over b by
 	// fillTexts (see decodeTextResult).
 	inPlace bool
-	spans   []textSpan
-	// oneSpan holds the span of the common one-block result, so that
-	// noting it allocates nothing.
-	oneSpan [1]textSpan
+	// The texts noted: the first (the common result has one block) in a
+	// field of its own, so that noting it allocates nothing; the others
+	// in more.
+	first textSpan
+	noted int
+	more  []textSpan
 }
 
 func (d *scanner) space() {

@@ -48,7 +48,13 @@ func (d *scanner) textSpan(block int) bool {
 	if !utf8.Valid(d.b[start:j]) {
 		return false
 	}
-	d.spans = append(d.spans, textSpan{block: block, start: start, end: j, escapes: escapes})
+	t := textSpan{block: block, start: start, end: j, escapes: escapes}
+	if d.noted == 0 {
+		d.first = t
+	} else {
+		d.more = append(d.more, t)
+	}
+	d.noted++
 	d.i = j + 1
 	return true
 }
@@ -56,14 +62,21 @@ func (d *scanner) textSpan(block int) bool {
 // fillTexts unescapes the noted texts in place and sets each block's Text
 // to a string over it. Only called once the whole result is accepted.
 func (d *scanner) fillTexts(blocks []Content) {
-	for _, t := range d.spans {
-		n := t.end - t.start
-		if t.escapes > 0 {
-			n = unescapeInPlace(d.b[t.start:t.end])
-		}
-		if n > 0 {
-			blocks[t.block].Text = unsafe.String(&d.b[t.start], n)
-		}
+	if d.noted > 0 {
+		d.fillText(blocks, d.first)
+	}
+	for _, t := range d.more {
+		d.fillText(blocks, t)
+	}
+}
+
+func (d *scanner) fillText(blocks []Content, t textSpan) {
+	n := t.end - t.start
+	if t.escapes > 0 {
+		n = unescapeInPlace(d.b[t.start:t.end])
+	}
+	if n > 0 {
+		blocks[t.block].Text = unsafe.String(&d.b[t.start], n)
 	}
 }
 
