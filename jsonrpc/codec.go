@@ -39,12 +39,8 @@ func decodeMessage(data []byte, retain bool) (Message, error) {
 		}
 		return nil, newDecodeError(data, "not a JSON object", nil)
 	}
-	if !jsonscan.Valid(data) {
-		err := syntaxError(data)
-		return nil, newDecodeError(data, "malformed JSON: "+syntaxReason(err), err)
-	}
 	var env envelope
-	for key, value := range objectMembers(data) {
+	valid := validMembers(data, func(key, value []byte) {
 		switch string(key) {
 		case "jsonrpc":
 			env.jsonrpc = value
@@ -59,6 +55,10 @@ func decodeMessage(data []byte, retain bool) (Message, error) {
 		case "error":
 			env.error = value
 		}
+	})
+	if !valid {
+		err := syntaxError(data)
+		return nil, newDecodeError(data, "malformed JSON: "+syntaxReason(err), err)
 	}
 	return env.message(data, retain)
 }

@@ -42,6 +42,53 @@ func objectMembers(obj []byte) iter.Seq2[[]byte, []byte] {
 	}
 }
 
+// validMembers checks that obj is one JSON object (with white space around
+// it) as jsonscan.Valid would, and calls member for each of its members,
+// keys unescaped and values raw, as objectMembers would; it reports
+// whether obj was valid. A frame's check and its walk are one pass: a
+// large result is crossed once, not twice. On invalid input some members
+// may have been seen before it says so.
+func validMembers(obj []byte, member func(key, value []byte)) bool {
+	i := jsonscan.SkipSpace(obj, 0)
+	if i >= len(obj) || obj[i] != '{' {
+		return false
+	}
+	i = jsonscan.SkipSpace(obj, i+1)
+	if i < len(obj) && obj[i] == '}' {
+		return jsonscan.SkipSpace(obj, i+1) == len(obj)
+	}
+	for {
+		if i >= len(obj) || obj[i] != '"' {
+			return false
+		}
+		end, ok := jsonscan.ValidValue(obj, i)
+		if !ok {
+			return false
+		}
+		key := obj[i+1 : end-1]
+		if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) {
+			if k, ok := jsonString(obj[i:end]); ok {
+				key = []byte(k)
+			}
+		}
+		i = jsonscan.SkipSpace(obj, end)
+		if i >= len(obj) || obj[i] != ':' {
+			return false
+		}
+		i = jsonscan.SkipSpace(obj, i+1)
+		if end, ok = jsonscan.ValidMember(obj, i, 1); !ok {
+			return false
+		}
+		member(key, obj[i:end])
+		i = jsonscan.SkipSpace(obj, end)
+		if i < len(obj) && obj[i] == ',' {
+			i = jsonscan.SkipSpace(obj, i+1)
+			continue
+		}
+		return i < len(obj) && obj[i] == '}' && jsonscan.SkipSpace(obj, i+1) == len(obj)
+	}
+}
+
 // arrayItems yields the raw items of the valid JSON array arr.
 func arrayItems(arr []byte) iter.Seq[[]byte] {
 	return func(yield func([]byte) bool) {

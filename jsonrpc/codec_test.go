@@ -430,3 +430,19 @@ func TestNewRequestAndNotification(t *testing.T) {
 		t.Error("unencodable notification params accepted")
 	}
 }
+
+// The nesting limit (encoding/json's 10,000) holds for the frame, the
+// result's nesting counted from the frame's object, now that the frame is
+// checked member by member.
+func TestDecodeNestingLimitCountsTheFrame(t *testing.T) {
+	frame := func(depth int) []byte {
+		return []byte(`{"jsonrpc":"2.0","id":1,"result":` + strings.Repeat("[", depth) + strings.Repeat("]", depth) + `}`)
+	}
+	if _, err := DecodeMessage(frame(9999)); err != nil {
+		t.Errorf("a result 9,999 deep (10,000 with the frame): %v", err)
+	}
+	_, err := DecodeMessage(frame(10000))
+	if err == nil || !strings.Contains(err.Error(), "malformed JSON") {
+		t.Errorf("a result 10,000 deep (10,001 with the frame) = %v, want malformed JSON", err)
+	}
+}

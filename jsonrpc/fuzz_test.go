@@ -144,6 +144,25 @@ func checkRoundTrip(t *testing.T, m Message) {
 // scanners with encoding/json on any valid object or array.
 func checkScannerAgreesWithEncodingJSON(t *testing.T, data []byte) {
 	t.Helper()
+	// The check-and-walk of a frame agrees with json.Valid on every
+	// input, and with objectMembers on the members it yields.
+	var walked [][2][]byte
+	valid := validMembers(data, func(k, v []byte) { walked = append(walked, [2][]byte{k, v}) })
+	if want := json.Valid(data) && bytes.TrimSpace(data)[0] == '{'; valid != want {
+		t.Fatalf("validMembers(%q) = %v, json.Valid and an object: %v", data, valid, want)
+	}
+	if valid {
+		i := 0
+		for k, v := range objectMembers(bytes.TrimSpace(data)) {
+			if i >= len(walked) || !bytes.Equal(walked[i][0], k) || !bytes.Equal(walked[i][1], v) {
+				t.Fatalf("validMembers(%q) yields %q, objectMembers %q at %d", data, walked, k, i)
+			}
+			i++
+		}
+		if i != len(walked) {
+			t.Fatalf("validMembers(%q) yields %d members, objectMembers %d", data, len(walked), i)
+		}
+	}
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 || !json.Valid(data) {
 		return

@@ -92,7 +92,7 @@ func BenchmarkDecodeCallToolResult(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				var r CallToolResult
-				if err := decodeResult(raw, &r); err != nil {
+				if err := decodeResult(raw, &r, false); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -117,7 +117,11 @@ func BenchmarkDecodeToolsList(b *testing.B) {
 	for _, route := range []struct {
 		name   string
 		decode func([]byte, any) error
-	}{{"decodeResult", decodeResult}, {"encoding-json", json.Unmarshal}} {
+	}{
+		{"decodeResult", func(raw []byte, out any) error { return decodeResult(raw, out, false) }},
+		{"decodeResult-checked", func(raw []byte, out any) error { return decodeResult(raw, out, true) }},
+		{"encoding-json", json.Unmarshal},
+	} {
 		b.Run(route.name, func(b *testing.B) {
 			b.SetBytes(int64(len(raw)))
 			b.ReportAllocs()

@@ -36,7 +36,7 @@ func (c *Client) call(ctx context.Context, method string, params any, opts *json
 	if out == nil {
 		return nil
 	}
-	if err := decodeResult(raw, out); err != nil {
+	if err := decodeResult(raw, out, c.resultsChecked); err != nil {
 		return fmt.Errorf("mcp: %s: decoding the result: %w", method, err)
 	}
 	return nil

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpwire/mcpwire/internal/renewhook"
+	"github.com/mcpwire/mcpwire/internal/seam"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 	"github.com/mcpwire/mcpwire/transport"
 )
@@ -191,6 +192,9 @@ type ClientOptions struct {
 type Client struct {
 	conn   *jsonrpc.Conn
 	stream jsonrpc.Stream
+	// resultsChecked: every result comes from a frame the codec checked
+	// as JSON (seam.CheckedResults), so decoders need not check it again.
+	resultsChecked bool
 	// rawModern is modern for requests sent through Conn (see
 	// prepareRequest).
 	rawModern rawModernSession
@@ -280,6 +284,9 @@ func newClient(ctx context.Context, s jsonrpc.Stream, opts *ClientOptions, n neg
 		return nil, errors.New("mcp: NewClient: stream is nil")
 	}
 	c := &Client{stream: s}
+	if cr, ok := s.(seam.CheckedResults); ok {
+		c.resultsChecked = cr.ResultsChecked()
+	}
 	var o ClientOptions
 	if opts != nil {
 		o = *opts

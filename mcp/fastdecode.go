@@ -21,9 +21,12 @@ import (
 // encoding/json and gets its exact result or error.
 
 // decodeTextResult decodes raw into res if raw is a result of the common
-// shape; ok reports whether it did.
-func decodeTextResult(raw []byte, res *CallToolResult) (ok bool) {
-	d := scanner{b: raw}
+// shape; ok reports whether it did. With inPlace, raw is the caller's to
+// give (see decodeResult): the texts are unescaped where they are and
+// become strings over raw, which is written to only once the whole
+// result was accepted, so a fallback still reads it as it came.
+func decodeTextResult(raw []byte, res *CallToolResult, inPlace bool) (ok bool) {
+	d := scanner{b: raw, inPlace: inPlace}
 	var out CallToolResult
 	sawContent, sawIsError, sawType, sawMeta := false, false, false, false
 	if !d.consume('{') {
@@ -88,16 +91,28 @@ func decodeTextResult(raw []byte, res *CallToolResult) (ok bool) {
 		if !d.consume('}') || !d.atEnd() || !sawContent {
 			return false
 		}
+		d.fillTexts(out.Content)
 		*res = out
 		return true
 	}
 }
 
 // scanner reads JSON tokens from b; every method skips leading white
-// space and reports failure instead of an error.
+// space and reports failure instead of an error. checked says b is known
+// to be valid JSON (see validValue).
 type scanner struct {
-	b []byte
-	i int
+	b       []byte
+	i       int
+	checked bool
+	// inPlace: texts are noted (first, more) and made into strings over b by
+	// fillTexts (see decodeTextResult).
+	inPlace bool
+	// The texts noted: the first (the common result has one block) in a
+	// field of its own, so that noting it allocates nothing; the others
+	// in more.
+	first textSpan
+	noted int
+	more  []textSpan
 }
 
 func (d *scanner) space() {
@@ -163,6 +178,11 @@ func (d *scanner) textBlocks() ([]Content, bool) {
 			case key == "type" && !sawType:
 				sawType = true
 				if typ, ok = d.plainString(); !ok || typ != "text" {
+					return nil, false
+				}
+			case key == "text" && !sawText && d.inPlace:
+				sawText = true
+				if !d.textSpan(len(blocks)) {
 					return nil, false
 				}
 			case key == "text" && !sawText:
@@ -279,21 +299,8 @@ func (d *scanner) text() (string, bool) {
 			break
 		}
 		b.Write(raw[:k])
-		var c byte
-		switch raw[k+1] {
-		case '"', '\\', '/':
-			c = raw[k+1]
-		case 'n':
-			c = '\n'
-		case 't':
-			c = '\t'
-		case 'r':
-			c = '\r'
-		case 'b':
-			c = '\b'
-		case 'f':
-			c = '\f'
-		default:
+		c := unescaped(raw[k+1])
+		if c == 0 {
 			return "", false
 		}
 		b.WriteByte(c)
@@ -304,15 +311,17 @@ func (d *scanner) text() (string, bool) {
 
 // decodeResult decodes a call's result into out, taking the one-pass
 // route for tools/call results of the common shape and for tools/list
-// pages (decodeToolsList).
-func decodeResult(raw []byte, out any) error {
+// pages (decodeToolsList). checked says raw is known to be valid JSON and
+// is the caller's to give: nobody else holds it, and it is not used after
+// (seam.CheckedResults); a text result's strings are then made over it.
+func decodeResult(raw []byte, out any, checked bool) error {
 	switch out := out.(type) {
 	case *CallToolResult:
-		if decodeTextResult(raw, out) {
+		if decodeTextResult(raw, out, checked) {
 			return nil
 		}
 	case *ListToolsResult:
-		if decodeToolsList(raw, out) {
+		if decodeToolsList(raw, out, checked) {
 			return nil
 		}
 	}

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -21,7 +22,7 @@ var textResultSamples = []string{
 // common shape.
 func TestDecodeTextResultMatchesEncodingJSON(t *testing.T) {
 	for _, raw := range textResultSamples {
-		if !checkFastDecode(t, []byte(raw), decodeTextResult) {
+		if !checkFastDecode(t, []byte(raw), copiedTextResult) || !checkFastDecode(t, []byte(raw), inPlaceTextResult) {
 			t.Errorf("%s: not taken by the fast path", raw)
 		}
 	}
@@ -73,7 +74,8 @@ func TestDecodeTextResultDeclines(t *testing.T) {
 		`{"content":[],"resultType":1}`,
 		`{"content":[],"resultType":"a","resultType":"b"}`,
 	} {
-		checkDeclined(t, []byte(raw), decodeTextResult)
+		checkDeclined(t, []byte(raw), copiedTextResult)
+		checkUntouched(t, []byte(raw))
 	}
 }
 
@@ -93,12 +95,14 @@ func checkDeclined[T any](t *testing.T, raw []byte, fast func([]byte, *T) bool) 
 func TestDecodeTextResultLargeText(t *testing.T) {
 	text := strings.Repeat(`The quick brown fox.\n`, 100000)
 	raw := `{"content":[{"type":"text","text":"` + text + `"}]}`
-	var r CallToolResult
-	if !decodeTextResult([]byte(raw), &r) {
-		t.Fatal("not taken by the fast path")
-	}
-	if want := strings.ReplaceAll(text, `\n`, "\n"); r.Content[0].Text != want {
-		t.Fatalf("text of %d bytes, want %d", len(r.Content[0].Text), len(want))
+	for _, inPlace := range []bool{false, true} {
+		var r CallToolResult
+		if !decodeTextResult([]byte(raw), &r, inPlace) {
+			t.Fatal("not taken by the fast path")
+		}
+		if want := strings.ReplaceAll(text, `\n`, "\n"); r.Content[0].Text != want {
+			t.Fatalf("in place %v: text of %d bytes, want %d", inPlace, len(r.Content[0].Text), len(want))
+		}
 	}
 }
 
@@ -110,6 +114,27 @@ func FuzzDecodeTextResult(f *testing.F) {
 	}
 	f.Add([]byte(`{"content":[{"type":"text","text":"a\u0041"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		checkFastDecode(t, data, decodeTextResult)
+		checkFastDecode(t, data, copiedTextResult)
+		checkFastDecode(t, data, inPlaceTextResult)
+		checkUntouched(t, data)
 	})
+}
+
+func copiedTextResult(raw []byte, res *CallToolResult) bool { return decodeTextResult(raw, res, false) }
+
+// inPlaceTextResult decodes a copy of raw in place, which the comparison
+// with encoding/json that follows needs unchanged.
+func inPlaceTextResult(raw []byte, res *CallToolResult) bool {
+	return decodeTextResult(bytes.Clone(raw), res, true)
+}
+
+// checkUntouched: a result the in-place decoder declines is left as it
+// came, for encoding/json to read.
+func checkUntouched(t *testing.T, raw []byte) {
+	t.Helper()
+	in := bytes.Clone(raw)
+	var r CallToolResult
+	if !decodeTextResult(in, &r, true) && !bytes.Equal(in, raw) {
+		t.Fatalf("%q declined, but changed to %q", raw, in)
+	}
 }

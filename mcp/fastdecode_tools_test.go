@@ -1,6 +1,9 @@
 package mcp
 
-import "testing"
+import (
+	"encoding/json"
+	"testing"
+)
 
 var toolsListSamples = []string{
 	`{"tools":[]}`,
@@ -18,7 +21,7 @@ var toolsListSamples = []string{
 // The one-pass decoder and encoding/json agree on every page it takes.
 func TestDecodeToolsListMatchesEncodingJSON(t *testing.T) {
 	for _, raw := range toolsListSamples {
-		if !checkFastDecode(t, []byte(raw), decodeToolsList) {
+		if !checkFastDecode(t, []byte(raw), uncheckedToolsList) || !checkFastDecode(t, []byte(raw), checkedToolsList) {
 			t.Errorf("%s: not taken by the fast path", raw)
 		}
 	}
@@ -47,7 +50,10 @@ func TestDecodeToolsListDeclines(t *testing.T) {
 		`{"tools":[{"name":"a"`,
 		`[]`,
 	} {
-		checkDeclined(t, []byte(raw), decodeToolsList)
+		checkDeclined(t, []byte(raw), uncheckedToolsList)
+		if json.Valid([]byte(raw)) {
+			checkDeclined(t, []byte(raw), checkedToolsList)
+		}
 	}
 }
 
@@ -58,6 +64,16 @@ func FuzzDecodeToolsList(f *testing.F) {
 		f.Add([]byte(raw))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		checkFastDecode(t, data, decodeToolsList)
+		checkFastDecode(t, data, uncheckedToolsList)
+		if json.Valid(data) {
+			// What the codec lets through: the decoder skips values
+			// instead of checking them.
+			checkFastDecode(t, data, checkedToolsList)
+		}
 	})
 }
+
+func uncheckedToolsList(raw []byte, res *ListToolsResult) bool {
+	return decodeToolsList(raw, res, false)
+}
+func checkedToolsList(raw []byte, res *ListToolsResult) bool { return decodeToolsList(raw, res, true) }

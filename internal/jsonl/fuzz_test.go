@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"strings"
 	"testing"
 	"testing/iotest"
 )
@@ -20,9 +21,17 @@ func FuzzJSONLReader(f *testing.F) {
 		"\r\n \t\n{}\r\r\n\rx",
 		"",
 	}
+	// Lines longer than the read buffer, read straight into the frame's
+	// buffer, with lines after them that such a read takes in too.
+	long := strings.Repeat("x", 9000)
+	seeds = append(seeds,
+		long+"\n{}\n"+long+"\r\n \n"+long[:5000]+"\n",
+		"{}\n"+long+"\r",
+		long[:4096]+"\n"+long[:4097]+"\n"+long[:4095]+"\r\n\n")
 	for _, s := range seeds {
 		f.Add([]byte(s), uint16(0))
 		f.Add([]byte(s), uint16(16))
+		f.Add([]byte(s), uint16(5000))
 	}
 	f.Fuzz(func(t *testing.T, in []byte, limit uint16) {
 		var want [][]byte
@@ -34,7 +43,7 @@ func FuzzJSONLReader(f *testing.F) {
 				want = append(want, line)
 			}
 		}
-		for _, src := range []io.Reader{bytes.NewReader(in), iotest.OneByteReader(bytes.NewReader(in)), &timeoutReader{r: bytes.NewReader(in)}, &waitingReader{timeoutReader{r: bytes.NewReader(in)}}} {
+		for _, src := range []io.Reader{bytes.NewReader(in), iotest.OneByteReader(bytes.NewReader(in)), &timeoutReader{r: bytes.NewReader(in)}, &waitingReader{timeoutReader{r: bytes.NewReader(in)}}, &lumpReader{rest: in}} {
 			r := NewReader(src)
 			r.MaxFrameSize = int(limit)
 			var got [][]byte
@@ -160,6 +169,24 @@ func (t *timeoutReader) Read(p []byte) (int, error) {
 		return 0, os.ErrDeadlineExceeded
 	}
 	return t.r.Read(p[:min(len(p), 1+t.calls%7)])
+}
+
+// lumpReader hands out its input in lumps of sizes that vary, larger than
+// the read buffer now and then, and its end together with the last lump,
+// as an io.Reader may.
+type lumpReader struct {
+	rest  []byte
+	calls int
+}
+
+func (l *lumpReader) Read(p []byte) (int, error) {
+	l.calls++
+	n := copy(p[:min(len(p), 1+l.calls*2999%9001)], l.rest)
+	l.rest = l.rest[n:]
+	if len(l.rest) == 0 {
+		return n, io.EOF
+	}
+	return n, nil
 }
 
 // waitingReader is a timeoutReader that is also a ReadyWaiter, whose waits

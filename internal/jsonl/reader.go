@@ -53,12 +53,16 @@ type Reader struct {
 	MaxFrameSize int
 
 	waiter ReadyWaiter   // the source, when it can wait for input without a buffer
+	src    carrySource   // what br reads: the source, after what a long read left
 	br     *bufio.Reader // nil while a waiter's Reader holds no buffer
 	frame  []byte        // assembly buffer for frames longer than the read buffer
 	err    error         // sticky terminal error
 	// assembled says the line readLine returned last is in frame, not in
 	// the read buffer.
 	assembled bool
+	// lastLong is the length of the last line readLong finished: the
+	// next long line's buffer is sized for it at once.
+	lastLong int
 
 	// A read that failed with a timeout (os.ErrDeadlineExceeded) leaves
 	// the line it cut short here, to be finished by the next ReadFrame:
@@ -91,11 +95,14 @@ type ReadyWaiter interface {
 var readBuffers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, readBufferSize) }}
 
 // NewReader returns a Reader that reads frames from r.
-func NewReader(r io.Reader) *Reader {
-	if w, ok := r.(ReadyWaiter); ok {
-		return &Reader{waiter: w}
+func NewReader(rd io.Reader) *Reader {
+	r := &Reader{src: carrySource{rd: rd}}
+	if w, ok := rd.(ReadyWaiter); ok {
+		r.waiter = w
+		return r
 	}
-	return &Reader{br: bufio.NewReaderSize(r, readBufferSize)}
+	r.br = bufio.NewReaderSize(&r.src, readBufferSize)
+	return r
 }
 
 // ensureBuffer makes sure r has a read buffer; over a ReadyWaiter it first
@@ -106,7 +113,7 @@ func (r *Reader) ensureBuffer() error {
 		return nil
 	}
 	if r.br != nil {
-		if r.br.Buffered() > 0 {
+		if r.br.Buffered() > 0 || r.src.pending() {
 			return nil
 		}
 		// The frame returned last (valid until this call) may live in
@@ -115,12 +122,14 @@ func (r *Reader) ensureBuffer() error {
 		readBuffers.Put(r.br)
 		r.br = nil
 	}
-	if err := r.waiter.WaitReady(); err != nil && isTimeout(err) {
-		return err
+	if !r.src.pending() {
+		if err := r.waiter.WaitReady(); err != nil && isTimeout(err) {
+			return err
+		}
 	}
 	// Any other error is the read's to find and report.
 	r.br = readBuffers.Get().(*bufio.Reader)
-	r.br.Reset(r.waiter)
+	r.br.Reset(&r.src)
 	return nil
 }
 
@@ -129,7 +138,7 @@ func (r *Reader) ensureBuffer() error {
 // of a line a deadline cut short does not count: its rest is still to
 // come from the source.
 func (r *Reader) Pending() bool {
-	return r.err != nil || (r.br != nil && r.br.Buffered() > 0)
+	return r.err != nil || (r.br != nil && r.br.Buffered() > 0) || r.src.pending()
 }
 
 // ReadFrame returns the next non-blank line without its terminator. The
@@ -177,13 +186,18 @@ func (r *Reader) ReadFrame() ([]byte, error) {
 
 // GiveUpFrame hands the caller the frame ReadFrame returned last, when it
 // was assembled in a buffer too large to be kept for the next frame
-// (keepFrameBuffer): the Reader forgets that buffer, so the frame stays
+// (keepFrameBuffer), or a long line (of 64 KiB or more) fills at least
+// half of its buffer: the Reader forgets that buffer, so the frame stays
 // valid, and the caller may keep it, after the next ReadFrame. It reports
 // whether it did; a frame it does not give up is only valid until the
 // next ReadFrame, as always. A decoder can then keep slices of a large
-// message instead of copying it.
+// message instead of copying it; the next long line gets a buffer sized
+// by this one's length (see readLong).
 func (r *Reader) GiveUpFrame() bool {
-	if !r.assembled || cap(r.frame) <= keepFrameBuffer || r.resume || r.skipping {
+	if !r.assembled || r.resume || r.skipping {
+		return false
+	}
+	if c := cap(r.frame); c <= keepFrameBuffer && (len(r.frame) < minLongRead || 2*len(r.frame) < c) {
 		return false
 	}
 	r.frame, r.assembled = nil, false
@@ -241,7 +255,8 @@ func (r *Reader) readLine() ([]byte, error) {
 				r.resume = true
 				return nil, err
 			}
-			assembling = true
+			// The buffer is full and so, handed out, empty now.
+			return r.readLong()
 		default:
 			// The input ended or failed. A partial last line is still
 			// a frame when the input ended cleanly.

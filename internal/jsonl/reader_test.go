@@ -271,3 +271,38 @@ func TestReaderGivesUpOnlyLargeAssembledFrames(t *testing.T) {
 		}
 	}
 }
+
+// A long line that fills most of its buffer is given up too, and the next
+// one gets a buffer of its own, sized for it; a short long line in a
+// buffer made for a longer one is not.
+func TestReaderGivesUpLongLinesThatFillTheirBuffer(t *testing.T) {
+	long := strings.Repeat("l", 100<<10)
+	other := strings.Repeat("o", 100<<10)
+	mid := strings.Repeat("m", 3*readBufferSize)
+	r := NewReader(strings.NewReader(long + "\n" + other + "\n" + mid + "\n"))
+	var kept [][]byte
+	for i, want := range []struct {
+		frame  string
+		giveUp bool
+	}{{long, true}, {other, true}, {mid, false}} {
+		f, err := r.ReadFrame()
+		if err != nil || string(f) != want.frame {
+			t.Fatalf("frame %d: %d bytes, %v", i, len(f), err)
+		}
+		if got := r.GiveUpFrame(); got != want.giveUp {
+			t.Fatalf("frame %d (%d bytes in a buffer of %d): GiveUpFrame = %v, want %v", i, len(f), cap(f), got, want.giveUp)
+		}
+		if want.giveUp {
+			kept = append(kept, f)
+		}
+	}
+	if _, err := r.ReadFrame(); err != io.EOF {
+		t.Fatalf("after the last frame: %v", err)
+	}
+	if string(kept[0]) != long || string(kept[1]) != other {
+		t.Fatal("a given-up frame changed after later reads")
+	}
+	if c := cap(kept[1]); c > len(other)*5/4+readBufferSize+2 {
+		t.Errorf("the second long line of %d bytes got a buffer of %d", len(other), c)
+	}
+}

@@ -33,6 +33,18 @@ func Valid(b []byte) bool {
 // at. A decoder that picks members out of a document uses it to check,
 // and step over, each member it keeps raw or does not want.
 func ValidValue(b []byte, i int) (end int, ok bool) {
+	return validValue(b, i, maxDepth)
+}
+
+// ValidMember is ValidValue for a value that is itself depth containers
+// deep in the document being checked (a member of the top object is 1
+// deep): the nesting limit applies to the document, as for Valid.
+func ValidMember(b []byte, i, depth int) (end int, ok bool) {
+	return validValue(b, i, maxDepth-depth)
+}
+
+// validValue is ValidValue with nesting allowed up to limit.
+func validValue(b []byte, i, limit int) (end int, ok bool) {
 	var open nesting // the containers we are inside
 	for {
 		// A value starts at b[i].
@@ -41,7 +53,7 @@ func ValidValue(b []byte, i int) (end int, ok bool) {
 		}
 		switch c := b[i]; c {
 		case '{', '[':
-			if open.depth == maxDepth {
+			if open.depth >= limit {
 				return i, false
 			}
 			open.push(c == '{')

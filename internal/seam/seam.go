@@ -64,3 +64,16 @@ type AuthorizationObserver interface {
 type AuthorizationReplyObserver interface {
 	AcceptedReply(resp *http.Response)
 }
+
+// CheckedResults is a stream whose responses all come out of the jsonrpc
+// codec, which checked each frame whole as JSON before slicing the result
+// out of it: a Response's Result is valid JSON, and its bytes are the
+// response's own (a copy, or a frame the reader gave up), held by nobody
+// else. The MCP client's page decoders then skip over values (a tool's
+// schemas) instead of checking them a second time, and its text-result
+// decoder unescapes texts in place, in a result it no longer needs as it
+// came. A stream that builds or passes on responses of other origins
+// returns false, or does not implement it.
+type CheckedResults interface {
+	ResultsChecked() bool
+}
