@@ -99,6 +99,17 @@ func startInspect(t *testing.T, args ...string) (*http.Client, string) {
 	if err != nil || u.Hostname() != "127.0.0.1" || u.Query().Get("token") == "" {
 		t.Fatalf("printed URL %q: want 127.0.0.1 with a token", page)
 	}
+	return pageClient(t, page)
+}
+
+// pageClient opens the printed URL, whose token becomes the client's
+// cookie, and returns the client and the page's origin.
+func pageClient(t *testing.T, page string) (*http.Client, string) {
+	t.Helper()
+	u, err := url.Parse(page)
+	if err != nil {
+		t.Fatal(err)
+	}
 	jar, _ := cookiejar.New(nil)
 	c := &http.Client{Jar: jar}
 	resp, err := c.Get(page)
