@@ -53,22 +53,9 @@ func (r *ToolRequest) Bind(v any) error {
 }
 
 func (ss *Session) callTool(ctx context.Context, req *jsonrpc.Request) (any, error) {
-	var p struct {
-		Name      string          `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-		Meta      json.RawMessage `json:"_meta"`
-		Task      json.RawMessage `json:"task"`
-	}
-	if err := decodeParams(req, &p); err != nil {
+	p, progressToken, err := decodeToolCall(req.Params)
+	if err != nil {
 		return nil, err
-	}
-	var meta struct {
-		ProgressToken json.RawMessage `json:"progressToken"`
-	}
-	if len(p.Meta) > 0 && string(p.Meta) != "null" {
-		if err := json.Unmarshal(p.Meta, &meta); err != nil {
-			return nil, invalidParams("tools/call: params._meta: %v", err)
-		}
 	}
 	s := ss.srv
 	s.mu.Lock()
@@ -89,8 +76,8 @@ func (ss *Session) callTool(ctx context.Context, req *jsonrpc.Request) (any, err
 	if len(p.Meta) > 0 && string(p.Meta) != "null" {
 		tr.Meta = p.Meta
 	}
-	if len(meta.ProgressToken) > 0 && string(meta.ProgressToken) != "null" {
-		tr.progressToken = meta.ProgressToken
+	if len(progressToken) > 0 && string(progressToken) != "null" {
+		tr.progressToken = progressToken
 	}
 	if task, required := ss.srv.taskSupport(p.Name); task != "" {
 		if len(p.Task) > 0 {
