@@ -27,7 +27,12 @@ func decodeToolCall(params json.RawMessage) (p toolCallParams, token json.RawMes
 	if fastToolCall(params, &p) && (len(p.Meta) == 0 || string(p.Meta) == "null" || fastProgressToken(p.Meta, &token)) {
 		return p, token, nil
 	}
-	p, token = toolCallParams{}, nil
+	return decodeToolCallJSON(params)
+}
+
+// decodeToolCallJSON is decodeToolCall by encoding/json, in a function of
+// its own so that only this path moves its values to the heap.
+func decodeToolCallJSON(params json.RawMessage) (p toolCallParams, token json.RawMessage, err error) {
 	if len(params) > 0 {
 		if err := json.Unmarshal(params, &p); err != nil {
 			return p, nil, invalidParams("tools/call: params: %v", err)

@@ -7,21 +7,10 @@ import (
 )
 
 // slowToolCall is what the core did before decodeToolCall: encoding/json
-// for the params and again for _meta's progressToken.
-func slowToolCall(params []byte) (p toolCallParams, token json.RawMessage, ok bool) {
-	if len(params) > 0 && json.Unmarshal(params, &p) != nil {
-		return p, nil, false
-	}
-	if len(p.Meta) > 0 && string(p.Meta) != "null" {
-		var meta struct {
-			ProgressToken json.RawMessage `json:"progressToken"`
-		}
-		if json.Unmarshal(p.Meta, &meta) != nil {
-			return p, nil, false
-		}
-		token = meta.ProgressToken
-	}
-	return p, token, true
+// for the params and again for _meta's progress token.
+func slowToolCall(params []byte) (toolCallParams, json.RawMessage, bool) {
+	p, token, err := decodeToolCallJSON(params)
+	return p, token, err == nil
 }
 
 func sameToolCall(t *testing.T, params string) {
