@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
@@ -59,15 +58,12 @@ func (ss *Session) callTool(ctx context.Context, req *jsonrpc.Request) (any, err
 	}
 	s := ss.srv
 	s.mu.Lock()
-	i := slices.IndexFunc(s.tools, func(e toolEntry) bool { return e.tool.Name == p.Name })
-	var h ToolHandler
-	if i >= 0 {
-		h = s.tools[i].handler
-	}
+	entry, ok := s.toolLocked(p.Name)
 	s.mu.Unlock()
-	if i < 0 {
+	if !ok {
 		return nil, invalidParams("tools/call: unknown tool %q", p.Name)
 	}
+	h := entry.handler
 	args := p.Arguments
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage(`{}`)
@@ -79,7 +75,7 @@ func (ss *Session) callTool(ctx context.Context, req *jsonrpc.Request) (any, err
 	if len(progressToken) > 0 && string(progressToken) != "null" {
 		tr.progressToken = progressToken
 	}
-	if task, required := ss.srv.taskSupport(p.Name); task != "" {
+	if task, required := entry.task, entry.task == TaskRequired; task != "" {
 		if len(p.Task) > 0 {
 			return ss.startTask(tr, h)
 		}
