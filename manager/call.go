@@ -46,13 +46,14 @@ func (m *Manager) CallServerTool(ctx context.Context, server, tool string, args 
 }
 
 func (m *Manager) callTool(ctx context.Context, s *server, tool string, args any, opts *mcp.CallOptions) (*mcp.CallToolResult, error) {
-	op := fmt.Sprintf("call tool %q", tool)
+	// The op is named only on failure: a gateway routes every call here.
+	op := func() string { return fmt.Sprintf("call tool %q", tool) }
 	if s.cfg != nil && !s.cfg.ToolAllowed(tool) {
-		return nil, &Error{Server: s.name, Op: op, Err: fmt.Errorf("%w: excluded by the server's enabledTools/disabledTools", ErrUnknownTool)}
+		return nil, &Error{Server: s.name, Op: op(), Err: fmt.Errorf("%w: excluded by the server's enabledTools/disabledTools", ErrUnknownTool)}
 	}
 	c, err := s.ready(ctx, callWait(m.opts.ReconnectWait, opts))
 	if err != nil {
-		return nil, &Error{Server: s.name, Op: op, Err: err}
+		return nil, &Error{Server: s.name, Op: op(), Err: err}
 	}
 	m.refreshStale(toolList)
 	res, err := c.CallTool(ctx, tool, args, opts)
@@ -61,7 +62,7 @@ func (m *Manager) callTool(ctx context.Context, s *server, tool string, args any
 			// Close ended the connection, not the server.
 			err = fmt.Errorf("%w while the call was in flight", ErrShutdown)
 		}
-		return nil, &Error{Server: s.name, Op: op, Err: err}
+		return nil, &Error{Server: s.name, Op: op(), Err: err}
 	}
 	return res, nil
 }

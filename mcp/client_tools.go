@@ -116,7 +116,7 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts *Call
 		p.Meta = opts.Meta
 	}
 	var params any = p
-	if c.modern == nil && p.Meta == nil {
+	if p.Meta == nil { // both eras: the modern one splices its _meta into these bytes
 		params = p.encoded()
 	}
 	var res CallToolResult

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpwire/mcpwire/internal/jsonenc"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
@@ -242,6 +243,8 @@ func encodeParams(params any) ([]byte, error) {
 	case nil:
 		return []byte("{}"), nil
 	case json.RawMessage:
+		return p, nil
+	case jsonenc.Encoded: // written by this module, e.g. tools/call's
 		return p, nil
 	}
 	return json.Marshal(params)

@@ -27,7 +27,10 @@ const keepEncodeBuffer = 1 << 20
 // wrapping io.EOF.
 //
 // The stream owns r and w from now on. It reads r from a goroutine of its
-// own, reading ahead by at most one line, and writes w from another. Close
+// own, reading ahead by at most one line, and writes w from another. When
+// r is an OS pipe (an *os.File with read deadlines), nothing reads ahead:
+// the module's own engine and server read it on their goroutines, in
+// turns, and Read starts the read goroutine only when called. Close
 // closes closer (when not nil), which must make a blocked Read of r and a
 // blocked Write of w return, typically by closing the pipe or file behind
 // them; those goroutines end when that happens.
@@ -35,6 +38,9 @@ func NewStream(r io.Reader, w io.Writer, closer io.Closer) jsonrpc.Stream {
 	var closeFn func() error
 	if closer != nil {
 		closeFn = closer.Close
+	}
+	if s := newPipeStream(r, w, closeFn); s != nil {
+		return s
 	}
 	return newLineStream(r, w, lineStreamConfig{close: closeFn})
 }

@@ -313,10 +313,9 @@ func (h *HTTPHandler) checkParamHeaders(r *http.Request, req *jsonrpc.Request) *
 	_ = json.Unmarshal(req.Params, &p)
 	s := h.srv
 	s.mu.Lock()
-	i := slices.IndexFunc(s.tools, func(e toolEntry) bool { return e.tool.Name == p.Name })
 	var schema json.RawMessage
-	if i >= 0 {
-		schema = s.tools[i].tool.InputSchema
+	if e, ok := s.toolLocked(p.Name); ok {
+		schema = e.tool.InputSchema
 	}
 	s.mu.Unlock()
 	fields, err := headerFields(schema)

@@ -60,17 +60,21 @@ func (ss *Session) serveStream(ctx context.Context, out *streamOut) error {
 	unhook := context.AfterFunc(ss.ctx, stop)
 	defer unhook()
 	var readErr error
-	for {
-		msg, err := out.st.Read(readCtx)
-		if err != nil {
-			if jsonrpc.IsDecodeError(err) {
-				ss.receiveBad(err)
-				continue
+	if tr, ok := out.st.(turnReader); ok {
+		readErr = ss.readTurns(readCtx, tr)
+	} else {
+		for {
+			msg, err := out.st.Read(readCtx)
+			if err != nil {
+				if jsonrpc.IsDecodeError(err) {
+					ss.receiveBad(err)
+					continue
+				}
+				readErr = err
+				break
 			}
-			readErr = err
-			break
+			ss.receive(msg)
 		}
-		ss.receive(msg)
 	}
 	closedByServer := ss.ctx.Err() != nil
 	if !closedByServer && ctx.Err() == nil && !out.crashed.Load() && isEndOfStream(readErr) {

@@ -70,6 +70,7 @@ type Server struct {
 
 	mu         sync.Mutex
 	tools      []toolEntry
+	toolIndex  map[string]int // name -> index in tools; see indexToolsLocked
 	resources  []Resource
 	templates  []templateEntry
 	prompts    []promptEntry
@@ -95,6 +96,13 @@ type Server struct {
 type toolEntry struct {
 	tool    Tool
 	handler ToolHandler
+	// task is the tool's execution.taskSupport ("" for none), read once
+	// here rather than on every call.
+	task string
+}
+
+func newToolEntry(t Tool, h ToolHandler) toolEntry {
+	return toolEntry{tool: t, handler: h, task: executionSupport(t.Execution)}
 }
 
 type templateEntry struct {
@@ -135,11 +143,11 @@ func (s *Server) AddTool(t Tool, h ToolHandler) {
 		t.InputSchema = json.RawMessage(`{"type":"object"}`)
 	}
 	s.mu.Lock()
-	i := slices.IndexFunc(s.tools, func(e toolEntry) bool { return e.tool.Name == t.Name })
-	if i >= 0 {
-		s.tools[i] = toolEntry{t, h}
+	if i, ok := s.toolIndex[t.Name]; ok {
+		s.tools[i] = newToolEntry(t, h)
 	} else {
-		s.tools = append(s.tools, toolEntry{t, h})
+		s.tools = append(s.tools, newToolEntry(t, h))
+		s.indexToolsLocked()
 	}
 	s.mu.Unlock()
 	s.broadcast("notifications/tools/list_changed", nil, "")
@@ -152,6 +160,7 @@ func (s *Server) RemoveTool(name string) bool {
 	n := len(s.tools)
 	s.tools = slices.DeleteFunc(s.tools, func(e toolEntry) bool { return e.tool.Name == name })
 	removed := len(s.tools) != n
+	s.indexToolsLocked()
 	s.mu.Unlock()
 	if removed {
 		s.broadcast("notifications/tools/list_changed", nil, "")
@@ -318,4 +327,24 @@ func (s *Server) floodStderr(n int) {
 		}
 		n -= len(chunk)
 	}
+}
+
+// indexToolsLocked rebuilds the index by name after s.tools changed: a
+// gateway serves thousands of tools, and every call looks its tool up.
+func (s *Server) indexToolsLocked() {
+	s.toolIndex = make(map[string]int, len(s.tools))
+	for i, e := range s.tools {
+		if _, dup := s.toolIndex[e.tool.Name]; !dup { // the first wins, as a scan would find
+			s.toolIndex[e.tool.Name] = i
+		}
+	}
+}
+
+// toolLocked returns the registered tool of that name.
+func (s *Server) toolLocked(name string) (toolEntry, bool) {
+	i, ok := s.toolIndex[name]
+	if !ok {
+		return toolEntry{}, false
+	}
+	return s.tools[i], true
 }

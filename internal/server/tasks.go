@@ -39,23 +39,9 @@ func (s *Server) AddTaskTool(t Tool, support string, h ToolHandler) {
 	s.AddTool(t, h)
 }
 
-// taskSupport says whether the named tool takes tasks ("" when not) and
-// whether it requires them.
-func (s *Server) taskSupport(name string) (support string, required bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, e := range s.tools {
-		if e.tool.Name == name {
-			support = executionSupport(e.tool.Execution)
-			break
-		}
-	}
-	return support, support == TaskRequired
-}
-
 func (s *Server) hasTaskToolsLocked() bool {
 	for _, e := range s.tools {
-		if executionSupport(e.tool.Execution) != "" {
+		if e.task != "" {
 			return true
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
@@ -53,34 +52,18 @@ func (r *ToolRequest) Bind(v any) error {
 }
 
 func (ss *Session) callTool(ctx context.Context, req *jsonrpc.Request) (any, error) {
-	var p struct {
-		Name      string          `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-		Meta      json.RawMessage `json:"_meta"`
-		Task      json.RawMessage `json:"task"`
-	}
-	if err := decodeParams(req, &p); err != nil {
+	p, progressToken, err := decodeToolCall(req.Params)
+	if err != nil {
 		return nil, err
-	}
-	var meta struct {
-		ProgressToken json.RawMessage `json:"progressToken"`
-	}
-	if len(p.Meta) > 0 && string(p.Meta) != "null" {
-		if err := json.Unmarshal(p.Meta, &meta); err != nil {
-			return nil, invalidParams("tools/call: params._meta: %v", err)
-		}
 	}
 	s := ss.srv
 	s.mu.Lock()
-	i := slices.IndexFunc(s.tools, func(e toolEntry) bool { return e.tool.Name == p.Name })
-	var h ToolHandler
-	if i >= 0 {
-		h = s.tools[i].handler
-	}
+	entry, ok := s.toolLocked(p.Name)
 	s.mu.Unlock()
-	if i < 0 {
+	if !ok {
 		return nil, invalidParams("tools/call: unknown tool %q", p.Name)
 	}
+	h := entry.handler
 	args := p.Arguments
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage(`{}`)
@@ -89,10 +72,10 @@ func (ss *Session) callTool(ctx context.Context, req *jsonrpc.Request) (any, err
 	if len(p.Meta) > 0 && string(p.Meta) != "null" {
 		tr.Meta = p.Meta
 	}
-	if len(meta.ProgressToken) > 0 && string(meta.ProgressToken) != "null" {
-		tr.progressToken = meta.ProgressToken
+	if len(progressToken) > 0 && string(progressToken) != "null" {
+		tr.progressToken = progressToken
 	}
-	if task, required := ss.srv.taskSupport(p.Name); task != "" {
+	if task, required := entry.task, entry.task == TaskRequired; task != "" {
 		if len(p.Task) > 0 {
 			return ss.startTask(tr, h)
 		}

@@ -21,11 +21,12 @@ func (s *Server) SetTools(tools []Tool, handler ToolHandler) {
 		if len(t.InputSchema) == 0 {
 			t.InputSchema = json.RawMessage(`{"type":"object"}`)
 		}
-		entries[i] = toolEntry{t, handler}
+		entries[i] = newToolEntry(t, handler)
 	}
 	s.mu.Lock()
 	same := slices.EqualFunc(s.tools, entries, func(a, b toolEntry) bool { return sameTool(a.tool, b.tool) })
 	s.tools = entries
+	s.indexToolsLocked()
 	s.mu.Unlock()
 	if !same {
 		s.broadcast("notifications/tools/list_changed", nil, "")

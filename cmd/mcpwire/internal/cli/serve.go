@@ -164,7 +164,7 @@ func (o *gatewayOptions) Run(ctx context.Context, streams *IOStreams, p Parsed) 
 	}
 	defer stopMetrics()
 	if o.Stdio {
-		return g.ServeLines(ctx, readCloser(streams.In), writeCloser(streams.Out))
+		return g.ServeLines(ctx, readCloser(pollableStdin(streams.In)), writeCloser(streams.Out))
 	}
 	return o.serveHTTP(ctx, streams, g)
 }
