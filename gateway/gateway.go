@@ -263,10 +263,10 @@ func (g *Gateway) callTool(ctx context.Context, req *server.ToolRequest) (*serve
 		}
 		_ = req.Progress(ctx, p.Progress, total, p.Message)
 	}}
-	upCtx, done := g.track(upCtx, req.Session, r.server)
+	upCtx, hc, done := g.track(upCtx, req.Session, r.server)
 	defer done()
 	res, err := g.m.CallServerTool(upCtx, r.server, r.tool, req.Arguments, opts)
-	observed.finish(ctx, res, err, g.redact)
+	observed.finish(ctx, res, err, hc.askedOnRetry(), g.redact)
 	if err != nil {
 		var je *jsonrpc.Error
 		if errors.As(err, &je) {

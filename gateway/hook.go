@@ -26,6 +26,11 @@ const (
 	OutcomeError Outcome = "error"
 	// OutcomeCancelled: the host cancelled the call.
 	OutcomeCancelled Outcome = "cancelled"
+	// OutcomeInputRequired: the upstream asked something (elicitation,
+	// sampling, roots) of a 2026-07-28 host, which answers by retrying its
+	// call; this round's upstream call was cancelled, and the retry is a
+	// call of its own.
+	OutcomeInputRequired Outcome = "input_required"
 )
 
 // Call is one tools/call the gateway routes to an upstream, as a CallHook
@@ -85,12 +90,15 @@ func (g *Gateway) startCall(ctx context.Context, c *Call) (context.Context, *obs
 }
 
 // finish tells the hooks how the call ended.
-func (oc *observedCall) finish(ctx context.Context, res *mcp.CallToolResult, err error, redact func(string) string) {
+// asked says the host was asked for input it gives on a retry.
+func (oc *observedCall) finish(ctx context.Context, res *mcp.CallToolResult, err error, asked bool, redact func(string) string) {
 	if len(oc.ends) == 0 {
 		return
 	}
 	end := &CallEnd{Duration: time.Since(oc.start), Outcome: OutcomeOK}
 	switch {
+	case asked:
+		end.Outcome = OutcomeInputRequired
 	case err != nil && (errors.Is(err, context.Canceled) || ctx.Err() != nil):
 		end.Outcome, end.Error = OutcomeCancelled, err.Error()
 	case err != nil:

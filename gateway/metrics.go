@@ -26,7 +26,7 @@ func newMetrics(g *Gateway) *metrics {
 		reg: prometheus.NewRegistry(),
 		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "mcpwire_gateway_calls_total",
-			Help: "Tool calls routed to an upstream, by server, tool and outcome (ok, isError, error, cancelled).",
+			Help: "Tool calls routed to an upstream, by server, tool and outcome (ok, isError, error, cancelled, input_required).",
 		}, []string{"server", "tool", "outcome"}),
 		errors: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "mcpwire_gateway_call_errors_total",
@@ -48,7 +48,7 @@ func newMetrics(g *Gateway) *metrics {
 func (m *metrics) hook(_ context.Context, c *Call) (context.Context, func(*CallEnd)) {
 	return nil, func(e *CallEnd) {
 		m.calls.WithLabelValues(c.Server, c.Tool, string(e.Outcome)).Inc()
-		if e.Outcome != OutcomeOK {
+		if e.Outcome != OutcomeOK && e.Outcome != OutcomeInputRequired {
 			m.errors.WithLabelValues(c.Server, c.Tool).Inc()
 		}
 		m.duration.WithLabelValues(c.Server, c.Tool).Observe(e.Duration.Seconds())

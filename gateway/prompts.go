@@ -32,7 +32,7 @@ func (g *Gateway) getPrompt(ctx context.Context, ss *server.Session, params json
 	if !ok {
 		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, fmt.Sprintf("prompts/get: unknown prompt %q", p.Name))
 	}
-	ctx, done := g.track(ctx, ss, r.server)
+	ctx, _, done := g.track(ctx, ss, r.server)
 	defer done()
 	c, err := g.m.Client(ctx, r.server)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mcpwire/mcpwire/internal/server"
 	"github.com/mcpwire/mcpwire/jsonrpc"
@@ -89,6 +90,7 @@ func (r *Relay) forward(ctx context.Context, method, capability string, params, 
 	if errors.Is(err, server.ErrInputRequired) {
 		// A 2026-07-28 host answers by retrying its request: this
 		// round's upstream call ends here and runs again with the answer.
+		hc.asked.Store(true)
 		hc.cancel()
 		return jsonrpc.NewError(jsonrpc.CodeInternalError, method+": the host answers on its retry; this request is cancelled")
 	}
@@ -140,23 +142,30 @@ type hostCall struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	ss     *server.Session
+	// asked is set when the host is to answer on a retry (2026-07-28):
+	// the round ends there, which the call hooks report as such.
+	asked atomic.Bool
 }
+
+// askedOnRetry reports whether a relay ended the call's round to ask the
+// host; nil (no relay) never did.
+func (hc *hostCall) askedOnRetry() bool { return hc != nil && hc.asked.Load() }
 
 // track records a host's request to serverName until done is called. The
 // returned ctx is the request's, cancelled also by a relay that hands the
 // host's answer to a retry. Only a relay looks the requests up: without
 // one, nothing is recorded and ctx is returned as is (a context, a lock
 // and a list entry per call saved, bench/NOTES.md "The gateway").
-func (g *Gateway) track(ctx context.Context, ss *server.Session, serverName string) (context.Context, func()) {
+func (g *Gateway) track(ctx context.Context, ss *server.Session, serverName string) (context.Context, *hostCall, func()) {
 	if g.relay == nil {
-		return ctx, noop
+		return ctx, nil, noop
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	hc := &hostCall{ctx: ctx, cancel: cancel, ss: ss}
 	g.callMu.Lock()
 	g.calls[serverName] = append(g.calls[serverName], hc)
 	g.callMu.Unlock()
-	return ctx, func() {
+	return ctx, hc, func() {
 		cancel()
 		g.callMu.Lock()
 		defer g.callMu.Unlock()

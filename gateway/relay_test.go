@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -22,7 +23,15 @@ func TestElicitationRelayedInBothEras(t *testing.T) {
 		}
 		return server.TextResult(string(raw)), nil
 	})
-	g := newGateway(t, map[string]*server.Server{"up": up}, &Options{Relay: &Relay{}})
+	outcomes := make(chan Outcome, 8)
+	seen := func(_ context.Context, _ *Call) (context.Context, func(*CallEnd)) {
+		return nil, func(e *CallEnd) { outcomes <- e.Outcome }
+	}
+	g := newGateway(t, map[string]*server.Server{"up": up}, &Options{Relay: &Relay{}, Hooks: []CallHook{seen}})
+	// What the hooks (the audit log, the metrics) see of the call: one
+	// round up to 2025-11-25; in 2026-07-28 a round that asks, then the
+	// retry that carries the answer.
+	want := map[string][]Outcome{"2025-11-25": {OutcomeOK}, mcp.ModernProtocolVersion: {OutcomeInputRequired, OutcomeOK}}
 	for _, era := range eras {
 		t.Run(era, func(t *testing.T) {
 			var asked []string
@@ -42,6 +51,13 @@ func TestElicitationRelayedInBothEras(t *testing.T) {
 			}
 			if len(asked) != 1 || asked[0] != "who?" {
 				t.Errorf("the host was asked %q", asked)
+			}
+			var ends []Outcome
+			for len(ends) < len(want[era]) {
+				ends = append(ends, <-outcomes)
+			}
+			if !slices.Equal(ends, want[era]) || len(outcomes) != 0 {
+				t.Errorf("the hooks saw %v (and %d more), want %v", ends, len(outcomes), want[era])
 			}
 		})
 	}

@@ -176,7 +176,7 @@ func (g *Gateway) readResource(ctx context.Context, ss *server.Session, params j
 	if !ok {
 		return nil, server.ResourceNotFound(uri)
 	}
-	ctx, done := g.track(ctx, ss, r.server)
+	ctx, _, done := g.track(ctx, ss, r.server)
 	defer done()
 	c, err := g.m.Client(ctx, r.server)
 	if err != nil {
