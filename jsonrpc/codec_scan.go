@@ -49,44 +49,17 @@ func objectMembers(obj []byte) iter.Seq2[[]byte, []byte] {
 // large result is crossed once, not twice. On invalid input some members
 // may have been seen before it says so.
 func validMembers(obj []byte, member func(key, value []byte)) bool {
-	i := jsonscan.SkipSpace(obj, 0)
-	if i >= len(obj) || obj[i] != '{' {
-		return false
-	}
-	i = jsonscan.SkipSpace(obj, i+1)
-	if i < len(obj) && obj[i] == '}' {
-		return jsonscan.SkipSpace(obj, i+1) == len(obj)
-	}
-	for {
-		if i >= len(obj) || obj[i] != '"' {
-			return false
-		}
-		end, ok := jsonscan.ValidValue(obj, i)
-		if !ok {
-			return false
-		}
-		key := obj[i+1 : end-1]
+	return jsonscan.Object(obj, func(key, value []byte) bool {
 		if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) {
-			if k, ok := jsonString(obj[i:end]); ok {
+			// Rare: an escaped or non-UTF-8 key is decoded as a string.
+			quoted := append(append(append(make([]byte, 0, len(key)+2), '"'), key...), '"')
+			if k, ok := jsonString(quoted); ok {
 				key = []byte(k)
 			}
 		}
-		i = jsonscan.SkipSpace(obj, end)
-		if i >= len(obj) || obj[i] != ':' {
-			return false
-		}
-		i = jsonscan.SkipSpace(obj, i+1)
-		if end, ok = jsonscan.ValidMember(obj, i, 1); !ok {
-			return false
-		}
-		member(key, obj[i:end])
-		i = jsonscan.SkipSpace(obj, end)
-		if i < len(obj) && obj[i] == ',' {
-			i = jsonscan.SkipSpace(obj, i+1)
-			continue
-		}
-		return i < len(obj) && obj[i] == '}' && jsonscan.SkipSpace(obj, i+1) == len(obj)
-	}
+		member(key, value)
+		return true
+	})
 }
 
 // arrayItems yields the raw items of the valid JSON array arr.

@@ -120,50 +120,14 @@ func lower(c byte) byte {
 // false when b is not one valid object, a name is not plain ASCII (no
 // escape, nothing encoding/json would fold or replace), or fn said so.
 func eachMember(b []byte, fn func(key, v []byte) bool) bool {
-	i := jsonscan.SkipSpace(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return false
-	}
-	i = jsonscan.SkipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return jsonscan.SkipSpace(b, i+1) == len(b)
-	}
-	for {
-		if i >= len(b) || b[i] != '"' {
-			return false
-		}
-		end := jsonscan.PlainRun(b, i+1)
-		if end >= len(b) || b[end] != '"' {
-			return false // an escape or a control character
-		}
-		key := b[i+1 : end]
+	return jsonscan.Object(b, func(key, v []byte) bool {
 		for _, c := range key {
-			if c >= utf8.RuneSelf {
+			if c >= utf8.RuneSelf || c == '\\' {
 				return false
 			}
 		}
-		i = jsonscan.SkipSpace(b, end+1)
-		if i >= len(b) || b[i] != ':' {
-			return false
-		}
-		i = jsonscan.SkipSpace(b, i+1)
-		vEnd, ok := jsonscan.ValidValue(b, i)
-		if !ok || !fn(key, b[i:vEnd:vEnd]) {
-			return false
-		}
-		i = jsonscan.SkipSpace(b, vEnd)
-		if i >= len(b) {
-			return false
-		}
-		switch b[i] {
-		case ',':
-			i = jsonscan.SkipSpace(b, i+1)
-		case '}':
-			return jsonscan.SkipSpace(b, i+1) == len(b)
-		default:
-			return false
-		}
-	}
+		return fn(key, v)
+	})
 }
 
 // plainString returns the JSON string v holds when it needs no decoding:
