@@ -42,14 +42,33 @@ type signInView struct {
 type signIns struct {
 	mu    sync.Mutex
 	views map[string]*signInView
-	// stops ends the flight in progress of a server (a retry replaces
-	// it); owner tells which flight is the server's current one.
-	stops map[string]func()
-	owner map[string]*int
+	// current is each server's sign-in in flight: a retry ends it and
+	// takes its place.
+	current map[string]*flight
 }
 
+// flight is one sign-in attempt; its address tells it from a retry's.
+type flight struct{ stop context.CancelFunc }
+
 func newSignIns() *signIns {
-	return &signIns{views: map[string]*signInView{}, stops: map[string]func(){}, owner: map[string]*int{}}
+	return &signIns{views: map[string]*signInView{}, current: map[string]*flight{}}
+}
+
+// begin makes f the server's current sign-in, ending the one before.
+func (s *signIns) begin(server string, f *flight) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if prev := s.current[server]; prev != nil {
+		prev.stop() // a retry: the earlier listener goes
+	}
+	s.current[server] = f
+}
+
+// isCurrent reports whether no retry has taken over from f.
+func (s *signIns) isCurrent(server string, f *flight) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.current[server] == f
 }
 
 func (s *signIns) view(server string) *signInView {
@@ -125,19 +144,14 @@ func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) {
 	opened := make(chan string, 1)
 	failed := make(chan error, 1)
 	ctx, cancel := context.WithTimeout(s.ctx, signInTimeout)
-	s.signIns.mu.Lock()
-	if stop := s.signIns.stops[in.Server]; stop != nil {
-		stop() // a retry: the earlier listener goes
-	}
-	mine := new(int) // identifies this flight among retries
-	s.signIns.stops[in.Server], s.signIns.owner[in.Server] = cancel, mine
-	s.signIns.mu.Unlock()
+	mine := &flight{stop: cancel}
+	s.signIns.begin(in.Server, mine)
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
 		defer cancel()
 		// Buffered: nil too, for a grant that needed no page.
-		failed <- s.signIn(ctx, cancel, in.Server, mine, opened)
+		failed <- s.signIn(ctx, in.Server, mine, opened)
 	}()
 	select {
 	case u := <-opened:
@@ -154,14 +168,9 @@ func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) {
 
 // signIn runs one sign-in and reconnects the server after it. Its states
 // are kept for the server card unless a retry took over meanwhile.
-func (s *Server) signIn(ctx context.Context, cancel context.CancelFunc, server string, mine *int, opened chan<- string) error {
-	current := func() bool {
-		s.signIns.mu.Lock()
-		defer s.signIns.mu.Unlock()
-		return s.signIns.owner[server] == mine
-	}
+func (s *Server) signIn(ctx context.Context, server string, mine *flight, opened chan<- string) error {
 	show := func(v *signInView) {
-		if current() {
+		if s.signIns.isCurrent(server, mine) {
 			s.signIns.set(server, v)
 			s.hub.publish(event{kind: "servers"})
 		}
@@ -170,7 +179,7 @@ func (s *Server) signIn(ctx context.Context, cancel context.CancelFunc, server s
 	err := s.opts.SignIn(ctx, server, func(authURL string) {
 		if site(authURL) == "" {
 			badURL = true
-			cancel()
+			mine.stop()
 			return
 		}
 		show(&signInView{State: "waiting", URL: authURL, Site: site(authURL)})

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 
 	"github.com/mcpwire/mcpwire/auth"
 	"github.com/mcpwire/mcpwire/cmd/mcpwire/internal/signin"
@@ -52,13 +51,11 @@ func pageSignIn(streams *IOStreams, allowInsecureHTTP bool, lookup signInFor) in
 func configuredSignIn(streams *IOStreams, set *config.Set) signInFor {
 	return func(server string) (string, json.RawMessage, func(*auth.Authorizer), error) {
 		s := set.Lookup(server)
-		if s == nil || s.URL == "" {
-			return "", nil, nil, fmt.Errorf("server %q is not a remote server: nothing to sign in to", server)
+		if s == nil {
+			return "", nil, nil, fmt.Errorf("no configured server is named %q", server)
 		}
-		if u, err := url.Parse(s.URL); err == nil {
-			streams.AddURLSecrets(u)
-		}
-		return s.URL, s.OAuth, nil, nil
+		serverURL, oauth, err := remoteServer(streams, s, server)
+		return serverURL, oauth, nil, err
 	}
 }
 

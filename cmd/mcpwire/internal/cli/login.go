@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpwire/mcpwire/auth"
 	"github.com/mcpwire/mcpwire/cmd/mcpwire/internal/signin"
+	"github.com/mcpwire/mcpwire/config"
 )
 
 // newLoginCommand builds "mcpwire login".
@@ -179,11 +180,22 @@ func resolveLoginTarget(io *IOStreams, files *ConfigFlags, p Parsed) (*loginTarg
 		}
 		return nil, Usagef("no configured server is named %q (\"mcpwire servers\" lists them; or give the server's URL)", arg)
 	}
+	serverURL, oauth, err := remoteServer(io, s, arg)
+	if err != nil {
+		return nil, Usagef("%s", err.Error())
+	}
+	return &loginTarget{name: fmt.Sprintf("server %q", arg), server: arg, url: serverURL, oauth: oauth}, nil
+}
+
+// remoteServer is what a sign-in needs of the configured server s (named
+// name): its URL, whose secrets are registered so that no message shows
+// them, and its "oauth" block.
+func remoteServer(io *IOStreams, s *config.Server, name string) (string, json.RawMessage, error) {
 	if s.URL == "" {
-		return nil, Usagef("server %q runs over stdio; only remote (http) servers sign in", arg)
+		return "", nil, fmt.Errorf("server %q runs over stdio; only remote (http) servers sign in", name)
 	}
 	if u, err := url.Parse(s.URL); err == nil {
 		io.AddURLSecrets(u)
 	}
-	return &loginTarget{name: fmt.Sprintf("server %q", arg), server: arg, url: s.URL, oauth: s.OAuth}, nil
+	return s.URL, s.OAuth, nil
 }
