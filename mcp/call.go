@@ -108,19 +108,27 @@ const maxListPages = 10000
 // the listing with an error instead.
 func listAll[T any](ctx context.Context, method string, page func(ctx context.Context, cursor string) ([]T, string, error)) ([]T, error) {
 	var all []T
-	seen := make(map[string]struct{})
+	var seen map[string]struct{} // made on a second page
 	cursor := ""
 	for range maxListPages {
 		items, next, err := page(ctx, cursor)
 		if err != nil {
 			return nil, err
 		}
-		all = append(all, items...)
 		if next == "" {
-			return all, nil
+			if all == nil {
+				// One page, the usual case: its slice is the listing,
+				// not copied into another of the same size.
+				return items, nil
+			}
+			return append(all, items...), nil
 		}
+		all = append(all, items...)
 		if _, dup := seen[next]; dup {
 			return nil, fmt.Errorf("mcp: %s: the server sent cursor %q a second time; stopping the listing, which would never end", method, clip(next))
+		}
+		if seen == nil {
+			seen = make(map[string]struct{})
 		}
 		seen[next] = struct{}{}
 		cursor = next

@@ -97,6 +97,12 @@ func (sc *schemaCache) learn(tools []Tool) {
 
 // retain forgets every tool not in tools (a complete listing).
 func (sc *schemaCache) retain(tools []Tool) {
+	sc.mu.Lock()
+	empty := len(sc.byTool) == 0
+	sc.mu.Unlock()
+	if empty {
+		return // no tool has an output schema: nothing to forget
+	}
 	keep := make(map[string]struct{}, len(tools))
 	for i := range tools {
 		keep[tools[i].Name] = struct{}{}
