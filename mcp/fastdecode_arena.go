@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/mcpwire/mcpwire/internal/jsonscan"
 )
@@ -15,6 +16,8 @@ import (
 // each plain string lies in the page, and once the page is decoded copies
 // them all into one string and hands out parts of it. The parts keep the
 // whole arena alive, which is the page's strings only, never its schemas.
+// A checked page, the client's own, needs no arena: its strings are made
+// over the page (toolText).
 
 // toolString says which string of a tool a span is for.
 type toolString uint8
@@ -38,25 +41,45 @@ type stringArena struct {
 	size  int
 }
 
-// spanString notes the string value that comes next, for tool index
-// tool, if it is plain; ok false means it is not (the caller decodes it
-// on its own) or is not a string at all, and nothing was consumed.
-func (d *scanner) spanString(a *stringArena, tool int, field toolString) (ok bool) {
-	d.space()
-	if d.i >= len(d.b) || d.b[d.i] != '"' || len(d.b) > math.MaxUint32 {
-		return false
+// toolText reads the string value that comes next, for field of tool
+// index tool. A plain one (no escapes, valid UTF-8) is, on a checked page
+// (the client's own bytes, which nothing writes to afterwards), a string
+// over the page itself: the tool's raw schemas keep the page alive anyway,
+// so the string costs nothing. On a page the caller may reuse it is noted
+// in a for assign, and "" stands in for it until then. Any other string is
+// decoded on its own.
+func (d *scanner) toolText(a *stringArena, tool int, field toolString) (string, bool) {
+	start, end, ok := d.plainSpan()
+	switch {
+	case !ok:
+		return d.stringValue()
+	case start == end:
+		return "", true
+	case d.checked:
+		return unsafe.String(&d.b[start], end-start), true
 	}
-	start := d.i + 1
-	// It ends at a quote; an escape or a control character sends it the
-	// other way.
-	end := jsonscan.PlainRun(d.b, start)
-	if end >= len(d.b) || d.b[end] != '"' || !utf8.Valid(d.b[start:end]) {
-		return false
-	}
-	d.i = end + 1
 	a.spans = append(a.spans, stringSpan{tool: uint32(tool), field: field, start: uint32(start), end: uint32(end)})
 	a.size += end - start
-	return true
+	return "", true
+}
+
+// plainSpan consumes the string value that comes next if it is plain:
+// its content is d.b[start:end]. ok false means it is not (or is not a
+// string at all), and nothing was consumed.
+func (d *scanner) plainSpan() (start, end int, ok bool) {
+	d.space()
+	if d.i >= len(d.b) || d.b[d.i] != '"' || len(d.b) > math.MaxUint32 {
+		return 0, 0, false
+	}
+	start = d.i + 1
+	// It ends at a quote; an escape or a control character sends it the
+	// other way.
+	end = jsonscan.PlainRun(d.b, start)
+	if end >= len(d.b) || d.b[end] != '"' || !utf8.Valid(d.b[start:end]) {
+		return 0, 0, false
+	}
+	d.i = end + 1
+	return start, end, true
 }
 
 // assign copies the noted strings into one and sets each tool's field to

@@ -102,17 +102,11 @@ func (d *scanner) tool(t *Tool, strs *stringArena, index int) bool {
 	return d.fieldMembers(toolFields, func(key string) (ok bool) {
 		switch key {
 		case "name":
-			if ok = d.spanString(strs, index, toolName); !ok {
-				t.Name, ok = d.stringValue()
-			}
+			t.Name, ok = d.toolText(strs, index, toolName)
 		case "title":
-			if ok = d.spanString(strs, index, toolTitle); !ok {
-				t.Title, ok = d.stringValue()
-			}
+			t.Title, ok = d.toolText(strs, index, toolTitle)
 		case "description":
-			if ok = d.spanString(strs, index, toolDescription); !ok {
-				t.Description, ok = d.stringValue()
-			}
+			t.Description, ok = d.toolText(strs, index, toolDescription)
 		case "inputSchema":
 			t.InputSchema, ok = d.rawValue()
 		case "outputSchema":

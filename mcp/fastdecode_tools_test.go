@@ -3,6 +3,7 @@ package mcp
 import (
 	"encoding/json"
 	"testing"
+	"unsafe"
 )
 
 var toolsListSamples = []string{
@@ -77,3 +78,45 @@ func uncheckedToolsList(raw []byte, res *ListToolsResult) bool {
 	return decodeToolsList(raw, res, false)
 }
 func checkedToolsList(raw []byte, res *ListToolsResult) bool { return decodeToolsList(raw, res, true) }
+
+// A checked page is the client's own: its plain strings are made over it.
+// Any other page may be reused by its caller, so its strings must be
+// copies that survive the page being overwritten.
+func TestDecodeToolsListStringsOwnership(t *testing.T) {
+	const page = `{"tools":[{"name":"read","title":"Read","description":"Reads a file.","inputSchema":{}}]}`
+	want := Tool{Name: "read", Title: "Read", Description: "Reads a file."}
+
+	raw := []byte(page)
+	var own ListToolsResult
+	if !decodeToolsList(raw, &own, true) {
+		t.Fatal("checked page: not taken by the fast path")
+	}
+	for _, s := range []string{own.Tools[0].Name, own.Tools[0].Title, own.Tools[0].Description} {
+		if !within(raw, s) {
+			t.Errorf("checked page: %q is a copy, not a string over the page", s)
+		}
+	}
+
+	raw = []byte(page)
+	var lent ListToolsResult
+	if !decodeToolsList(raw, &lent, false) {
+		t.Fatal("unchecked page: not taken by the fast path")
+	}
+	for i := range raw {
+		raw[i] = 'x'
+	}
+	got := lent.Tools[0]
+	if got.Name != want.Name || got.Title != want.Title || got.Description != want.Description {
+		t.Errorf("unchecked page overwritten after decoding: got %q %q %q, want %q %q %q",
+			got.Name, got.Title, got.Description, want.Name, want.Title, want.Description)
+	}
+}
+
+// within reports whether s's bytes lie inside b.
+func within(b []byte, s string) bool {
+	if len(s) == 0 || len(b) == 0 {
+		return false
+	}
+	p, lo := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(&b[0]))
+	return p >= lo && p+uintptr(len(s)) <= lo+uintptr(len(b))
+}
