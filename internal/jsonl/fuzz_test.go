@@ -12,6 +12,27 @@ import (
 )
 
 func FuzzJSONLReader(f *testing.F) {
+	addReaderSeeds(f)
+	f.Fuzz(checkReader)
+}
+
+// FuzzJSONLReaderChunked runs the same checks with lines read into small
+// chunks (reader_chunks.go) as soon as they pass the read buffer.
+func FuzzJSONLReaderChunked(f *testing.F) {
+	addReaderSeeds(f)
+	useSmallChunks(f)
+	f.Fuzz(checkReader)
+}
+
+// useSmallChunks makes every line past the read buffer go on in chunks of
+// a little more than one read, for the rest of tb.
+func useSmallChunks(tb testing.TB) {
+	after, use := chunkAfter, chunkUse
+	chunkAfter, chunkUse = 0, readBufferSize+904
+	tb.Cleanup(func() { chunkAfter, chunkUse = after, use })
+}
+
+func addReaderSeeds(f *testing.F) {
 	seeds := []string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"mcpwire","version":"0.1.0"}}}` + "\n",
 		`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"everything","version":"1.0.0"}}}` + "\r\n" +
@@ -32,75 +53,77 @@ func FuzzJSONLReader(f *testing.F) {
 		f.Add([]byte(s), uint16(0))
 		f.Add([]byte(s), uint16(16))
 		f.Add([]byte(s), uint16(5000))
+		f.Add([]byte(s), uint16(8999))
 	}
-	f.Fuzz(func(t *testing.T, in []byte, limit uint16) {
-		var want [][]byte
-		for _, line := range bytes.Split(in, []byte("\n")) {
-			line = trimCR(line)
-			// Lines over the limit are reported even when blank:
-			// the reader does not keep their contents to look.
-			if !isBlank(line) || limit > 0 && len(line) > int(limit) {
-				want = append(want, line)
+}
+
+func checkReader(t *testing.T, in []byte, limit uint16) {
+	var want [][]byte
+	for _, line := range bytes.Split(in, []byte("\n")) {
+		line = trimCR(line)
+		// Lines over the limit are reported even when blank:
+		// the reader does not keep their contents to look.
+		if !isBlank(line) || limit > 0 && len(line) > int(limit) {
+			want = append(want, line)
+		}
+	}
+	for _, src := range []io.Reader{bytes.NewReader(in), iotest.OneByteReader(bytes.NewReader(in)), &timeoutReader{r: bytes.NewReader(in)}, &waitingReader{timeoutReader{r: bytes.NewReader(in)}}, &lumpReader{rest: in}} {
+		r := NewReader(src)
+		r.MaxFrameSize = int(limit)
+		var got [][]byte
+		for n := 0; ; n++ {
+			if n > 3*len(in)+3 {
+				t.Fatalf("more results than input bytes")
+			}
+			frame, err := r.ReadFrame()
+			if err == io.EOF {
+				break
+			}
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				continue // not terminal: read on
+			}
+			if err != nil {
+				tl, ok := err.(*FrameTooLargeError)
+				if !ok || limit == 0 || tl.Size <= int64(limit) {
+					t.Fatalf("unexpected error %v (limit %d)", err, limit)
+				}
+				got = append(got, nil) // placeholder for a skipped line
+				continue
+			}
+			if bytes.IndexByte(frame, '\n') >= 0 {
+				t.Fatalf("frame %q contains a newline", frame)
+			}
+			if limit > 0 && len(frame) > int(limit) {
+				t.Fatalf("frame of %d bytes passed limit %d", len(frame), limit)
+			}
+			got = append(got, bytes.Clone(frame))
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%d results, want %d lines", len(got), len(want))
+		}
+		for i := range want {
+			if got[i] == nil {
+				if limit == 0 || len(want[i]) <= int(limit) {
+					t.Fatalf("line %d (%d bytes) skipped under limit %d", i, len(want[i]), limit)
+				}
+				continue
+			}
+			if !bytes.Equal(got[i], want[i]) {
+				t.Fatalf("frame %d = %q, want %q", i, got[i], want[i])
 			}
 		}
-		for _, src := range []io.Reader{bytes.NewReader(in), iotest.OneByteReader(bytes.NewReader(in)), &timeoutReader{r: bytes.NewReader(in)}, &waitingReader{timeoutReader{r: bytes.NewReader(in)}}, &lumpReader{rest: in}} {
-			r := NewReader(src)
-			r.MaxFrameSize = int(limit)
-			var got [][]byte
-			for n := 0; ; n++ {
-				if n > 3*len(in)+3 {
-					t.Fatalf("more results than input bytes")
-				}
-				frame, err := r.ReadFrame()
-				if err == io.EOF {
-					break
-				}
-				if errors.Is(err, os.ErrDeadlineExceeded) {
-					continue // not terminal: read on
-				}
-				if err != nil {
-					tl, ok := err.(*FrameTooLargeError)
-					if !ok || limit == 0 || tl.Size <= int64(limit) {
-						t.Fatalf("unexpected error %v (limit %d)", err, limit)
-					}
-					got = append(got, nil) // placeholder for a skipped line
-					continue
-				}
-				if bytes.IndexByte(frame, '\n') >= 0 {
-					t.Fatalf("frame %q contains a newline", frame)
-				}
-				if limit > 0 && len(frame) > int(limit) {
-					t.Fatalf("frame of %d bytes passed limit %d", len(frame), limit)
-				}
-				got = append(got, bytes.Clone(frame))
-			}
-			if len(got) != len(want) {
-				t.Fatalf("%d results, want %d lines", len(got), len(want))
-			}
-			for i := range want {
-				if got[i] == nil {
-					if limit == 0 || len(want[i]) <= int(limit) {
-						t.Fatalf("line %d (%d bytes) skipped under limit %d", i, len(want[i]), limit)
-					}
-					continue
-				}
-				if !bytes.Equal(got[i], want[i]) {
-					t.Fatalf("frame %d = %q, want %q", i, got[i], want[i])
-				}
-			}
-			// Frames plus newlines reproduce the kept input lines.
-			var joined, wantJoined []byte
-			for i, g := range got {
-				if g != nil {
-					joined = append(append(joined, g...), '\n')
-					wantJoined = append(append(wantJoined, want[i]...), '\n')
-				}
-			}
-			if !bytes.Equal(joined, wantJoined) {
-				t.Fatalf("joined frames %q, want %q", joined, wantJoined)
+		// Frames plus newlines reproduce the kept input lines.
+		var joined, wantJoined []byte
+		for i, g := range got {
+			if g != nil {
+				joined = append(append(joined, g...), '\n')
+				wantJoined = append(append(wantJoined, want[i]...), '\n')
 			}
 		}
-	})
+		if !bytes.Equal(joined, wantJoined) {
+			t.Fatalf("joined frames %q, want %q", joined, wantJoined)
+		}
+	}
 }
 
 func BenchmarkJSONLRead(b *testing.B) {

@@ -63,6 +63,10 @@ type Reader struct {
 	// lastLong is the length of the last line readLong finished: the
 	// next long line's buffer is sized for it at once.
 	lastLong int
+	// chunks hold the rest of a line longer than chunkAfter, after
+	// frame (reader_chunks.go); owned are the pooled arrays under them.
+	chunks [][]byte
+	owned  []*[chunkSize]byte
 
 	// A read that failed with a timeout (os.ErrDeadlineExceeded) leaves
 	// the line it cut short here, to be finished by the next ReadFrame:

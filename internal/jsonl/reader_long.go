@@ -12,7 +12,8 @@ import (
 // the line straight into the line's own buffer, as much as the source has
 // at a time. What such a read brings past the line's newline belongs to
 // the next lines: it goes back in front of the source (carrySource), to be
-// read through the buffer as usual.
+// read through the buffer as usual. Past chunkAfter the line goes on in
+// pooled chunks, joined once at its end (reader_chunks.go).
 
 // minLongRead is the least room a long read is offered.
 const minLongRead = 64 << 10
@@ -63,7 +64,16 @@ func (c *carrySource) pushBack(p []byte) {
 func (r *Reader) readLong() ([]byte, error) {
 	empty := 0
 	for {
-		if cap(r.frame)-len(r.frame) < minLongRead {
+		dst := &r.frame
+		switch {
+		case len(r.chunks) > 0:
+			dst = r.nextChunk()
+		case cap(r.frame)-len(r.frame) >= minLongRead:
+		case cap(r.frame) >= chunkAfter:
+			// Past chunkAfter the line goes on in chunks
+			// (reader_chunks.go).
+			dst = r.nextChunk()
+		default:
 			// Lines of a stream tend to come in sizes: room for a
 			// quarter more than the last long line, up to the size of
 			// buffer kept between frames, saves the doublings' copies;
@@ -72,19 +82,32 @@ func (r *Reader) readLong() ([]byte, error) {
 			room := max(minLongRead, min(r.lastLong*5/4, keepFrameBuffer)-len(r.frame))
 			r.frame = growFrame(r.frame, room)
 		}
-		seen := len(r.frame)
+		seen := len(*dst)
 		// Through the buffer, which is empty: bufio reads a request
-		// this large straight into it, and keeps a pending error.
-		n, err := r.br.Read(r.frame[seen:cap(r.frame)])
-		r.frame = r.frame[:seen+n]
-		if i := bytes.IndexByte(r.frame[seen:], '\n'); i >= 0 {
+		// this large (at least readBufferSize) straight into it, and
+		// keeps a pending error.
+		n, err := r.br.Read((*dst)[seen:cap(*dst)])
+		*dst = (*dst)[:seen+n]
+		if i := bytes.IndexByte((*dst)[seen:], '\n'); i >= 0 {
 			end := seen + i
-			r.src.pushBack(r.frame[end+1:])
+			r.src.pushBack((*dst)[end+1:])
 			if err != nil {
 				// It came with the line: it is the next lines' to meet.
 				r.src.err = err
 			}
-			r.frame = r.frame[:end+1]
+			*dst = (*dst)[:end+1]
+			if size := len(r.frame) + r.chunked() - 1; r.MaxFrameSize > 0 && size > r.MaxFrameSize+1 {
+				// Too long even without a '\r': refused before the
+				// join.
+				*dst = (*dst)[:end]
+				if r.lastByte() == '\r' {
+					size--
+				}
+				r.dropChunks()
+				r.frame = r.frame[:0]
+				return nil, &FrameTooLargeError{Limit: r.MaxFrameSize, Size: int64(size)}
+			}
+			r.joinChunks()
 			r.assembled, r.lastLong = true, len(r.frame)
 			line := trimEOL(r.frame)
 			if r.MaxFrameSize > 0 && len(line) > r.MaxFrameSize {
@@ -92,10 +115,11 @@ func (r *Reader) readLong() ([]byte, error) {
 			}
 			return line, nil
 		}
-		if r.MaxFrameSize > 0 && len(r.frame) > r.MaxFrameSize+1 {
+		if total := len(r.frame) + r.chunked(); r.MaxFrameSize > 0 && total > r.MaxFrameSize+1 {
 			// Too long to keep: skipped as readLine would (+1 for a
 			// '\r' that may end the read).
-			size, last := int64(len(r.frame)), r.frame[len(r.frame)-1]
+			size, last := int64(total), r.lastByte()
+			r.dropChunks()
 			if isTimeout(err) {
 				r.skipping, r.skipped, r.skipLast = true, size, last
 				r.frame = r.frame[:0]
@@ -120,6 +144,7 @@ func (r *Reader) readLong() ([]byte, error) {
 		case err == nil:
 			if n == 0 {
 				if empty++; empty >= maxEmptyReads {
+					r.dropChunks()
 					r.err = io.ErrNoProgress
 					return nil, nil
 				}
@@ -127,11 +152,14 @@ func (r *Reader) readLong() ([]byte, error) {
 				empty = 0
 			}
 		case isTimeout(err):
-			// What arrived stays for the next call.
+			// What arrived stays for the next call, in r.frame, where
+			// readLine goes on with it.
+			r.joinChunks()
 			r.resume = true
 			return nil, err
-		case err == io.EOF && len(r.frame) > 0:
+		case err == io.EOF && len(r.frame)+r.chunked() > 0:
 			// A last line without a newline is still a frame.
+			r.joinChunks()
 			r.err = io.EOF
 			r.assembled = true
 			line := trimCR(r.frame)
@@ -140,6 +168,7 @@ func (r *Reader) readLong() ([]byte, error) {
 			}
 			return line, nil
 		default:
+			r.dropChunks()
 			r.err = err
 			return nil, nil
 		}

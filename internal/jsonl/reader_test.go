@@ -306,3 +306,32 @@ func TestReaderGivesUpLongLinesThatFillTheirBuffer(t *testing.T) {
 		t.Errorf("the second long line of %d bytes got a buffer of %d", len(other), c)
 	}
 }
+
+// A line past chunkAfter comes back in a buffer of its exact length (the
+// chunks joined once), not in a doubled one; over the limit it is refused
+// and the next line read whole.
+func TestReaderJoinsLongLinesExactly(t *testing.T) {
+	big := strings.Repeat("c", chunkAfter+3*chunkSize+12345)
+	r := NewReader(iotest.HalfReader(strings.NewReader(big + "\r\nnext\n" + big + "x\n" + big + "\n")))
+	f, err := r.ReadFrame()
+	if err != nil || string(f) != big {
+		t.Fatalf("frame 0: %d bytes, %v", len(f), err)
+	}
+	if cap(f) != len(big)+2 {
+		t.Errorf("a line of %d bytes (with CRLF) in a buffer of %d", len(big)+2, cap(f))
+	}
+	if f, err := r.ReadFrame(); err != nil || string(f) != "next" {
+		t.Fatalf("frame 1: %q, %v", f, err)
+	}
+	r.MaxFrameSize = len(big)
+	var tl *FrameTooLargeError
+	if _, err := r.ReadFrame(); !errors.As(err, &tl) || tl.Size != int64(len(big)+1) {
+		t.Fatalf("over the limit: %v", err)
+	}
+	if f, err := r.ReadFrame(); err != nil || string(f) != big {
+		t.Fatalf("after the refused line: %d bytes, %v", len(f), err)
+	}
+	if _, err := r.ReadFrame(); err != io.EOF {
+		t.Fatalf("at the end: %v", err)
+	}
+}
