@@ -203,11 +203,16 @@ type Client struct {
 	origin    Origin
 
 	// Set by the handshake before NewClient returns; read-only afterwards.
-	init InitializeResult
+	// initMeta is the modern era's server/discover _meta as sent, when
+	// init.Meta is nil (see discoverResult.rawMeta).
+	init     InitializeResult
+	initMeta json.RawMessage
 	// modern is the modern era's state, nil after initialize (so the
 	// legacy path pays one nil check).
 	modern *modernSession
-	listen listenLoop // the modern era's subscriptions/listen
+	// listen is the modern era's subscriptions/listen, made when a
+	// session first listens (see listener): an idle session holds none.
+	listen atomic.Pointer[listenLoop]
 
 	rootsMu sync.Mutex
 	roots   []Root
@@ -430,6 +435,11 @@ func (c *Client) InitializeResult() InitializeResult {
 	r := c.init
 	if c.modern != nil {
 		r.ServerInfo = c.ServerInfo()
+	}
+	if r.Meta == nil && c.initMeta != nil {
+		// A copy per call, decoded as encoding/json would have; the
+		// bytes were read as JSON when they arrived.
+		_ = json.Unmarshal(c.initMeta, &r.Meta)
 	}
 	return r
 }

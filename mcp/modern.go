@@ -62,6 +62,10 @@ type discoverResult struct {
 	Meta              map[string]any     `json:"_meta,omitempty"`
 	// CacheHint is the 2026-07-28 ttlMs and cacheScope (zero before).
 	CacheHint
+
+	// rawMeta is _meta as sent, in place of Meta (nil then), when
+	// callDiscover read the result's common shape (see keepRawMeta).
+	rawMeta json.RawMessage
 }
 
 // modernSession is a Client's state in the modern era. The _meta members

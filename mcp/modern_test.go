@@ -26,6 +26,13 @@ func exerciseModern(t *testing.T, c *Client, received func() []mcptest.ModernReq
 	if c.ServerInfo().Name != "mcptest" || c.ServerCapabilities().Tools == nil {
 		t.Errorf("ServerInfo %+v, capabilities %+v", c.ServerInfo(), c.ServerCapabilities())
 	}
+	// The discover result's _meta (kept as bytes when it had the common
+	// shape) is decoded as encoding/json decodes it.
+	meta := c.InitializeResult().Meta
+	info, _ := meta[metaServerInfo].(map[string]any)
+	if info["name"] != "mcptest" {
+		t.Errorf("InitializeResult().Meta = %v, want the serverInfo named mcptest in it", meta)
+	}
 	tools, err := c.ListTools(ctx)
 	if err != nil || len(tools) == 0 {
 		t.Fatalf("ListTools: %d tools, %v", len(tools), err)

@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -314,6 +313,7 @@ func (c *Client) modernOpened(m *modernSession, version string, res *discoverRes
 	c.modern = m
 	c.rawModern.Store(m)
 	c.init = InitializeResult{ProtocolVersion: version, Capabilities: res.Capabilities, Instructions: res.Instructions, Meta: res.Meta}
+	c.initMeta = res.rawMeta
 	eras.put(n.key, version)
 	return nil
 }
@@ -402,14 +402,19 @@ func (c *Client) callDiscover(ctx context.Context, m *modernSession) (*discoverR
 		return nil, requestError(MethodServerDiscover, err)
 	}
 	var res discoverResult
-	if info, ok := decodeDiscover(raw, &res); ok {
+	if info, meta, ok := decodeDiscoverMeta(raw, &res); ok {
 		if len(res.SupportedVersions) == 0 {
 			return nil, fmt.Errorf("mcp: %s: %w", MethodServerDiscover, errNotDiscoverResult)
 		}
+		kept := res.keepRawMeta(meta)
 		if info != nil {
-			// What observe would take, without decoding raw again.
-			m.tookServerInfo(implementationOf(res.Meta[metaServerInfo]), bytes.Clone(info))
+			// What observe would take, without decoding raw again; the
+			// bytes are kept's (both are parts of raw: the offset
+			// between them is the difference of their capacities).
+			off := cap(meta) - cap(info)
+			m.tookServerInfo(implementationOf(res.Meta[metaServerInfo]), kept[off:off+len(info):off+len(info)])
 		}
+		res.Meta = nil
 		return &res, nil
 	}
 	if !isJSONObject(raw) || json.Unmarshal(raw, &res) != nil || len(res.SupportedVersions) == 0 {
