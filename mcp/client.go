@@ -236,6 +236,16 @@ type Client struct {
 // initial roots, protocol timeouts) is used up by then, and a session does
 // not carry it.
 type sessionOptions struct {
+	// The handlers are behind a pointer, shared by every session that
+	// sets none (noHandlers), so an idle default session does not carry
+	// 120 bytes of nil functions. Never nil once NewClient set it.
+	*sessionHandlers
+	toolTimeout time.Duration
+	toolMax     time.Duration
+}
+
+// sessionHandlers are the callbacks a session keeps; read-only once set.
+type sessionHandlers struct {
 	ErrorHook      func(error)
 	Roots          func(ctx context.Context) ([]Root, error)
 	Sampling       func(ctx context.Context, req *CreateMessageRequest) (*CreateMessageResult, error)
@@ -243,8 +253,27 @@ type sessionOptions struct {
 	ElicitationURL func(ctx context.Context, req *ElicitRequest) (*ElicitResult, error)
 	InputRequired  func(ctx context.Context, req *InputRequired) (map[string]json.RawMessage, error)
 	notify         notificationHandlers
-	toolTimeout    time.Duration
-	toolMax        time.Duration
+}
+
+// noHandlers are the handlers of every session whose options set none.
+var noHandlers sessionHandlers
+
+// handlersOf returns o's handlers, noHandlers when it sets none.
+func handlersOf(o *ClientOptions) *sessionHandlers {
+	h := &sessionHandlers{
+		ErrorHook:      o.ErrorHook,
+		Roots:          o.Roots,
+		Sampling:       o.Sampling,
+		Elicitation:    o.Elicitation,
+		ElicitationURL: o.ElicitationURL,
+		InputRequired:  o.InputRequired,
+		notify:         notificationHandlersOf(o),
+	}
+	if h.ErrorHook == nil && h.Roots == nil && h.Sampling == nil && h.Elicitation == nil &&
+		h.ElicitationURL == nil && h.InputRequired == nil && !h.notify.any() {
+		return &noHandlers
+	}
+	return h
 }
 
 // Connect opens t and performs the handshake (see NewClient). ctx bounds
@@ -301,15 +330,9 @@ func newClient(ctx context.Context, s jsonrpc.Stream, opts *ClientOptions, n neg
 		return nil, err
 	}
 	c.opts = sessionOptions{
-		ErrorHook:      o.ErrorHook,
-		Roots:          o.Roots,
-		Sampling:       o.Sampling,
-		Elicitation:    o.Elicitation,
-		ElicitationURL: o.ElicitationURL,
-		InputRequired:  o.InputRequired,
-		notify:         notificationHandlersOf(&o),
-		toolTimeout:    toolPolicy(o.ToolTimeout, o.Timeout, DefaultToolTimeout),
-		toolMax:        toolPolicy(o.ToolMaxTimeout, o.MaxTimeout, DefaultToolMaxTimeout),
+		sessionHandlers: handlersOf(&o),
+		toolTimeout:     toolPolicy(o.ToolTimeout, o.Timeout, DefaultToolTimeout),
+		toolMax:         toolPolicy(o.ToolMaxTimeout, o.MaxTimeout, DefaultToolMaxTimeout),
 	}
 	c.origin = Origin{Server: o.ServerName, Client: c}
 	c.schemas.hook = c.report
