@@ -121,7 +121,7 @@ func TestEncodeMetaWithLevelMatchesEncodingJSON(t *testing.T) {
 				if flags%7 == 0 {
 					p.Capabilities.Tasks = &ClientTasksCapability{}
 				}
-				m := &modernSession{info: p.ClientInfo, caps: p.Capabilities}
+				m := &modernSession{hello: &modernHello{info: p.ClientInfo, caps: p.Capabilities}}
 				if err := m.encodeMeta(ModernProtocolVersion, level); err != nil {
 					t.Fatal(err)
 				}

@@ -113,7 +113,7 @@ func pinnedRefusal(pin string, modern bool, err error) error {
 func (c *Client) probe(ctx context.Context, info Implementation, version string, n negotiation) error {
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel() // a probe initialize overtook is given up
-	m := &modernSession{info: info, caps: c.caps}
+	m := &modernSession{hello: &modernHello{info: info, caps: c.caps}}
 	if err := c.prepareDiscover(m, version); err != nil {
 		return err
 	}
@@ -263,13 +263,13 @@ func (c *Client) settle(ctx context.Context, m *modernSession, version string, o
 		// A server/discover answer without a modern version in common:
 		// a legacy server that answers unknown methods with a result,
 		// or a dual-era one that speaks no modern version of ours.
-		return c.legacyAfterProbe(ctx, m.info, n)
+		return c.legacyAfterProbe(ctx, m.hello.info, n)
 	}
 	if supported := refusedVersions(out.err, CodeUnsupportedProtocolVersion); supported != nil {
 		next := highestCommon(supported)
 		if next == "" {
 			if slices.ContainsFunc(supported, IsSupportedProtocolVersion) {
-				return c.legacyAfterProbe(ctx, m.info, n)
+				return c.legacyAfterProbe(ctx, m.hello.info, n)
 			}
 			var rpcErr *jsonrpc.Error
 			errors.As(out.err, &rpcErr)
@@ -280,7 +280,7 @@ func (c *Client) settle(ctx context.Context, m *modernSession, version string, o
 	if isModernError(out.err) || !refusedByServer(out.err) {
 		return out.err
 	}
-	return c.legacyAfterProbe(ctx, m.info, n)
+	return c.legacyAfterProbe(ctx, m.hello.info, n)
 }
 
 // modernAfterProbe retries server/discover once under next, the newest
@@ -310,6 +310,7 @@ func (c *Client) modernAfterProbe(ctx context.Context, m *modernSession, version
 // remembered for the server.
 func (c *Client) modernOpened(m *modernSession, version string, res *discoverResult, n negotiation) error {
 	m.version, m.supported = version, res.SupportedVersions
+	m.hello = nil // encoded in m.meta; see setLogLevel
 	c.modern = m
 	c.rawModern.Store(m)
 	c.init = InitializeResult{ProtocolVersion: version, Capabilities: res.Capabilities, Instructions: res.Instructions, Meta: res.Meta}
