@@ -125,7 +125,7 @@ func (c *Conn) Call(ctx context.Context, method string, params any, opts *CallOp
 	var ended error
 	c.update(func(s *inFlight) {
 		if ended = s.ended; ended == nil {
-			s.calls[id] = p
+			s.calls.put(id, p)
 		}
 	})
 	if ended != nil {
@@ -214,7 +214,7 @@ func (c *Conn) giveUp(p *pendingCall, why error) (json.RawMessage, error) {
 			answered = true
 			return
 		}
-		delete(s.calls, p.id)
+		s.calls.del(p.id)
 		s.abandoned.add(p.id)
 	})
 	if answered {
@@ -242,7 +242,7 @@ func (c *Conn) writeFailed(ctx, callCtx context.Context, p *pendingCall, werr er
 			answered = true
 			return
 		}
-		delete(s.calls, p.id)
+		s.calls.del(p.id)
 	})
 	if answered {
 		res, err, _ := c.collect(p)

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
-	"slices"
 	"strconv"
 
 	"github.com/mcpwire/mcpwire/internal/jsonenc"
@@ -43,8 +41,8 @@ const reasonClosing = "the client closed the connection"
 // and counts them as being sent. It is called inside update.
 func cancelPendingLocked(s *inFlight) []*Notification {
 	var notes []*Notification
-	for _, id := range slices.Sorted(maps.Keys(s.calls)) {
-		if s.calls[id].method != "initialize" {
+	for _, id := range s.calls.ids() {
+		if s.calls.get(id).method != "initialize" {
 			notes = append(notes, cancelNotice(id, reasonClosing))
 		}
 	}

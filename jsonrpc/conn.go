@@ -171,11 +171,11 @@ type Conn struct {
 	lastID atomic.Int64
 
 	// life bounds the engine's own work: reads, handler contexts and
-	// responses. update cancels it when the connection ends; done is its
-	// Done channel, kept so that checking it costs no call.
+	// responses. update cancels it when the connection ends. Its Done
+	// channel is made only when asked for (a read loop, Done, a handler):
+	// an idle session of a pushing stream holds none.
 	life     context.Context
 	stopLife context.CancelFunc
-	done     <-chan struct{}
 
 	// For a stream read in turns (see turns.go): the stream as one, the
 	// read goroutine's wake-up when it is given the turn, and the timer
@@ -212,7 +212,7 @@ type inFlight struct {
 	cancelsLost int
 	flushed     chan struct{}
 	// calls are our requests waiting for a response, by id.
-	calls map[int64]*pendingCall
+	calls pendingCalls
 	// abandoned remembers ids whose caller gave up, so that a late
 	// response is dropped quietly instead of reported as unknown.
 	abandoned abandonedIDs
@@ -224,8 +224,9 @@ type inFlight struct {
 	// keep one after unlocking.
 	subs map[string][]*subscription
 	// queue holds notifications not yet handed to subscribers, bounded
-	// by Conn.queueLimits.
-	queue noteQueue
+	// by Conn.queueLimits; nil until the first (see notes), as a session
+	// with no subscriber queues nothing.
+	queue *noteQueue
 	// delivering says a delivery goroutine runs (see enqueue); drained,
 	// set while Close waits for it, is closed when it returned.
 	delivering bool
@@ -273,8 +274,7 @@ func (c *Conn) update(f func(s *inFlight)) {
 
 // endedLocked applies the end of the connection; see update.
 func (c *Conn) endedLocked(s *inFlight) {
-	for id, p := range s.calls {
-		delete(s.calls, id)
+	for _, p := range s.calls.takeAll() {
 		p.finishLocked(nil, s.ended)
 	}
 	if c.turns != nil {
@@ -314,11 +314,9 @@ func NewConn(s Stream, opts Options) *Conn {
 		c.classify = DefaultClassify
 	}
 	c.life, c.stopLife = context.WithCancel(context.Background())
-	c.done = c.life.Done()
 	if c.cancelTimeout <= 0 {
 		c.cancelTimeout = DefaultCancelTimeout
 	}
-	c.state.calls = make(map[int64]*pendingCall)
 	if p, ok := s.(pusher); ok {
 		c.startPush(p)
 		return c
@@ -514,7 +512,7 @@ wait:
 
 // Done is closed when the connection has ended, by Close or because the
 // stream ended.
-func (c *Conn) Done() <-chan struct{} { return c.done }
+func (c *Conn) Done() <-chan struct{} { return c.life.Done() }
 
 // Err returns why the connection ended (wrapping ErrClosed), or nil while
 // it is open. When the stream ended, the error also wraps the stream's

@@ -1061,9 +1061,9 @@ func testGiveUpPrefersAnArrivedResponse(t *testing.T, m readMode) {
 	synctest.Test(t, func(t *testing.T) {
 		c, p := newTestConn(t, m, Options{})
 		pc := &pendingCall{id: 1, method: "m", signal: make(chan struct{}, 1)}
-		c.update(func(s *inFlight) { s.calls[1] = pc })
+		c.update(func(s *inFlight) { s.calls.put(1, pc) })
 		c.update(func(s *inFlight) {
-			delete(s.calls, 1)
+			s.calls.del(1)
 			pc.finishLocked(&Response{ID: Int64ID(1), Result: json.RawMessage(`{"ok":1}`)}, nil)
 		})
 		raw, err := c.giveUp(pc, errors.New("too late"))

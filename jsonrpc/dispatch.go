@@ -23,12 +23,7 @@ func (c *Conn) readLoop() {
 
 // ended reports whether the connection is over.
 func (c *Conn) ended() bool {
-	select {
-	case <-c.done:
-		return true
-	default:
-		return false
-	}
+	return c.life.Err() != nil
 }
 
 // take acts on one result of reading the stream. It returns false, with
@@ -81,8 +76,8 @@ func (c *Conn) handleResponse(r *Response) (woke bool) {
 	found, late := false, false
 	if isInt {
 		c.update(func(s *inFlight) {
-			if p := s.calls[id]; p != nil {
-				delete(s.calls, id)
+			if p := s.calls.get(id); p != nil {
+				s.calls.del(id)
 				p.finishLocked(r, nil)
 				found, woke = true, p == s.turnCall
 				return

@@ -121,6 +121,14 @@ type noteQueue struct {
 	stats      QueueStats
 }
 
+// notes returns the delivery queue, made on first use.
+func (s *inFlight) notes() *noteQueue {
+	if s.queue == nil {
+		s.queue = new(noteQueue)
+	}
+	return s.queue
+}
+
 func (q *noteQueue) len() int { return len(q.buf) - q.head }
 
 // push queues n within limits, dropping what the class rules say when

@@ -169,7 +169,7 @@ func (c *Conn) routeProgress(n *Notification) (woke bool) {
 	}
 	now := time.Now()
 	c.update(func(s *inFlight) {
-		p := s.calls[id]
+		p := s.calls.get(id)
 		if p == nil || p.onProgress == nil {
 			return
 		}
@@ -199,7 +199,7 @@ func (p *pendingCall) addProgressLocked(s *inFlight, prog Progress, limits Queue
 		p.progressBytes -= noteSize("", old.Raw)
 	}
 	p.progress = slices.Delete(p.progress, 0, k)
-	s.queue.dropped(k)
+	s.notes().dropped(k)
 }
 
 // pushDeadlineLocked moves the deadline of a call with an idle deadline
@@ -225,9 +225,7 @@ func (p *pendingCall) pushDeadlineLocked(now time.Time) {
 // the answer. Conn.mu is held; this runs per request of the peer, never
 // per call.
 func (s *inFlight) pushIdleDeadlinesLocked(now time.Time) {
-	for _, p := range s.calls {
-		p.pushDeadlineLocked(now)
-	}
+	s.calls.each(func(_ int64, p *pendingCall) { p.pushDeadlineLocked(now) })
 }
 
 // methodPing is MCP's keep-alive request, which pushes no call's deadline.

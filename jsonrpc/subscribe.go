@@ -66,7 +66,7 @@ func (c *Conn) enqueue(n *Notification) {
 		if s.ended != nil || len(s.subs) == 0 {
 			return
 		}
-		s.queue.push(n, class, c.queueLimits)
+		s.notes().push(n, class, c.queueLimits)
 		if !s.delivering {
 			s.delivering = c.spawnLocked(s, c.deliverLoop)
 		}
@@ -83,14 +83,15 @@ func (c *Conn) deliverLoop() {
 		var specific, all []*subscription
 		var dropped int
 		c.update(func(s *inFlight) {
-			dropped = s.queue.takeUnreported()
-			if s.queue.len() == 0 {
+			q := s.notes()
+			dropped = q.takeUnreported()
+			if q.len() == 0 {
 				if dropped == 0 {
 					s.delivering = false
 				} // else the next round, after the report, ends the loop
 				return
 			}
-			n = s.queue.pop()
+			n = q.pop()
 			specific, all = s.subs[n.Method], s.subs[""]
 		})
 		if dropped > 0 {
@@ -131,8 +132,10 @@ func (c *Conn) reportDropped(k int) {
 func (c *Conn) QueueStats() QueueStats {
 	var st QueueStats
 	c.update(func(s *inFlight) {
-		st = s.queue.stats
-		st.Length, st.Bytes = s.queue.len(), s.queue.bytes
+		if q := s.queue; q != nil {
+			st = q.stats
+			st.Length, st.Bytes = q.len(), q.bytes
+		}
 	})
 	st.Limits = c.queueLimits
 	return st

@@ -57,7 +57,7 @@ func (c *Conn) turnLoop(held, woke bool) {
 		if !held {
 			select {
 			case <-c.bgTurn:
-			case <-c.done:
+			case <-c.life.Done():
 				cause = c.Err()
 				continue
 			}
@@ -118,7 +118,7 @@ func (c *Conn) parkLocked(s *inFlight) (parked, retry bool) {
 	if s.bgParked {
 		return true, false
 	}
-	if c.parker == nil || s.ended != nil || !s.turnBG || len(s.calls) > 0 {
+	if c.parker == nil || s.ended != nil || !s.turnBG || s.calls.len() > 0 {
 		return false, false
 	}
 	if parked, retry = c.parker.Park(c.wake); parked {
@@ -177,7 +177,7 @@ func (r *bgReceiver) Receive(msg Message, err error) bool {
 func (c *Conn) yieldTurn() bool {
 	yielded := false
 	c.update(func(s *inFlight) {
-		if len(s.calls) == 0 && s.ended == nil && s.turnBG {
+		if s.calls.len() == 0 && s.ended == nil && s.turnBG {
 			s.turnBG = false
 			c.idleTimer.Reset(idleTurnDelay)
 			yielded = true
@@ -249,7 +249,7 @@ func (c *Conn) readOwnResponse(ctx, callCtx context.Context, p *pendingCall) boo
 	broken := err != nil || p.turnStop != nil
 	c.update(func(s *inFlight) {
 		s.turnCall = nil
-		if broken || len(s.calls) > 0 {
+		if broken || s.calls.len() > 0 {
 			// Calls still wait (maybe this one, for more than
 			// progress), or the stream ended and the read goroutine
 			// must say so.

@@ -203,11 +203,16 @@ type Client struct {
 	origin    Origin
 
 	// Set by the handshake before NewClient returns; read-only afterwards.
-	init InitializeResult
+	// initMeta is the modern era's server/discover _meta as sent, when
+	// init.Meta is nil (see discoverResult.rawMeta).
+	init     InitializeResult
+	initMeta json.RawMessage
 	// modern is the modern era's state, nil after initialize (so the
 	// legacy path pays one nil check).
 	modern *modernSession
-	listen listenLoop // the modern era's subscriptions/listen
+	// listen is the modern era's subscriptions/listen, made when a
+	// session first listens (see listener): an idle session holds none.
+	listen atomic.Pointer[listenLoop]
 
 	rootsMu sync.Mutex
 	roots   []Root
@@ -231,6 +236,16 @@ type Client struct {
 // initial roots, protocol timeouts) is used up by then, and a session does
 // not carry it.
 type sessionOptions struct {
+	// The handlers are behind a pointer, shared by every session that
+	// sets none (noHandlers), so an idle default session does not carry
+	// 120 bytes of nil functions. Never nil once NewClient set it.
+	*sessionHandlers
+	toolTimeout time.Duration
+	toolMax     time.Duration
+}
+
+// sessionHandlers are the callbacks a session keeps; read-only once set.
+type sessionHandlers struct {
 	ErrorHook      func(error)
 	Roots          func(ctx context.Context) ([]Root, error)
 	Sampling       func(ctx context.Context, req *CreateMessageRequest) (*CreateMessageResult, error)
@@ -238,8 +253,27 @@ type sessionOptions struct {
 	ElicitationURL func(ctx context.Context, req *ElicitRequest) (*ElicitResult, error)
 	InputRequired  func(ctx context.Context, req *InputRequired) (map[string]json.RawMessage, error)
 	notify         notificationHandlers
-	toolTimeout    time.Duration
-	toolMax        time.Duration
+}
+
+// noHandlers are the handlers of every session whose options set none.
+var noHandlers sessionHandlers
+
+// handlersOf returns o's handlers, noHandlers when it sets none.
+func handlersOf(o *ClientOptions) *sessionHandlers {
+	h := &sessionHandlers{
+		ErrorHook:      o.ErrorHook,
+		Roots:          o.Roots,
+		Sampling:       o.Sampling,
+		Elicitation:    o.Elicitation,
+		ElicitationURL: o.ElicitationURL,
+		InputRequired:  o.InputRequired,
+		notify:         notificationHandlersOf(o),
+	}
+	if h.ErrorHook == nil && h.Roots == nil && h.Sampling == nil && h.Elicitation == nil &&
+		h.ElicitationURL == nil && h.InputRequired == nil && !h.notify.any() {
+		return &noHandlers
+	}
+	return h
 }
 
 // Connect opens t and performs the handshake (see NewClient). ctx bounds
@@ -296,15 +330,9 @@ func newClient(ctx context.Context, s jsonrpc.Stream, opts *ClientOptions, n neg
 		return nil, err
 	}
 	c.opts = sessionOptions{
-		ErrorHook:      o.ErrorHook,
-		Roots:          o.Roots,
-		Sampling:       o.Sampling,
-		Elicitation:    o.Elicitation,
-		ElicitationURL: o.ElicitationURL,
-		InputRequired:  o.InputRequired,
-		notify:         notificationHandlersOf(&o),
-		toolTimeout:    toolPolicy(o.ToolTimeout, o.Timeout, DefaultToolTimeout),
-		toolMax:        toolPolicy(o.ToolMaxTimeout, o.MaxTimeout, DefaultToolMaxTimeout),
+		sessionHandlers: handlersOf(&o),
+		toolTimeout:     toolPolicy(o.ToolTimeout, o.Timeout, DefaultToolTimeout),
+		toolMax:         toolPolicy(o.ToolMaxTimeout, o.MaxTimeout, DefaultToolMaxTimeout),
 	}
 	c.origin = Origin{Server: o.ServerName, Client: c}
 	c.schemas.hook = c.report
@@ -430,6 +458,11 @@ func (c *Client) InitializeResult() InitializeResult {
 	r := c.init
 	if c.modern != nil {
 		r.ServerInfo = c.ServerInfo()
+	}
+	if r.Meta == nil && c.initMeta != nil {
+		// A copy per call, decoded as encoding/json would have; the
+		// bytes were read as JSON when they arrived.
+		_ = json.Unmarshal(c.initMeta, &r.Meta)
 	}
 	return r
 }

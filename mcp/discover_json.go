@@ -1,6 +1,9 @@
 package mcp
 
-import "slices"
+import (
+	"bytes"
+	"slices"
+)
 
 // The server/discover result is read here in one pass rather than by
 // encoding/json (twice: the result, then its _meta for the serverInfo),
@@ -28,6 +31,13 @@ func decodeDiscoverResult(raw []byte, res *discoverResult) bool {
 // anything else, including a member given twice, spelled in another case,
 // or null, it returns false and leaves res alone.
 func decodeDiscover(raw []byte, res *discoverResult) (serverInfo []byte, ok bool) {
+	serverInfo, _, ok = decodeDiscoverMeta(raw, res)
+	return serverInfo, ok
+}
+
+// decodeDiscoverMeta is decodeDiscover that also returns the _meta
+// member's raw value (nil without one), of which serverInfo is a part.
+func decodeDiscoverMeta(raw []byte, res *discoverResult) (serverInfo, meta []byte, ok bool) {
 	d := scanner{b: raw}
 	var out discoverResult
 	ok = d.object(discoverResultNames, func(i int) (ok bool) {
@@ -41,15 +51,18 @@ func decodeDiscover(raw []byte, res *discoverResult) (serverInfo []byte, ok bool
 		case 3:
 			_, ok = d.text()
 		default:
+			d.space()
+			start := d.i
 			out.Meta, serverInfo, ok = d.metaOfTextObjects()
+			meta = d.b[start:d.i]
 		}
 		return ok
 	})
 	if !ok || !d.atEnd() {
-		return nil, false
+		return nil, nil, false
 	}
 	*res = out
-	return serverInfo, true
+	return serverInfo, meta, true
 }
 
 // textArray reads an array of strings (not null).
@@ -127,4 +140,16 @@ func implementationOf(v any) Implementation {
 	m, _ := v.(map[string]any)
 	text := func(k string) string { s, _ := m[k].(string); return s }
 	return Implementation{Name: text("name"), Title: text("title"), Version: text("version"), Description: text("description"), WebsiteURL: text("websiteUrl")}
+}
+
+// keepRawMeta keeps a copy of meta, the raw _meta of res, for
+// InitializeResult to decode when asked, and returns it. A session keeps
+// the bytes rather than res.Meta's maps of maps, which cost an idle
+// session about 750 bytes against the few dozen the bytes take.
+func (res *discoverResult) keepRawMeta(meta []byte) []byte {
+	if meta == nil {
+		return nil
+	}
+	res.rawMeta = bytes.Clone(meta)
+	return res.rawMeta
 }

@@ -93,6 +93,15 @@ func FuzzDecodeDiscoverResult(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		checkFastDecode(t, raw, decodeDiscoverResult)
+		// The _meta bytes a session keeps instead of res.Meta decode to
+		// the same map.
+		var res discoverResult
+		if _, meta, ok := decodeDiscoverMeta(raw, &res); ok && res.Meta != nil {
+			var again map[string]any
+			if err := json.Unmarshal(meta, &again); err != nil || !reflect.DeepEqual(again, res.Meta) {
+				t.Fatalf("%s: the raw _meta %s decodes to %v (%v), want %v", raw, meta, again, err, res.Meta)
+			}
+		}
 	})
 }
 
@@ -112,7 +121,7 @@ func TestEncodeMetaWithLevelMatchesEncodingJSON(t *testing.T) {
 				if flags%7 == 0 {
 					p.Capabilities.Tasks = &ClientTasksCapability{}
 				}
-				m := &modernSession{info: p.ClientInfo, caps: p.Capabilities}
+				m := &modernSession{hello: &modernHello{info: p.ClientInfo, caps: p.Capabilities}}
 				if err := m.encodeMeta(ModernProtocolVersion, level); err != nil {
 					t.Fatal(err)
 				}

@@ -164,7 +164,7 @@ func metaByEncodingJSON(t *testing.T, m *modernSession, version string, level Lo
 	members := []struct {
 		name string
 		v    any
-	}{{metaProtocolVersion, version}, {metaClientCapabilities, m.caps}, {metaClientInfo, m.info}}
+	}{{metaProtocolVersion, version}, {metaClientCapabilities, m.hello.caps}, {metaClientInfo, m.hello.info}}
 	if level != "" {
 		members = append(members, struct {
 			name string
@@ -192,7 +192,7 @@ func metaByEncodingJSON(t *testing.T, m *modernSession, version string, level Lo
 func TestEncodeMetaMatchesEncodingJSON(t *testing.T) {
 	check := func(t *testing.T, p initializeParams, level LoggingLevel) {
 		t.Helper()
-		m := &modernSession{info: p.ClientInfo, caps: p.Capabilities}
+		m := &modernSession{hello: &modernHello{info: p.ClientInfo, caps: p.Capabilities}}
 		if err := m.encodeMeta(ModernProtocolVersion, level); err != nil {
 			t.Fatal(err)
 		}

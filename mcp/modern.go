@@ -62,17 +62,26 @@ type discoverResult struct {
 	Meta              map[string]any     `json:"_meta,omitempty"`
 	// CacheHint is the 2026-07-28 ttlMs and cacheScope (zero before).
 	CacheHint
+
+	// rawMeta is _meta as sent, in place of Meta (nil then), when
+	// callDiscover read the result's common shape (see keepRawMeta).
+	rawMeta json.RawMessage
 }
 
 // modernSession is a Client's state in the modern era. The _meta members
 // every request carries are encoded once per session (and again only when
 // the log level changes), so a request pays a copy, not an encoding.
 type modernSession struct {
-	info Implementation
-	caps ClientCapabilities
+	// hello is what the handshake encodes into meta (again under another
+	// version after a refusal); nil once the session opened, as meta
+	// holds it from then on and an idle session need not keep a copy of
+	// the client's info and capabilities.
+	hello *modernHello
 
-	// meta is the members of the request _meta, without braces.
+	// meta is the members of the request _meta, without braces; base is
+	// its length without the log level member (see setLogLevel).
 	meta atomic.Pointer[[]byte]
+	base int
 
 	// lastInfo is the raw serverInfo that serverInfo was last taken
 	// from (written under mu).
@@ -85,21 +94,32 @@ type modernSession struct {
 	logLevel   LoggingLevel
 }
 
+// modernHello is the client's info and capabilities a modern handshake
+// sends in every request's _meta.
+type modernHello struct {
+	info Implementation
+	caps ClientCapabilities
+}
+
 // encodeMeta builds the constant _meta members for version and level.
 // The common capabilities and client info are written by hand, as for
 // initialize (see handshake_json.go): encoding/json would keep field
 // tables for these types for the life of the process.
 func (m *modernSession) encodeMeta(version string, level LoggingLevel) error {
+	var h modernHello
+	if m.hello != nil {
+		h = *m.hello
+	}
 	var caps, info []byte
 	var err error
-	if plainCapabilities(&m.caps) {
-		caps = appendClientCapabilities(nil, &m.caps)
-	} else if caps, err = json.Marshal(m.caps); err != nil {
+	if plainCapabilities(&h.caps) {
+		caps = appendClientCapabilities(nil, &h.caps)
+	} else if caps, err = json.Marshal(h.caps); err != nil {
 		return fmt.Errorf("mcp: encoding the client capabilities: %w", err)
 	}
-	if plainImplementation(&m.info) {
-		info = appendImplementation(nil, &m.info)
-	} else if info, err = json.Marshal(m.info); err != nil {
+	if plainImplementation(&h.info) {
+		info = appendImplementation(nil, &h.info)
+	} else if info, err = json.Marshal(h.info); err != nil {
 		return fmt.Errorf("mcp: encoding the client info: %w", err)
 	}
 	b := make([]byte, 0, 64+len(caps)+len(info))
@@ -114,14 +134,21 @@ func (m *modernSession) encodeMeta(version string, level LoggingLevel) error {
 	b = jsonenc.AppendString(b, metaClientInfo)
 	b = append(b, ':')
 	b = append(b, info...)
-	if level != "" {
-		b = append(b, ',')
-		b = jsonenc.AppendString(b, metaLogLevel)
-		b = append(b, ':')
-		b = jsonenc.AppendString(b, string(level))
-	}
+	m.base = len(b)
+	b = appendLogLevel(b, level)
 	m.meta.Store(&b)
 	return nil
+}
+
+// appendLogLevel appends the log level member, if level is set.
+func appendLogLevel(b []byte, level LoggingLevel) []byte {
+	if level == "" {
+		return b
+	}
+	b = append(b, ',')
+	b = jsonenc.AppendString(b, metaLogLevel)
+	b = append(b, ':')
+	return jsonenc.AppendString(b, string(level))
 }
 
 // withMeta returns params with the session's _meta members added. Params
@@ -270,8 +297,15 @@ func (m *modernSession) sameServerInfo(raw []byte) bool {
 func (m *modernSession) setLogLevel(level LoggingLevel) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if err := m.encodeMeta(m.version, level); err != nil {
-		return err
+	if m.hello != nil {
+		if err := m.encodeMeta(m.version, level); err != nil {
+			return err
+		}
+	} else {
+		// The other members stay as the handshake encoded them.
+		old := *m.meta.Load()
+		b := appendLogLevel(append(make([]byte, 0, m.base+64), old[:m.base]...), level)
+		m.meta.Store(&b)
 	}
 	m.logLevel = level
 	return nil
@@ -283,7 +317,7 @@ func (m *modernSession) setLogLevel(level LoggingLevel) error {
 // lists the version it refused may have refused something else). It
 // fills c.init as initialize would.
 func (c *Client) discover(ctx context.Context, info Implementation, version string) error {
-	m := &modernSession{info: info, caps: c.caps}
+	m := &modernSession{hello: &modernHello{info: info, caps: c.caps}}
 	// Nothing races this server/discover: it runs here, not on a
 	// goroutine of its own as a probe does.
 	if err := c.prepareDiscover(m, version); err != nil {

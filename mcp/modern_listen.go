@@ -51,6 +51,15 @@ func (f *listenFilter) empty() bool {
 	return !f.ToolsListChanged && !f.PromptsListChanged && !f.ResourcesListChanged && len(f.ResourceSubscriptions) == 0
 }
 
+// listener returns the client's listen state, made on first use.
+func (c *Client) listener() *listenLoop {
+	if l := c.listen.Load(); l != nil {
+		return l
+	}
+	c.listen.CompareAndSwap(nil, new(listenLoop))
+	return c.listen.Load()
+}
+
 // listenLoop is a client's subscriptions/listen: at most one goroutine
 // keeps a listen open; a change of the opt-ins cancels the open one and
 // the goroutine opens the new one at once.
@@ -127,7 +136,10 @@ func (l *listenLoop) acknowledged() {
 // It returns a channel closed once the server acknowledged the listen
 // that carries the current opt-ins, nil when nothing is listened to.
 func (c *Client) relisten() <-chan struct{} {
-	l := &c.listen
+	if f := c.listenFilterNow(); c.listen.Load() == nil && f.empty() {
+		return nil // nothing ever listened, nothing to listen to
+	}
+	l := c.listener()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if f := c.listenFilterNow(); !l.running && f.empty() {
@@ -154,7 +166,7 @@ func (c *Client) relisten() <-chan struct{} {
 // listenLoop keeps a listen open until the session ends or nothing is
 // wanted any more.
 func (c *Client) listenLoop() {
-	l := &c.listen
+	l := c.listener()
 	backoff := listenBackoffFirst
 	for {
 		ctx, stop := context.WithCancel(sessionCtx{c})
@@ -209,9 +221,10 @@ func (c *Client) listenLoop() {
 // listenStarted records the id of the listen about to be sent, before the
 // server can tag anything with it.
 func (c *Client) listenStarted(id jsonrpc.ID) {
-	c.listen.mu.Lock()
-	c.listen.id = id
-	c.listen.mu.Unlock()
+	l := c.listener()
+	l.mu.Lock()
+	l.id = id
+	l.mu.Unlock()
 }
 
 // listenNotifications are the notifications that travel on a listen.
@@ -239,7 +252,10 @@ func (c *Client) fromStaleListen(n *jsonrpc.Notification) bool {
 	if json.Unmarshal(n.Params, &p) != nil || p.Meta.ID == nil {
 		return false
 	}
-	l := &c.listen
+	l := c.listen.Load()
+	if l == nil {
+		return true // no listen was ever open: any tag is stale
+	}
 	l.mu.Lock()
 	open, asked := l.id, l.filter
 	l.mu.Unlock()

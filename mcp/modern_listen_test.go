@@ -174,9 +174,9 @@ func FuzzFromStaleListen(f *testing.F) {
 	f.Add(NotificationResourceUpdated, []byte(`{"_meta":{"io.modelcontextprotocol/subscriptionId":null},"uri":"x"}`))
 	f.Add(NotificationProgress, []byte(`{"_meta":{"io.modelcontextprotocol/subscriptionId":"s"}}`))
 	f.Fuzz(func(t *testing.T, method string, params []byte) {
-		c := &Client{modern: &modernSession{}}
-		c.listen.id = jsonrpc.Int64ID(3)
-		c.listen.filter = listenFilter{ToolsListChanged: true, ResourceSubscriptions: []string{"a"}}
+		c := &Client{modern: &modernSession{}, opts: sessionOptions{sessionHandlers: &noHandlers}}
+		c.listener().id = jsonrpc.Int64ID(3)
+		c.listener().filter = listenFilter{ToolsListChanged: true, ResourceSubscriptions: []string{"a"}}
 		dropped := c.fromStaleListen(&jsonrpc.Notification{Method: method, Params: params})
 		if dropped && !bytes.Contains(params, []byte("subscriptionId")) {
 			t.Fatalf("dropped an untagged %s: %s", method, params)

@@ -26,6 +26,13 @@ func exerciseModern(t *testing.T, c *Client, received func() []mcptest.ModernReq
 	if c.ServerInfo().Name != "mcptest" || c.ServerCapabilities().Tools == nil {
 		t.Errorf("ServerInfo %+v, capabilities %+v", c.ServerInfo(), c.ServerCapabilities())
 	}
+	// The discover result's _meta (kept as bytes when it had the common
+	// shape) is decoded as encoding/json decodes it.
+	meta := c.InitializeResult().Meta
+	info, _ := meta[metaServerInfo].(map[string]any)
+	if info["name"] != "mcptest" {
+		t.Errorf("InitializeResult().Meta = %v, want the serverInfo named mcptest in it", meta)
+	}
 	tools, err := c.ListTools(ctx)
 	if err != nil || len(tools) == 0 {
 		t.Fatalf("ListTools: %d tools, %v", len(tools), err)
@@ -170,7 +177,7 @@ func TestLegacyProtocolPin(t *testing.T) {
 }
 
 func TestModernMetaSplice(t *testing.T) {
-	m := &modernSession{info: Implementation{Name: "n", Version: "1"}}
+	m := &modernSession{hello: &modernHello{info: Implementation{Name: "n", Version: "1"}}}
 	if err := m.encodeMeta(ModernProtocolVersion, ""); err != nil {
 		t.Fatal(err)
 	}
@@ -240,5 +247,33 @@ func TestModernObserveRepeat(t *testing.T) {
 	m.observe(json.RawMessage(`{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"2"}}}`))
 	if m.serverInfo.Version != "2" {
 		t.Errorf("a changed serverInfo was not taken: %+v", m.serverInfo)
+	}
+}
+
+// Once the session opened (hello dropped), a log level change rewrites
+// only its member: the _meta is what encodeMeta writes with the client's
+// info and capabilities still at hand.
+func TestSetLogLevelAfterOpen(t *testing.T) {
+	hello := &modernHello{info: Implementation{Name: "n", Version: "1"}, caps: ClientCapabilities{Roots: &RootsCapability{ListChanged: true}}}
+	want := map[LoggingLevel]string{}
+	for _, level := range []LoggingLevel{"", LevelDebug, LevelError} {
+		ref := &modernSession{hello: hello}
+		if err := ref.encodeMeta(ModernProtocolVersion, level); err != nil {
+			t.Fatal(err)
+		}
+		want[level] = string(*ref.meta.Load())
+	}
+	m := &modernSession{hello: hello, version: ModernProtocolVersion}
+	if err := m.encodeMeta(ModernProtocolVersion, ""); err != nil {
+		t.Fatal(err)
+	}
+	m.hello = nil // as modernOpened does
+	for _, level := range []LoggingLevel{LevelDebug, LevelError, ""} {
+		if err := m.setLogLevel(level); err != nil {
+			t.Fatal(err)
+		}
+		if got := string(*m.meta.Load()); got != want[level] {
+			t.Errorf("level %q: _meta %s, want %s", level, got, want[level])
+		}
 	}
 }

@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -114,7 +113,7 @@ func pinnedRefusal(pin string, modern bool, err error) error {
 func (c *Client) probe(ctx context.Context, info Implementation, version string, n negotiation) error {
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel() // a probe initialize overtook is given up
-	m := &modernSession{info: info, caps: c.caps}
+	m := &modernSession{hello: &modernHello{info: info, caps: c.caps}}
 	if err := c.prepareDiscover(m, version); err != nil {
 		return err
 	}
@@ -264,13 +263,13 @@ func (c *Client) settle(ctx context.Context, m *modernSession, version string, o
 		// A server/discover answer without a modern version in common:
 		// a legacy server that answers unknown methods with a result,
 		// or a dual-era one that speaks no modern version of ours.
-		return c.legacyAfterProbe(ctx, m.info, n)
+		return c.legacyAfterProbe(ctx, m.hello.info, n)
 	}
 	if supported := refusedVersions(out.err, CodeUnsupportedProtocolVersion); supported != nil {
 		next := highestCommon(supported)
 		if next == "" {
 			if slices.ContainsFunc(supported, IsSupportedProtocolVersion) {
-				return c.legacyAfterProbe(ctx, m.info, n)
+				return c.legacyAfterProbe(ctx, m.hello.info, n)
 			}
 			var rpcErr *jsonrpc.Error
 			errors.As(out.err, &rpcErr)
@@ -281,7 +280,7 @@ func (c *Client) settle(ctx context.Context, m *modernSession, version string, o
 	if isModernError(out.err) || !refusedByServer(out.err) {
 		return out.err
 	}
-	return c.legacyAfterProbe(ctx, m.info, n)
+	return c.legacyAfterProbe(ctx, m.hello.info, n)
 }
 
 // modernAfterProbe retries server/discover once under next, the newest
@@ -311,9 +310,11 @@ func (c *Client) modernAfterProbe(ctx context.Context, m *modernSession, version
 // remembered for the server.
 func (c *Client) modernOpened(m *modernSession, version string, res *discoverResult, n negotiation) error {
 	m.version, m.supported = version, res.SupportedVersions
+	m.hello = nil // encoded in m.meta; see setLogLevel
 	c.modern = m
 	c.rawModern.Store(m)
 	c.init = InitializeResult{ProtocolVersion: version, Capabilities: res.Capabilities, Instructions: res.Instructions, Meta: res.Meta}
+	c.initMeta = res.rawMeta
 	eras.put(n.key, version)
 	return nil
 }
@@ -402,14 +403,19 @@ func (c *Client) callDiscover(ctx context.Context, m *modernSession) (*discoverR
 		return nil, requestError(MethodServerDiscover, err)
 	}
 	var res discoverResult
-	if info, ok := decodeDiscover(raw, &res); ok {
+	if info, meta, ok := decodeDiscoverMeta(raw, &res); ok {
 		if len(res.SupportedVersions) == 0 {
 			return nil, fmt.Errorf("mcp: %s: %w", MethodServerDiscover, errNotDiscoverResult)
 		}
+		kept := res.keepRawMeta(meta)
 		if info != nil {
-			// What observe would take, without decoding raw again.
-			m.tookServerInfo(implementationOf(res.Meta[metaServerInfo]), bytes.Clone(info))
+			// What observe would take, without decoding raw again; the
+			// bytes are kept's (both are parts of raw: the offset
+			// between them is the difference of their capacities).
+			off := cap(meta) - cap(info)
+			m.tookServerInfo(implementationOf(res.Meta[metaServerInfo]), kept[off:off+len(info):off+len(info)])
 		}
+		res.Meta = nil
 		return &res, nil
 	}
 	if !isJSONObject(raw) || json.Unmarshal(raw, &res) != nil || len(res.SupportedVersions) == 0 {

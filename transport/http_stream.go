@@ -56,8 +56,12 @@ type httpStream struct {
 	// set under mu before any Write; pushTo is read without it.
 	pushTo    atomic.Pointer[pushTarget]
 	pushEnded func(error)
-	done      chan struct{} // closed once the stream is over
-	termErr   error         // why; written before done is closed
+	// done is closed once the stream is over; made only when something
+	// waits on it (see doneChan), as an idle pushing stream has nothing
+	// that does. over says the same without a channel, for openErr.
+	done      chan struct{} // guarded by mu
+	over      atomic.Bool
+	termErr   error // why; written before over is set and done closed
 	closeOnce sync.Once
 
 	mu             sync.Mutex
@@ -119,7 +123,6 @@ func newHTTPStream(cfg *StreamableHTTP, u *url.URL) *httpStream {
 		policy:  c.Reconnect.withDefaults(),
 		sleep:   c.sleep,
 		jitter:  c.jitter,
-		done:    make(chan struct{}),
 	}
 	if s.maxBody == 0 {
 		s.maxBody = DefaultMaxBodySize
@@ -137,15 +140,13 @@ func newHTTPStream(cfg *StreamableHTTP, u *url.URL) *httpStream {
 // stream is over it returns the terminal error (wrapping jsonrpc.ErrClosed
 // after Close, or ErrSessionExpired when a renewal failed).
 func (s *httpStream) Read(ctx context.Context) (jsonrpc.Message, error) {
-	select {
-	case <-s.done:
-		return nil, s.termErr
-	default:
+	if err := s.openErr(); err != nil {
+		return nil, err
 	}
 	select {
 	case it := <-s.queue():
 		return it.msg, it.err
-	case <-s.done:
+	case <-s.doneChan():
 		return nil, s.termErr
 	case <-ctx.Done():
 		return nil, ctx.Err()
@@ -222,10 +223,14 @@ func (s *httpStream) fail(err error) {
 	s.ended = true
 	s.termErr = err
 	ended := s.pushEnded
+	// done is closed (over set) before anything is stopped, so that what
+	// fails for being stopped finds the stream's end as the reason (see
+	// postFailed).
+	s.over.Store(true)
+	if s.done != nil {
+		close(s.done)
+	}
 	s.mu.Unlock()
-	// done is closed before anything is stopped, so that what fails for
-	// being stopped finds the stream's end as the reason (see postFailed).
-	close(s.done)
 	// The calls and the listener are stopped here: their contexts do not
 	// descend from s.ctx (see postCall and startListener). No call is
 	// added once ended is set.
@@ -263,12 +268,24 @@ func (s *httpStream) redacted() string { return redactURL(s.cfg.URL) }
 
 // openErr returns the terminal error once the stream is over.
 func (s *httpStream) openErr() error {
-	select {
-	case <-s.done:
+	if s.over.Load() {
 		return s.termErr
-	default:
-		return nil
 	}
+	return nil
+}
+
+// doneChan returns done, made on first use (closed already if the stream
+// is over).
+func (s *httpStream) doneChan() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.done == nil {
+		s.done = make(chan struct{})
+		if s.over.Load() {
+			close(s.done)
+		}
+	}
+	return s.done
 }
 
 // queue returns the queue for Read, made on first use.
@@ -291,7 +308,7 @@ func (s *httpStream) deliver(ctx context.Context, it inboundItem) bool {
 		return true
 	case <-ctx.Done():
 		return false
-	case <-s.done:
+	case <-s.doneChan():
 		return false
 	}
 }
