@@ -317,12 +317,19 @@ func (s *httpStream) spawnReader(c *postCall, resp *http.Response) bool {
 		return false
 	}
 	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		defer s.finishCall(c)
-		s.readPOSTStream(c, resp)
-	}()
+	c.readStream, c.readResp = s, resp
+	go c.readReply() // made once per postCall: the go statement allocates no closure
 	return true
+}
+
+// readReplyOnce is the body of c.readReply: it reads the event stream
+// spawnReader handed over, then finishes the call (which releases c).
+func (c *postCall) readReplyOnce() {
+	s, resp := c.readStream, c.readResp
+	c.readStream, c.readResp = nil, nil
+	defer s.wg.Done()
+	defer s.finishCall(c)
+	s.readPOSTStream(c, resp)
 }
 
 // acceptReply checks a 2xx reply to a request: a JSON or SSE body, and for
