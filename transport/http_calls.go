@@ -47,6 +47,11 @@ type postCall struct {
 	// unwatch tells the watcher that the POST is over (unbuffered: once
 	// the watcher took it, it is done with the call).
 	unwatch chan struct{}
+	// watch is watchPost(watchCtx, c) as a func value made once, so that
+	// starting the watcher costs no closure; watchCtx is the Write's ctx,
+	// set by exchange before each start and dropped by the watcher.
+	watch    func()
+	watchCtx context.Context
 	// getBody is the requests' GetBody, made once; it reads body.
 	getBody func() (io.ReadCloser, error)
 	// req is the POST, rebuilt in place for each use.
@@ -109,6 +114,7 @@ func newPostCall() *postCall {
 	c.req = new(http.Request).WithContext(c.ctx)
 	c.getBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(c.body)), nil }
 	c.readReply = c.readReplyOnce
+	c.watch = func() { watchPost(c.watchCtx, c) }
 	return c
 }
 
