@@ -47,10 +47,21 @@ type postCall struct {
 	// unwatch tells the watcher that the POST is over (unbuffered: once
 	// the watcher took it, it is done with the call).
 	unwatch chan struct{}
+	// watch is watchPost(watchCtx, c) as a func value made once, so that
+	// starting the watcher costs no closure; watchCtx is the Write's ctx,
+	// set by exchange before each start and dropped by the watcher.
+	watch    func()
+	watchCtx context.Context
 	// getBody is the requests' GetBody, made once; it reads body.
 	getBody func() (io.ReadCloser, error)
 	// req is the POST, rebuilt in place for each use.
 	req *http.Request
+	// readReply is readReplyOnce as a func value made once, so that
+	// starting a reply's reader costs no closure; readStream and
+	// readResp are its arguments, set by spawnReader.
+	readReply  func()
+	readStream *httpStream
+	readResp   *http.Response
 
 	// Set by Write before each use; read-only while the POST is in
 	// flight.
@@ -93,19 +104,28 @@ type postOutcome struct {
 }
 
 // callPool holds the free postCalls of every stream.
-var callPool = sync.Pool{New: func() any { return newPostCall() }}
+// It has no New: newPostCall refers (through readReply) to the code that
+// puts calls back, which would make the pool's initialization a cycle.
+var callPool sync.Pool
 
 func newPostCall() *postCall {
 	c := &postCall{unwatch: make(chan struct{})}
 	c.ctx, c.stop = context.WithCancel(context.Background())
 	c.req = new(http.Request).WithContext(c.ctx)
 	c.getBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(c.body)), nil }
+	c.readReply = c.readReplyOnce
+	c.watch = func() { watchPost(c.watchCtx, c) }
 	return c
 }
 
 // takeCall returns a postCall for one Write: a free one, or a new one. The
 // caller fills it in and then hands it to track.
-func takeCall() *postCall { return callPool.Get().(*postCall) }
+func takeCall() *postCall {
+	if c, ok := callPool.Get().(*postCall); ok {
+		return c
+	}
+	return newPostCall()
+}
 
 // track adds c, filled in, to the stream's calls in flight, where the
 // stream's end stops it and notifications/cancelled finds it. false means

@@ -206,7 +206,10 @@ func (s *httpStream) exchange(ctx context.Context, c *postCall) (out postOutcome
 	}
 	watching := ctx.Done() != nil
 	if watching {
-		go watchPost(ctx, c)
+		// The watcher's ctx goes in c, so that the go statement needs no
+		// closure (c.watch is made once per postCall).
+		c.watchCtx = ctx
+		go c.watch()
 	}
 	out = s.runPost(c)
 	s.wg.Done()
@@ -239,6 +242,7 @@ func (s *httpStream) exchange(ctx context.Context, c *postCall) (out postOutcome
 // it is marked cancelled: no error is delivered for it, and exchange
 // learns from the mark that the watcher stopped the POST.
 func watchPost(ctx context.Context, c *postCall) {
+	c.watchCtx = nil // read by the watcher only; the next Write sets it again
 	select {
 	case <-ctx.Done():
 		c.cancelled.Store(true)
@@ -317,12 +321,19 @@ func (s *httpStream) spawnReader(c *postCall, resp *http.Response) bool {
 		return false
 	}
 	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		defer s.finishCall(c)
-		s.readPOSTStream(c, resp)
-	}()
+	c.readStream, c.readResp = s, resp
+	go c.readReply() // made once per postCall: the go statement allocates no closure
 	return true
+}
+
+// readReplyOnce is the body of c.readReply: it reads the event stream
+// spawnReader handed over, then finishes the call (which releases c).
+func (c *postCall) readReplyOnce() {
+	s, resp := c.readStream, c.readResp
+	c.readStream, c.readResp = nil, nil
+	defer s.wg.Done()
+	defer s.finishCall(c)
+	s.readPOSTStream(c, resp)
 }
 
 // acceptReply checks a 2xx reply to a request: a JSON or SSE body, and for

@@ -246,12 +246,15 @@ func (s *httpStream) maxEventSize() int {
 // a decode error, which leaves the stream usable. events counts every
 // event, priming events included: any event is progress.
 func (s *httpStream) consumeSSE(ctx context.Context, body io.Reader, st *sseState, onMsg func(jsonrpc.Message) bool) (events int, stopped bool, err error) {
-	r := sse.NewReader(body)
+	r := takeSSEReader(body)
+	defer giveSSEReader(r)
 	if limit := s.maxEventSize(); limit > 0 {
 		r.SetMaxEventSize(limit)
 	}
 	for {
-		ev, err := r.Next()
+		// The event's data is decoded before the next call (the decoded
+		// messages keep no part of it), so it is borrowed, not copied.
+		ev, err := r.NextView()
 		if err != nil {
 			return events, false, err
 		}
@@ -281,6 +284,22 @@ func (s *httpStream) consumeSSE(ctx context.Context, body io.Reader, st *sseStat
 			return events, true, nil
 		}
 	}
+}
+
+// sseReaders holds the SSE readers of ended streams, with their buffers:
+// a reply stream per call would otherwise cost a reader and a 4 KiB
+// buffer each. The collector empties it, so idle streams hold none.
+var sseReaders = sync.Pool{New: func() any { return sse.NewReader(nil) }}
+
+func takeSSEReader(body io.Reader) *sse.Reader {
+	r := sseReaders.Get().(*sse.Reader)
+	r.Reset(body)
+	return r
+}
+
+func giveSSEReader(r *sse.Reader) {
+	r.Reset(nil) // let the body go; buffers over 64 KiB go too
+	sseReaders.Put(r)
 }
 
 // get opens a GET stream: the listener, or the resumption of a broken

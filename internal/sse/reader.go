@@ -44,8 +44,13 @@ type Reader struct {
 	emptyRead int
 
 	// The event being assembled.
-	pending  bool // a field was seen since the last dispatch
+	pending bool // a field was seen since the last dispatch
+	// data holds the data lines seen, each followed by "\n", unless
+	// viewing: then the one data line seen so far is view, a slice of
+	// buf not copied yet (see view.go).
 	data     []byte
+	view     []byte
+	viewing  bool
 	hasData  bool
 	evType   string
 	id       string
@@ -84,6 +89,15 @@ func (r *Reader) LastEventID() string { return r.lastID }
 // and the partial event is dropped because it may be truncated. Errors are
 // sticky: after one, Next keeps returning it.
 func (r *Reader) Next() (Event, error) {
+	ev, err := r.next()
+	if ev.Data != nil {
+		ev.Data = bytes.Clone(ev.Data)
+	}
+	return ev, err
+}
+
+// next is Next with the event's Data borrowed: valid until the next call.
+func (r *Reader) next() (Event, error) {
 	if r.fail != nil {
 		return Event{}, r.fail
 	}
@@ -128,8 +142,16 @@ func (r *Reader) field(line []byte) error {
 	}
 	switch string(name) {
 	case "data":
-		r.data = append(r.data, value...)
-		r.data = append(r.data, '\n')
+		switch {
+		case !r.hasData:
+			// Most events have one data line: it is kept where it lies
+			// in buf until the buffer must move (see materialize).
+			r.view, r.viewing = value, true
+		default:
+			r.materialize()
+			r.data = append(r.data, value...)
+			r.data = append(r.data, '\n')
+		}
 		r.hasData = true
 		r.pending = true
 	case "event":
@@ -156,7 +178,7 @@ func (r *Reader) field(line []byte) error {
 	default:
 		return nil // unknown fields are ignored
 	}
-	if r.maxSize > 0 && len(r.data)+len(r.evType)+len(r.id) > r.maxSize {
+	if r.maxSize > 0 && r.dataLen()+len(r.evType)+len(r.id) > r.maxSize {
 		return &FormatError{
 			Line:   r.lineNo,
 			Reason: fmt.Sprintf("event larger than the maximum of %d bytes", r.maxSize),
@@ -195,8 +217,7 @@ func (r *Reader) dispatch() Event {
 		HasRetry: r.hasRetry,
 	}
 	if r.hasData {
-		// Drop the newline that follows the last data line.
-		ev.Data = bytes.Clone(r.data[:len(r.data)-1])
+		ev.Data = r.eventData()
 	}
 	r.reset()
 	return ev
@@ -205,6 +226,7 @@ func (r *Reader) dispatch() Event {
 func (r *Reader) reset() {
 	r.pending = false
 	r.data = r.data[:0]
+	r.view, r.viewing = nil, false
 	r.hasData = false
 	r.evType = ""
 	r.id = ""
@@ -307,6 +329,7 @@ func indexLineEnd(b []byte) int {
 // source error is kept in r.err and also returned when no byte came;
 // io.EOF is not returned here, the caller sees it through r.err.
 func (r *Reader) fill() error {
+	r.materialize() // buf's bytes are about to move
 	if r.start > 0 {
 		n := copy(r.buf, r.buf[r.start:r.end])
 		r.start, r.end = 0, n
