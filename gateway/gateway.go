@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/mcpwire/mcpwire/internal/seam"
 	"github.com/mcpwire/mcpwire/internal/server"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 	"github.com/mcpwire/mcpwire/manager"
@@ -265,6 +266,8 @@ func (g *Gateway) callTool(ctx context.Context, req *server.ToolRequest) (*serve
 	}}
 	upCtx, hc, done := g.track(upCtx, req.Session, r.server)
 	defer done()
+	var upRaw seam.RawToolResult
+	upCtx = seam.WithRawToolResult(upCtx, &upRaw)
 	res, err := g.m.CallServerTool(upCtx, r.server, r.tool, req.Arguments, opts)
 	observed.finish(ctx, res, err, hc.askedOnRetry(), g.redact)
 	if err != nil {
@@ -276,6 +279,9 @@ func (g *Gateway) callTool(ctx context.Context, req *server.ToolRequest) (*serve
 			return server.ErrorResult(g.redact(err.Error())), nil
 		}
 		return nil, err
+	}
+	if out, ok := passOn(upRaw.Bytes); ok {
+		return server.RawToolResult(out), nil
 	}
 	delete(res.Meta, server.MetaServerInfo) // the gateway speaks for itself
 	raw, err := json.Marshal(res)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpwire/mcpwire/internal/jsonenc"
+	"github.com/mcpwire/mcpwire/internal/seam"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
@@ -120,11 +121,15 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts *Call
 		params = p.encoded()
 	}
 	var res CallToolResult
+	var out any = &res
+	if dst := seam.RawToolResultOf(ctx); dst != nil {
+		out = &rawCallToolResult{res: &res, dst: dst}
+	}
 	hctx, err := c.withParamHeaders(ctx, name, p.Arguments)
 	if err != nil {
 		return nil, err
 	}
-	err = c.call(hctx, MethodToolsCall, params, &copts, &res)
+	err = c.call(hctx, MethodToolsCall, params, &copts, out)
 	if err != nil && c.modern != nil && isHeaderMismatch(err) && c.relistForHeaders(ctx, name) {
 		// The server wants Mcp-Param headers this client did not know
 		// of; the spec's answer is to list the tools and try again. A
@@ -133,7 +138,7 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts *Call
 		if hctx, err = c.withParamHeaders(ctx, name, p.Arguments); err != nil {
 			return nil, err
 		}
-		err = c.call(hctx, MethodToolsCall, p, &copts, &res)
+		err = c.call(hctx, MethodToolsCall, p, &copts, out)
 	}
 	if err != nil {
 		if c.supportsToolTasks() && isMethodNotFound(err) {

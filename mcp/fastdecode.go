@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpwire/mcpwire/internal/jsonscan"
+	"github.com/mcpwire/mcpwire/internal/seam"
 )
 
 // Decoding a tools/call result with encoding/json walks a large text block
@@ -26,6 +27,15 @@ import (
 // become strings over raw, which is written to only once the whole
 // result was accepted, so a fallback still reads it as it came.
 func decodeTextResult(raw []byte, res *CallToolResult, inPlace bool) (ok bool) {
+	return decodeTextResultMeta(raw, res, inPlace, false)
+}
+
+// decodeTextResultMeta is decodeTextResult; with skipMeta, a _meta object
+// is stepped over and res.Meta left nil, for a caller that takes the raw
+// result too (rawCallToolResult) and reads _meta from there: the
+// map[string]any is most of what decoding a small result allocates.
+// skipMeta is for a raw that the codec checked: nothing else checks _meta.
+func decodeTextResultMeta(raw []byte, res *CallToolResult, inPlace, skipMeta bool) (ok bool) {
 	d := scanner{b: raw, inPlace: inPlace}
 	var out CallToolResult
 	sawContent, sawIsError, sawType, sawMeta := false, false, false, false
@@ -74,6 +84,12 @@ func decodeTextResult(raw []byte, res *CallToolResult, inPlace bool) (ok bool) {
 				return false
 			}
 			sawMeta = true
+			if skipMeta {
+				if _, ok = d.rawObject(); !ok {
+					return false
+				}
+				break
+			}
 			// Into a variable of its own: &out.Meta would move out, and
 			// so every result, to the heap.
 			var meta map[string]any
@@ -324,6 +340,31 @@ func decodeResult(raw []byte, out any, checked bool) error {
 		if decodeToolsList(raw, out, checked) {
 			return nil
 		}
+	case *rawCallToolResult:
+		return out.decode(raw, checked)
 	}
 	return json.Unmarshal(raw, out)
+}
+
+// rawCallToolResult is the out of a tools/call whose caller asked for the
+// raw result too (seam.WithRawToolResult): res is decoded, and so checked,
+// as for any caller, but the texts are not unescaped in place, since raw
+// is handed on as it came.
+type rawCallToolResult struct {
+	res *CallToolResult
+	dst *seam.RawToolResult
+}
+
+func (r *rawCallToolResult) decode(raw []byte, checked bool) error {
+	if !decodeTextResultMeta(raw, r.res, false, checked) {
+		if err := json.Unmarshal(raw, r.res); err != nil {
+			return err
+		}
+	}
+	if !checked {
+		// Not known to be the caller's alone.
+		raw = bytes.Clone(raw)
+	}
+	r.dst.Bytes = raw
+	return nil
 }
