@@ -115,10 +115,12 @@ func (r *Reader) readLong() ([]byte, error) {
 			}
 			return line, nil
 		}
-		if total := len(r.frame) + r.chunked(); r.MaxFrameSize > 0 && total > r.MaxFrameSize+1 {
+		// The chunks are summed only under a limit: with none (a 256 MiB
+		// result read with -1) every read would walk them all again.
+		if r.MaxFrameSize > 0 && len(r.frame)+r.chunked() > r.MaxFrameSize+1 {
 			// Too long to keep: skipped as readLine would (+1 for a
 			// '\r' that may end the read).
-			size, last := int64(total), r.lastByte()
+			size, last := int64(len(r.frame)+r.chunked()), r.lastByte()
 			r.dropChunks()
 			if isTimeout(err) {
 				r.skipping, r.skipped, r.skipLast = true, size, last
