@@ -8,6 +8,8 @@
 
 const Apps = (() => {
   const PROTOCOL = "2026-01-26";
+  // LOG_QUEUE_CAP bounds the messages a view may have waiting to be logged.
+  const LOG_QUEUE_CAP = 256;
   let current = null; // the one view shown (the page shows one tool at a time)
   // seen keeps the latest state of recent calls: a call may end before the
   // page learns its id (the event stream outruns the answer to the POST).
@@ -42,7 +44,7 @@ const Apps = (() => {
   // View is one rendered view, bound to its server's view id.
   class View {
     constructor(box, server, tool, args, callId) {
-      Object.assign(this, { box, server, tool, args, callId, initialized: false, closed: false, nextId: 1, pending: new Map(), call: null });
+      Object.assign(this, { box, server, tool, args, callId, initialized: false, closed: false, nextId: 1, pending: new Map(), call: null, logQueue: [], logDropped: 0 });
       this.status = h("div", { class: "muted app-status", text: `MCP App view ${resourceUri(tool)}: loading…` });
       this.log = h("ul", { class: "app-log" });
       this.el = h("div", { class: "app-view" }, h("h3", { text: "App view" }), this.status);
@@ -71,7 +73,24 @@ const Apps = (() => {
       if (!(msg.method || "").startsWith("ui/notifications/sandbox-")) this.record("send", msg);
       this.frame.contentWindow.postMessage(msg, this.info.sandboxOrigin);
     }
-    record(direction, message) { post("/api/apps/log", { view: this.info.id, direction, message }).catch(() => {}); }
+    // record logs a message on the wire, one post at a time and in order:
+    // the wire names an answer after the request it answers, so a request's
+    // entry must reach the server before its answer's. The queue is bounded;
+    // past its cap entries are dropped and counted in the view's notes.
+    record(direction, message) {
+      if (this.logQueue.length >= LOG_QUEUE_CAP) {
+        if (this.logDropped++ === 0) this.note("the wire log falls behind; some of this view's messages are not logged");
+        return;
+      }
+      this.logQueue.push({ view: this.info.id, direction, message });
+      if (this.logQueue.length === 1) this.flushLog();
+    }
+    async flushLog() {
+      while (this.logQueue.length > 0) {
+        await post("/api/apps/log", this.logQueue[0]).catch(() => {});
+        this.logQueue.shift();
+      }
+    }
     reply(id, result) { this.send({ jsonrpc: "2.0", id, result }); }
     fail(id, message, code) { this.send({ jsonrpc: "2.0", id, error: { code: code || -32000, message } }); }
     note(text) { this.log.append(h("li", { text })); }
