@@ -48,20 +48,30 @@ type signIns struct {
 }
 
 // flight is one sign-in attempt; its address tells it from a retry's.
-type flight struct{ stop context.CancelFunc }
+type flight struct {
+	stop context.CancelFunc
+	// ended is closed when the attempt has returned, its loopback
+	// listener closed: a retry waits for it, so the abandoned attempt's
+	// redirect can no longer be answered as if it had signed someone in.
+	ended chan struct{}
+}
 
 func newSignIns() *signIns {
 	return &signIns{views: map[string]*signInView{}, current: map[string]*flight{}}
 }
 
-// begin makes f the server's current sign-in, ending the one before.
-func (s *signIns) begin(server string, f *flight) {
+// begin makes f the server's current sign-in, ending the one before, and
+// returns a channel closed once that one has ended (nil if there was none).
+func (s *signIns) begin(server string, f *flight) <-chan struct{} {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if prev := s.current[server]; prev != nil {
-		prev.stop() // a retry: the earlier listener goes
-	}
+	prev := s.current[server]
 	s.current[server] = f
+	if prev == nil {
+		return nil
+	}
+	prev.stop() // a retry: the earlier listener goes
+	return prev.ended
 }
 
 // isCurrent reports whether no retry has taken over from f.
@@ -144,11 +154,20 @@ func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) {
 	opened := make(chan string, 1)
 	failed := make(chan error, 1)
 	ctx, cancel := context.WithTimeout(s.ctx, signInTimeout)
-	mine := &flight{stop: cancel}
-	s.signIns.begin(in.Server, mine)
+	mine := &flight{stop: cancel, ended: make(chan struct{})}
+	if prev := s.signIns.begin(in.Server, mine); prev != nil {
+		select {
+		case <-prev:
+		case <-r.Context().Done():
+			cancel()
+			close(mine.ended)
+			return
+		}
+	}
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
+		defer close(mine.ended)
 		defer cancel()
 		// Buffered: nil too, for a grant that needed no page.
 		failed <- s.signIn(ctx, in.Server, mine, opened)
