@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -36,13 +35,8 @@ const (
 // the stream owns and Close waits for. While a session is being renewed,
 // new Writes wait for the renewal (or their ctx) before posting.
 type httpStream struct {
-	cfg     *StreamableHTTP
-	url     *url.URL
-	sender  *httpSender
-	maxBody int64
-	policy  ReconnectPolicy
-	sleep   func(ctx context.Context, d time.Duration) error
-	jitter  func() float64
+	ep     *httpEndpoint // read-only; maybe shared with other streams
+	sender *httpSender
 
 	wg sync.WaitGroup
 
@@ -83,7 +77,6 @@ type httpStream struct {
 	// failure. Made on first use; see lifeCtx.
 	ctx    context.Context
 	cancel context.CancelFunc
-	post   http.Header // shared by POSTs; see postHeaderLocked
 
 	// stateless: the version is of the stateless era (see http_modern.go).
 	stateless atomic.Bool
@@ -112,28 +105,8 @@ var (
 	_ seam.ListenerHolder        = (*httpStream)(nil)
 )
 
-func newHTTPStream(cfg *StreamableHTTP, u *url.URL) *httpStream {
-	c := *cfg // a snapshot: later edits to cfg do not reach this stream
-	c.Headers = cfg.Headers.Clone()
-	s := &httpStream{
-		cfg:     &c,
-		url:     u,
-		sender:  newHTTPSender(c.HTTPClient, c.Headers, c.Auth, u),
-		maxBody: c.MaxBodySize,
-		policy:  c.Reconnect.withDefaults(),
-		sleep:   c.sleep,
-		jitter:  c.jitter,
-	}
-	if s.maxBody == 0 {
-		s.maxBody = DefaultMaxBodySize
-	}
-	if s.sleep == nil {
-		s.sleep = sleepContext
-	}
-	if s.jitter == nil {
-		s.jitter = defaultJitter
-	}
-	return s
+func newHTTPStream(ep *httpEndpoint) *httpStream {
+	return &httpStream{ep: ep, sender: newHTTPSender(ep.cfg.HTTPClient, ep.cfg.Headers, ep.cfg.Auth, ep.url)}
 }
 
 // Read returns the next message from any of the server's streams. Once the
@@ -187,10 +160,7 @@ func (s *httpStream) SessionID() string {
 func (s *httpStream) SetProtocolVersion(version string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if version != s.version {
-		s.version = version
-		s.post = nil
-	}
+	s.version = version
 	s.stateless.Store(isStatelessVersion(version))
 }
 
@@ -264,7 +234,7 @@ func (s *httpStream) lifeCtx() context.Context {
 
 // redacted returns the endpoint for messages, without credentials or query
 // values.
-func (s *httpStream) redacted() string { return redactURL(s.cfg.URL) }
+func (s *httpStream) redacted() string { return redactURL(s.ep.cfg.URL) }
 
 // openErr returns the terminal error once the stream is over.
 func (s *httpStream) openErr() error {
@@ -314,8 +284,8 @@ func (s *httpStream) deliver(ctx context.Context, it inboundItem) bool {
 }
 
 func (s *httpStream) hook(err error) {
-	if s.cfg.ErrorHook != nil {
-		s.cfg.ErrorHook(err)
+	if s.ep.cfg.ErrorHook != nil {
+		s.ep.cfg.ErrorHook(err)
 	}
 }
 
@@ -324,7 +294,7 @@ func (s *httpStream) deleteSession() {
 	ctx, cancel := context.WithTimeout(context.Background(), deleteTimeout)
 	defer cancel()
 	h, _ := s.otherHeaders("", "")
-	resp, err := s.sender.do(newHTTPRequest(ctx, http.MethodDelete, s.url, h, nil), nil)
+	resp, err := s.sender.do(newHTTPRequest(ctx, http.MethodDelete, s.ep.url, h, nil), nil)
 	if err != nil {
 		s.hook(s.requestError(http.MethodDelete, "session termination", err))
 		return
