@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unique"
 
 	"github.com/mcpwire/mcpwire/internal/paramheader"
 	"github.com/mcpwire/mcpwire/jsonrpc"
@@ -366,7 +367,7 @@ func (s *httpStream) captureSession(resp *http.Response, params []byte) error {
 		s.sessionID = sid
 		s.gen++
 	}
-	s.initParams = append([]byte(nil), params...)
+	s.initParams = unique.Make(string(params))
 	s.haveInit = true
 	return nil
 }

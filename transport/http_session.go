@@ -130,11 +130,15 @@ func (s *httpStream) reinitialize(ctx context.Context) error {
 	s.mu.Lock()
 	s.reinitSeq++
 	id := jsonrpc.StringID(fmt.Sprintf("%s%d", reinitIDPrefix, s.reinitSeq))
-	params := s.initParams
+	params := s.initParams.Value()
 	version := s.version
 	s.mu.Unlock()
 
-	body, err := jsonrpc.EncodeMessage(&jsonrpc.Request{ID: id, Method: methodInitialize, Params: params})
+	var raw json.RawMessage
+	if params != "" {
+		raw = json.RawMessage(params)
+	}
+	body, err := jsonrpc.EncodeMessage(&jsonrpc.Request{ID: id, Method: methodInitialize, Params: raw})
 	if err != nil {
 		return err
 	}

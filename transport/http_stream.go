@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unique"
 
 	"github.com/mcpwire/mcpwire/internal/seam"
 	"github.com/mcpwire/mcpwire/jsonrpc"
@@ -45,6 +46,10 @@ type httpStream struct {
 	// that a pushing stream holds no queue.
 	inbound     chan inboundItem
 	inboundOnce sync.Once
+	// over says that the stream is over without a channel, for openErr
+	// (next to inboundOnce, as are the bools below after mu, so that
+	// their padding does not take the stream into a larger size class).
+	over atomic.Bool
 	// pushTo, once the engine asked for it (Push), takes every message
 	// instead of inbound; pushEnded is told the terminal error. Both are
 	// set under mu before any Write; pushTo is read without it.
@@ -52,24 +57,26 @@ type httpStream struct {
 	pushEnded func(error)
 	// done is closed once the stream is over; made only when something
 	// waits on it (see doneChan), as an idle pushing stream has nothing
-	// that does. over says the same without a channel, for openErr.
+	// that does.
 	done      chan struct{} // guarded by mu
-	over      atomic.Bool
-	termErr   error // why; written before over is set and done closed
+	termErr   error         // why; written before over is set and done closed
 	closeOnce sync.Once
 
 	mu             sync.Mutex
 	ended          bool // terminal: no new goroutines
+	haveInit       bool // initParams holds initialize's params
+	listenerWanted bool // notifications/initialized went through
+	listenerHeld   bool // see HoldListener
 	sessionID      string
 	gen            uint64 // bumped whenever sessionID changes
 	version        string
-	initParams     []byte // params of the engine's initialize, for re-init
-	haveInit       bool
+	// initParams are the params of the engine's initialize, for re-init,
+	// interned: the sessions of one client configuration send the same
+	// ones, and an idle session then holds a pointer instead of a copy.
+	initParams     unique.Handle[string]
 	reinitSeq      int
 	renewal        *renewal
 	running        *postCall          // the calls in flight, linked; see track
-	listenerWanted bool               // notifications/initialized went through
-	listenerHeld   bool               // see HoldListener
 	listenerCancel context.CancelFunc // nil until one started; see startListener
 	listenerGen    uint64             // bumped by each start
 	// ctx is the stream's lifetime, for the work that does not stop with
