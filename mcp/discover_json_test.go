@@ -131,7 +131,7 @@ func TestEncodeMetaWithLevelMatchesEncodingJSON(t *testing.T) {
 				if level != "" {
 					want += fmt.Sprintf(",%q:%q", metaLogLevel, level)
 				}
-				if got := string(*m.meta.Load()); got != want {
+				if got := m.meta.Load().members; got != want {
 					t.Fatalf("flags %d, info %+v, level %q:\ngot  %s\nwant %s", flags, info, level, got, want)
 				}
 			}

@@ -237,7 +237,7 @@ func (t *StreamableHTTP) Connect(ctx context.Context) (jsonrpc.Stream, error) {
 	}
 	key, plain := plainKey(t)
 	if plain {
-		if ep := sharedEndpoint(key); ep != nil {
+		if ep := sharedEndpoints.Get(key); ep != nil {
 			return newHTTPStream(ep), nil
 		}
 	}
@@ -254,7 +254,7 @@ func (t *StreamableHTTP) Connect(ctx context.Context) (jsonrpc.Stream, error) {
 	}
 	ep := newHTTPEndpoint(t, u)
 	if plain {
-		shareEndpoint(key, ep)
+		ep = sharedEndpoints.Share(key, ep)
 	}
 	return newHTTPStream(ep), nil
 }

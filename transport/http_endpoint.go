@@ -3,10 +3,9 @@ package transport
 import (
 	"net/http"
 	"net/url"
-	"runtime"
-	"sync"
 	"time"
-	"weak"
+
+	"github.com/mcpwire/mcpwire/internal/weakshare"
 )
 
 // httpEndpoint is what a Streamable HTTP stream keeps of its
@@ -73,24 +72,6 @@ func plainKey(t *StreamableHTTP) (plainEndpoint, bool) {
 	}, true
 }
 
-// sharedEndpoints maps a plainEndpoint to the endpoint its streams share,
-// held weakly: once no stream holds it, the garbage collector frees it
-// and a cleanup drops its entry.
-var sharedEndpoints sync.Map // plainEndpoint -> weak.Pointer[httpEndpoint]
-
-// sharedEndpoint returns the live endpoint of key, if any.
-func sharedEndpoint(key plainEndpoint) *httpEndpoint {
-	if v, ok := sharedEndpoints.Load(key); ok {
-		return v.(weak.Pointer[httpEndpoint]).Value()
-	}
-	return nil
-}
-
-// shareEndpoint records ep as the endpoint of key for later streams. Two
-// Connects racing each record theirs; the later one stays, and the other
-// one's cleanup leaves it be.
-func shareEndpoint(key plainEndpoint, ep *httpEndpoint) {
-	wp := weak.Make(ep)
-	sharedEndpoints.Store(key, wp)
-	runtime.AddCleanup(ep, func(key plainEndpoint) { sharedEndpoints.CompareAndDelete(key, wp) }, key)
-}
+// sharedEndpoints holds the endpoints of plain configurations, weakly:
+// one goes with the last stream that holds it.
+var sharedEndpoints weakshare.Table[plainEndpoint, httpEndpoint]

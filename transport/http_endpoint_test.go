@@ -76,7 +76,7 @@ func TestHTTPSharedEndpointDropped(t *testing.T) {
 		}
 		st.Close()
 	}()
-	if _, ok := sharedEndpoints.Load(key); !ok {
+	if !sharedEndpoints.Has(key) {
 		t.Fatal("the endpoint was not recorded")
 	}
 	// The cleanup runs after a collection, on the runtime's goroutine:
@@ -84,7 +84,7 @@ func TestHTTPSharedEndpointDropped(t *testing.T) {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		runtime.GC()
-		if _, ok := sharedEndpoints.Load(key); !ok {
+		if !sharedEndpoints.Has(key) {
 			return
 		}
 		if time.Now().After(deadline) {
