@@ -192,9 +192,6 @@ type ClientOptions struct {
 type Client struct {
 	conn   *jsonrpc.Conn
 	stream jsonrpc.Stream
-	// resultsChecked: every result comes from a frame the codec checked
-	// as JSON (seam.CheckedResults), so decoders need not check it again.
-	resultsChecked bool
 	// rawModern is modern for requests sent through Conn (see
 	// prepareRequest).
 	rawModern rawModernSession
@@ -214,11 +211,15 @@ type Client struct {
 	// session first listens (see listener): an idle session holds none.
 	listen atomic.Pointer[listenLoop]
 
-	rootsMu sync.Mutex
-	roots   []Root
+	// roots are the roots SetRoots (or InitialRoots) gave, nil when
+	// neither did: a pointer, so that a session without roots holds no
+	// slice and no mutex.
+	roots atomic.Pointer[[]Root]
 
 	state sessionState
-	tasks taskWatchers
+	// tasks is made when a task is first waited on or a server with
+	// task-augmented tools/call lists its tools (see taskState).
+	tasks atomic.Pointer[taskWatchers]
 
 	schemas schemaCache
 	headers toolHeaders // the modern era's x-mcp-header fields
@@ -226,6 +227,11 @@ type Client struct {
 	// listenerHeld: the stream's listener was held back by the handshake
 	// (see holdListener) and not released since.
 	listenerHeld atomic.Bool
+	// resultsChecked: every result comes from a frame the codec checked
+	// as JSON (seam.CheckedResults), so decoders need not check it again.
+	// (Next to listenerHeld and deliverMu, whose alignment is 4: in the
+	// padding, which keeps Client in the 512-byte size class.)
+	resultsChecked bool
 	// deliverMu keeps the notification callbacks one at a time when the
 	// handshake calls them too (see announceAfterListener).
 	deliverMu sync.Mutex
@@ -391,7 +397,8 @@ func (c *Client) prepare(o *ClientOptions) error {
 		if err := checkRoots(o.InitialRoots); err != nil {
 			return fmt.Errorf("mcp: ClientOptions.InitialRoots: %w", err)
 		}
-		c.roots = slices.Clone(o.InitialRoots)
+		roots := slices.Clone(o.InitialRoots)
+		c.roots.Store(&roots)
 		c.caps.Roots = &RootsCapability{ListChanged: true}
 	}
 	if o.Sampling != nil {
