@@ -203,7 +203,7 @@ type Client struct {
 	// initMeta is the modern era's server/discover _meta as sent, when
 	// init.Meta is nil (see discoverResult.rawMeta).
 	init     InitializeResult
-	initMeta json.RawMessage
+	initMeta *string // read-only, shared (see keepRawMeta)
 	// modern is the modern era's state, nil after initialize (so the
 	// legacy path pays one nil check).
 	modern *modernSession
@@ -469,7 +469,7 @@ func (c *Client) InitializeResult() InitializeResult {
 	if r.Meta == nil && c.initMeta != nil {
 		// A copy per call, decoded as encoding/json would have; the
 		// bytes were read as JSON when they arrived.
-		_ = json.Unmarshal(c.initMeta, &r.Meta)
+		_ = json.Unmarshal([]byte(*c.initMeta), &r.Meta)
 	}
 	return r
 }

@@ -72,7 +72,7 @@ func TestDecodeDiscoverServerInfoMatchesObserve(t *testing.T) {
 		}
 		var fast, slow modernSession
 		if info != nil {
-			fast.tookServerInfo(implementationOf(res.Meta[metaServerInfo]), info)
+			fast.tookServerInfo(implementationOf(res.Meta[metaServerInfo]), string(info))
 		}
 		slow.observe([]byte(raw))
 		if !reflect.DeepEqual(fast.serverInfo, slow.serverInfo) {

@@ -66,7 +66,7 @@ type discoverResult struct {
 
 	// rawMeta is _meta as sent, in place of Meta (nil then), when
 	// callDiscover read the result's common shape (see keepRawMeta).
-	rawMeta json.RawMessage
+	rawMeta *string
 }
 
 // modernSession is a Client's state in the modern era. The _meta members
@@ -85,7 +85,7 @@ type modernSession struct {
 
 	// lastInfo is the raw serverInfo that serverInfo was last taken
 	// from (written under mu).
-	lastInfo atomic.Pointer[json.RawMessage]
+	lastInfo atomic.Pointer[string]
 
 	mu         sync.Mutex
 	version    string
@@ -269,13 +269,13 @@ func (m *modernSession) observe(raw json.RawMessage) {
 	if json.Unmarshal(s, &info) != nil {
 		return
 	}
-	m.tookServerInfo(info, s)
+	m.tookServerInfo(info, string(s))
 }
 
 // tookServerInfo keeps info, whose raw value in a result was s (not
 // shared with anyone), as the server's; a serverInfo without a name is
 // ignored.
-func (m *modernSession) tookServerInfo(info Implementation, s json.RawMessage) {
+func (m *modernSession) tookServerInfo(info Implementation, s string) {
 	if info.Name == "" {
 		return
 	}
@@ -311,7 +311,8 @@ func (m *modernSession) sameServerInfo(raw []byte) bool {
 	}
 	// The value is an object, and a complete object is a prefix of no
 	// other JSON value: equal leading bytes are an equal value.
-	return bytes.HasPrefix(bytes.TrimLeft(rest[1:], " \t\r\n"), *last)
+	rest = bytes.TrimLeft(rest[1:], " \t\r\n")
+	return len(rest) >= len(*last) && string(rest[:len(*last)]) == *last
 }
 
 // setLogLevel makes level travel with every later request.
