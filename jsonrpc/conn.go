@@ -171,11 +171,13 @@ type Conn struct {
 	lastID atomic.Int64
 
 	// life bounds the engine's own work: reads, handler contexts and
-	// responses. update cancels it when the connection ends. Its Done
-	// channel is made only when asked for (a read loop, Done, a handler):
-	// an idle session of a pushing stream holds none.
+	// responses. It is made when first asked for (lifeCtx: a read loop,
+	// Done, a handler), so that an idle session of a pushing stream holds
+	// none, and update cancels it when the connection ends; over says the
+	// same without it. Both fields are guarded by mu.
 	life     context.Context
 	stopLife context.CancelFunc
+	over     atomic.Bool
 
 	// For a stream read in turns (see turns.go): the stream as one, the
 	// read goroutine's wake-up when it is given the turn, and the timer
@@ -285,7 +287,26 @@ func (c *Conn) endedLocked(s *inFlight) {
 			c.turns.Interrupt()
 		}
 	}
-	c.stopLife()
+	c.over.Store(true)
+	if c.stopLife != nil {
+		c.stopLife()
+	}
+}
+
+// lifeCtx returns the connection's lifetime context (see Conn.life),
+// making it on first use; made after the end, it is cancelled already.
+func (c *Conn) lifeCtx() context.Context {
+	var life context.Context
+	c.update(func(s *inFlight) {
+		if c.life == nil {
+			c.life, c.stopLife = context.WithCancel(context.Background())
+			if s.ended != nil {
+				c.stopLife()
+			}
+		}
+		life = c.life
+	})
+	return life
 }
 
 // errCloseCalled is the cause recorded when the connection ends by Close.
@@ -313,7 +334,6 @@ func NewConn(s Stream, opts Options) *Conn {
 	if c.classify == nil {
 		c.classify = DefaultClassify
 	}
-	c.life, c.stopLife = context.WithCancel(context.Background())
 	if c.cancelTimeout <= 0 {
 		c.cancelTimeout = DefaultCancelTimeout
 	}
@@ -512,7 +532,7 @@ wait:
 
 // Done is closed when the connection has ended, by Close or because the
 // stream ended.
-func (c *Conn) Done() <-chan struct{} { return c.life.Done() }
+func (c *Conn) Done() <-chan struct{} { return c.lifeCtx().Done() }
 
 // Err returns why the connection ended (wrapping ErrClosed), or nil while
 // it is open. When the stream ended, the error also wraps the stream's

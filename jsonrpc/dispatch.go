@@ -12,8 +12,9 @@ import (
 // the stream: responses are handed to their caller, requests to a new
 // handler goroutine, notifications to the delivery queue.
 func (c *Conn) readLoop() {
+	life := c.lifeCtx()
 	for {
-		msg, err := c.stream.Read(c.life)
+		msg, err := c.stream.Read(life)
 		if more, _, why := c.take(msg, err); !more {
 			c.end(why, false)
 			return
@@ -23,7 +24,7 @@ func (c *Conn) readLoop() {
 
 // ended reports whether the connection is over.
 func (c *Conn) ended() bool {
-	return c.life.Err() != nil
+	return c.over.Load()
 }
 
 // take acts on one result of reading the stream. It returns false, with
@@ -108,7 +109,7 @@ type incomingRequest struct {
 
 // handleRequest starts a handler goroutine for a request of the peer.
 func (c *Conn) handleRequest(req *Request) {
-	ctx, cancel := context.WithCancel(c.life)
+	ctx, cancel := context.WithCancel(c.lifeCtx())
 	in := &incomingRequest{cancel: cancel}
 	dup, started := false, false
 	c.update(func(s *inFlight) {
@@ -152,7 +153,7 @@ func (c *Conn) serve(ctx context.Context, in *incomingRequest, req *Request) {
 		c.report(fmt.Errorf("jsonrpc: handler for %s (id %s): %w", req.Method, req.ID, rerr))
 		resp = &Response{ID: req.ID, Error: NewError(CodeInternalError, "the result could not be encoded")}
 	}
-	if werr := c.stream.Write(c.life, resp); werr != nil && c.Err() == nil {
+	if werr := c.stream.Write(c.lifeCtx(), resp); werr != nil && c.Err() == nil {
 		c.report(fmt.Errorf("jsonrpc: could not send the response to %s (id %s): %w", req.Method, req.ID, werr))
 	}
 }

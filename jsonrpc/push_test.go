@@ -62,3 +62,43 @@ func TestPushRunsNoReadGoroutine(t *testing.T) {
 		}
 	})
 }
+
+// Over a stream that pushes, an idle connection holds no lifetime
+// context, even after a call; Done makes it, and it ends with the
+// connection, whether made before the end or after.
+func TestPushLifeMadeWhenAskedFor(t *testing.T) {
+	for _, early := range []bool{true, false} {
+		s := &pushStream{memStream: newMemStream(8)}
+		p := &peer{t: t, s: s.memStream}
+		c := NewConn(s, Options{})
+		res := make(chan error, 1)
+		go func() {
+			_, err := c.Call(context.Background(), "m", nil, nil)
+			res <- err
+		}()
+		p.reply(p.recvRequest(), `{}`)
+		if err := <-res; err != nil {
+			t.Fatal(err)
+		}
+		c.update(func(*inFlight) {
+			if c.life != nil {
+				t.Error("a call made the lifetime context of a pushing connection")
+			}
+		})
+		var done <-chan struct{}
+		if early {
+			done = c.Done()
+		}
+		if err := c.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if !early {
+			done = c.Done()
+		}
+		select {
+		case <-done:
+		default:
+			t.Errorf("Done (asked for before the end: %v) is not closed after Close", early)
+		}
+	}
+}

@@ -52,12 +52,13 @@ const idleTurnDelay = time.Millisecond
 // reads itself (readOwnResponse).
 func (c *Conn) turnLoop(held, woke bool) {
 	bg := &bgReceiver{c: c}
+	lifeDone := c.lifeCtx().Done()
 	var cause error
 	for cause == nil {
 		if !held {
 			select {
 			case <-c.bgTurn:
-			case <-c.life.Done():
+			case <-lifeDone:
 				cause = c.Err()
 				continue
 			}

@@ -192,9 +192,6 @@ type ClientOptions struct {
 type Client struct {
 	conn   *jsonrpc.Conn
 	stream jsonrpc.Stream
-	// resultsChecked: every result comes from a frame the codec checked
-	// as JSON (seam.CheckedResults), so decoders need not check it again.
-	resultsChecked bool
 	// rawModern is modern for requests sent through Conn (see
 	// prepareRequest).
 	rawModern rawModernSession
@@ -206,7 +203,7 @@ type Client struct {
 	// initMeta is the modern era's server/discover _meta as sent, when
 	// init.Meta is nil (see discoverResult.rawMeta).
 	init     InitializeResult
-	initMeta json.RawMessage
+	initMeta *string // read-only, shared (see keepRawMeta)
 	// modern is the modern era's state, nil after initialize (so the
 	// legacy path pays one nil check).
 	modern *modernSession
@@ -214,11 +211,15 @@ type Client struct {
 	// session first listens (see listener): an idle session holds none.
 	listen atomic.Pointer[listenLoop]
 
-	rootsMu sync.Mutex
-	roots   []Root
+	// roots are the roots SetRoots (or InitialRoots) gave, nil when
+	// neither did: a pointer, so that a session without roots holds no
+	// slice and no mutex.
+	roots atomic.Pointer[[]Root]
 
 	state sessionState
-	tasks taskWatchers
+	// tasks is made when a task is first waited on or a server with
+	// task-augmented tools/call lists its tools (see taskState).
+	tasks atomic.Pointer[taskWatchers]
 
 	schemas schemaCache
 	headers toolHeaders // the modern era's x-mcp-header fields
@@ -226,6 +227,11 @@ type Client struct {
 	// listenerHeld: the stream's listener was held back by the handshake
 	// (see holdListener) and not released since.
 	listenerHeld atomic.Bool
+	// resultsChecked: every result comes from a frame the codec checked
+	// as JSON (seam.CheckedResults), so decoders need not check it again.
+	// (Next to listenerHeld and deliverMu, whose alignment is 4: in the
+	// padding, which keeps Client in the 512-byte size class.)
+	resultsChecked bool
 	// deliverMu keeps the notification callbacks one at a time when the
 	// handshake calls them too (see announceAfterListener).
 	deliverMu sync.Mutex
@@ -391,7 +397,8 @@ func (c *Client) prepare(o *ClientOptions) error {
 		if err := checkRoots(o.InitialRoots); err != nil {
 			return fmt.Errorf("mcp: ClientOptions.InitialRoots: %w", err)
 		}
-		c.roots = slices.Clone(o.InitialRoots)
+		roots := slices.Clone(o.InitialRoots)
+		c.roots.Store(&roots)
 		c.caps.Roots = &RootsCapability{ListChanged: true}
 	}
 	if o.Sampling != nil {
@@ -462,7 +469,7 @@ func (c *Client) InitializeResult() InitializeResult {
 	if r.Meta == nil && c.initMeta != nil {
 		// A copy per call, decoded as encoding/json would have; the
 		// bytes were read as JSON when they arrived.
-		_ = json.Unmarshal(c.initMeta, &r.Meta)
+		_ = json.Unmarshal([]byte(*c.initMeta), &r.Meta)
 	}
 	return r
 }

@@ -166,8 +166,9 @@ func (c *Client) ToolTaskResult(ctx context.Context, id string) (*CallToolResult
 // the task. It returns ctx's error when ctx ends first; the task goes on
 // (see CancelTask).
 func (c *Client) WaitTask(ctx context.Context, id string) (*Task, error) {
-	wake := c.tasks.watch(id)
-	defer c.tasks.unwatch(id, wake)
+	w := c.taskState()
+	wake := w.watch(id)
+	defer w.unwatch(id, wake)
 	var timer *time.Timer
 	defer func() {
 		if timer != nil {
@@ -264,6 +265,15 @@ func (c *Client) cancelTaskQuietly(ctx context.Context, id string) {
 	}
 }
 
+// taskState returns the session's taskWatchers, made on first use.
+func (c *Client) taskState() *taskWatchers {
+	if w := c.tasks.Load(); w != nil {
+		return w
+	}
+	c.tasks.CompareAndSwap(nil, new(taskWatchers))
+	return c.tasks.Load()
+}
+
 // taskWatchers wake WaitTask on notifications/tasks/status.
 type taskWatchers struct {
 	mu       sync.Mutex
@@ -297,9 +307,13 @@ func (c *Client) statusArrived(n *jsonrpc.Notification) {
 	if !c.decodeNotification(n, &t) {
 		return
 	}
-	c.tasks.mu.Lock()
-	ch := c.tasks.byID[t.TaskID]
-	c.tasks.mu.Unlock()
+	w := c.tasks.Load()
+	if w == nil {
+		return // nothing waits on a task
+	}
+	w.mu.Lock()
+	ch := w.byID[t.TaskID]
+	w.mu.Unlock()
 	if ch != nil {
 		select {
 		case ch <- struct{}{}:
@@ -340,13 +354,14 @@ func (c *Client) mustRunAsTask(ctx context.Context, name string) bool {
 	if !c.supportsToolTasks() {
 		return false
 	}
-	c.tasks.mu.Lock()
-	listed := c.tasks.listed
-	c.tasks.mu.Unlock()
+	w := c.taskState()
+	w.mu.Lock()
+	listed := w.listed
+	w.mu.Unlock()
 	if !listed {
 		if _, err := c.ListTools(ctx); err != nil {
 			c.report(wrapf(err, "listing tools to learn whether %q runs as a task", clip(name)))
 		}
 	}
-	return c.tasks.requiresTask(name)
+	return w.requiresTask(name)
 }

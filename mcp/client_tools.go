@@ -73,7 +73,11 @@ func (c *Client) ListToolsPage(ctx context.Context, cursor string) (*ListToolsRe
 	}
 	res.Tools = kept
 	c.schemas.learn(res.Tools)
-	c.tasks.learnTaskSupport(res.Tools)
+	if c.supportsToolTasks() {
+		// Only such a server's tools can require a task (see
+		// mustRunAsTask); a session of any other holds no task state.
+		c.taskState().learnTaskSupport(res.Tools)
+	}
 	return &res, nil
 }
 

@@ -1,8 +1,9 @@
 package mcp
 
 import (
-	"bytes"
 	"slices"
+
+	"github.com/mcpwire/mcpwire/internal/weakshare"
 )
 
 // The server/discover result is read here in one pass rather than by
@@ -142,14 +143,24 @@ func implementationOf(v any) Implementation {
 	return Implementation{Name: text("name"), Title: text("title"), Version: text("version"), Description: text("description"), WebsiteURL: text("websiteUrl")}
 }
 
-// keepRawMeta keeps a copy of meta, the raw _meta of res, for
-// InitializeResult to decode when asked, and returns it. A session keeps
-// the bytes rather than res.Meta's maps of maps, which cost an idle
-// session about 750 bytes against the few dozen the bytes take.
-func (res *discoverResult) keepRawMeta(meta []byte) []byte {
+// keepRawMeta keeps meta, the raw _meta of res, for InitializeResult to
+// decode when asked, and returns it. A session keeps the bytes rather
+// than res.Meta's maps of maps, which cost an idle session about 750
+// bytes against the few dozen the bytes take; and as a server sends every
+// session the same _meta, the sessions share one read-only copy.
+func (res *discoverResult) keepRawMeta(meta []byte) *string {
 	if meta == nil {
 		return nil
 	}
-	res.rawMeta = bytes.Clone(meta)
-	return res.rawMeta
+	k := string(meta)
+	p := sharedDiscoverMeta.Get(k)
+	if p == nil {
+		p = sharedDiscoverMeta.Share(k, &k)
+	}
+	res.rawMeta = p
+	return p
 }
+
+// sharedDiscoverMeta holds the server/discover _meta that sessions keep
+// (see keepRawMeta), weakly.
+var sharedDiscoverMeta weakshare.Table[string, string]

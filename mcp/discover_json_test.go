@@ -72,7 +72,7 @@ func TestDecodeDiscoverServerInfoMatchesObserve(t *testing.T) {
 		}
 		var fast, slow modernSession
 		if info != nil {
-			fast.tookServerInfo(implementationOf(res.Meta[metaServerInfo]), info)
+			fast.tookServerInfo(implementationOf(res.Meta[metaServerInfo]), string(info))
 		}
 		slow.observe([]byte(raw))
 		if !reflect.DeepEqual(fast.serverInfo, slow.serverInfo) {
@@ -131,7 +131,7 @@ func TestEncodeMetaWithLevelMatchesEncodingJSON(t *testing.T) {
 				if level != "" {
 					want += fmt.Sprintf(",%q:%q", metaLogLevel, level)
 				}
-				if got := string(*m.meta.Load()); got != want {
+				if got := m.meta.Load().members; got != want {
 					t.Fatalf("flags %d, info %+v, level %q:\ngot  %s\nwant %s", flags, info, level, got, want)
 				}
 			}

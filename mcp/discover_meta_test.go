@@ -37,8 +37,17 @@ func TestDiscoverMetaKeptRaw(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = c.Close() })
 
-	if c.init.Meta != nil || string(c.initMeta) != meta {
-		t.Errorf("the session keeps Meta %v and raw %s, want no map and the bytes", c.init.Meta, c.initMeta)
+	if c.init.Meta != nil || c.initMeta == nil || *c.initMeta != meta {
+		t.Fatalf("the session keeps Meta %v and raw %v, want no map and the bytes", c.init.Meta, c.initMeta)
+	}
+	// A second session to the same server shares the bytes.
+	c2, err := Connect(t.Context(), &transport.StreamableHTTP{URL: srv.URL}, &ClientOptions{ProtocolVersion: ModernProtocolVersion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c2.Close() })
+	if c2.initMeta != c.initMeta {
+		t.Error("two sessions that got the same _meta keep a copy each")
 	}
 	var want map[string]any
 	if err := json.Unmarshal([]byte(meta), &want); err != nil {

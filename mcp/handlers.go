@@ -59,9 +59,9 @@ func (c *Client) listRoots(ctx context.Context) (*listRootsResult, error) {
 			return nil, err
 		}
 	} else {
-		c.rootsMu.Lock()
-		roots = slices.Clone(c.roots)
-		c.rootsMu.Unlock()
+		if r := c.roots.Load(); r != nil {
+			roots = slices.Clone(*r)
+		}
 	}
 	if roots == nil {
 		roots = []Root{} // "roots" is required: [] not null
@@ -150,9 +150,8 @@ func (c *Client) SetRoots(ctx context.Context, roots []Root) error {
 	if err := checkRoots(roots); err != nil {
 		return fmt.Errorf("mcp: SetRoots: %w", err)
 	}
-	c.rootsMu.Lock()
-	c.roots = slices.Clone(roots)
-	c.rootsMu.Unlock()
+	kept := slices.Clone(roots)
+	c.roots.Store(&kept)
 	return c.NotifyRootsChanged(ctx)
 }
 

@@ -197,7 +197,7 @@ func TestEncodeMetaMatchesEncodingJSON(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := metaByEncodingJSON(t, m, ModernProtocolVersion, level)
-		if got := string(*m.meta.Load()); got != want {
+		if got := m.meta.Load().members; got != want {
 			t.Fatalf("encodeMeta differs\n got %s\nwant %s", got, want)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/mcpwire/mcpwire/internal/jsonenc"
+	"github.com/mcpwire/mcpwire/internal/weakshare"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
@@ -65,7 +66,7 @@ type discoverResult struct {
 
 	// rawMeta is _meta as sent, in place of Meta (nil then), when
 	// callDiscover read the result's common shape (see keepRawMeta).
-	rawMeta json.RawMessage
+	rawMeta *string
 }
 
 // modernSession is a Client's state in the modern era. The _meta members
@@ -78,20 +79,40 @@ type modernSession struct {
 	// the client's info and capabilities.
 	hello *modernHello
 
-	// meta is the members of the request _meta, without braces; base is
-	// its length without the log level member (see setLogLevel).
-	meta atomic.Pointer[[]byte]
-	base int
+	// meta is the members of the request _meta, read-only and shared by
+	// the sessions that send the same ones (see shareMeta).
+	meta atomic.Pointer[modernMeta]
 
 	// lastInfo is the raw serverInfo that serverInfo was last taken
 	// from (written under mu).
-	lastInfo atomic.Pointer[json.RawMessage]
+	lastInfo atomic.Pointer[string]
 
 	mu         sync.Mutex
 	version    string
 	supported  []string
 	serverInfo Implementation
 	logLevel   LoggingLevel
+}
+
+// modernMeta is the members of a request _meta, without braces; base is
+// their length without the log level member (see setLogLevel).
+type modernMeta struct {
+	members string
+	base    int
+}
+
+// sharedMeta holds the _meta members in use, so that the sessions of one
+// client configuration (every request's protocol version, capabilities and
+// client info) hold one copy between them.
+var sharedMeta weakshare.Table[modernMeta, modernMeta]
+
+// shareMeta returns the shared modernMeta of members and base.
+func shareMeta(members []byte, base int) *modernMeta {
+	m := modernMeta{members: string(members), base: base}
+	if got := sharedMeta.Get(m); got != nil {
+		return got
+	}
+	return sharedMeta.Share(m, &m)
 }
 
 // modernHello is the client's info and capabilities a modern handshake
@@ -134,9 +155,9 @@ func (m *modernSession) encodeMeta(version string, level LoggingLevel) error {
 	b = jsonenc.AppendString(b, metaClientInfo)
 	b = append(b, ':')
 	b = append(b, info...)
-	m.base = len(b)
+	base := len(b)
 	b = appendLogLevel(b, level)
-	m.meta.Store(&b)
+	m.meta.Store(shareMeta(b, base))
 	return nil
 }
 
@@ -168,7 +189,7 @@ func (m *modernSession) withMeta(params any) (json.RawMessage, error) {
 		}
 	}
 	raw = bytes.TrimSpace(raw)
-	meta := *m.meta.Load()
+	meta := m.meta.Load().members
 	if len(raw) == 0 || string(raw) == "null" {
 		out := make([]byte, 0, len(meta)+12)
 		out = append(out, `{"_meta":{`...)
@@ -248,13 +269,13 @@ func (m *modernSession) observe(raw json.RawMessage) {
 	if json.Unmarshal(s, &info) != nil {
 		return
 	}
-	m.tookServerInfo(info, s)
+	m.tookServerInfo(info, string(s))
 }
 
 // tookServerInfo keeps info, whose raw value in a result was s (not
 // shared with anyone), as the server's; a serverInfo without a name is
 // ignored.
-func (m *modernSession) tookServerInfo(info Implementation, s json.RawMessage) {
+func (m *modernSession) tookServerInfo(info Implementation, s string) {
 	if info.Name == "" {
 		return
 	}
@@ -290,7 +311,8 @@ func (m *modernSession) sameServerInfo(raw []byte) bool {
 	}
 	// The value is an object, and a complete object is a prefix of no
 	// other JSON value: equal leading bytes are an equal value.
-	return bytes.HasPrefix(bytes.TrimLeft(rest[1:], " \t\r\n"), *last)
+	rest = bytes.TrimLeft(rest[1:], " \t\r\n")
+	return len(rest) >= len(*last) && string(rest[:len(*last)]) == *last
 }
 
 // setLogLevel makes level travel with every later request.
@@ -303,9 +325,9 @@ func (m *modernSession) setLogLevel(level LoggingLevel) error {
 		}
 	} else {
 		// The other members stay as the handshake encoded them.
-		old := *m.meta.Load()
-		b := appendLogLevel(append(make([]byte, 0, m.base+64), old[:m.base]...), level)
-		m.meta.Store(&b)
+		old := m.meta.Load()
+		b := appendLogLevel(append(make([]byte, 0, old.base+64), old.members[:old.base]...), level)
+		m.meta.Store(shareMeta(b, old.base))
 	}
 	m.logLevel = level
 	return nil

@@ -261,7 +261,7 @@ func TestSetLogLevelAfterOpen(t *testing.T) {
 		if err := ref.encodeMeta(ModernProtocolVersion, level); err != nil {
 			t.Fatal(err)
 		}
-		want[level] = string(*ref.meta.Load())
+		want[level] = ref.meta.Load().members
 	}
 	m := &modernSession{hello: hello, version: ModernProtocolVersion}
 	if err := m.encodeMeta(ModernProtocolVersion, ""); err != nil {
@@ -272,7 +272,7 @@ func TestSetLogLevelAfterOpen(t *testing.T) {
 		if err := m.setLogLevel(level); err != nil {
 			t.Fatal(err)
 		}
-		if got := string(*m.meta.Load()); got != want[level] {
+		if got := m.meta.Load().members; got != want[level] {
 			t.Errorf("level %q: _meta %s, want %s", level, got, want[level])
 		}
 	}

@@ -413,7 +413,7 @@ func (c *Client) callDiscover(ctx context.Context, m *modernSession) (*discoverR
 			// bytes are kept's (both are parts of raw: the offset
 			// between them is the difference of their capacities).
 			off := cap(meta) - cap(info)
-			m.tookServerInfo(implementationOf(res.Meta[metaServerInfo]), kept[off:off+len(info):off+len(info)])
+			m.tookServerInfo(implementationOf(res.Meta[metaServerInfo]), (*kept)[off:off+len(info)])
 		}
 		res.Meta = nil
 		return &res, nil

@@ -235,6 +235,12 @@ func (t *StreamableHTTP) Connect(ctx context.Context) (jsonrpc.Stream, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	key, plain := plainKey(t)
+	if plain {
+		if ep := sharedEndpoints.Get(key); ep != nil {
+			return newHTTPStream(ep), nil
+		}
+	}
 	u, err := parseEndpoint(t.URL)
 	if err != nil {
 		return nil, err
@@ -246,7 +252,11 @@ func (t *StreamableHTTP) Connect(ctx context.Context) (jsonrpc.Stream, error) {
 			}
 		}
 	}
-	return newHTTPStream(t, u), nil
+	ep := newHTTPEndpoint(t, u)
+	if plain {
+		ep = sharedEndpoints.Share(key, ep)
+	}
+	return newHTTPStream(ep), nil
 }
 
 func parseEndpoint(raw string) (*url.URL, error) {

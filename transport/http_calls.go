@@ -73,10 +73,12 @@ type postCall struct {
 	mirror  []paramheader.Header // the stateless era's Mcp-Param-* headers of the request
 	oneWay  bool                 // a notification or response: no reply to read
 
-	// header and headerVals are the stateless era's POST header, rebuilt
-	// in place for each use (see fillStatelessHeader) as req is.
-	header     http.Header
-	headerVals [2]string
+	// header is the POST's header, rebuilt in place for each use (see
+	// postHead.fill and addStatelessHeader) as req is; sessionVals and
+	// headerVals hold the values of its session and stateless headers.
+	header      http.Header
+	sessionVals [2]string
+	headerVals  [2]string
 
 	cancelled atomic.Bool
 
@@ -181,7 +183,7 @@ func release(c *postCall) {
 	c.id, c.method, c.body, c.params, c.mirror = jsonrpc.ID{}, "", nil, nil, nil
 	c.initial, c.oneWay = false, false
 	clear(c.header) // let the values go; the map is kept for the next use
-	c.headerVals = [2]string{}
+	c.sessionVals, c.headerVals = [2]string{}, [2]string{}
 	c.req.Body, c.req.Header, c.req.URL = nil, nil, nil // let the body, an old header and URL go
 	c.cancelled.Store(false)
 	callPool.Put(c)
@@ -191,10 +193,10 @@ func release(c *postCall) {
 func (c *postCall) request(s *httpStream, h http.Header) *http.Request {
 	r := c.req
 	r.Method = http.MethodPost
-	r.URL = s.url
+	r.URL = s.ep.url
 	r.Proto, r.ProtoMajor, r.ProtoMinor = "HTTP/1.1", 1, 1
 	r.Header = h
-	r.Host = s.url.Host
+	r.Host = s.ep.url.Host
 	r.ContentLength = int64(len(c.body))
 	// A *bytes.Reader in io.NopCloser is what net/http recognises as a
 	// body in memory: it writes it with the headers in one go.

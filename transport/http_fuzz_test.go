@@ -36,7 +36,7 @@ func FuzzHTTPReplyBody(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte, asSSE bool) {
 		// No resumption: the fuzzer must not reach for the network.
 		cfg := &StreamableHTTP{URL: u.String(), Reconnect: ReconnectPolicy{MaxAttempts: -1}, MaxEventSize: 1 << 16, MaxBodySize: 1 << 20}
-		s := newHTTPStream(cfg, u)
+		s := newHTTPStream(newHTTPEndpoint(cfg, u))
 		defer s.Close()
 		id := jsonrpc.Int64ID(7)
 		call := takeCall()

@@ -4,59 +4,65 @@ import (
 	"net/http"
 )
 
-// The POSTs of a Streamable HTTP stream share one header map (stream.post,
-// guarded by the stream's mu), so that a POST costs no header map of its
-// own. It is read-only once built: a new session id or protocol version
-// drops it, the next POST builds a new one, and a POST in flight keeps the
-// map it was given. The rare requests (initialize, GET, DELETE) build theirs.
+// A POST's header is the endpoint's postBase (read-only, maybe shared by
+// many streams) plus the session id and protocol version. A session keeps
+// no map of its own for it: a POST fills the map of its pooled postCall
+// (see postHead.fill), which stays with the call across uses, so that an
+// idle session holds no header map and a POST allocates none. The rare
+// requests (GET, DELETE, a renewal's) build theirs.
 
-// initializeHeader is the header of an initialize request, which carries
-// no session headers: the configured ones, Accept and Content-Type.
-func (s *httpStream) initializeHeader() http.Header {
-	h := baseHeader(s.cfg.Headers, s.url)
-	h["Accept"] = acceptPOSTValue
-	h["Content-Type"] = contentJSONValue
-	return h
+// postHead is what a POST's header is made of.
+type postHead struct {
+	base             http.Header // the endpoint's postBase: never written
+	session, version string      // "" when not sent
 }
 
-// postHeaderLocked returns the POSTs' header, building it if the session
-// id or the version changed since it was built; the caller holds s.mu.
-// It is built on first use: the values change twice during the handshake.
-func (s *httpStream) postHeaderLocked() http.Header {
-	if s.post == nil {
-		h := s.initializeHeader()
-		withSession(h, s.sessionID, s.version)
-		s.post = h
+// fill makes out (emptied first) the header of h, and returns it (made
+// when nil). vals holds the values of the session headers, so that a
+// caller that reuses out and vals (a postCall does) allocates nothing.
+func (h postHead) fill(out http.Header, vals *[2]string) http.Header {
+	if out == nil {
+		out = make(http.Header, len(h.base)+4)
 	}
-	return s.post
+	clear(out)
+	for k, v := range h.base {
+		out[k] = v
+	}
+	if h.session != "" {
+		vals[0] = h.session
+		out[headerSessionID] = vals[0:1:1]
+	}
+	if h.version != "" {
+		vals[1] = h.version
+		out[canonicalProtocolVersion] = vals[1:2:2]
+	}
+	return out
 }
 
-// withSession adds the session id and, from 2025-06-18 on, the protocol
+// canonicalProtocolVersion is headerProtocolVersion as a header map keys it.
+var canonicalProtocolVersion = http.CanonicalHeaderKey(headerProtocolVersion)
+
+// postHeaders returns what a POST's header is made of and what it
+// carries; initialize requests carry neither the session id nor the
 // version.
-func withSession(h http.Header, sessionID, version string) {
-	if sessionID != "" {
-		h.Set(headerSessionID, sessionID)
-	}
-	if sendsVersionHeader(version) {
-		h.Set(headerProtocolVersion, version)
-	}
-}
-
-// postHeaders returns the header for a POST and what it carries;
-// initialize requests carry neither the session id nor the version.
-func (s *httpStream) postHeaders(initialize bool) (http.Header, sent) {
+func (s *httpStream) postHeaders(initialize bool) (postHead, sent) {
+	h := postHead{base: s.ep.postBase}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if initialize {
-		return s.initializeHeader(), sent{gen: s.gen}
+		return h, sent{gen: s.gen}
 	}
-	return s.postHeaderLocked(), sent{session: s.sessionID != "", gen: s.gen}
+	h.session = s.sessionID
+	if sendsVersionHeader(s.version) {
+		h.version = s.version
+	}
+	return h, sent{session: s.sessionID != "", gen: s.gen}
 }
 
 // otherHeaders returns a header for a GET or DELETE: the session headers,
 // and accept and lastID when not empty.
 func (s *httpStream) otherHeaders(accept, lastID string) (http.Header, sent) {
-	h := baseHeader(s.cfg.Headers, s.url)
+	h := baseHeader(s.ep.cfg.Headers, s.ep.url)
 	s.mu.Lock()
 	withSession(h, s.sessionID, s.version)
 	info := sent{session: s.sessionID != "", gen: s.gen}
@@ -68,4 +74,15 @@ func (s *httpStream) otherHeaders(accept, lastID string) (http.Header, sent) {
 		h.Set(headerLastEventID, lastID)
 	}
 	return h, info
+}
+
+// withSession adds the session id and, from 2025-06-18 on, the protocol
+// version.
+func withSession(h http.Header, sessionID, version string) {
+	if sessionID != "" {
+		h.Set(headerSessionID, sessionID)
+	}
+	if sendsVersionHeader(version) {
+		h.Set(headerProtocolVersion, version)
+	}
 }

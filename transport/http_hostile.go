@@ -46,7 +46,7 @@ func (s *httpStream) waitRetryAfter(ctx context.Context, method string, d time.D
 	defer cancel()
 	stop := context.AfterFunc(s.lifeCtx(), cancel)
 	defer stop()
-	if err := s.sleep(ctx, d); err != nil {
+	if err := s.ep.cfg.sleep(ctx, d); err != nil {
 		if err := s.openErr(); err != nil {
 			return err
 		}

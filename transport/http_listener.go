@@ -24,7 +24,7 @@ const listenerReadyWait = 2 * time.Second
 func (s *httpStream) startListener(restart bool) <-chan struct{} {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.ended || s.cfg.DisableListener || !s.listenerWanted || s.listenerHeld {
+	if s.ended || s.ep.cfg.DisableListener || !s.listenerWanted || s.listenerHeld {
 		return nil
 	}
 	if s.listenerCancel != nil {
@@ -95,8 +95,8 @@ func (s *httpStream) awaitListener(ctx context.Context, ready <-chan struct{}) {
 		return
 	}
 	wait := listenerReadyWait
-	if s.cfg.listenerWait > 0 {
-		wait = s.cfg.listenerWait
+	if s.ep.cfg.listenerWait > 0 {
+		wait = s.ep.cfg.listenerWait
 	}
 	t := time.NewTimer(wait)
 	defer t.Stop()
@@ -179,18 +179,18 @@ func (s *httpStream) runListener(ctx context.Context, ready chan struct{}) {
 			off("%w", newHTTPError(resp, http.MethodGet))
 			return
 		}
-		if s.policy.MaxAttempts < 0 {
+		if s.ep.policy.MaxAttempts < 0 {
 			off("the stream ended (%s) and reconnecting is disabled", cause)
 			return
 		}
 		attempts++
-		if attempts > s.policy.MaxAttempts {
-			off("reconnecting gave up after %d attempts (last: %s)", s.policy.MaxAttempts, cause)
+		if attempts > s.ep.policy.MaxAttempts {
+			off("reconnecting gave up after %d attempts (last: %s)", s.ep.policy.MaxAttempts, cause)
 			return
 		}
 		delay := s.reconnectDelay(st, attempts)
-		s.hook(fmt.Errorf("transport: GET listener on %s: the stream ended (%s); reconnecting in %v (attempt %d of %d)", s.redacted(), cause, delay, attempts, s.policy.MaxAttempts))
-		if s.sleep(ctx, delay) != nil {
+		s.hook(fmt.Errorf("transport: GET listener on %s: the stream ended (%s); reconnecting in %v (attempt %d of %d)", s.redacted(), cause, delay, attempts, s.ep.policy.MaxAttempts))
+		if s.ep.cfg.sleep(ctx, delay) != nil {
 			return
 		}
 	}

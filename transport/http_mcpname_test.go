@@ -83,17 +83,21 @@ func TestAddressedNameOfPlainParamsAllocatesOnlyTheName(t *testing.T) {
 	}
 }
 
-// A postCall reuses its stateless header from POST to POST: nothing of
-// one request may stay on the next, and the shared header stays as it was.
+// A postCall reuses its header from POST to POST: nothing of one request
+// may stay on the next, and the shared header stays as it was.
 func TestFillStatelessHeaderReused(t *testing.T) {
 	shared := http.Header{"Accept": {"x"}, "Mcp-Protocol-Version": {"2026-07-28"}}
 	out := http.Header{}
-	var vals [2]string
-	fillStatelessHeader(out, shared, "tools/call", []byte(`{"name":"caf\u00e9"}`), []paramheader.Header{{Name: "Region", Value: "eu"}}, &vals)
-	if out.Get("Mcp-Name") != "=?base64?Y2Fmw6k=?=" || out.Get("Mcp-Param-Region") != "eu" || out.Get("Mcp-Method") != "tools/call" {
+	var vals, sessionVals [2]string
+	fill := func(head postHead, method string, params []byte, mirror []paramheader.Header) {
+		out = head.fill(out, &sessionVals)
+		addStatelessHeader(out, method, params, mirror, &vals)
+	}
+	fill(postHead{base: shared, session: "s1"}, "tools/call", []byte(`{"name":"caf\u00e9"}`), []paramheader.Header{{Name: "Region", Value: "eu"}})
+	if out.Get("Mcp-Name") != "=?base64?Y2Fmw6k=?=" || out.Get("Mcp-Param-Region") != "eu" || out.Get("Mcp-Method") != "tools/call" || out.Get("Mcp-Session-Id") != "s1" {
 		t.Fatalf("first header %v", out)
 	}
-	fillStatelessHeader(out, shared, "tools/list", nil, nil, &vals)
+	fill(postHead{base: shared}, "tools/list", nil, nil)
 	if len(out) != 3 || out.Get("Mcp-Method") != "tools/list" || out.Get("Accept") != "x" || out.Get("Mcp-Protocol-Version") != "2026-07-28" {
 		t.Errorf("reused header %v, want the shared one and Mcp-Method only", out)
 	}
@@ -104,9 +108,8 @@ func TestFillStatelessHeaderReused(t *testing.T) {
 		return // allocations are not counted under the race detector (see raceEnabled)
 	}
 	params := []byte(`{"name":"echo"}`)
-	if n := testing.AllocsPerRun(100, func() {
-		fillStatelessHeader(out, shared, "tools/call", params, nil, &vals)
-	}); n > 1 {
+	head := postHead{base: shared, session: "s1", version: "2025-11-25"}
+	if n := testing.AllocsPerRun(100, func() { fill(head, "tools/call", params, nil) }); n > 1 {
 		t.Errorf("%v allocations to rebuild the header, want at most 1 (the name)", n)
 	}
 }

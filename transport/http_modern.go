@@ -38,25 +38,20 @@ func isStatelessVersion(v string) bool {
 	return v >= firstStatelessVersion && isVisibleASCII(v)
 }
 
-// statelessHeader returns the shared POST header h plus the Mcp-Method and
-// Mcp-Name of the message and its Mcp-Param-* headers (mirror). h is
-// read-only (shared by POSTs), so the result is a new map that shares h's
-// value slices.
-func statelessHeader(h http.Header, method string, params []byte, mirror []paramheader.Header) http.Header {
-	out := make(http.Header, len(h)+2+len(mirror))
-	fillStatelessHeader(out, h, method, params, mirror, new([2]string))
+// statelessHeader returns a new header map: head's, plus the Mcp-Method
+// and Mcp-Name of the message and its Mcp-Param-* headers (mirror).
+func statelessHeader(head postHead, method string, params []byte, mirror []paramheader.Header) http.Header {
+	out := head.fill(make(http.Header, len(head.base)+4+len(mirror)), new([2]string))
+	addStatelessHeader(out, method, params, mirror, new([2]string))
 	return out
 }
 
-// fillStatelessHeader makes out (emptied first) what statelessHeader
-// returns. vals holds the values of Mcp-Method and Mcp-Name, so that a
-// caller that reuses out and vals for its POSTs (a postCall does, as it
-// reuses its request) builds the header without allocating.
-func fillStatelessHeader(out, h http.Header, method string, params []byte, mirror []paramheader.Header, vals *[2]string) {
-	clear(out)
-	for k, v := range h {
-		out[k] = v
-	}
+// addStatelessHeader adds to out the Mcp-Method and Mcp-Name of the
+// message and its Mcp-Param-* headers. vals holds the values of Mcp-Method
+// and Mcp-Name, so that a caller that reuses out and vals for its POSTs (a
+// postCall does, as it reuses its request) builds the header without
+// allocating.
+func addStatelessHeader(out http.Header, method string, params []byte, mirror []paramheader.Header, vals *[2]string) {
 	vals[0] = headerValue(method)
 	out[headerMcpMethod] = vals[0:1:1]
 	if name, ok := addressedName(method, params); ok {
@@ -127,8 +122,8 @@ func (s *httpStream) reissue(call *postCall, cause string, onMsg func(jsonrpc.Me
 		return fail("encoding: %v", err)
 	}
 	s.hook(fmt.Errorf("transport: the SSE stream for %s (id %s) from %s broke (%s); sending the request again as id %s", call.method, call.id, s.redacted(), cause, id))
-	h, _ := s.postHeaders(false)
-	resp, err := s.sender.do(newHTTPRequest(call.ctx, http.MethodPost, s.url, statelessHeader(h, call.method, call.params, call.mirror), b), b)
+	head, _ := s.postHeaders(false)
+	resp, err := s.sender.do(newHTTPRequest(call.ctx, http.MethodPost, s.ep.url, statelessHeader(head, call.method, call.params, call.mirror), b), b)
 	if call.ctx.Err() != nil {
 		if err == nil {
 			resp.Body.Close()
@@ -150,7 +145,7 @@ func (s *httpStream) reissue(call *postCall, cause string, onMsg func(jsonrpc.Me
 		resp.Body.Close()
 		return fail("the reply is %q, not JSON or an event stream", clip(ct, 100))
 	}
-	data, err := readLimited(resp.Body, resp.ContentLength, s.maxBody)
+	data, err := readLimited(resp.Body, resp.ContentLength, s.ep.maxBody)
 	resp.Body.Close()
 	if err != nil {
 		return fail("reading the reply: %v", err)

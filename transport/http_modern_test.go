@@ -25,18 +25,18 @@ func TestStatelessHeaderValue(t *testing.T) {
 
 func TestStatelessHeader(t *testing.T) {
 	shared := http.Header{"Accept": {"x"}}
-	h := statelessHeader(shared, "tools/call", []byte(`{"name":"echo","arguments":{}}`), nil)
+	h := statelessHeader(postHead{base: shared}, "tools/call", []byte(`{"name":"echo","arguments":{}}`), nil)
 	if h.Get("Mcp-Method") != "tools/call" || h.Get("Mcp-Name") != "echo" || h.Get("Accept") != "x" {
 		t.Errorf("header %v", h)
 	}
 	if len(shared) != 1 {
 		t.Errorf("the shared header was changed: %v", shared)
 	}
-	h = statelessHeader(shared, "resources/read", []byte(`{"uri":"file:///x"}`), nil)
+	h = statelessHeader(postHead{base: shared}, "resources/read", []byte(`{"uri":"file:///x"}`), nil)
 	if h.Get("Mcp-Name") != "file:///x" {
 		t.Errorf("resources/read header %v", h)
 	}
-	if h = statelessHeader(shared, "tools/list", nil, nil); h.Get("Mcp-Name") != "" || h.Get("Mcp-Method") != "tools/list" {
+	if h = statelessHeader(postHead{base: shared}, "tools/list", nil, nil); h.Get("Mcp-Name") != "" || h.Get("Mcp-Method") != "tools/list" {
 		t.Errorf("tools/list header %v", h)
 	}
 	if !isStatelessVersion("2026-07-28") || isStatelessVersion("2025-11-25") {
@@ -47,7 +47,7 @@ func TestStatelessHeader(t *testing.T) {
 func TestStatelessHeaderMirrorsParams(t *testing.T) {
 	shared := http.Header{"Accept": {"x"}}
 	mirror := []paramheader.Header{{Name: "Region", Value: "us-west1"}, {Name: "NonAscii", Value: "Hello, 世界"}, {Name: "Bad Name", Value: "v"}, {Name: "Empty", Value: ""}, {Name: "Method", Value: "m"}}
-	h := statelessHeader(shared, "tools/call", []byte(`{"name":"t"}`), mirror)
+	h := statelessHeader(postHead{base: shared}, "tools/call", []byte(`{"name":"t"}`), mirror)
 	for k, want := range map[string]string{
 		"Mcp-Param-Region":   "us-west1",
 		"Mcp-Param-NonAscii": "=?base64?SGVsbG8sIOS4lueVjA==?=",

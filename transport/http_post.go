@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unique"
 
 	"github.com/mcpwire/mcpwire/internal/paramheader"
 	"github.com/mcpwire/mcpwire/jsonrpc"
@@ -270,15 +271,12 @@ func (s *httpStream) enter() bool {
 // it to a goroutine of the stream; an accepted one-way message's reply is
 // drained; any other status is handed back.
 func (s *httpStream) runPost(c *postCall) postOutcome {
-	h, info := s.postHeaders(c.initial)
+	head, info := s.postHeaders(c.initial)
+	c.header = head.fill(c.header, &c.sessionVals)
 	if s.stateless.Load() {
-		if c.header == nil {
-			c.header = make(http.Header, len(h)+2+len(c.mirror))
-		}
-		fillStatelessHeader(c.header, h, c.method, c.params, c.mirror, &c.headerVals)
-		h = c.header
+		addStatelessHeader(c.header, c.method, c.params, c.mirror, &c.headerVals)
 	}
-	resp, err := s.sender.do(c.request(s, h), c.body)
+	resp, err := s.sender.do(c.request(s, c.header), c.body)
 	if err != nil {
 		return postOutcome{info: info, err: s.postFailed(c.method, err)}
 	}
@@ -368,9 +366,8 @@ func (s *httpStream) captureSession(resp *http.Response, params []byte) error {
 	if sid != s.sessionID {
 		s.sessionID = sid
 		s.gen++
-		s.post = nil
 	}
-	s.initParams = append([]byte(nil), params...)
+	s.initParams = unique.Make(string(params))
 	s.haveInit = true
 	return nil
 }

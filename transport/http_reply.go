@@ -66,7 +66,7 @@ func (s *httpStream) readJSONReply(call *postCall, resp *http.Response) (settled
 	defer resp.Body.Close()
 	buf := takeReplyBuf()
 	defer giveReplyBuf(buf)
-	data, err := readLimitedInto((*buf)[:0], resp.Body, resp.ContentLength, s.maxBody)
+	data, err := readLimitedInto((*buf)[:0], resp.Body, resp.ContentLength, s.ep.maxBody)
 	*buf = data
 	if err != nil {
 		if call.ctx.Err() != nil {
@@ -175,17 +175,17 @@ func (s *httpStream) resumeCall(call *postCall, st *sseState, attempts int, caus
 		s.failCall(call, codeTransportError, fmt.Sprintf("transport: the SSE stream for %s (id %s) from %s broke before its response and %s", call.method, call.id, s.redacted(), why))
 		return nil, 0, false
 	}
-	if s.policy.MaxAttempts < 0 {
+	if s.ep.policy.MaxAttempts < 0 {
 		return giveUp(fmt.Sprintf("resumption is disabled (%s)", cause))
 	}
 	for {
 		attempts++
-		if attempts > s.policy.MaxAttempts {
-			return giveUp(fmt.Sprintf("resuming gave up after %d attempts (last: %s)", s.policy.MaxAttempts, cause))
+		if attempts > s.ep.policy.MaxAttempts {
+			return giveUp(fmt.Sprintf("resuming gave up after %d attempts (last: %s)", s.ep.policy.MaxAttempts, cause))
 		}
 		delay := s.reconnectDelay(st, attempts)
-		s.hook(fmt.Errorf("transport: the SSE stream for %s (id %s) from %s broke (%s); resuming with GET in %v (attempt %d of %d)", call.method, call.id, s.redacted(), cause, delay, attempts, s.policy.MaxAttempts))
-		if s.sleep(call.ctx, delay) != nil {
+		s.hook(fmt.Errorf("transport: the SSE stream for %s (id %s) from %s broke (%s); resuming with GET in %v (attempt %d of %d)", call.method, call.id, s.redacted(), cause, delay, attempts, s.ep.policy.MaxAttempts))
+		if s.ep.cfg.sleep(call.ctx, delay) != nil {
 			return nil, 0, false
 		}
 		resp, info, err := s.get(call.ctx, st.lastID, call.method)
@@ -223,16 +223,16 @@ func (s *httpStream) reconnectDelay(st *sseState, n int) time.Duration {
 	if st.hasRetry {
 		return st.retry
 	}
-	return s.policy.backoff(n, s.jitter())
+	return s.ep.policy.backoff(n, s.ep.cfg.jitter())
 }
 
 // maxEventSize is the SSE event limit: the configured one, else the body
 // limit, so that no stream is unbounded unless the user asked for it; 0 is
 // unlimited.
 func (s *httpStream) maxEventSize() int {
-	limit := int64(s.cfg.MaxEventSize)
+	limit := int64(s.ep.cfg.MaxEventSize)
 	if limit == 0 {
-		limit = s.maxBody
+		limit = s.ep.maxBody
 	}
 	if limit < 0 {
 		return 0
@@ -306,7 +306,7 @@ func giveSSEReader(r *sse.Reader) {
 // stream when lastID is set.
 func (s *httpStream) get(ctx context.Context, lastID, what string) (*http.Response, sent, error) {
 	h, info := s.otherHeaders(acceptGET, lastID)
-	resp, err := s.sender.do(newHTTPRequest(ctx, http.MethodGet, s.url, h, nil), nil)
+	resp, err := s.sender.do(newHTTPRequest(ctx, http.MethodGet, s.ep.url, h, nil), nil)
 	if err != nil {
 		return nil, info, s.requestError(http.MethodGet, what, err)
 	}

@@ -113,8 +113,8 @@ func (s *httpStream) runRenewal(r *renewal, what string) {
 		return
 	}
 	s.hook(fmt.Errorf("transport: %s: the session expired (on %s) and was renewed", s.redacted(), what))
-	if s.cfg.OnSessionRenewed != nil {
-		s.cfg.OnSessionRenewed()
+	if s.ep.cfg.OnSessionRenewed != nil {
+		s.ep.cfg.OnSessionRenewed()
 	}
 }
 
@@ -130,11 +130,15 @@ func (s *httpStream) reinitialize(ctx context.Context) error {
 	s.mu.Lock()
 	s.reinitSeq++
 	id := jsonrpc.StringID(fmt.Sprintf("%s%d", reinitIDPrefix, s.reinitSeq))
-	params := s.initParams
+	params := s.initParams.Value()
 	version := s.version
 	s.mu.Unlock()
 
-	body, err := jsonrpc.EncodeMessage(&jsonrpc.Request{ID: id, Method: methodInitialize, Params: params})
+	var raw json.RawMessage
+	if params != "" {
+		raw = json.RawMessage(params)
+	}
+	body, err := jsonrpc.EncodeMessage(&jsonrpc.Request{ID: id, Method: methodInitialize, Params: raw})
 	if err != nil {
 		return err
 	}
@@ -171,7 +175,6 @@ func (s *httpStream) reinitialize(ctx context.Context) error {
 	s.mu.Lock()
 	s.sessionID = sid
 	s.gen++
-	s.post = nil
 	s.mu.Unlock()
 
 	nresp, err := s.postSync(ctx, initializedBody, methodInitialized, false)
@@ -190,8 +193,9 @@ func (s *httpStream) reinitialize(ctx context.Context) error {
 // postSync sends a POST of the transport's own on the calling goroutine;
 // ctx, which must end with the stream, bounds it and its reply.
 func (s *httpStream) postSync(ctx context.Context, body []byte, what string, initialize bool) (*http.Response, error) {
-	h, _ := s.postHeaders(initialize)
-	resp, err := s.sender.do(newHTTPRequest(ctx, http.MethodPost, s.url, h, body), body)
+	head, _ := s.postHeaders(initialize)
+	h := head.fill(nil, new([2]string))
+	resp, err := s.sender.do(newHTTPRequest(ctx, http.MethodPost, s.ep.url, h, body), body)
 	if err != nil {
 		return nil, s.postFailed(what, err)
 	}
@@ -213,7 +217,7 @@ func (s *httpStream) ownResponse(ctx context.Context, resp *http.Response, id js
 	}
 	switch ct := mediaType(resp.Header.Get("Content-Type")); ct {
 	case "application/json":
-		data, err := readLimited(resp.Body, resp.ContentLength, s.maxBody)
+		data, err := readLimited(resp.Body, resp.ContentLength, s.ep.maxBody)
 		if err != nil {
 			return nil, fmt.Errorf("reading the reply to the repeated initialize: %w", err)
 		}
@@ -276,7 +280,7 @@ func (s *httpStream) replayable(method string) bool {
 		"logging/setLevel", "resources/subscribe", "resources/unsubscribe":
 		return true
 	case "tools/call":
-		return s.cfg.ReplayToolCalls
+		return s.ep.cfg.ReplayToolCalls
 	}
 	return false
 }

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unique"
 
 	"github.com/mcpwire/mcpwire/internal/seam"
 	"github.com/mcpwire/mcpwire/jsonrpc"
@@ -36,13 +36,8 @@ const (
 // the stream owns and Close waits for. While a session is being renewed,
 // new Writes wait for the renewal (or their ctx) before posting.
 type httpStream struct {
-	cfg     *StreamableHTTP
-	url     *url.URL
-	sender  *httpSender
-	maxBody int64
-	policy  ReconnectPolicy
-	sleep   func(ctx context.Context, d time.Duration) error
-	jitter  func() float64
+	ep     *httpEndpoint // read-only; maybe shared with other streams
+	sender *httpSender
 
 	wg sync.WaitGroup
 
@@ -51,6 +46,10 @@ type httpStream struct {
 	// that a pushing stream holds no queue.
 	inbound     chan inboundItem
 	inboundOnce sync.Once
+	// over says that the stream is over without a channel, for openErr
+	// (next to inboundOnce, as are the bools below after mu, so that
+	// their padding does not take the stream into a larger size class).
+	over atomic.Bool
 	// pushTo, once the engine asked for it (Push), takes every message
 	// instead of inbound; pushEnded is told the terminal error. Both are
 	// set under mu before any Write; pushTo is read without it.
@@ -58,24 +57,26 @@ type httpStream struct {
 	pushEnded func(error)
 	// done is closed once the stream is over; made only when something
 	// waits on it (see doneChan), as an idle pushing stream has nothing
-	// that does. over says the same without a channel, for openErr.
+	// that does.
 	done      chan struct{} // guarded by mu
-	over      atomic.Bool
-	termErr   error // why; written before over is set and done closed
+	termErr   error         // why; written before over is set and done closed
 	closeOnce sync.Once
 
 	mu             sync.Mutex
 	ended          bool // terminal: no new goroutines
+	haveInit       bool // initParams holds initialize's params
+	listenerWanted bool // notifications/initialized went through
+	listenerHeld   bool // see HoldListener
 	sessionID      string
 	gen            uint64 // bumped whenever sessionID changes
 	version        string
-	initParams     []byte // params of the engine's initialize, for re-init
-	haveInit       bool
+	// initParams are the params of the engine's initialize, for re-init,
+	// interned: the sessions of one client configuration send the same
+	// ones, and an idle session then holds a pointer instead of a copy.
+	initParams     unique.Handle[string]
 	reinitSeq      int
 	renewal        *renewal
 	running        *postCall          // the calls in flight, linked; see track
-	listenerWanted bool               // notifications/initialized went through
-	listenerHeld   bool               // see HoldListener
 	listenerCancel context.CancelFunc // nil until one started; see startListener
 	listenerGen    uint64             // bumped by each start
 	// ctx is the stream's lifetime, for the work that does not stop with
@@ -83,7 +84,6 @@ type httpStream struct {
 	// failure. Made on first use; see lifeCtx.
 	ctx    context.Context
 	cancel context.CancelFunc
-	post   http.Header // shared by POSTs; see postHeaderLocked
 
 	// stateless: the version is of the stateless era (see http_modern.go).
 	stateless atomic.Bool
@@ -112,28 +112,8 @@ var (
 	_ seam.ListenerHolder        = (*httpStream)(nil)
 )
 
-func newHTTPStream(cfg *StreamableHTTP, u *url.URL) *httpStream {
-	c := *cfg // a snapshot: later edits to cfg do not reach this stream
-	c.Headers = cfg.Headers.Clone()
-	s := &httpStream{
-		cfg:     &c,
-		url:     u,
-		sender:  newHTTPSender(c.HTTPClient, c.Headers, c.Auth, u),
-		maxBody: c.MaxBodySize,
-		policy:  c.Reconnect.withDefaults(),
-		sleep:   c.sleep,
-		jitter:  c.jitter,
-	}
-	if s.maxBody == 0 {
-		s.maxBody = DefaultMaxBodySize
-	}
-	if s.sleep == nil {
-		s.sleep = sleepContext
-	}
-	if s.jitter == nil {
-		s.jitter = defaultJitter
-	}
-	return s
+func newHTTPStream(ep *httpEndpoint) *httpStream {
+	return &httpStream{ep: ep, sender: newHTTPSender(ep.cfg.HTTPClient, ep.cfg.Headers, ep.cfg.Auth, ep.url)}
 }
 
 // Read returns the next message from any of the server's streams. Once the
@@ -187,10 +167,7 @@ func (s *httpStream) SessionID() string {
 func (s *httpStream) SetProtocolVersion(version string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if version != s.version {
-		s.version = version
-		s.post = nil
-	}
+	s.version = version
 	s.stateless.Store(isStatelessVersion(version))
 }
 
@@ -264,7 +241,7 @@ func (s *httpStream) lifeCtx() context.Context {
 
 // redacted returns the endpoint for messages, without credentials or query
 // values.
-func (s *httpStream) redacted() string { return redactURL(s.cfg.URL) }
+func (s *httpStream) redacted() string { return redactURL(s.ep.cfg.URL) }
 
 // openErr returns the terminal error once the stream is over.
 func (s *httpStream) openErr() error {
@@ -314,8 +291,8 @@ func (s *httpStream) deliver(ctx context.Context, it inboundItem) bool {
 }
 
 func (s *httpStream) hook(err error) {
-	if s.cfg.ErrorHook != nil {
-		s.cfg.ErrorHook(err)
+	if s.ep.cfg.ErrorHook != nil {
+		s.ep.cfg.ErrorHook(err)
 	}
 }
 
@@ -324,7 +301,7 @@ func (s *httpStream) deleteSession() {
 	ctx, cancel := context.WithTimeout(context.Background(), deleteTimeout)
 	defer cancel()
 	h, _ := s.otherHeaders("", "")
-	resp, err := s.sender.do(newHTTPRequest(ctx, http.MethodDelete, s.url, h, nil), nil)
+	resp, err := s.sender.do(newHTTPRequest(ctx, http.MethodDelete, s.ep.url, h, nil), nil)
 	if err != nil {
 		s.hook(s.requestError(http.MethodDelete, "session termination", err))
 		return
