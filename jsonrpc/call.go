@@ -38,9 +38,17 @@ type pendingCall struct {
 	progress   []Progress // arrived, not yet passed to onProgress
 	// progressBytes is what progress holds, against Options.Queue.
 	progressBytes int
-	start         time.Time
-	deadline      time.Time // moved forward by progress
-	ceiling       time.Time // zero: no ceiling
+	// start and deadline are zero for a call with no deadline; progress
+	// moves deadline forward (never past the ceiling) for a call with
+	// OnProgress. expired says the deadline passed (see sweep).
+	start    time.Time
+	deadline time.Time
+	ceiling  time.Time // zero: no ceiling
+	expired  bool
+
+	// wctx is the context the request is written with when the call
+	// has a deadline; it lives here to save allocations per call.
+	wctx writeContext
 }
 
 // finishLocked records the outcome and wakes the caller. It is called
@@ -107,18 +115,16 @@ func (c *Conn) Call(ctx context.Context, method string, params any, opts *CallOp
 	if onStart != nil {
 		onStart(p.req.ID)
 	}
-	callCtx := ctx
+	writeCtx := ctx
 	if timeout > 0 {
 		start := time.Now()
-		var stop context.CancelFunc
-		callCtx, stop = context.WithDeadline(ctx, start.Add(timeout))
-		defer stop()
-		if onProgress != nil {
-			p.start, p.deadline = start, start.Add(timeout)
-			if maxTimeout > 0 {
-				p.ceiling = start.Add(maxTimeout)
-			}
+		p.start, p.deadline = start, start.Add(timeout)
+		if onProgress != nil && maxTimeout > 0 {
+			p.ceiling = start.Add(maxTimeout)
 		}
+		p.wctx = writeContext{parent: ctx, deadline: p.deadline}
+		defer p.wctx.release()
+		writeCtx = &p.wctx
 	}
 	p.onProgress = onProgress
 
@@ -126,68 +132,54 @@ func (c *Conn) Call(ctx context.Context, method string, params any, opts *CallOp
 	c.update(func(s *inFlight) {
 		if ended = s.ended; ended == nil {
 			s.calls.put(id, p)
+			c.watchDeadlineLocked(s, p)
 		}
 	})
 	if ended != nil {
 		return nil, closedCallError(method, id, ended)
 	}
-	if err := c.stream.Write(callCtx, &p.req); err != nil {
-		return c.writeFailed(ctx, callCtx, p, err)
+	if err := c.stream.Write(writeCtx, &p.req); err != nil {
+		return c.writeFailed(ctx, writeCtx, p, err)
 	}
-	return c.wait(ctx, callCtx, p)
+	return c.wait(ctx, p)
 }
 
 // wait blocks until the call has an outcome, ctx ends or the deadline
-// passes. Progress callbacks run here, on the caller's goroutine, so they
-// never hold up the read loop and all progress that arrived before the
-// response is delivered before Call returns.
-func (c *Conn) wait(ctx, callCtx context.Context, p *pendingCall) (json.RawMessage, error) {
-	expired := callCtx.Done()
-	// Once progress moved the deadline past callCtx's, a timer takes over.
-	var timer *time.Timer
-	var timerC <-chan time.Time
-	defer func() {
-		if timer != nil {
-			timer.Stop()
-		}
-	}()
+// passes (the sweep says so, see deadlines.go). Progress callbacks run
+// here, on the caller's goroutine, so they never hold up the read loop and
+// all progress that arrived before the response is delivered before Call
+// returns.
+func (c *Conn) wait(ctx context.Context, p *pendingCall) (json.RawMessage, error) {
 	readable := c.turns != nil
 	for {
 		if readable {
-			readable = c.readOwnResponse(ctx, callCtx, p)
+			readable = c.readOwnResponse(ctx, p)
 		}
 		select {
 		case <-p.signal:
-			if res, err, ok := c.collect(p); ok {
+			res, err, ok, expired := c.collect(p)
+			if ok {
 				return res, err
 			}
-			continue
-		case <-expired:
-		case <-timerC:
+			if !expired {
+				continue
+			}
+		case <-ctx.Done():
 		}
 		if ctx.Err() != nil {
 			return c.giveUp(p, callerError(ctx, p.method, p.id))
 		}
-		left, moved := c.deadlineMoved(p)
-		if !moved {
-			return c.giveUp(p, c.timeoutError(p))
-		}
-		if timer == nil {
-			timer = time.NewTimer(left)
-			timerC, expired = timer.C, ctx.Done()
-		} else {
-			timer.Reset(left)
-		}
+		return c.giveUp(p, c.timeoutError(p))
 	}
 }
 
 // collect takes what the read loop left for the call: progress to pass on
-// and maybe the outcome (ok).
-func (c *Conn) collect(p *pendingCall) (res json.RawMessage, err error, ok bool) {
+// and maybe the outcome (ok), or else whether its deadline passed.
+func (c *Conn) collect(p *pendingCall) (res json.RawMessage, err error, ok, expired bool) {
 	var resp *Response
 	var progress []Progress
 	c.update(func(s *inFlight) {
-		resp, err = p.resp, p.err
+		resp, err, expired = p.resp, p.err, p.expired
 		progress, p.progress, p.progressBytes = p.progress, nil, 0
 	})
 	if len(progress) > 0 {
@@ -195,13 +187,13 @@ func (c *Conn) collect(p *pendingCall) (res json.RawMessage, err error, ok bool)
 	}
 	switch {
 	case err != nil:
-		return nil, closedCallError(p.method, p.id, err), true
+		return nil, closedCallError(p.method, p.id, err), true, false
 	case resp == nil:
-		return nil, nil, false
+		return nil, nil, false, expired
 	case resp.Error != nil:
-		return nil, resp.Error, true
+		return nil, resp.Error, true, false
 	}
-	return resp.Result, nil, true
+	return resp.Result, nil, true, false
 }
 
 // giveUp ends a call that the caller or the deadline gave up on: it stops
@@ -218,7 +210,7 @@ func (c *Conn) giveUp(p *pendingCall, why error) (json.RawMessage, error) {
 		s.abandoned.add(p.id)
 	})
 	if answered {
-		res, err, _ := c.collect(p)
+		res, err, _, _ := c.collect(p)
 		return res, err
 	}
 	c.sendCancel(p.id, p.method, cancelReason(why))
@@ -226,8 +218,8 @@ func (c *Conn) giveUp(p *pendingCall, why error) (json.RawMessage, error) {
 }
 
 // writeFailed ends a call whose request could not be written.
-func (c *Conn) writeFailed(ctx, callCtx context.Context, p *pendingCall, werr error) (json.RawMessage, error) {
-	if callCtx.Err() != nil {
+func (c *Conn) writeFailed(ctx, writeCtx context.Context, p *pendingCall, werr error) (json.RawMessage, error) {
+	if writeCtx.Err() != nil {
 		// The deadline or ctx ended the write. The request may have
 		// reached the peer, so it is given up like any other call.
 		why := callerError(ctx, p.method, p.id)
@@ -245,7 +237,7 @@ func (c *Conn) writeFailed(ctx, callCtx context.Context, p *pendingCall, werr er
 		s.calls.del(p.id)
 	})
 	if answered {
-		res, err, _ := c.collect(p)
+		res, err, _, _ := c.collect(p)
 		return res, err
 	}
 	if ended := c.Err(); ended != nil {

@@ -241,6 +241,10 @@ type inFlight struct {
 	// the turn with the stream parked and no goroutine (see parkBG).
 	bgRunning bool
 	bgParked  bool
+	// sweeper expires calls whose deadline passed, at sweepAt (zero:
+	// not armed); see deadlines.go. Nil until the first call with one.
+	sweeper *time.Timer
+	sweepAt time.Time
 }
 
 // update runs f with the in-flight state locked, then applies what
@@ -278,6 +282,9 @@ func (c *Conn) update(f func(s *inFlight)) {
 func (c *Conn) endedLocked(s *inFlight) {
 	for _, p := range s.calls.takeAll() {
 		p.finishLocked(nil, s.ended)
+	}
+	if s.sweeper != nil {
+		s.sweeper.Stop()
 	}
 	if c.turns != nil {
 		c.idleTimer.Stop()

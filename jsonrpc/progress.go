@@ -231,25 +231,6 @@ func (s *inFlight) pushIdleDeadlinesLocked(now time.Time) {
 // methodPing is MCP's keep-alive request, which pushes no call's deadline.
 const methodPing = "ping"
 
-// deadlineMoved reports how long is left until the call's deadline, if
-// progress, or a request of the peer answered meanwhile or still being
-// answered, moved it past the moment the caller checks.
-func (c *Conn) deadlineMoved(p *pendingCall) (time.Duration, bool) {
-	if p.onProgress == nil {
-		return 0, false
-	}
-	now := time.Now()
-	var deadline time.Time
-	c.update(func(s *inFlight) {
-		if len(s.handling) > 0 {
-			p.pushDeadlineLocked(now)
-		}
-		deadline = p.deadline
-	})
-	left := deadline.Sub(now)
-	return left, left > 0
-}
-
 // runProgress passes progress to the caller's callback, on the caller's
 // goroutine. If the callback panics, the call is given up before the
 // panic goes on up the caller's stack.

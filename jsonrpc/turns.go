@@ -222,22 +222,32 @@ func (c *Conn) giveTurnToBGLocked(s *inFlight) {
 // false when reading in turns is not worth trying again for this call:
 // its deadline passed or its ctx ended during the turn, the turn was cut
 // short, or the stream ended.
-func (c *Conn) readOwnResponse(ctx, callCtx context.Context, p *pendingCall) bool {
-	if callCtx.Err() != nil {
+func (c *Conn) readOwnResponse(ctx context.Context, p *pendingCall) bool {
+	if ctx.Err() != nil {
 		return false
 	}
-	took := false
+	took, late := false, false
+	var deadline time.Time
+	now := time.Now()
 	c.update(func(s *inFlight) {
+		if late = p.expired || (!p.deadline.IsZero() && !p.deadline.After(now)); late {
+			return
+		}
 		c.unparkLocked(s)
 		if s.ended == nil && s.turnCall == nil && !s.turnBG && p.resp == nil && p.err == nil && len(p.progress) == 0 {
 			s.turnCall = p
-			took = true
+			took, deadline = true, p.deadline
 		}
 	})
+	if late {
+		return false
+	}
 	if !took {
 		return true
 	}
-	deadline, _ := callCtx.Deadline()
+	if d, ok := ctx.Deadline(); ok && (deadline.IsZero() || d.Before(deadline)) {
+		deadline = d
+	}
 	var stopWatch func() bool
 	if ctx.Done() != nil {
 		stopWatch = context.AfterFunc(ctx, func() { c.interruptTurn(p) })

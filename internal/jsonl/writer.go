@@ -30,7 +30,10 @@ const maxBatch = 256 << 10
 // WriteFrame blocked on a full pipe can still return when its context
 // ends. Lines queued while a Write is in progress are joined into the next
 // Write, so many concurrent writers cost one system call per batch instead
-// of one each; a lone writer still gets its line written at once.
+// of one each; a lone writer still gets its line written at once. Where a
+// WriteFrame could write its own line directly (an OS pipe), it also writes
+// the lines queued meanwhile, if they fit, so that the writer goroutine
+// need not wake up for them.
 //
 // A line whose WriteFrame gave up while the line was queued is dropped; a
 // line that was already being written stays in flight and is written whole
@@ -130,14 +133,17 @@ func (w *Writer) WriteFrame(ctx context.Context, frame []byte) error {
 			return err
 		}
 		// What is left goes first, written by the goroutine.
+		w.wakeLoop()
 	} else {
+		// Whoever is writing (the goroutine, or a WriteFrame writing
+		// directly, see combine) looks at the queue again before it
+		// stops: only an idle writer needs waking.
+		idle := !w.busy
 		w.queue = append(w.queue, l)
 		w.mu.Unlock()
-	}
-	w.startOnce.Do(func() { go w.loop() })
-	select {
-	case w.wake <- struct{}{}:
-	default: // the writer goroutine is already due to look at the queue
+		if idle {
+			w.wakeLoop()
+		}
 	}
 
 	select {
@@ -148,6 +154,15 @@ func (w *Writer) WriteFrame(ctx context.Context, frame []byte) error {
 		return w.giveUp(l, ctx.Err())
 	case <-w.quit:
 		return w.giveUp(l, ErrWriterClosed)
+	}
+}
+
+// wakeLoop starts the writer goroutine, or wakes it to look at the queue.
+func (w *Writer) wakeLoop() {
+	w.startOnce.Do(func() { go w.loop() })
+	select {
+	case w.wake <- struct{}{}:
+	default: // the writer goroutine is already due to look at the queue
 	}
 }
 
@@ -321,18 +336,19 @@ func (w *Writer) putLine(l *line) {
 func (w *Writer) tryDirect(l *line) (done bool, err error) {
 	n, err := w.direct(l.buf)
 	l.off = n
+	if err == nil && n == len(l.buf) {
+		w.combine()
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.busy = false
 	if len(w.queue) > 0 {
-		// Lines queued meanwhile wait for the goroutine, which saw the
-		// writer busy and went back to sleep: wake it whatever the
+		// Lines queued meanwhile (and not written by combine) wait
+		// for the goroutine, which their WriteFrames did not wake
+		// while this write was busy: start or wake it whatever the
 		// outcome, or after a failed write they would wait for their
 		// ctx or Close (the loop fails them with the sticky error).
-		select {
-		case w.wake <- struct{}{}:
-		default:
-		}
+		w.wakeLoop()
 	}
 	if err != nil {
 		err = fmt.Errorf("jsonl: write: %w", err)
@@ -347,4 +363,71 @@ func (w *Writer) tryDirect(l *line) (done bool, err error) {
 	l.state = writing
 	w.queue = slices.Insert(w.queue, 0, l)
 	return false, nil
+}
+
+// combine writes, on the goroutine of a WriteFrame that has just written
+// its own line directly (the writer still busy), the lines queued
+// meanwhile, joined and without blocking: their WriteFrames are then woken
+// by this goroutine, and the writer goroutine need not wake up for them.
+// What does not fit in the pipe at once is put back at the front of the
+// queue, as being written, for the writer goroutine; a failed write fails
+// the lines it carried and becomes sticky, as writeQueued does.
+func (w *Writer) combine() {
+	for {
+		w.mu.Lock()
+		if len(w.queue) == 0 || w.err != nil {
+			w.mu.Unlock()
+			return
+		}
+		taken, size := w.taken[:0], 0
+		for _, l := range w.queue {
+			if len(taken) > 0 && size+len(l.buf)-l.off > maxBatch {
+				break
+			}
+			taken = append(taken, l)
+			size += len(l.buf) - l.off
+			l.state = writing
+		}
+		w.queue = slices.Delete(w.queue, 0, len(taken))
+		w.mu.Unlock()
+
+		b := w.batch[:0]
+		for _, l := range taken {
+			b = append(b, l.buf[l.off:]...)
+		}
+		n, err := w.direct(b)
+		if cap(b) <= maxBatch {
+			w.batch = b[:0]
+		}
+		written := 0
+		for written < len(taken) {
+			l := taken[written]
+			left := len(l.buf) - l.off
+			if n < left {
+				l.off += n
+				break
+			}
+			n -= left
+			l.off = len(l.buf)
+			written++
+		}
+		w.finish(taken[:written], nil)
+		rest := taken[written:]
+		if err != nil {
+			err = fmt.Errorf("jsonl: write: %w", err)
+			w.setErr(err)
+			w.finish(rest, err)
+			rest = nil
+		}
+		if len(rest) > 0 {
+			w.mu.Lock()
+			w.queue = slices.Insert(w.queue, 0, rest...)
+			w.mu.Unlock()
+		}
+		clear(taken)
+		w.taken = taken[:0]
+		if len(rest) > 0 || err != nil {
+			return
+		}
+	}
 }

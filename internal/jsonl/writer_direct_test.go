@@ -109,3 +109,73 @@ func TestWriterDirectPartialLineCompletes(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// queuedLines puts n lines in w's queue as WriteFrame would while another
+// write is in progress (w is marked busy, as that write holds it).
+func queuedLines(w *Writer, n int) []*line {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.busy = true
+	var ls []*line
+	for i := range n {
+		l := w.getLine()
+		l.buf = fmt.Appendf(l.buf, `{"i":%d}`+"\n", i)
+		ls = append(ls, l)
+	}
+	w.queue = append(w.queue, ls...)
+	return ls
+}
+
+// Lines queued during a direct write are written by that write's
+// goroutine right after it, joined, and their waiters told.
+func TestWriterCombinesQueuedLines(t *testing.T) {
+	r, pw := osPipe(t)
+	w := NewWriter(pw)
+	defer w.Close()
+	ls := queuedLines(w, 3)
+	w.combine()
+	if len(w.queue) != 0 {
+		t.Fatalf("%d lines left queued", len(w.queue))
+	}
+	for i, l := range ls {
+		select {
+		case err := <-l.done:
+			if err != nil {
+				t.Fatalf("line %d: %v", i, err)
+			}
+		default:
+			t.Fatalf("line %d not finished", i)
+		}
+	}
+	buf := make([]byte, 64)
+	n, err := r.Read(buf)
+	if want := `{"i":0}` + "\n" + `{"i":1}` + "\n" + `{"i":2}` + "\n"; err != nil || string(buf[:n]) != want {
+		t.Fatalf("read %q, %v; want %q in one read", buf[:n], err, want)
+	}
+}
+
+// When the pipe is full, what combine could not write goes back to the
+// front of the queue, as being written, for the writer goroutine, and no
+// waiter is told anything yet.
+func TestWriterCombineLeavesWhatDoesNotFit(t *testing.T) {
+	_, pw := osPipe(t)
+	w := NewWriter(pw)
+	defer w.Close()
+	fill := make([]byte, 1<<20)
+	if n, err := w.direct(fill); err != nil || n == len(fill) {
+		t.Fatalf("filling the pipe: %d, %v", n, err)
+	}
+	ls := queuedLines(w, 3)
+	w.combine()
+	if len(w.queue) != 3 {
+		t.Fatalf("%d lines queued, want the 3 back", len(w.queue))
+	}
+	for i, l := range w.queue {
+		if l != ls[i] || l.state != writing || l.off != 0 {
+			t.Fatalf("queue[%d] = line %p state %d off %d", i, l, l.state, l.off)
+		}
+		if len(l.done) != 0 {
+			t.Fatalf("line %d told an outcome", i)
+		}
+	}
+}
