@@ -29,10 +29,29 @@ func TestPlainRunFindsTheFirstStop(t *testing.T) {
 						if got, want := PlainRun(b, from), plainRunBytewise(b, from); got != want {
 							t.Fatalf("PlainRun(%q, %d) = %d, want %d", b, from, got, want)
 						}
+						checkASCII(t, b, from)
 					}
 				}
 			}
 		}
+	}
+}
+
+// checkASCII holds PlainRunASCII to PlainRun's end, and to never calling
+// a run with a byte of 0x80 or above ASCII (the other way round is allowed:
+// bytes after the end, in the same word, may say no).
+func checkASCII(t *testing.T, b []byte, from int) {
+	t.Helper()
+	end, ascii := PlainRunASCII(b, from)
+	if want := plainRunBytewise(b, from); end != want {
+		t.Fatalf("PlainRunASCII(%q, %d) ends at %d, want %d", b, from, end, want)
+	}
+	nonASCII := bytes.ContainsFunc(b[from:end], func(r rune) bool { return r >= 0x80 })
+	if ascii && nonASCII {
+		t.Fatalf("PlainRunASCII(%q, %d) says ASCII", b, from)
+	}
+	if !ascii && !nonASCII && end+8 <= len(b) && !bytes.ContainsFunc(b[end:end+8], func(r rune) bool { return r >= 0x80 }) {
+		t.Fatalf("PlainRunASCII(%q, %d) says not ASCII", b, from)
 	}
 }
 
@@ -47,5 +66,6 @@ func FuzzPlainRun(f *testing.F) {
 		if got, want := PlainRun(b, from), plainRunBytewise(b, from); got != want {
 			t.Fatalf("PlainRun(%q, %d) = %d, want %d", b, from, got, want)
 		}
+		checkASCII(t, b, from)
 	})
 }

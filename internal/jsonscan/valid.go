@@ -211,6 +211,23 @@ const (
 // one at a time. It is how the long runs of a string's content are
 // crossed.
 func PlainRun(b []byte, i int) int {
+	end, _ := plainRun(b, i)
+	return end
+}
+
+// PlainRunASCII is PlainRun that also reports whether every byte it
+// crossed is ASCII: a decoder that makes strings of names and
+// descriptions then needs no second pass (utf8.Valid) over most of them.
+// It may report false for an ASCII run that ends inside a word with
+// other bytes after the end; the caller then checks, as it would anyway.
+func PlainRunASCII(b []byte, i int) (end int, ascii bool) {
+	end, high := plainRun(b, i)
+	return end, high == 0
+}
+
+// plainRun is PlainRun; high is non-zero when a byte it looked at (the
+// word holding the end included) is 0x80 or above.
+func plainRun(b []byte, i int) (end int, high uint64) {
 	for i+8 <= len(b) {
 		w := binary.LittleEndian.Uint64(b[i:])
 		control := (w - 0x20*ones) &^ w
@@ -218,17 +235,19 @@ func PlainRun(b []byte, i int) int {
 		quote = (quote - ones) &^ quote
 		slash := w ^ '\\'*ones
 		slash = (slash - ones) &^ slash
+		high |= w & highs
 		if stop := (control | quote | slash) & highs; stop != 0 {
 			// A borrow can flag a byte above a true stop, never one
 			// below it, so the lowest flag is the first stop.
-			return i + bits.TrailingZeros64(stop)/8
+			return i + bits.TrailingZeros64(stop)/8, high
 		}
 		i += 8
 	}
 	for i < len(b) && !stringStop[b[i]] {
+		high |= uint64(b[i] & 0x80)
 		i++
 	}
-	return i
+	return i, high
 }
 
 func isHex(c byte) bool {
