@@ -74,8 +74,8 @@ func (d *scanner) plainSpan() (start, end int, ok bool) {
 	start = d.i + 1
 	// It ends at a quote; an escape or a control character sends it the
 	// other way.
-	end = jsonscan.PlainRun(d.b, start)
-	if end >= len(d.b) || d.b[end] != '"' || !utf8.Valid(d.b[start:end]) {
+	end, ascii := jsonscan.PlainRunASCII(d.b, start)
+	if end >= len(d.b) || d.b[end] != '"' || !ascii && !utf8.Valid(d.b[start:end]) {
 		return 0, 0, false
 	}
 	d.i = end + 1

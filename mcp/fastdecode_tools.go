@@ -167,13 +167,14 @@ func (d *scanner) plainKey() ([]byte, bool) {
 		return nil, false
 	}
 	start := d.i
-	d.i = jsonscan.PlainRun(d.b, d.i)
+	var ascii bool
+	d.i, ascii = jsonscan.PlainRunASCII(d.b, d.i)
 	if d.i >= len(d.b) || d.b[d.i] != '"' {
 		return nil, false // an escape, a control character or the end
 	}
 	key := d.b[start:d.i]
 	d.i++
-	return key, utf8.Valid(key)
+	return key, ascii || utf8.Valid(key)
 }
 
 // validValue checks the value that comes next and returns its bytes. In
