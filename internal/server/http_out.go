@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -208,12 +209,13 @@ func (o *httpOut) detach(st *replyStream) {
 // caller has attached st and written the response header.
 func (o *httpOut) writeStream(w http.ResponseWriter, r *http.Request, st *replyStream, pos int) {
 	sw := sse.NewWriter(w)
+	var last *sse.Writer
 	for {
 		o.mu.Lock()
 		evs := st.events[pos:]
 		final, changed, cut := st.final, st.changed, st.cut
 		o.mu.Unlock()
-		for _, ev := range evs {
+		for i, ev := range evs {
 			if cut && !ev.priming {
 				o.cutHere(w, st, ev)
 			}
@@ -221,7 +223,21 @@ func (o *httpOut) writeStream(w http.ResponseWriter, r *http.Request, st *replyS
 			if ev.priming && o.h.opts.Retry > 0 {
 				e.Retry, e.HasRetry = o.h.opts.Retry, true
 			}
-			if err := sw.WriteEvent(e); err != nil {
+			to := sw
+			if final && i == len(evs)-1 {
+				// The reply's last event is not flushed: the handler
+				// returns at once, and net/http then writes it with the
+				// chunked body's end in one write, so the client reads
+				// both together and can keep the connection; flushed
+				// alone, a client that stops at the response closes the
+				// body before its end arrives, which costs the
+				// connection (a new one per call).
+				if last == nil {
+					last = sse.NewWriter(writeOnly{w})
+				}
+				to = last
+			}
+			if err := to.WriteEvent(e); err != nil {
 				return // the client went away; the events stay for resumption
 			}
 			pos++
@@ -250,6 +266,11 @@ func (o *httpOut) writeStream(w http.ResponseWriter, r *http.Request, st *replyS
 		}
 	}
 }
+
+// writeOnly hides the ResponseWriter's Flush from an sse.Writer.
+type writeOnly struct{ w io.Writer }
+
+func (w writeOnly) Write(b []byte) (int, error) { return w.w.Write(b) }
 
 // cutHere writes the first half of ev and drops the connection without
 // ending the HTTP response properly, the way a dying server or proxy
