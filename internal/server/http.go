@@ -119,14 +119,15 @@ func (s *Server) StreamableHTTPHandler(opts *HTTPOptions) *HTTPHandler {
 	if len(h.opts.SessionKeys) > 0 {
 		h.sealer, h.sealErr = newSessionSealer(h.opts.SessionKeys)
 	}
-	h.h = recordingHandler(&h.log, http.HandlerFunc(h.serve))
+	h.h = s.recordingHandler(&h.log, http.HandlerFunc(h.serve))
 	return h
 }
 
 // ServeHTTP implements http.Handler.
 func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.h.ServeHTTP(w, r) }
 
-// Requests returns every request received so far, secrets redacted.
+// Requests returns every request received so far, secrets redacted;
+// none when the server keeps no record (Options.NoRecord).
 func (h *HTTPHandler) Requests() []RecordedRequest { return h.log.Requests() }
 
 // Log is the handler's request log, for waiting on requests.
@@ -274,7 +275,11 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusForbidden, -32000, "Forbidden: Origin %q is not allowed", r.Header.Get("Origin"))
 		return
 	}
-	body, _ := io.ReadAll(r.Body) // in memory: the recorder read it
+	body, err := io.ReadAll(r.Body) // in memory when the recorder read it
+	if err != nil {
+		httpError(w, http.StatusBadRequest, -32000, "Bad Request: reading the request body: %v", err)
+		return
+	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	if h.isModernHTTP(r, body) {
 		h.serveModernHTTP(w, r)
