@@ -15,9 +15,10 @@ import (
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
-// sseEvent is one event of a stream's log. Every event is kept until the
-// session ends, so that a client resuming with Last-Event-ID gets the
-// events of that stream it missed.
+// sseEvent is one event of a stream's log. Events are kept until the
+// session ends (a reply stream's, until keepEnded later replies are in),
+// so that a client resuming with Last-Event-ID gets the events of that
+// stream it missed.
 type sseEvent struct {
 	id      string // "<stream>-<index>", or "" without event ids
 	data    []byte // nil for a priming event
@@ -55,8 +56,11 @@ type httpOut struct {
 	byRequest  map[jsonrpc.ID]*replyStream
 	standalone *replyStream
 	nextStream int
-	crashed    chan struct{}
-	crashOnce  sync.Once
+	// ended are the reply streams whose response is in, oldest first:
+	// kept for a client that resumes one, keepEnded of them at the most.
+	ended     []int
+	crashed   chan struct{}
+	crashOnce sync.Once
 	// tag starts every event id when sessions are sealed: it tells this
 	// replica's life of the session from another's, whose event numbers
 	// mean other events.
@@ -80,6 +84,23 @@ func newHTTPOut(h *HTTPHandler) *httpOut {
 	o.streams[0] = o.standalone
 	o.nextStream = 1
 	return o
+}
+
+// keepEnded bounds the answered reply streams a session keeps for
+// resumption. Each was kept until the session ended, so a long session
+// (a host's behind the gateway) grew with every call; a client resumes
+// the stream of a call in flight or just answered, not one of calls ago.
+const keepEnded = 64
+
+// endedLocked notes that st has its response, forgetting the oldest
+// answered stream past keepEnded: resuming it then gets 400 like an
+// unknown event id.
+func (o *httpOut) endedLocked(st *replyStream) {
+	o.ended = append(o.ended, st.num)
+	if len(o.ended) > keepEnded {
+		delete(o.streams, o.ended[0])
+		o.ended = append(o.ended[:0], o.ended[1:]...)
+	}
 }
 
 // openReply registers the reply stream of a POSTed request before the
@@ -121,6 +142,7 @@ func (o *httpOut) send(ctx context.Context, msg jsonrpc.Message, related jsonrpc
 		if isResp && resp.ID == related {
 			st.response <- resp
 			delete(o.byRequest, related)
+			o.endedLocked(st)
 			return nil
 		}
 		st = nil // a JSON reply carries only the response
@@ -132,6 +154,7 @@ func (o *httpOut) send(ctx context.Context, msg jsonrpc.Message, related jsonrpc
 	if st != o.standalone && isResp && resp.ID == related {
 		st.final = true
 		delete(o.byRequest, related)
+		o.endedLocked(st)
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpwire/mcpwire/internal/sse"
+	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
 // TestSSEReplyKeepsTheConnection: a client that stops reading a reply's
@@ -68,5 +69,51 @@ func TestSSEReplyKeepsTheConnection(t *testing.T) {
 	}
 	if got := dials.Load() - before; got > 1 {
 		t.Fatalf("%d calls opened %d connections; want them all on one", calls, got)
+	}
+}
+
+// TestSessionKeepsFewAnsweredStreams: a session kept every reply stream
+// (its events, for resumption) until it ended, so a host's session behind
+// the gateway grew with each call. Only the last keepEnded answered
+// streams stay; the latest can still be resumed, the oldest cannot.
+func TestSessionKeepsFewAnsweredStreams(t *testing.T) {
+	for _, asJSON := range []bool{false, true} {
+		srv := NewHTTPServer(t, NewDefault(&Options{NoRecord: true}), &HTTPOptions{JSONResponse: asJSON})
+		c := newHTTPClient(t, srv)
+		c.initialize(LatestProtocolVersion)
+		var first, last string // the first and last calls' first event ids
+		for i := range keepEnded + 10 {
+			resp, id := c.post("tools/call", map[string]any{"name": "echo", "arguments": map[string]string{"message": "hi"}})
+			if asJSON {
+				if m, err := jsonrpc.DecodeMessage([]byte(readAll(resp))); err != nil || m.(*jsonrpc.Response).ID != id {
+					t.Fatalf("call %d: %v %v", i, m, err)
+				}
+				continue
+			}
+			events := allEvents(t, resp)
+			responseTo(t, messages(t, events), id)
+			if i == 0 {
+				first = events[0].ID
+			}
+			last = events[0].ID
+		}
+		srv.Streamable.mu.Lock()
+		o := srv.Streamable.sessions[c.session]
+		srv.Streamable.mu.Unlock()
+		o.mu.Lock()
+		kept := len(o.streams)
+		o.mu.Unlock()
+		if kept > keepEnded+1 { // and the standalone stream
+			t.Fatalf("JSON %v: %d calls left %d streams, want at most %d", asJSON, keepEnded+10, kept, keepEnded+1)
+		}
+		if asJSON {
+			continue
+		}
+		if r := c.do(http.MethodGet, "", map[string]string{"Last-Event-ID": last}); r.StatusCode != http.StatusOK {
+			t.Errorf("resuming the last call's stream: %d", r.StatusCode)
+		}
+		if r := c.do(http.MethodGet, "", map[string]string{"Last-Event-ID": first}); r.StatusCode != http.StatusBadRequest {
+			t.Errorf("resuming a forgotten stream: %d, want 400", r.StatusCode)
+		}
 	}
 }
