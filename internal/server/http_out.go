@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -231,8 +230,8 @@ func (o *httpOut) detach(st *replyStream) {
 // the reply is complete, the client goes away or the session ends. The
 // caller has attached st and written the response header.
 func (o *httpOut) writeStream(w http.ResponseWriter, r *http.Request, st *replyStream, pos int) {
-	sw := sse.NewWriter(w)
-	var last *sse.Writer
+	hf := &holdFlush{w: w}
+	sw := sse.NewWriter(hf)
 	for {
 		o.mu.Lock()
 		evs := st.events[pos:]
@@ -246,21 +245,15 @@ func (o *httpOut) writeStream(w http.ResponseWriter, r *http.Request, st *replyS
 			if ev.priming && o.h.opts.Retry > 0 {
 				e.Retry, e.HasRetry = o.h.opts.Retry, true
 			}
-			to := sw
-			if final && i == len(evs)-1 {
-				// The reply's last event is not flushed: the handler
-				// returns at once, and net/http then writes it with the
-				// chunked body's end in one write, so the client reads
-				// both together and can keep the connection; flushed
-				// alone, a client that stops at the response closes the
-				// body before its end arrives, which costs the
-				// connection (a new one per call).
-				if last == nil {
-					last = sse.NewWriter(writeOnly{w})
-				}
-				to = last
-			}
-			if err := to.WriteEvent(e); err != nil {
+			// The reply's last event is not flushed: the handler
+			// returns at once, and net/http then writes it with the
+			// chunked body's end in one write, so the client reads
+			// both together and can keep the connection; flushed
+			// alone, a client that stops at the response closes the
+			// body before its end arrives, which costs the connection
+			// (a new one per call).
+			hf.hold = final && i == len(evs)-1
+			if err := sw.WriteEvent(e); err != nil {
 				return // the client went away; the events stay for resumption
 			}
 			pos++
@@ -290,10 +283,21 @@ func (o *httpOut) writeStream(w http.ResponseWriter, r *http.Request, st *replyS
 	}
 }
 
-// writeOnly hides the ResponseWriter's Flush from an sse.Writer.
-type writeOnly struct{ w io.Writer }
+// holdFlush passes an sse.Writer's flushes on to the ResponseWriter
+// unless hold is set.
+type holdFlush struct {
+	w    http.ResponseWriter
+	hold bool
+}
 
-func (w writeOnly) Write(b []byte) (int, error) { return w.w.Write(b) }
+func (h *holdFlush) Write(b []byte) (int, error) { return h.w.Write(b) }
+
+func (h *holdFlush) FlushError() error {
+	if h.hold {
+		return nil
+	}
+	return http.NewResponseController(h.w).Flush()
+}
 
 // cutHere writes the first half of ev and drops the connection without
 // ending the HTTP response properly, the way a dying server or proxy
