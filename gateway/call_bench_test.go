@@ -31,9 +31,8 @@ func upstreamChild() *transport.Command {
 	return &transport.Command{Command: c.Path, Args: c.Args, Env: c.Env}
 }
 
-// benchGatewayHost starts a gateway over the child and connects a host to
-// it over OS pipes.
-func benchGatewayHost(b *testing.B) *mcp.Client {
+// benchGateway starts a gateway over the child.
+func benchGateway(b *testing.B) *Gateway {
 	child := upstreamChild()
 	m := manager.NewServers([]*config.Server{{Name: "up", Type: config.TypeStdio, Command: "child", Enabled: true}},
 		&manager.Options{DisableCache: true, Dial: func(context.Context, *config.Server) (transport.Transport, error) { return child, nil }})
@@ -49,6 +48,13 @@ func benchGatewayHost(b *testing.B) *mcp.Client {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { _ = g.Close() })
+	return g
+}
+
+// benchGatewayHost starts a gateway over the child and connects a host to
+// it over OS pipes.
+func benchGatewayHost(b *testing.B) *mcp.Client {
+	g := benchGateway(b)
 	upR, upW, err := os.Pipe() // host -> gateway
 	if err != nil {
 		b.Fatal(err)

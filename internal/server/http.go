@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -119,14 +118,15 @@ func (s *Server) StreamableHTTPHandler(opts *HTTPOptions) *HTTPHandler {
 	if len(h.opts.SessionKeys) > 0 {
 		h.sealer, h.sealErr = newSessionSealer(h.opts.SessionKeys)
 	}
-	h.h = recordingHandler(&h.log, http.HandlerFunc(h.serve))
+	h.h = s.recordingHandler(&h.log, http.HandlerFunc(h.serve))
 	return h
 }
 
 // ServeHTTP implements http.Handler.
 func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.h.ServeHTTP(w, r) }
 
-// Requests returns every request received so far, secrets redacted.
+// Requests returns every request received so far, secrets redacted;
+// none when the server keeps no record (Options.NoRecord).
 func (h *HTTPHandler) Requests() []RecordedRequest { return h.log.Requests() }
 
 // Log is the handler's request log, for waiting on requests.
@@ -227,6 +227,13 @@ func (h *HTTPHandler) takeFailure() (HTTPFailure, bool) {
 	return f, true
 }
 
+// scripted reports whether a misbehaviour or a cut is armed.
+func (h *HTTPHandler) scripted() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.misbehaviours) > 0 || len(h.cuts) > 0
+}
+
 func (h *HTTPHandler) takeCut(method, tool string) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -274,10 +281,14 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusForbidden, -32000, "Forbidden: Origin %q is not allowed", r.Header.Get("Origin"))
 		return
 	}
-	body, _ := io.ReadAll(r.Body) // in memory: the recorder read it
-	r.Body = io.NopCloser(bytes.NewReader(body))
+	// Read once, here; what serves the request is given the bytes.
+	body, err := io.ReadAll(r.Body) // in memory when the recorder read it
+	if err != nil {
+		httpError(w, http.StatusBadRequest, -32000, "Bad Request: reading the request body: %v", err)
+		return
+	}
 	if h.isModernHTTP(r, body) {
-		h.serveModernHTTP(w, r)
+		h.serveModernHTTP(w, r, body)
 		return
 	}
 	if v := r.Header.Get(headerVersion); v != "" && !slices.Contains(h.srv.opts.SupportedVersions, v) {
@@ -286,7 +297,7 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	switch r.Method {
 	case http.MethodPost:
-		h.servePost(w, r)
+		h.servePost(w, r, body)
 	case http.MethodGet:
 		h.serveGet(w, r)
 	case http.MethodDelete:
@@ -330,17 +341,54 @@ func originAllowed(r *http.Request, allowed []string) bool {
 }
 
 func accepts(r *http.Request, types ...string) bool {
-	var offered []string
+	var buf [4]string // the usual Accept lists two types
+	offered := buf[:0]
 	for _, v := range r.Header.Values("Accept") {
-		for _, part := range strings.Split(v, ",") {
-			mt, _, err := mime.ParseMediaType(strings.TrimSpace(part))
-			if err == nil {
+		for part := range strings.SplitSeq(v, ",") {
+			if mt := mediaType(part); mt != "" {
 				offered = append(offered, mt)
 			}
 		}
 	}
 	for _, t := range types {
 		if !slices.Contains(offered, t) && !slices.Contains(offered, "*/*") {
+			return false
+		}
+	}
+	return true
+}
+
+// mediaType is the media type of a Content-Type or Accept value,
+// lowercased, or "" when mime.ParseMediaType refuses it. A plain
+// "type/subtype" in lowercase (what clients send) is taken as is, without
+// the parser's allocations; anything else goes to the parser.
+func mediaType(v string) string {
+	v = strings.TrimSpace(v)
+	if plainMediaType(v) {
+		return v
+	}
+	mt, _, err := mime.ParseMediaType(v)
+	if err != nil {
+		return ""
+	}
+	return mt
+}
+
+// plainMediaType reports whether v is "type/subtype" of lowercase letters,
+// digits and the token characters media types use, which the parser would
+// return unchanged.
+func plainMediaType(v string) bool {
+	slash := strings.IndexByte(v, '/')
+	if slash <= 0 || slash == len(v)-1 {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case i == slash:
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+		case c == '-', c == '.', c == '+', c == '_', c == '*':
+		default:
 			return false
 		}
 	}
@@ -408,16 +456,15 @@ func (h *HTTPHandler) setPeer(ss *Session, r *http.Request) {
 
 // readPosted checks a POST's Accept and Content-Type and decodes its
 // message; on failure it has answered with the error.
-func readPosted(w http.ResponseWriter, r *http.Request) (jsonrpc.Message, bool) {
+func readPosted(w http.ResponseWriter, r *http.Request, body []byte) (jsonrpc.Message, bool) {
 	if !accepts(r, "application/json", "text/event-stream") {
 		httpError(w, http.StatusNotAcceptable, -32000, "Not Acceptable: Accept must list application/json and text/event-stream")
 		return nil, false
 	}
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+	if mediaType(r.Header.Get("Content-Type")) != "application/json" {
 		httpError(w, http.StatusUnsupportedMediaType, -32000, "Unsupported Media Type: Content-Type must be application/json")
 		return nil, false
 	}
-	body, _ := io.ReadAll(r.Body) // already in memory: the recorder read it
 	msg, err := jsonrpc.DecodeMessage(body)
 	if err != nil {
 		httpError(w, http.StatusBadRequest, jsonrpc.CodeParseError, "Parse error: %v", err)
@@ -426,8 +473,8 @@ func readPosted(w http.ResponseWriter, r *http.Request) (jsonrpc.Message, bool) 
 	return msg, true
 }
 
-func (h *HTTPHandler) servePost(w http.ResponseWriter, r *http.Request) {
-	msg, ok := readPosted(w, r)
+func (h *HTTPHandler) servePost(w http.ResponseWriter, r *http.Request, body []byte) {
+	msg, ok := readPosted(w, r, body)
 	if !ok {
 		return
 	}
@@ -464,19 +511,24 @@ func (h *HTTPHandler) servePost(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	tool := ""
-	if req.Method == "tools/call" {
-		var p struct {
-			Name string `json:"name"`
+	// The tool's name only selects scripted misbehaviours and cuts;
+	// without any armed, the params are not decoded again for it.
+	cut := false
+	if h.scripted() {
+		tool := ""
+		if req.Method == "tools/call" {
+			var p struct {
+				Name string `json:"name"`
+			}
+			_ = json.Unmarshal(req.Params, &p)
+			tool = p.Name
 		}
-		_ = json.Unmarshal(req.Params, &p)
-		tool = p.Name
+		if m, ok := h.takeMisbehaviour(req.Method, tool); ok {
+			h.misbehave(w, r, req, m)
+			return
+		}
+		cut = !h.opts.JSONResponse && h.takeCut(req.Method, tool)
 	}
-	if m, ok := h.takeMisbehaviour(req.Method, tool); ok {
-		h.misbehave(w, r, req, m)
-		return
-	}
-	cut := !h.opts.JSONResponse && h.takeCut(req.Method, tool)
 	st := o.openReply(req.ID, h.opts.JSONResponse, cut)
 	if !h.opts.JSONResponse && (cut || h.primes(o, req)) {
 		o.mu.Lock()

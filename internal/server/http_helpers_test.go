@@ -21,6 +21,8 @@ type httpClient struct {
 	session string
 	version string
 	nextID  int64
+	// hc, when set, sends the requests instead of the server's client.
+	hc *http.Client
 }
 
 func newHTTPClient(t *testing.T, srv *HTTPServer) *httpClient {
@@ -56,7 +58,11 @@ func (c *httpClient) do(method, body string, hdr map[string]string) *http.Respon
 			req.Header.Set(k, v)
 		}
 	}
-	resp, err := c.srv.Client().Do(req)
+	hc := c.hc
+	if hc == nil {
+		hc = c.srv.Client()
+	}
+	resp, err := hc.Do(req)
 	if err != nil {
 		c.t.Fatalf("%s %s: %v", method, c.url, err)
 	}

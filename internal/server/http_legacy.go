@@ -33,14 +33,15 @@ type LegacySSEHandler struct {
 // LegacySSEHandler returns a handler for the legacy HTTP+SSE transport.
 func (s *Server) LegacySSEHandler() *LegacySSEHandler {
 	h := &LegacySSEHandler{srv: s, sessions: map[string]*legacyOut{}}
-	h.h = recordingHandler(&h.log, http.HandlerFunc(h.serve))
+	h.h = s.recordingHandler(&h.log, http.HandlerFunc(h.serve))
 	return h
 }
 
 // ServeHTTP implements http.Handler.
 func (h *LegacySSEHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.h.ServeHTTP(w, r) }
 
-// Requests returns every request received so far, secrets redacted.
+// Requests returns every request received so far, secrets redacted;
+// none when the server keeps no record (Options.NoRecord).
 func (h *LegacySSEHandler) Requests() []RecordedRequest { return h.log.Requests() }
 
 // Close ends every session, so that open streams finish.

@@ -14,9 +14,10 @@ import (
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
-// sseEvent is one event of a stream's log. Every event is kept until the
-// session ends, so that a client resuming with Last-Event-ID gets the
-// events of that stream it missed.
+// sseEvent is one event of a stream's log. Events are kept until the
+// session ends (a reply stream's, until keepEnded later replies are in),
+// so that a client resuming with Last-Event-ID gets the events of that
+// stream it missed.
 type sseEvent struct {
 	id      string // "<stream>-<index>", or "" without event ids
 	data    []byte // nil for a priming event
@@ -54,8 +55,11 @@ type httpOut struct {
 	byRequest  map[jsonrpc.ID]*replyStream
 	standalone *replyStream
 	nextStream int
-	crashed    chan struct{}
-	crashOnce  sync.Once
+	// ended are the reply streams whose response is in, oldest first:
+	// kept for a client that resumes one, keepEnded of them at the most.
+	ended     []int
+	crashed   chan struct{}
+	crashOnce sync.Once
 	// tag starts every event id when sessions are sealed: it tells this
 	// replica's life of the session from another's, whose event numbers
 	// mean other events.
@@ -79,6 +83,23 @@ func newHTTPOut(h *HTTPHandler) *httpOut {
 	o.streams[0] = o.standalone
 	o.nextStream = 1
 	return o
+}
+
+// keepEnded bounds the answered reply streams a session keeps for
+// resumption. Each was kept until the session ended, so a long session
+// (a host's behind the gateway) grew with every call; a client resumes
+// the stream of a call in flight or just answered, not one of calls ago.
+const keepEnded = 64
+
+// endedLocked notes that st has its response, forgetting the oldest
+// answered stream past keepEnded: resuming it then gets 400 like an
+// unknown event id.
+func (o *httpOut) endedLocked(st *replyStream) {
+	o.ended = append(o.ended, st.num)
+	if len(o.ended) > keepEnded {
+		delete(o.streams, o.ended[0])
+		o.ended = append(o.ended[:0], o.ended[1:]...)
+	}
 }
 
 // openReply registers the reply stream of a POSTed request before the
@@ -120,6 +141,7 @@ func (o *httpOut) send(ctx context.Context, msg jsonrpc.Message, related jsonrpc
 		if isResp && resp.ID == related {
 			st.response <- resp
 			delete(o.byRequest, related)
+			o.endedLocked(st)
 			return nil
 		}
 		st = nil // a JSON reply carries only the response
@@ -131,6 +153,7 @@ func (o *httpOut) send(ctx context.Context, msg jsonrpc.Message, related jsonrpc
 	if st != o.standalone && isResp && resp.ID == related {
 		st.final = true
 		delete(o.byRequest, related)
+		o.endedLocked(st)
 	}
 	return nil
 }
@@ -207,13 +230,14 @@ func (o *httpOut) detach(st *replyStream) {
 // the reply is complete, the client goes away or the session ends. The
 // caller has attached st and written the response header.
 func (o *httpOut) writeStream(w http.ResponseWriter, r *http.Request, st *replyStream, pos int) {
-	sw := sse.NewWriter(w)
+	hf := &holdFlush{w: w}
+	sw := sse.NewWriter(hf)
 	for {
 		o.mu.Lock()
 		evs := st.events[pos:]
 		final, changed, cut := st.final, st.changed, st.cut
 		o.mu.Unlock()
-		for _, ev := range evs {
+		for i, ev := range evs {
 			if cut && !ev.priming {
 				o.cutHere(w, st, ev)
 			}
@@ -221,6 +245,14 @@ func (o *httpOut) writeStream(w http.ResponseWriter, r *http.Request, st *replyS
 			if ev.priming && o.h.opts.Retry > 0 {
 				e.Retry, e.HasRetry = o.h.opts.Retry, true
 			}
+			// The reply's last event is not flushed: the handler
+			// returns at once, and net/http then writes it with the
+			// chunked body's end in one write, so the client reads
+			// both together and can keep the connection; flushed
+			// alone, a client that stops at the response closes the
+			// body before its end arrives, which costs the connection
+			// (a new one per call).
+			hf.hold = final && i == len(evs)-1
 			if err := sw.WriteEvent(e); err != nil {
 				return // the client went away; the events stay for resumption
 			}
@@ -249,6 +281,22 @@ func (o *httpOut) writeStream(w http.ResponseWriter, r *http.Request, st *replyS
 			panic(http.ErrAbortHandler)
 		}
 	}
+}
+
+// holdFlush passes an sse.Writer's flushes on to the ResponseWriter
+// unless hold is set.
+type holdFlush struct {
+	w    http.ResponseWriter
+	hold bool
+}
+
+func (h *holdFlush) Write(b []byte) (int, error) { return h.w.Write(b) }
+
+func (h *holdFlush) FlushError() error {
+	if h.hold {
+		return nil
+	}
+	return http.NewResponseController(h.w).Flush()
 }
 
 // cutHere writes the first half of ev and drops the connection without

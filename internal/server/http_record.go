@@ -157,6 +157,17 @@ func (s *statusRecorder) FlushError() error {
 // Flush is FlushError for writers that check http.Flusher.
 func (s *statusRecorder) Flush() { _ = s.FlushError() }
 
+// recordingHandler records every request into log before h serves it,
+// unless the server keeps no record (Options.NoRecord): a long-running
+// server's log would grow with every request, each a copy of its headers
+// and body.
+func (s *Server) recordingHandler(log *RequestLog, h http.Handler) http.Handler {
+	if s.opts.NoRecord {
+		return h
+	}
+	return recordingHandler(log, h)
+}
+
 // recordingHandler records every request into log before h serves it.
 func recordingHandler(log *RequestLog, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

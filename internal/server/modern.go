@@ -110,7 +110,7 @@ type ModernRequest struct {
 // ModernRequests returns every modern-era request that passed the
 // version and _meta checks so far (on any transport), in arrival order.
 // Requests refused earlier are in the HTTP request log (HTTPHandler.Requests)
-// or the stdio session's Received.
+// or the stdio session's Received. None are kept under Options.NoRecord.
 func (s *Server) ModernRequests() []ModernRequest {
 	s.modern.mu.Lock()
 	defer s.modern.mu.Unlock()
@@ -313,12 +313,14 @@ func (ss *Session) serveModern(ctx context.Context, req *jsonrpc.Request) (any, 
 	if meta.ClientCapabilities == nil {
 		return nil, invalidParams("%s: _meta %s is required", req.Method, MetaClientCapabilities)
 	}
-	s.modern.mu.Lock()
-	s.modern.requests = append(s.modern.requests, ModernRequest{
-		ID: req.ID, Method: req.Method, ProtocolVersion: meta.ProtocolVersion, ClientInfo: meta.ClientInfo,
-		ClientCapabilities: meta.ClientCapabilities, LogLevel: meta.LogLevel, Params: req.Params,
-	})
-	s.modern.mu.Unlock()
+	if !s.opts.NoRecord {
+		s.modern.mu.Lock()
+		s.modern.requests = append(s.modern.requests, ModernRequest{
+			ID: req.ID, Method: req.Method, ProtocolVersion: meta.ProtocolVersion, ClientInfo: meta.ClientInfo,
+			ClientCapabilities: meta.ClientCapabilities, LogLevel: meta.LogLevel, Params: req.Params,
+		})
+		s.modern.mu.Unlock()
+	}
 
 	mc := &modernCall{meta: meta}
 	ctx = context.WithValue(ctx, modernKey{}, mc)

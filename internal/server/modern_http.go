@@ -118,13 +118,13 @@ func headerMismatch(format string, args ...any) *jsonrpc.Error {
 }
 
 // serveModernHTTP serves one request of the modern era.
-func (h *HTTPHandler) serveModernHTTP(w http.ResponseWriter, r *http.Request) {
+func (h *HTTPHandler) serveModernHTTP(w http.ResponseWriter, r *http.Request, body []byte) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", "POST")
 		httpError(w, http.StatusMethodNotAllowed, -32000, "Method Not Allowed: the %s revision has no %s (no GET stream, no sessions)", ModernProtocolVersion, r.Method)
 		return
 	}
-	msg, ok := readPosted(w, r)
+	msg, ok := readPosted(w, r, body)
 	if !ok {
 		return
 	}

@@ -53,3 +53,32 @@ func TestToolFaultArmedWhileServing(t *testing.T) {
 	}
 	c.await(id)
 }
+
+// Over HTTP too: with NoRecord the handlers keep no request log (a copy
+// of each request's headers and body) and the server no list of
+// 2026-07-28 requests, both of which grew with every call of a
+// long-running server; a test server keeps both.
+func TestNoRecordKeepsNoHTTPRequests(t *testing.T) {
+	for _, noRecord := range []bool{false, true} {
+		s := NewDefault(&Options{NoRecord: noRecord})
+		hs := NewHTTPServer(t, s, nil)
+		c := newHTTPClient(t, hs)
+		c.initialize(LatestProtocolVersion)
+		resp, id := c.post("tools/call", map[string]any{"name": "echo", "arguments": map[string]string{"message": "hi"}})
+		if r := responseTo(t, messages(t, allEvents(t, resp)), id); r.Error != nil {
+			t.Fatalf("echo: %v", r.Error)
+		}
+		modern := newHTTPClient(t, hs)
+		resp, id = modern.modernPost("tools/call", map[string]any{"name": "echo", "arguments": map[string]string{"message": "hi"}}, nil)
+		if r := modernResponse(t, resp, id); r.Error != nil {
+			t.Fatalf("modern echo: %v", r.Error)
+		}
+		logged, kept := len(hs.Streamable.Requests()), len(s.ModernRequests())
+		if noRecord && (logged != 0 || kept != 0) {
+			t.Errorf("NoRecord: %d HTTP requests logged, %d modern requests kept", logged, kept)
+		}
+		if !noRecord && (logged != 4 || kept != 1) {
+			t.Errorf("recording: %d HTTP requests logged (want initialize, initialized, 2 calls), %d modern requests kept (want 1)", logged, kept)
+		}
+	}
+}

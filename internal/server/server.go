@@ -55,7 +55,8 @@ type Options struct {
 	// _meta and listed by server/discover; default [ModernProtocolVersion].
 	ModernVersions []string
 	// NoRecord keeps no record of what clients sent: Session.Received,
-	// WaitReceived and Problems then see nothing. A test server keeps
+	// WaitReceived, Problems, ModernRequests and the HTTP handlers'
+	// Requests then see nothing. A test server keeps
 	// every message for its assertions; a long-running server (the
 	// gateway) must not, or each session's memory grows with every call.
 	NoRecord bool

@@ -1,0 +1,119 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"net/http"
+	"sync/atomic"
+	"testing"
+
+	"github.com/mcpwire/mcpwire/internal/sse"
+	"github.com/mcpwire/mcpwire/jsonrpc"
+)
+
+// TestSSEReplyKeepsTheConnection: a client that stops reading a reply's
+// event stream at its response (as package transport does) must find the
+// stream's end already there, so that its connection goes back to the
+// pool. When the last event was flushed on its own, the client closed the
+// body before the chunked end arrived and net/http dropped the
+// connection: a new TCP connection per call (bench/NOTES.md, "The gateway
+// (#35), fourth round").
+func TestSSEReplyKeepsTheConnection(t *testing.T) {
+	core := NewServer(&Options{NoRecord: true})
+	// The answer comes once the client reads the stream's start, as an
+	// upstream's answer comes later than the priming event: the reply is
+	// then the last write of its own.
+	gate := make(chan struct{})
+	core.AddTool(Tool{Name: "gated", InputSchema: schema(`{"type":"object"}`)}, func(ctx context.Context, _ *ToolRequest) (*ToolResult, error) {
+		select {
+		case <-gate:
+			return TextResult("through"), nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	})
+	srv := NewHTTPServer(t, core, nil)
+	var dials atomic.Int32
+	tr := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		dials.Add(1)
+		return (&net.Dialer{}).DialContext(ctx, network, addr)
+	}}
+	t.Cleanup(tr.CloseIdleConnections)
+	c := newHTTPClient(t, srv)
+	c.hc = &http.Client{Transport: tr}
+	c.initialize(LatestProtocolVersion)
+	before := dials.Load()
+	const calls = 50
+	for range calls {
+		resp, id := c.post("tools/call", map[string]any{"name": "gated", "arguments": map[string]any{}})
+		if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
+			t.Fatalf("Content-Type %q, want an event stream", ct)
+		}
+		r := sse.NewReader(resp.Body)
+		if ev, err := r.Next(); err != nil || !ev.HasID || len(ev.Data) != 0 {
+			t.Fatalf("call %s: want a priming event first, got %+v, %v", id, ev, err)
+		}
+		gate <- struct{}{}
+		want := []byte(`"id":` + id.String())
+		for {
+			ev, err := r.Next()
+			if err != nil {
+				t.Fatalf("call %s: the stream ended before its response: %v", id, err)
+			}
+			if bytes.Contains(ev.Data, want) {
+				break
+			}
+		}
+		resp.Body.Close() // at the response, not at the stream's end
+	}
+	if got := dials.Load() - before; got > 1 {
+		t.Fatalf("%d calls opened %d connections; want them all on one", calls, got)
+	}
+}
+
+// TestSessionKeepsFewAnsweredStreams: a session kept every reply stream
+// (its events, for resumption) until it ended, so a host's session behind
+// the gateway grew with each call. Only the last keepEnded answered
+// streams stay; the latest can still be resumed, the oldest cannot.
+func TestSessionKeepsFewAnsweredStreams(t *testing.T) {
+	for _, asJSON := range []bool{false, true} {
+		srv := NewHTTPServer(t, NewDefault(&Options{NoRecord: true}), &HTTPOptions{JSONResponse: asJSON})
+		c := newHTTPClient(t, srv)
+		c.initialize(LatestProtocolVersion)
+		var first, last string // the first and last calls' first event ids
+		for i := range keepEnded + 10 {
+			resp, id := c.post("tools/call", map[string]any{"name": "echo", "arguments": map[string]string{"message": "hi"}})
+			if asJSON {
+				if m, err := jsonrpc.DecodeMessage([]byte(readAll(resp))); err != nil || m.(*jsonrpc.Response).ID != id {
+					t.Fatalf("call %d: %v %v", i, m, err)
+				}
+				continue
+			}
+			events := allEvents(t, resp)
+			responseTo(t, messages(t, events), id)
+			if i == 0 {
+				first = events[0].ID
+			}
+			last = events[0].ID
+		}
+		srv.Streamable.mu.Lock()
+		o := srv.Streamable.sessions[c.session]
+		srv.Streamable.mu.Unlock()
+		o.mu.Lock()
+		kept := len(o.streams)
+		o.mu.Unlock()
+		if kept > keepEnded+1 { // and the standalone stream
+			t.Fatalf("JSON %v: %d calls left %d streams, want at most %d", asJSON, keepEnded+10, kept, keepEnded+1)
+		}
+		if asJSON {
+			continue
+		}
+		if r := c.do(http.MethodGet, "", map[string]string{"Last-Event-ID": last}); r.StatusCode != http.StatusOK {
+			t.Errorf("resuming the last call's stream: %d", r.StatusCode)
+		}
+		if r := c.do(http.MethodGet, "", map[string]string{"Last-Event-ID": first}); r.StatusCode != http.StatusBadRequest {
+			t.Errorf("resuming a forgotten stream: %d, want 400", r.StatusCode)
+		}
+	}
+}
