@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -122,8 +123,15 @@ func (s *Server) StreamableHTTPHandler(opts *HTTPOptions) *HTTPHandler {
 	return h
 }
 
+// maxRequestBody bounds a request body, which is read whole into memory
+// before it is decoded: the same bound the client puts on a reply body.
+const maxRequestBody = 32 << 20
+
 // ServeHTTP implements http.Handler.
-func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.h.ServeHTTP(w, r) }
+func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, maxRequestBody)
+	h.h.ServeHTTP(w, r)
+}
 
 // Requests returns every request received so far, secrets redacted;
 // none when the server keeps no record (Options.NoRecord).
@@ -283,7 +291,10 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	// Read once, here; what serves the request is given the bytes.
 	body, err := io.ReadAll(r.Body) // in memory when the recorder read it
-	if err != nil {
+	if tooLarge := (*http.MaxBytesError)(nil); errors.As(err, &tooLarge) {
+		httpError(w, http.StatusRequestEntityTooLarge, -32000, "Request Entity Too Large: the body is over %d bytes", tooLarge.Limit)
+		return
+	} else if err != nil {
 		httpError(w, http.StatusBadRequest, -32000, "Bad Request: reading the request body: %v", err)
 		return
 	}

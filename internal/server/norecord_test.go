@@ -1,6 +1,8 @@
 package server
 
 import (
+	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
@@ -79,6 +81,31 @@ func TestNoRecordKeepsNoHTTPRequests(t *testing.T) {
 		}
 		if !noRecord && (logged != 4 || kept != 1) {
 			t.Errorf("recording: %d HTTP requests logged (want initialize, initialized, 2 calls), %d modern requests kept (want 1)", logged, kept)
+		}
+	}
+}
+
+// A request body is read whole before it is decoded, so its size is
+// bounded: a body over the bound is refused with 413 and the session goes
+// on serving, with NoRecord (serve's) or not.
+func TestHTTPRequestBodyIsBounded(t *testing.T) {
+	for _, noRecord := range []bool{false, true} {
+		s := NewDefault(&Options{NoRecord: noRecord})
+		hs := NewHTTPServer(t, s, nil)
+		c := newHTTPClient(t, hs)
+		c.initialize(LatestProtocolVersion)
+		huge := `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"echo","arguments":{"message":"` +
+			strings.Repeat("x", maxRequestBody) + `"}}}`
+		resp := c.do(http.MethodPost, huge, nil)
+		if want := http.StatusRequestEntityTooLarge; noRecord && resp.StatusCode != want {
+			t.Errorf("NoRecord: a body over %d bytes got %s, want %d", maxRequestBody, resp.Status, want)
+		}
+		if !noRecord && resp.StatusCode < 400 {
+			t.Errorf("recording: a body over %d bytes got %s, want a refusal", maxRequestBody, resp.Status)
+		}
+		resp, id := c.post("tools/call", map[string]any{"name": "echo", "arguments": map[string]string{"message": "hi"}})
+		if r := responseTo(t, messages(t, allEvents(t, resp)), id); r.Error != nil {
+			t.Fatalf("echo after the refused body: %v", r.Error)
 		}
 	}
 }
