@@ -46,7 +46,7 @@ type Session struct {
 	// calls to the client can no longer be answered.
 	inputEnded     chan struct{}
 	inputEndedOnce sync.Once
-	work           sync.WaitGroup // handlers and background sends
+	work           sync.WaitGroup // the workers running handlers and background sends
 
 	nextID atomic.Int64
 
@@ -66,6 +66,10 @@ type Session struct {
 	cancelled   []jsonrpc.ID
 	changed     chan struct{} // closed and replaced whenever received or cancelled grows or inflight shrinks
 	ended       bool
+	running     int         // pieces of work (goWork) not yet finished
+	parked      int         // workers owed a piece of work on next
+	next        chan func() // hands a parked worker its next piece of work, or nil to end it
+	linger      *time.Timer // ends the parked workers once nothing has run for lingerFor
 
 	// tasks are the session's task-augmented tool calls (tasks.go).
 	tasks taskTable
@@ -104,6 +108,7 @@ func (s *Server) newSession(out outbound, track bool) (*Session, error) {
 		inflight:    map[jsonrpc.ID]*inflight{},
 		pending:     map[jsonrpc.ID]chan *jsonrpc.Response{},
 		changed:     make(chan struct{}),
+		next:        make(chan func()),
 	}
 	ss.ctx = context.WithValue(ctx, sessionKey{}, ss)
 	s.mu.Lock()
@@ -156,7 +161,12 @@ func (ss *Session) drain() {
 func (ss *Session) shutdown() {
 	ss.mu.Lock()
 	ss.ended = true
+	parked := ss.unparkLocked()
+	if ss.linger != nil {
+		ss.linger.Stop()
+	}
 	ss.mu.Unlock()
+	ss.endParked(parked)
 	ss.cancel()
 	ss.out.close()
 	ss.work.Wait()
@@ -335,19 +345,99 @@ func (ss *Session) subscribed(uri string) bool {
 	return ss.subs[uri]
 }
 
+// maxParked bounds the workers a session keeps parked for its next
+// pieces of work, and lingerFor how long they stay once nothing runs.
+const (
+	maxParked = 128
+	lingerFor = 50 * time.Millisecond
+)
+
 // goWork runs fn as part of the session's work, unless the session ended.
+//
+// fn runs on a worker of the session's: a parked one when there is one,
+// else a new goroutine. A worker that finishes parks for the next piece of
+// work instead of ending, so that a session of many calls reuses
+// goroutines whose stacks have already grown to a call's depth: a new
+// goroutine grew its stack several times on every routed call through the
+// gateway, copying it each time, about a tenth of `mcpwire serve`'s CPU at
+// 64 callers (bench/NOTES.md, "The fourteenth round"). Parked workers end
+// once the session has run nothing for lingerFor, so an idle session (one
+// of thousands over HTTP) keeps no goroutine.
 func (ss *Session) goWork(fn func()) bool {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if ss.ended {
 		return false
 	}
+	ss.running++
+	if ss.parked > 0 {
+		// A parked worker is at the receive or on its way there, taking
+		// no lock, so this send does not wait on anything the lock holds.
+		ss.parked--
+		ss.next <- fn
+		return true
+	}
 	ss.work.Add(1)
-	go func() {
-		defer ss.work.Done()
-		fn()
-	}()
+	go ss.worker(fn)
 	return true
+}
+
+// worker runs fn, then whatever goWork hands it while it is parked.
+func (ss *Session) worker(fn func()) {
+	defer ss.work.Done()
+	for fn != nil {
+		fn()
+		ss.mu.Lock()
+		ss.running--
+		park := !ss.ended && ss.parked < maxParked
+		if park {
+			ss.parked++
+			if ss.running == 0 {
+				ss.lingerLocked()
+			}
+		}
+		ss.mu.Unlock()
+		if !park {
+			return
+		}
+		fn = <-ss.next
+	}
+}
+
+// lingerLocked (re)starts the countdown to ending the parked workers.
+func (ss *Session) lingerLocked() {
+	if ss.linger == nil {
+		ss.linger = time.AfterFunc(lingerFor, ss.endIdle)
+		return
+	}
+	ss.linger.Reset(lingerFor)
+}
+
+// endIdle ends the parked workers if nothing has run since the countdown
+// started (work that started meanwhile restarts it when it is done).
+func (ss *Session) endIdle() {
+	ss.mu.Lock()
+	n := 0
+	if ss.running == 0 {
+		n = ss.unparkLocked()
+	}
+	ss.mu.Unlock()
+	ss.endParked(n)
+}
+
+// unparkLocked takes the parked workers off the books and returns how many
+// endParked must end.
+func (ss *Session) unparkLocked() int {
+	n := ss.parked
+	ss.parked = 0
+	return n
+}
+
+// endParked ends n workers that were parked (without the lock held).
+func (ss *Session) endParked(n int) {
+	for range n {
+		ss.next <- nil
+	}
 }
 
 func (ss *Session) notifyAsync(method string, params any) {
