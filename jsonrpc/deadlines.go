@@ -106,6 +106,15 @@ func (w *writeContext) real() context.Context {
 	return w.inner
 }
 
+// WriteParts returns what the context is made of: the caller's ctx and
+// the call's deadline. A transport that watches a write for the end of its
+// context (the Streamable HTTP one does, while its POST is in flight) can
+// watch the two with a timer it reuses instead of asking Done, which would
+// make the timer and context of real once per call.
+func (w *writeContext) WriteParts() (context.Context, time.Time) {
+	return w.parent, w.deadline
+}
+
 func (w *writeContext) made() context.Context {
 	w.mu.Lock()
 	defer w.mu.Unlock()

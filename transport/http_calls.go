@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/mcpwire/mcpwire/internal/paramheader"
 	"github.com/mcpwire/mcpwire/jsonrpc"
@@ -20,9 +21,8 @@ import (
 //
 // The POST runs on the writer's goroutine, with ctx as its context rather
 // than the Write's: ctx outlives the Write when the reply is an event
-// stream. While the POST waits for its reply, a watcher goroutine (see
-// watchPost) stops ctx if the Write's ctx ends first; it is shallow, so it
-// never grows its stack, unlike a goroutine that ran the POST itself.
+// stream. While the POST waits for its reply, a timer and a callback on
+// the caller's ctx (see watch) stop ctx if the Write's ctx ends first.
 //
 // A postCall whose ctx was never cancelled is reused by later Writes, of
 // any stream (see takeCall), ctx included: the context, its done channel
@@ -44,14 +44,18 @@ type postCall struct {
 	// request is cancelled, and with the stream.
 	ctx  context.Context
 	stop context.CancelFunc
-	// unwatch tells the watcher that the POST is over (unbuffered: once
-	// the watcher took it, it is done with the call).
-	unwatch chan struct{}
-	// watch is watchPost(watchCtx, c) as a func value made once, so that
-	// starting the watcher costs no closure; watchCtx is the Write's ctx,
-	// set by exchange before each start and dropped by the watcher.
-	watch    func()
-	watchCtx context.Context
+	// expire stops the POST and marks the call cancelled: it runs when the
+	// Write's ctx ends before the POST is over (see watch). It is
+	// c.expireNow as a func value made once, and timer, the timer that
+	// runs it at the Write's deadline, is made once too (on first need),
+	// so that watching a Write costs no goroutine and no allocation but
+	// what the caller's cancellable ctx asks (see watch).
+	expire func()
+	timer  *time.Timer
+	timed  bool // timer runs for this Write
+	// unparent unregisters expire from the caller's cancellable ctx; nil
+	// when none was registered.
+	unparent func() bool
 	// getBody is the requests' GetBody, made once; it reads body.
 	getBody func() (io.ReadCloser, error)
 	// req is the POST, rebuilt in place for each use.
@@ -111,12 +115,12 @@ type postOutcome struct {
 var callPool sync.Pool
 
 func newPostCall() *postCall {
-	c := &postCall{unwatch: make(chan struct{})}
+	c := new(postCall)
 	c.ctx, c.stop = context.WithCancel(context.Background())
 	c.req = new(http.Request).WithContext(c.ctx)
 	c.getBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(c.body)), nil }
 	c.readReply = c.readReplyOnce
-	c.watch = func() { watchPost(c.watchCtx, c) }
+	c.expire = c.expireNow
 	return c
 }
 

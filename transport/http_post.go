@@ -205,28 +205,20 @@ func (s *httpStream) exchange(ctx context.Context, c *postCall) (out postOutcome
 	if !s.enter() {
 		return postOutcome{}, s.termErr
 	}
-	watching := ctx.Done() != nil
-	if watching {
-		// The watcher's ctx goes in c, so that the go statement needs no
-		// closure (c.watch is made once per postCall).
-		c.watchCtx = ctx
-		go c.watch()
-	}
+	c.watch(ctx)
 	out = s.runPost(c)
 	s.wg.Done()
-	// The watcher is done with c before a reader goroutine may finish
-	// the call and give c to another Write.
-	if watching {
-		c.unwatch <- struct{}{}
-		// The watcher marked the call cancelled if it stopped it.
-		if stopped := c.cancelled.Load() && ctx.Err() != nil; stopped && !out.read {
-			for _, r := range []*http.Response{out.resp, out.stream} {
-				if r != nil {
-					r.Body.Close()
-				}
+	// Nothing of the watch may stop c any more once unwatch returned,
+	// before a reader goroutine may finish the call and give c to another
+	// Write. expire marked the call cancelled if it stopped the POST.
+	c.unwatch()
+	if stopped := c.cancelled.Load() && ctx.Err() != nil; stopped && !out.read {
+		for _, r := range []*http.Response{out.resp, out.stream} {
+			if r != nil {
+				r.Body.Close()
 			}
-			return postOutcome{info: out.info}, fmt.Errorf("transport: POST %s (%s): %w", s.redacted(), c.method, context.Cause(ctx))
 		}
+		return postOutcome{info: out.info}, fmt.Errorf("transport: POST %s (%s): %w", s.redacted(), c.method, context.Cause(ctx))
 	}
 	if out.stream != nil {
 		if !s.spawnReader(c, out.stream) {
@@ -238,19 +230,63 @@ func (s *httpStream) exchange(ctx context.Context, c *postCall) (out postOutcome
 	return out, out.err
 }
 
-// watchPost stops c's POST when ctx ends before the POST is over (see
-// exchange). A caller that gave up wants nothing more of the call, so
-// it is marked cancelled: no error is delivered for it, and exchange
-// learns from the mark that the watcher stopped the POST.
-func watchPost(ctx context.Context, c *postCall) {
-	c.watchCtx = nil // read by the watcher only; the next Write sets it again
-	select {
-	case <-ctx.Done():
-		c.cancelled.Store(true)
-		c.stop()
-		<-c.unwatch
-	case <-c.unwatch:
+// writeParts is what the context jsonrpc writes a call's request with
+// tells of itself: the caller's ctx and the call's deadline. Its Done
+// would make it a context with a timer of its own, once per call; watch
+// uses the postCall's timer instead.
+type writeParts interface {
+	WriteParts() (parent context.Context, deadline time.Time)
+}
+
+// watch arranges for c's POST to be stopped (c.expire) if ctx ends before
+// unwatch: at ctx's deadline by c's timer when ctx tells its parts (see
+// writeParts), and by a callback on the cancellable ctx (or its parent)
+// otherwise. A caller that gave up wants nothing more of the call, so
+// expire marks it cancelled: no error is delivered for it, and exchange
+// learns from unwatch that the POST was stopped.
+func (c *postCall) watch(ctx context.Context) {
+	parent := ctx
+	if wp, ok := ctx.(writeParts); ok {
+		var deadline time.Time
+		parent, deadline = wp.WriteParts()
+		if !deadline.IsZero() {
+			if c.timer == nil {
+				c.timer = time.AfterFunc(time.Until(deadline), c.expire)
+			} else {
+				c.timer.Reset(time.Until(deadline))
+			}
+			c.timed = true
+		}
 	}
+	if parent.Done() != nil {
+		c.unparent = context.AfterFunc(parent, c.expire)
+	}
+}
+
+// unwatch undoes watch. If expire ran or runs meanwhile, it stops c itself
+// too, so that c, stopped, is never reused: an expire still running cannot
+// stop a later Write's POST.
+func (c *postCall) unwatch() {
+	fired := false
+	if c.timed {
+		c.timed = false
+		fired = !c.timer.Stop()
+	}
+	if c.unparent != nil {
+		if !c.unparent() {
+			fired = true
+		}
+		c.unparent = nil
+	}
+	if fired {
+		c.expireNow()
+	}
+}
+
+// expireNow is the body of c.expire.
+func (c *postCall) expireNow() {
+	c.cancelled.Store(true)
+	c.stop()
 }
 
 // enter counts a POST in flight on a writer's goroutine, which Close waits
