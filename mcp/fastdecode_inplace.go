@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"unicode/utf8"
 	"unsafe"
-
-	"github.com/mcpwire/mcpwire/internal/jsonscan"
 )
 
 // A text result of 16 MB was decoded into a fresh string: a copy of the
@@ -28,24 +26,9 @@ func (d *scanner) textSpan(block int) bool {
 	if !d.consume('"') {
 		return false
 	}
-	start, escapes := d.i, 0
-	j := start
-	for {
-		j = jsonscan.PlainRun(d.b, j)
-		if j >= len(d.b) || d.b[j] < 0x20 {
-			return false // the end, or a control character
-		}
-		if d.b[j] == '"' {
-			break
-		}
-		// A backslash: the escapes text() decodes, and no other.
-		if j+1 >= len(d.b) || unescaped(d.b[j+1]) == 0 {
-			return false
-		}
-		escapes++
-		j += 2
-	}
-	if !utf8.Valid(d.b[start:j]) {
+	start := d.i
+	j, escapes, ok := checkedStringEnd(d.b, start)
+	if !ok || !utf8.Valid(d.b[start:j]) {
 		return false
 	}
 	t := textSpan{block: block, start: start, end: j, escapes: escapes}
@@ -57,6 +40,46 @@ func (d *scanner) textSpan(block int) bool {
 	d.noted++
 	d.i = j + 1
 	return true
+}
+
+// checkedStringEnd finds the end of the string whose content starts at
+// b[i], in a result the codec checked (the only kind decoded in place):
+// no control character can be in it, and every backslash begins an
+// escape, so the end is the first quote that no backslash escapes. Two
+// searches by bytes.IndexByte, one for the quote and one for each
+// backslash before it, replace the word-at-a-time walk that looked for
+// all three stops (jsonscan.PlainRun): the codec's own check of the frame
+// is that walk already (bench/NOTES.md, the fourteenth round). It counts
+// the escapes, and declines (ok false) one that text() does not decode
+// (\u) or a string without its end. On input that was not checked it
+// only fails to reject a control character; it never reads past b.
+func checkedStringEnd(b []byte, i int) (end, escapes int, ok bool) {
+	j := i
+	for {
+		q := bytes.IndexByte(b[j:], '"')
+		if q < 0 {
+			return 0, 0, false
+		}
+		q += j
+		for j < q {
+			k := bytes.IndexByte(b[j:q], '\\')
+			if k < 0 {
+				j = q
+				break
+			}
+			k += j
+			// A backslash: the escapes text() decodes, and no other.
+			if k+1 >= len(b) || unescaped(b[k+1]) == 0 {
+				return 0, 0, false
+			}
+			escapes++
+			j = k + 2
+		}
+		if j == q {
+			return q, escapes, true
+		}
+		// The quote at q was escaped: the string goes on past it.
+	}
 }
 
 // fillTexts unescapes the noted texts in place and sets each block's Text

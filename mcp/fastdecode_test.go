@@ -123,9 +123,12 @@ func FuzzDecodeTextResult(f *testing.F) {
 func copiedTextResult(raw []byte, res *CallToolResult) bool { return decodeTextResult(raw, res, false) }
 
 // inPlaceTextResult decodes a copy of raw in place, which the comparison
-// with encoding/json that follows needs unchanged.
+// with encoding/json that follows needs unchanged. Only a result the
+// codec checked is decoded in place (decodeResult), so only valid JSON is
+// given to it here; checkUntouched and FuzzCheckedStringEnd give it the
+// rest.
 func inPlaceTextResult(raw []byte, res *CallToolResult) bool {
-	return decodeTextResult(bytes.Clone(raw), res, true)
+	return json.Valid(raw) && decodeTextResult(bytes.Clone(raw), res, true)
 }
 
 // checkUntouched: a result the in-place decoder declines is left as it

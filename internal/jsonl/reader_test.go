@@ -335,3 +335,32 @@ func TestReaderJoinsLongLinesExactly(t *testing.T) {
 		t.Fatalf("at the end: %v", err)
 	}
 }
+
+// A long line after a longer one is read into one buffer sized for that
+// one, not into chunks joined at its end; a line much shorter than its
+// buffer is copied into one of its own size.
+func TestReaderSizesLongLinesFromTheLast(t *testing.T) {
+	big := strings.Repeat("s", chunkAfter+5*chunkSize+321)
+	short := big[:chunkAfter+chunkSize]
+	r := NewReader(iotest.HalfReader(strings.NewReader(big + "\n" + big + "\n" + short + "\n" + big + "\n")))
+	caps := make([]int, 0, 4)
+	for i, want := range []string{big, big, short, big} {
+		f, err := r.ReadFrame()
+		if err != nil || string(f) != want {
+			t.Fatalf("frame %d: %d bytes, %v", i, len(f), err)
+		}
+		caps = append(caps, cap(f))
+	}
+	if caps[0] != len(big)+1 {
+		t.Errorf("the first line of %d bytes (with LF) in a buffer of %d: not joined exactly", len(big)+1, caps[0])
+	}
+	if sized := len(big) + 1 + (len(big)+1)/16 + minLongRead; caps[1] != sized {
+		t.Errorf("the second line in a buffer of %d, want the one sized from the first, %d", caps[1], sized)
+	}
+	if caps[2] >= 2*len(short) {
+		t.Errorf("a line of %d bytes kept in a buffer of %d", len(short), caps[2])
+	}
+	if _, err := r.ReadFrame(); err != io.EOF {
+		t.Fatalf("at the end: %v", err)
+	}
+}
