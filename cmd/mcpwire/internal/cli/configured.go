@@ -373,7 +373,7 @@ func (s *Session) Warn(failed []manager.ServerStatus) {
 	for _, st := range failed {
 		msg, tail := string(st.State), ""
 		if st.Err != nil {
-			msg, tail = splitStderrTail(shortenNotMCP(deadlineAsTimeout(st.Err, s.Timeout)))
+			msg, tail = splitStderrTail(shortenNotMCP(deadlineAsTimeout(st.Err, s.Timeout, s.configTimeout(st.Name))))
 		}
 		fmt.Fprintf(s.io.ErrOut, "mcpwire: warning: server %q (%s): %s\n", st.Name, st.Source, Sanitize(fold(s.io.Redact(cliWording(msg)))))
 		printStderrTail(s.io, tail)

@@ -151,27 +151,40 @@ func connectError(t *Target, err error) error {
 		err = me.Err
 	}
 	_, tail := splitStderrTail(err)
-	return &ConnectError{Target: t.Desc, Err: shortenNotMCP(deadlineAsTimeout(err, t.Timeout)), StderrTail: tail, Hint: t.hintFor(err)}
+	return &ConnectError{Target: t.Desc, Err: shortenNotMCP(deadlineAsTimeout(err, t.Timeout, t.configTimeout)), StderrTail: tail, Hint: t.hintFor(err)}
 }
 
 // deadlineAsTimeout words a handshake cut off by the manager's connect
 // deadline (mcp.ErrTimeout, or the context's deadline) as the
-// -- COMMAND form words its own: "timed out after 30s". The manager's
-// deadline is the --timeout, so that is what was hit.
-func deadlineAsTimeout(err error, timeout time.Duration) error {
-	if err == nil || !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, mcp.ErrTimeout) || timeout <= 0 {
+// -- COMMAND form words its own: "timed out after 30s". Two deadlines
+// bound a handshake: the manager's (the --timeout) and, when the server's
+// definition sets "timeout", the initialize request's own; the shorter
+// one is what was hit, and the hint names where to raise it.
+func deadlineAsTimeout(err error, timeout, configured time.Duration) error {
+	if err == nil || !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, mcp.ErrTimeout) {
+		return err
+	}
+	if configured > 0 && (timeout <= 0 || configured < timeout) {
+		return &connectTimeout{timeout: configured, fromConfig: true, err: err}
+	}
+	if timeout <= 0 {
 		return err
 	}
 	return &connectTimeout{timeout: timeout, err: err}
 }
 
-// connectTimeout is a connect that ran out of --timeout.
+// connectTimeout is a connect that ran out of --timeout, or of the
+// server's configured "timeout" when that was shorter.
 type connectTimeout struct {
-	timeout time.Duration
-	err     error
+	timeout    time.Duration
+	fromConfig bool
+	err        error
 }
 
 func (e *connectTimeout) Error() string {
+	if e.fromConfig {
+		return fmt.Sprintf("the handshake timed out after %s (the server's \"timeout\" in its config; raise it there, or set it to 0 to wait forever)", e.timeout)
+	}
 	return fmt.Sprintf("the handshake timed out after %s (raise --timeout, or set it to 0 to wait forever)", e.timeout)
 }
 

@@ -70,7 +70,7 @@ func (t *Target) callOptions(onProgress func(context.Context, mcp.ProgressNotifi
 // configured "timeout" (every request's deadline, as hosts mean it, also
 // when --timeout replaced the template's), else the client's policy.
 func (s *Session) target(name string) *Target {
-	t := &Target{Desc: fmt.Sprintf("server %q", name), Timeout: s.Timeout, ToolTimeout: s.ToolTimeout, ToolMaxTimeout: s.ToolMaxTimeout, Verbose: s.Verbose}
+	t := &Target{Desc: fmt.Sprintf("server %q", name), Timeout: s.Timeout, ToolTimeout: s.ToolTimeout, ToolMaxTimeout: s.ToolMaxTimeout, Verbose: s.Verbose, configTimeout: s.configTimeout(name)}
 	if def := s.Set.Lookup(name); def != nil && def.TimeoutSet && t.ToolTimeout == 0 {
 		t.ToolTimeout = def.Timeout
 		if t.ToolTimeout == 0 {
@@ -78,6 +78,18 @@ func (s *Session) target(name string) *Target {
 		}
 	}
 	return t
+}
+
+// configTimeout is the configured server's own "timeout", 0 when its
+// definition sets none or sets 0 (no deadline).
+func (s *Session) configTimeout(name string) time.Duration {
+	if s.Set == nil {
+		return 0
+	}
+	if def := s.Set.Lookup(name); def != nil && def.TimeoutSet {
+		return def.Timeout
+	}
+	return 0
 }
 
 // errCallCap is why a call's context ended when --timeout capped it.
