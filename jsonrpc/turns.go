@@ -233,8 +233,15 @@ func (c *Conn) readOwnResponse(ctx context.Context, p *pendingCall) bool {
 		if late = p.expired || (!p.deadline.IsZero() && !p.deadline.After(now)); late {
 			return
 		}
+		if s.ended != nil || s.turnCall != nil || p.resp != nil || p.err != nil || len(p.progress) > 0 {
+			return
+		}
+		// Unparked only for a call that will read: one whose response
+		// the read goroutine already delivered (before it parked) would
+		// leave the turn free with no idle timer armed, and the idle
+		// connection would read nothing until the next call.
 		c.unparkLocked(s)
-		if s.ended == nil && s.turnCall == nil && !s.turnBG && p.resp == nil && p.err == nil && len(p.progress) == 0 {
+		if !s.turnBG {
 			s.turnCall = p
 			took, deadline = true, p.deadline
 		}

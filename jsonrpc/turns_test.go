@@ -400,3 +400,32 @@ func TestTurnsIdleParksWithoutAReadGoroutine(t *testing.T) {
 		}
 	})
 }
+
+// A caller whose response the read goroutine delivered before the stream
+// parked (the caller was slow to come back for it) does not unpark the
+// stream only to leave the turn free: the idle connection stays parked,
+// so the peer's next notification still wakes it.
+func TestTurnsAnsweredCallerLeavesTheStreamParked(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newMemStream(64)
+		ps := &parkingStream{turnStream: newTurnStream(s)}
+		c := NewConn(ps, Options{})
+		defer c.Close()
+		time.Sleep(2 * idleTurnDelay) // idle from the start: parked
+		synctest.Wait()
+		answered := &pendingCall{conn: c, signal: make(chan struct{}, 1), resp: &Response{}}
+		if !c.readOwnResponse(t.Context(), answered) {
+			t.Fatal("readOwnResponse gave up on a call that has its response")
+		}
+		time.Sleep(2 * idleTurnDelay)
+		synctest.Wait()
+		var turnBG, running bool
+		c.update(func(st *inFlight) { turnBG, running = st.turnBG, st.bgRunning })
+		ps.pmu.Lock()
+		parked := ps.parked
+		ps.pmu.Unlock()
+		if !parked && !running {
+			t.Fatalf("the turn is left free (turn with the read goroutine: %v), the stream not parked and nobody reading", turnBG)
+		}
+	})
+}
