@@ -100,6 +100,25 @@ func BenchmarkDecodeCallToolResult(b *testing.B) {
 	}
 }
 
+// BenchmarkDecodeTextResultInPlace decodes a 16 MB text result in place,
+// as the client does a result the codec checked: a text of 87-byte lines
+// with a \n escape each, as the bench's big result. Each round first
+// copies the result back into the buffer, which the decoding changed.
+func BenchmarkDecodeTextResultInPlace(b *testing.B) {
+	line := `The quick brown fox jumps over the lazy dog; pack my box with five dozen liquor jugs.\n`
+	raw := []byte(`{"content":[{"type":"text","text":"` + strings.Repeat(line, 16_000_000/len(line)) + `"}]}`)
+	buf := make([]byte, len(raw))
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	for b.Loop() {
+		copy(buf, raw)
+		var r CallToolResult
+		if err := decodeResult(buf, &r, true); err != nil || len(r.Content) != 1 {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkDecodeToolsList decodes a page of 1,000 tools, shaped like the
 // bench's canned server's, by the route ListTools takes and, for the
 // comparison in one run, by encoding/json alone.

@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"bytes"
+	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -15,9 +17,9 @@ import (
 // which nothing writes to afterwards.
 
 // textSpan is a text member's string content in the result, b[start:end],
-// for the block'th content block; escapes counts its backslashes.
+// for the block'th content block.
 type textSpan struct {
-	block, start, end, escapes int
+	block, start, end int
 }
 
 // textSpan checks the string that comes next as text would, without
@@ -27,11 +29,11 @@ func (d *scanner) textSpan(block int) bool {
 		return false
 	}
 	start := d.i
-	j, escapes, ok := checkedStringEnd(d.b, start)
+	j, ok := checkedStringEnd(d.b, start)
 	if !ok || !utf8.Valid(d.b[start:j]) {
 		return false
 	}
-	t := textSpan{block: block, start: start, end: j, escapes: escapes}
+	t := textSpan{block: block, start: start, end: j}
 	if d.noted == 0 {
 		d.first = t
 	} else {
@@ -44,41 +46,31 @@ func (d *scanner) textSpan(block int) bool {
 
 // checkedStringEnd finds the end of the string whose content starts at
 // b[i], in a result the codec checked (the only kind decoded in place):
-// no control character can be in it, and every backslash begins an
-// escape, so the end is the first quote that no backslash escapes. Two
-// searches by bytes.IndexByte, one for the quote and one for each
-// backslash before it, replace the word-at-a-time walk that looked for
-// all three stops (jsonscan.PlainRun): the codec's own check of the frame
-// is that walk already (bench/NOTES.md, the fourteenth round). It counts
-// the escapes, and declines (ok false) one that text() does not decode
-// (\u) or a string without its end. On input that was not checked it
-// only fails to reject a control character; it never reads past b.
-func checkedStringEnd(b []byte, i int) (end, escapes int, ok bool) {
-	j := i
-	for {
+// every backslash in it begins an escape, so a quote ends the string when
+// the run of backslashes just before it is even (pairs of \\), and is
+// escaped when it is odd. bytes.IndexByte finds each quote; nothing else
+// walks the text here. The codec's check of the frame walked every escape
+// already, and unescapeInPlace decodes all of them, \u included, so this
+// walk no longer steps from backslash to backslash to count them and to
+// decline a \u (bench/NOTES.md, the fifteenth round). On input that was
+// not checked it may accept what the codec would refuse; it never reads
+// past b, and ok is false for a string without its end.
+func checkedStringEnd(b []byte, i int) (end int, ok bool) {
+	for j := i; ; {
 		q := bytes.IndexByte(b[j:], '"')
 		if q < 0 {
-			return 0, 0, false
+			return 0, false
 		}
 		q += j
-		for j < q {
-			k := bytes.IndexByte(b[j:q], '\\')
-			if k < 0 {
-				j = q
-				break
-			}
-			k += j
-			// A backslash: the escapes text() decodes, and no other.
-			if k+1 >= len(b) || unescaped(b[k+1]) == 0 {
-				return 0, 0, false
-			}
-			escapes++
-			j = k + 2
+		k := q
+		for k > i && b[k-1] == '\\' {
+			k--
 		}
-		if j == q {
-			return q, escapes, true
+		if (q-k)%2 == 0 {
+			return q, true
 		}
 		// The quote at q was escaped: the string goes on past it.
+		j = q + 1
 	}
 }
 
@@ -94,18 +86,24 @@ func (d *scanner) fillTexts(blocks []Content) {
 }
 
 func (d *scanner) fillText(blocks []Content, t textSpan) {
-	n := t.end - t.start
-	if t.escapes > 0 {
-		n = unescapeInPlace(d.b[t.start:t.end])
+	b := d.b[t.start:t.end]
+	n := len(b)
+	if k := bytes.IndexByte(b, '\\'); k >= 0 {
+		n = k + unescapeInPlace(b[k:])
 	}
 	if n > 0 {
-		blocks[t.block].Text = unsafe.String(&d.b[t.start], n)
+		blocks[t.block].Text = unsafe.String(&b[0], n)
 	}
 }
 
-// unescapeInPlace decodes the short escapes of b (checked by textSpan)
-// into b's start and returns the decoded length; the output never
-// overtakes the input, so copy's forward moves are safe.
+// unescapeInPlace decodes the escapes of b (a string's content the codec
+// checked) into b's start and returns the decoded length; the output
+// never overtakes the input (no escape decodes to more bytes than it
+// takes), so copy's forward moves are safe. A \u escape decodes as
+// encoding/json decodes it: a surrogate pair to its rune, any other
+// surrogate to U+FFFD. On input that was not checked it never reads past
+// b: a backslash with nothing after it is dropped, and a malformed \u or
+// an unknown escape gives the byte after the backslash.
 func unescapeInPlace(b []byte) int {
 	w := 0
 	for r := 0; r < len(b); {
@@ -116,11 +114,65 @@ func unescapeInPlace(b []byte) int {
 		}
 		k += r
 		w += copy(b[w:], b[r:k])
-		b[w] = unescaped(b[k+1])
+		if k+1 >= len(b) {
+			break
+		}
+		if b[k+1] == 'u' {
+			if c, used := unescapeU(b[k:]); used > 0 {
+				w += utf8.EncodeRune(b[w:], c)
+				r = k + used
+				continue
+			}
+		}
+		c := unescaped(b[k+1])
+		if c == 0 {
+			c = b[k+1]
+		}
+		b[w] = c
 		w++
 		r = k + 2
 	}
 	return w
+}
+
+// unescapeU decodes the \u escape that b starts with, and a second one
+// after it when the first is a surrogate, as encoding/json does; used is
+// the bytes taken, 0 when b does not start with \u and four hex digits.
+func unescapeU(b []byte) (c rune, used int) {
+	c = hex4(b)
+	if c < 0 {
+		return 0, 0
+	}
+	if !utf16.IsSurrogate(c) {
+		return c, 6
+	}
+	if d := utf16.DecodeRune(c, hex4(b[6:])); d != unicode.ReplacementChar {
+		return d, 12
+	}
+	return unicode.ReplacementChar, 6
+}
+
+// hex4 is the value of a \u escape at b's start (\u and four hex
+// digits), or -1.
+func hex4(b []byte) rune {
+	if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
+		return -1
+	}
+	var c rune
+	for _, h := range b[2:6] {
+		switch {
+		case '0' <= h && h <= '9':
+			h -= '0'
+		case 'a' <= h && h <= 'f':
+			h -= 'a' - 10
+		case 'A' <= h && h <= 'F':
+			h -= 'A' - 10
+		default:
+			return -1
+		}
+		c = c<<4 | rune(h)
+	}
+	return c
 }
 
 // unescaped is the byte a short escape stands for, 0 for any other.

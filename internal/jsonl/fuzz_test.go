@@ -158,6 +158,29 @@ func BenchmarkJSONLReadLargeLine(b *testing.B) {
 	}
 }
 
+// BenchmarkJSONLReadLargeLines reads 16 MB lines one after the other,
+// 64 KiB a read as from a pipe, each given up to the caller as a decoder
+// that keeps the text does: the stdio big-result workload's reading.
+func BenchmarkJSONLReadLargeLines(b *testing.B) {
+	in := append(bytes.Repeat([]byte("x"), 16_000_000), '\n')
+	b.ReportAllocs()
+	b.SetBytes(int64(len(in)))
+	var rd bytes.Reader
+	r := NewReader(pipeSized{&rd})
+	for b.Loop() {
+		rd.Reset(in)
+		if _, err := r.ReadFrame(); err != nil {
+			b.Fatal(err)
+		}
+		r.GiveUpFrame()
+	}
+}
+
+// pipeSized reads at most 64 KiB at a time, as a pipe does.
+type pipeSized struct{ r io.Reader }
+
+func (p pipeSized) Read(b []byte) (int, error) { return p.r.Read(b[:min(len(b), 64<<10)]) }
+
 // BenchmarkJSONLWriteConcurrent has 16 writers on one Writer, as
 // concurrent calls on one stdio connection do; lines queued during a
 // write share the next one.

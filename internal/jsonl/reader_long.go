@@ -189,9 +189,11 @@ func (r *Reader) readLong() ([]byte, error) {
 
 // growFrame returns b with room for at least room more bytes, at least
 // doubling its capacity: append grows large slices by only a quarter, so
-// a 16 MiB line would be copied about five times over.
+// a 16 MiB line would be copied about five times over. The room is not
+// zeroed (makeNoZero): reads fill it, and only what they filled is ever
+// part of the line.
 func growFrame(b []byte, room int) []byte {
-	nb := make([]byte, len(b), max(len(b)+room, 2*cap(b)))
+	nb := makeNoZero(max(len(b)+room, 2*cap(b)))[:len(b)]
 	copy(nb, b)
 	return nb
 }

@@ -25,6 +25,7 @@ func FuzzValid(f *testing.F) {
 	for _, s := range validSeeds {
 		f.Add([]byte(s))
 	}
+	f.Add([]byte(`["` + strings.Repeat("a", longString) + `\n\"b\u00e9\\\n",1]`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if got, want := Valid(b), json.Valid(b); got != want {
 			t.Fatalf("Valid(%q) = %v, json.Valid says %v", b, got, want)
@@ -70,11 +71,38 @@ func TestValidAgreesWithEncodingJSON(t *testing.T) {
 	}
 }
 
+// A long string goes on past its first escape by validLongString: a
+// forbidden byte, a bad escape or the string's end at every offset after
+// that escape, and after a second one, agrees with encoding/json.
+func TestValidLongStringsAgreeWithEncodingJSON(t *testing.T) {
+	long := strings.Repeat("a", longString+6)
+	var cases []string
+	for _, bad := range []string{"\x00", "\x1f", "\x7f", "\xc3\xa9", `\`, `\x`, `\u12`, `\u12g4`, `\u00e9`, `\"`, `\\`, `"`, `\\"`, `\\\"`} {
+		for at := range 19 {
+			for _, second := range []string{"", `\t` + strings.Repeat("b", 9)} {
+				body := long + `\n` + second + strings.Repeat("c", at) + bad + strings.Repeat("d", 18-at)
+				cases = append(cases, `"`+body+`"`, `"`+body, `["`+body+`",1]`)
+			}
+		}
+	}
+	for _, c := range cases {
+		if got, want := Valid([]byte(c)), json.Valid([]byte(c)); got != want {
+			t.Errorf("Valid(%q) = %v, json.Valid says %v", c, got, want)
+		}
+		if end, ok := ValidValue([]byte(c+" "), 0); json.Valid([]byte(c)) && (!ok || end != len(c)) {
+			t.Errorf("ValidValue(%q) = %d, %v", c, end, ok)
+		}
+	}
+}
+
 func BenchmarkValid(b *testing.B) {
 	text := `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"` + strings.Repeat("lorem ipsum dolor sit amet ", 40000) + `"}]}}`
 	tool := `{"name":"tool","description":"Tool of the list: reads a file below the given path.","inputSchema":{"type":"object","properties":{"path":{"type":"string","description":"where to start"},"limit":{"type":"integer","minimum":1}},"required":["path"]}}`
 	list := `{"tools":[` + strings.Repeat(tool+",", 999) + tool + `]}`
-	for _, c := range []struct{ name, data string }{{"text", text}, {"tools", list}} {
+	// The bench's big result: lines of prose, each ending in a \n escape.
+	line := `The quick brown fox jumps over the lazy dog; pack my box with five dozen liquor jugs.\n`
+	lines := `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"` + strings.Repeat(line, 12000) + `"}]}}`
+	for _, c := range []struct{ name, data string }{{"text", text}, {"lines", lines}, {"tools", list}} {
 		data := []byte(c.data)
 		b.Run(c.name+"/jsonscan", func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
