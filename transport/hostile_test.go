@@ -50,7 +50,7 @@ func TestHostileGzipBomb(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	httpWrite(t, s, httpRequest(t, 1, "tools/call", nil))
-	msg := callError(t, httpRead(t, s))
+	msg := callError(t, httpReadWithin(t, s, longTimeout))
 	runtime.ReadMemStats(&after)
 	if !strings.Contains(msg, "exceeds the limit") {
 		t.Fatalf("error %q, want the body limit", msg)
@@ -107,7 +107,7 @@ func TestHostileEndlessSSELine(t *testing.T) {
 	srv := endlessLine(t, gone, started)
 	s := httpConnect(t, &StreamableHTTP{URL: srv.URL, DisableListener: true, Reconnect: ReconnectPolicy{MaxAttempts: -1}})
 	httpWrite(t, s, httpRequest(t, 1, "tools/call", nil))
-	if msg := callError(t, httpRead(t, s)); !strings.Contains(msg, "maximum") {
+	if msg := callError(t, httpReadWithin(t, s, longTimeout)); !strings.Contains(msg, "maximum") {
 		t.Fatalf("error %q, want the event size limit", msg)
 	}
 	<-gone

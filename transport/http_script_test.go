@@ -380,7 +380,15 @@ func httpWrite(t *testing.T, s *httpStream, m jsonrpc.Message) {
 // read returns the next message, failing on errors and on a hang.
 func httpRead(t *testing.T, s *httpStream) jsonrpc.Message {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	return httpReadWithin(t, s, 10*time.Second)
+}
+
+// httpReadWithin is httpRead for a reply that takes long to arrive: a
+// limit's worth of hostile bytes under the race detector on a loaded
+// machine took more than 10s in CI.
+func httpReadWithin(t *testing.T, s *httpStream, d time.Duration) jsonrpc.Message {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	m, err := s.Read(ctx)
 	if err != nil {
