@@ -61,11 +61,15 @@ func wave(t *testing.T, c *wireClient, ran chan int64, release chan struct{}, n 
 }
 
 // afterFirstWave serves a session of holdingServer and makes a first wave
-// of 4 calls, returning once its workers are parked.
+// of 4 calls, returning once its workers (all the session has) are parked.
 func afterFirstWave(t *testing.T) (s *Server, c *wireClient, ran chan int64, release chan struct{}, first map[int64]bool) {
 	s, ran, release = holdingServer()
 	t.Cleanup(func() { _ = s.Close() })
 	c = initialized(t, s)
+	// The worker that answered initialize parks before the wave, which
+	// then runs on it: else it may park only after the wave took new
+	// goroutines, and a call of the next wave run on it.
+	synctest.Wait()
 	first = wave(t, c, ran, release, 4)
 	synctest.Wait()
 	return s, c, ran, release, first
