@@ -107,3 +107,8 @@ func (e *connectTimeoutError) Error() string {
 }
 
 func (e *connectTimeoutError) Unwrap() error { return jsonrpc.ErrTimeout }
+
+// ConnectTimeout is the Options.ConnectTimeout that ran out. A request's
+// own deadline matches jsonrpc.ErrTimeout too; this method tells the
+// connect's from it (the CLI words the two apart).
+func (e *connectTimeoutError) ConnectTimeout() time.Duration { return e.after }

@@ -24,6 +24,18 @@ func FuzzJSONLReaderChunked(f *testing.F) {
 	f.Fuzz(checkReader)
 }
 
+// FuzzJSONLReaderSized runs the same checks with every assembled frame
+// taken from the Reader, as GiveUpFrame takes a large one, so that the
+// next long line starts in a fresh buffer, short of the last line: it is
+// read into a buffer sized for that one (reader_sized.go).
+func FuzzJSONLReaderSized(f *testing.F) {
+	addReaderSeeds(f)
+	useSmallChunks(f)
+	f.Fuzz(func(t *testing.T, in []byte, limit uint16) {
+		checkReaderTaking(t, in, limit, true)
+	})
+}
+
 // useSmallChunks makes every line past the read buffer go on in chunks of
 // a little more than one read, for the rest of tb.
 func useSmallChunks(tb testing.TB) {
@@ -57,7 +69,12 @@ func addReaderSeeds(f *testing.F) {
 	}
 }
 
-func checkReader(t *testing.T, in []byte, limit uint16) {
+func checkReader(t *testing.T, in []byte, limit uint16) { checkReaderTaking(t, in, limit, false) }
+
+// checkReaderTaking reads in from several sources and checks the frames
+// against its lines; with take, every frame assembled in the Reader's
+// buffer is taken from it, whatever its size.
+func checkReaderTaking(t *testing.T, in []byte, limit uint16, take bool) {
 	var want [][]byte
 	for _, line := range bytes.Split(in, []byte("\n")) {
 		line = trimCR(line)
@@ -97,6 +114,9 @@ func checkReader(t *testing.T, in []byte, limit uint16) {
 				t.Fatalf("frame of %d bytes passed limit %d", len(frame), limit)
 			}
 			got = append(got, bytes.Clone(frame))
+			if take && r.assembled && !r.resume {
+				r.frame, r.assembled = nil, false
+			}
 		}
 		if len(got) != len(want) {
 			t.Fatalf("%d results, want %d lines", len(got), len(want))

@@ -63,6 +63,10 @@ type Reader struct {
 	// lastLong is the length of the last line readLong finished: the
 	// next long line's buffer is sized for it at once.
 	lastLong int
+	// sized says frame was sized for the line being read (reader_sized.go)
+	// and is to be fitted to it once it is read (fitSized); it lasts
+	// while a read deadline cuts the line short.
+	sized bool
 	// chunks hold the rest of a line longer than chunkAfter, after
 	// frame (reader_chunks.go); owned are the pooled arrays under them.
 	chunks [][]byte
@@ -183,7 +187,7 @@ func (r *Reader) ReadFrame() ([]byte, error) {
 			return nil, r.err
 		}
 		if !isBlank(line) {
-			return line, nil
+			return r.fitSized(line), nil
 		}
 	}
 }
@@ -214,7 +218,7 @@ func (r *Reader) GiveUpFrame() bool {
 func (r *Reader) readLine() ([]byte, error) {
 	assembling := r.resume
 	if !assembling {
-		r.frame = r.frame[:0]
+		r.frame, r.sized = r.frame[:0], false
 	}
 	r.resume = false
 	r.assembled = false

@@ -63,17 +63,16 @@ func (c *carrySource) pushBack(p []byte) {
 // does.
 func (r *Reader) readLong() ([]byte, error) {
 	empty := 0
-	sized := false
 	for {
 		dst := &r.frame
 		switch {
 		case len(r.chunks) > 0:
 			dst = r.nextChunk()
 		case cap(r.frame)-len(r.frame) >= minLongRead:
-		case !sized && r.lastLong > cap(r.frame) && cap(r.frame) >= chunkAfter:
+		case !r.sized && r.lastLong > cap(r.frame) && cap(r.frame) >= chunkAfter:
 			// A line past chunkAfter after one longer still: sized for
 			// that one (reader_sized.go) instead of chunks and a join.
-			sized = true
+			r.sized = true
 			r.frame = growFrame(r.frame, r.sizedRoom())
 			continue
 		case cap(r.frame) >= chunkAfter:
@@ -116,9 +115,6 @@ func (r *Reader) readLong() ([]byte, error) {
 			}
 			r.joinChunks()
 			r.assembled, r.lastLong = true, len(r.frame)
-			if sized {
-				r.fitSized()
-			}
 			line := trimEOL(r.frame)
 			if r.MaxFrameSize > 0 && len(line) > r.MaxFrameSize {
 				return nil, &FrameTooLargeError{Limit: r.MaxFrameSize, Size: int64(len(line))}

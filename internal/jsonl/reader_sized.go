@@ -27,10 +27,18 @@ func (r *Reader) sizedRoom() int {
 	return max(minLongRead, want-len(r.frame))
 }
 
-// fitSized copies a line that fills less than half of its sized buffer
-// into one of its own length.
-func (r *Reader) fitSized() {
+// fitSized returns line, copied with the frame into a buffer of the
+// frame's length if the frame was sized for it and fills less than half of
+// that buffer. It runs wherever the line ended (in readLong, or in readLine
+// after a read deadline cut it short), before the frame is given up.
+func (r *Reader) fitSized(line []byte) []byte {
+	if !r.sized || !r.assembled {
+		return line
+	}
+	r.sized = false
 	if 2*len(r.frame) < cap(r.frame) {
 		r.frame = bytes.Clone(r.frame)
+		return r.frame[:len(line)]
 	}
+	return line
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -362,5 +363,87 @@ func TestReaderSizesLongLinesFromTheLast(t *testing.T) {
 	}
 	if _, err := r.ReadFrame(); err != io.EOF {
 		t.Fatalf("at the end: %v", err)
+	}
+}
+
+// deadlineOnceReader reads r, and fails one read with a passed deadline
+// once at least at bytes were read, as a pipe read in turns does when a
+// turn is cut short.
+type deadlineOnceReader struct {
+	r      io.Reader
+	at     int
+	read   int
+	passed bool
+}
+
+func (d *deadlineOnceReader) Read(p []byte) (int, error) {
+	if !d.passed && d.read >= d.at {
+		d.passed = true
+		return 0, os.ErrDeadlineExceeded
+	}
+	if !d.passed {
+		p = p[:min(len(p), d.at-d.read)]
+	}
+	n, err := d.r.Read(p)
+	d.read += n
+	return n, err
+}
+
+// A line much shorter than the buffer sized for it is copied into one of
+// its own size also when a read deadline cut it short in that buffer: a
+// frame given up (GiveUpFrame) would keep the whole buffer alive in the
+// messages decoded from it.
+func TestReaderFitsASizedLineCutShort(t *testing.T) {
+	big := strings.Repeat("s", chunkAfter+5*chunkSize+321)
+	short := big[:chunkAfter+chunkSize]
+	cut := len(big) + 1 + chunkAfter + chunkSize/2 // inside short, past chunkAfter
+	r := NewReader(&deadlineOnceReader{r: strings.NewReader(big + "\n" + short + "\n"), at: cut})
+	if f, err := r.ReadFrame(); err != nil || string(f) != big {
+		t.Fatalf("frame 0: %d bytes, %v", len(f), err)
+	}
+	if _, err := r.ReadFrame(); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("the short line's first part: %v, want the deadline", err)
+	}
+	f, err := r.ReadFrame()
+	if err != nil || string(f) != short {
+		t.Fatalf("frame 1: %d bytes, %v", len(f), err)
+	}
+	if cap(f) >= 2*len(short) {
+		t.Errorf("a line of %d bytes cut short by a deadline kept in a buffer of %d", len(short), cap(f))
+	}
+	if !r.GiveUpFrame() {
+		t.Error("the line was not given up")
+	}
+	if _, err := r.ReadFrame(); err != io.EOF {
+		t.Fatalf("at the end: %v", err)
+	}
+}
+
+// In a buffer sized from the last line, a line exactly at MaxFrameSize is
+// read, with LF or CRLF, and one a byte over it is refused, with its size.
+func TestReaderSizedLineAtTheLimit(t *testing.T) {
+	limit := chunkAfter + 3*chunkSize + 77
+	at := strings.Repeat("m", limit)
+	over := at + "m"
+	in := over[:limit-5] + "\n" + at + "\n" + at + "\r\n" + over + "\n" + over + "\r\n" + at + "\r\n" + "tail\n"
+	for _, rd := range map[string]io.Reader{"whole": strings.NewReader(in), "halves": iotest.HalfReader(strings.NewReader(in))} {
+		r := NewReader(rd)
+		r.MaxFrameSize = limit
+		for i, want := range []string{over[:limit-5], at, at, "", "", at, "tail"} {
+			f, err := r.ReadFrame()
+			if want == "" {
+				var tl *FrameTooLargeError
+				if !errors.As(err, &tl) || tl.Size != int64(limit+1) {
+					t.Fatalf("frame %d, a byte over the limit: %v", i, err)
+				}
+				continue
+			}
+			if err != nil || string(f) != want {
+				t.Fatalf("frame %d: %d bytes, %v; want %d", i, len(f), err, len(want))
+			}
+		}
+		if _, err := r.ReadFrame(); err != io.EOF {
+			t.Fatalf("at the end: %v", err)
+		}
 	}
 }

@@ -69,7 +69,10 @@ type Session struct {
 	running     int         // pieces of work (goWork) not yet finished
 	parked      int         // workers owed a piece of work on next
 	next        chan func() // hands a parked worker its next piece of work, or nil to end it
-	linger      *time.Timer // ends the parked workers once nothing has run for lingerFor
+	linger      *time.Timer // ends the parked workers once no work started for lingerFor
+	lingering   bool        // linger is armed
+	started     uint64      // pieces of work goWork took, ever
+	startedMark uint64      // started when linger was armed
 
 	// tasks are the session's task-augmented tool calls (tasks.go).
 	tasks taskTable
@@ -361,8 +364,10 @@ const (
 // goroutine grew its stack several times on every routed call through the
 // gateway, copying it each time, about a tenth of `mcpwire serve`'s CPU at
 // 64 callers (bench/NOTES.md, "The fourteenth round"). Parked workers end
-// once the session has run nothing for lingerFor, so an idle session (one
-// of thousands over HTTP) keeps no goroutine.
+// once no work has started for lingerFor, so an idle session (one of
+// thousands over HTTP) keeps no goroutine, nor does one whose only work
+// is a long call (a tool call that runs for minutes, a task) keep the
+// workers of the burst before it.
 func (ss *Session) goWork(fn func()) bool {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
@@ -370,6 +375,7 @@ func (ss *Session) goWork(fn func()) bool {
 		return false
 	}
 	ss.running++
+	ss.started++
 	if ss.parked > 0 {
 		// A parked worker is at the receive or on its way there, taking
 		// no lock, so this send does not wait on anything the lock holds.
@@ -392,7 +398,10 @@ func (ss *Session) worker(fn func()) {
 		park := !ss.ended && ss.parked < maxParked
 		if park {
 			ss.parked++
-			if ss.running == 0 {
+			// The countdown restarts whenever the session has nothing
+			// left to run, and starts if it is not on while a long
+			// call runs.
+			if ss.running == 0 || !ss.lingering {
 				ss.lingerLocked()
 			}
 		}
@@ -404,8 +413,10 @@ func (ss *Session) worker(fn func()) {
 	}
 }
 
-// lingerLocked (re)starts the countdown to ending the parked workers.
+// lingerLocked (re)starts the countdown to ending the parked workers,
+// which endIdle does unless work started meanwhile.
 func (ss *Session) lingerLocked() {
+	ss.lingering, ss.startedMark = true, ss.started
 	if ss.linger == nil {
 		ss.linger = time.AfterFunc(lingerFor, ss.endIdle)
 		return
@@ -413,13 +424,20 @@ func (ss *Session) lingerLocked() {
 	ss.linger.Reset(lingerFor)
 }
 
-// endIdle ends the parked workers if nothing has run since the countdown
-// started (work that started meanwhile restarts it when it is done).
+// endIdle ends the parked workers if no work started since the countdown
+// did, whatever is still running (a long call's worker parks, and starts
+// a countdown, when it is done); else it counts down again while any is
+// parked.
 func (ss *Session) endIdle() {
 	ss.mu.Lock()
+	ss.lingering = false
 	n := 0
-	if ss.running == 0 {
+	switch {
+	case ss.ended:
+	case ss.started == ss.startedMark:
 		n = ss.unparkLocked()
+	case ss.parked > 0:
+		ss.lingerLocked()
 	}
 	ss.mu.Unlock()
 	ss.endParked(n)

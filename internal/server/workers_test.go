@@ -61,14 +61,27 @@ func wave(t *testing.T, c *wireClient, ran chan int64, release chan struct{}, n 
 }
 
 // afterFirstWave serves a session of holdingServer and makes a first wave
-// of 4 calls, returning once its workers are parked.
+// of 4 calls, returning once its workers (all the session has) are parked.
 func afterFirstWave(t *testing.T) (s *Server, c *wireClient, ran chan int64, release chan struct{}, first map[int64]bool) {
 	s, ran, release = holdingServer()
 	t.Cleanup(func() { _ = s.Close() })
 	c = initialized(t, s)
+	// The worker that answered initialize parks before the wave, which
+	// then runs on it: else it may park only after the wave took new
+	// goroutines, and a call of the next wave run on it.
+	synctest.Wait()
 	first = wave(t, c, ran, release, 4)
 	synctest.Wait()
 	return s, c, ran, release, first
+}
+
+// parkedWorkers returns a func that counts ss's parked workers.
+func parkedWorkers(ss *Session) func() int {
+	return func() int {
+		ss.mu.Lock()
+		defer ss.mu.Unlock()
+		return ss.parked
+	}
 }
 
 // A session with calls in flight runs the next ones on the goroutines
@@ -90,12 +103,7 @@ func TestSessionReusesWorkers(t *testing.T) {
 func TestIdleSessionEndsItsWorkers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s, c, ran, release, first := afterFirstWave(t)
-		ss := s.Sessions()[0]
-		parked := func() int {
-			ss.mu.Lock()
-			defer ss.mu.Unlock()
-			return ss.parked
-		}
+		parked := parkedWorkers(s.Sessions()[0])
 		if parked() == 0 {
 			t.Fatal("no worker parked after the first wave")
 		}
@@ -108,6 +116,42 @@ func TestIdleSessionEndsItsWorkers(t *testing.T) {
 			if first[id] {
 				t.Errorf("a call after the linger ran on goroutine %d of the first wave, which should have ended", id)
 			}
+		}
+	})
+}
+
+// A session that keeps one call running (a long tool call, a task) still
+// ends the workers that parked after a burst of calls once nothing new
+// started for lingerFor: they are not kept for as long as that call runs.
+func TestLongCallDoesNotKeepIdleWorkers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s, ran, release := holdingServer()
+		started, finish := make(chan struct{}), make(chan struct{})
+		s.AddTool(Tool{Name: "long", InputSchema: []byte(`{"type":"object"}`)}, func(context.Context, *ToolRequest) (*ToolResult, error) {
+			close(started)
+			<-finish
+			return TextResult("done"), nil
+		})
+		t.Cleanup(func() { _ = s.Close() })
+		c := initialized(t, s)
+		c.request("tools/call", map[string]any{"name": "long", "arguments": map[string]any{}})
+		<-started
+		wave(t, c, ran, release, 4)
+		synctest.Wait()
+		parked := parkedWorkers(s.Sessions()[0])
+		if parked() == 0 {
+			t.Fatal("no worker parked after the burst")
+		}
+		time.Sleep(2 * lingerFor)
+		synctest.Wait()
+		if n := parked(); n != 0 {
+			t.Errorf("%d workers still parked %v after the burst, while one call runs", n, 2*lingerFor)
+		}
+		close(finish)
+		if m, ok := c.next(); !ok {
+			t.Fatal("no response to the long call")
+		} else if resp, isResp := m.(*jsonrpc.Response); !isResp || resp.Error != nil {
+			t.Fatalf("want the long call's result, got %#v", m)
 		}
 	})
 }

@@ -157,14 +157,19 @@ func connectError(t *Target, err error) error {
 // deadlineAsTimeout words a handshake cut off by the manager's connect
 // deadline (mcp.ErrTimeout, or the context's deadline) as the
 // -- COMMAND form words its own: "timed out after 30s". Two deadlines
-// bound a handshake: the manager's (the --timeout) and, when the server's
-// definition sets "timeout", the initialize request's own; the shorter
-// one is what was hit, and the hint names where to raise it.
+// bound a handshake: the manager's (the --timeout, for the whole connect)
+// and, when the server's definition sets "timeout", each request's own.
+// The manager's error says it was its own (ConnectTimeout); otherwise a
+// shorter configured "timeout" is what was hit. A shorter one is not
+// always: a request sent late in the connect (after a probe the server
+// dropped, a slow initialize) has its deadline after the manager's. The
+// hint names where to raise the one that ran out.
 func deadlineAsTimeout(err error, timeout, configured time.Duration) error {
 	if err == nil || !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, mcp.ErrTimeout) {
 		return err
 	}
-	if configured > 0 && (timeout <= 0 || configured < timeout) {
+	var connect interface{ ConnectTimeout() time.Duration }
+	if configured > 0 && (timeout <= 0 || configured < timeout) && !errors.As(err, &connect) {
 		return &connectTimeout{timeout: configured, fromConfig: true, err: err}
 	}
 	if timeout <= 0 {

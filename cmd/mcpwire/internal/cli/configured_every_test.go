@@ -153,6 +153,23 @@ func TestHandshakeTimeoutNamesTheConfiguredOne(t *testing.T) {
 	}
 }
 
+// The configured "timeout" is each request's deadline, --timeout the
+// whole connect's: a shorter "timeout" is not always what ran out. Here
+// the handshake waits for initialize after a probe the server drops
+// (probeBound), and tools/list, sent after it, would run out of the
+// configured 4s later than the connect runs out of --timeout: the
+// message names --timeout.
+func TestConnectTimeoutNamedWhenItRanOutFirst(t *testing.T) {
+	dir := project(t)
+	cfg := filepath.Join(dir, "short.json")
+	hung, _ := json.Marshal(map[string]any{"command": os.Args[0], "args": []string{ServeName, "--faults", "never-answer:server/discover,never-answer:tools/list"}, "timeout": 4000})
+	write(t, cfg, `{"mcpServers": {"hung": `+string(hung)+`}}`)
+	r := run(t, "tools", "hung", "--config", cfg, "--timeout", "4100ms").wantCode(t, ExitConnect)
+	if !strings.Contains(r.err, "timed out after 4.1s (raise --timeout") || strings.Contains(r.err, `"timeout" in its config`) {
+		t.Errorf("stderr = %q", r.err)
+	}
+}
+
 // An unset VS Code input names the CLI's ways to give it.
 func TestVSCodeInput(t *testing.T) {
 	dir := project(t)
