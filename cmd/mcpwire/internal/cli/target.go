@@ -92,8 +92,9 @@ type Target struct {
 	// input answers the server's questions; nil declares nothing.
 	input *answers
 	// configTimeout is the configured server's own "timeout" (every
-	// request's deadline, the handshake's too), 0 when it sets none: the
-	// shorter of it and Timeout is what a timed-out handshake hit.
+	// request's deadline, the handshake's too), 0 when it sets none;
+	// deadlineAsTimeout tells which of it and Timeout a timed-out
+	// handshake ran out of.
 	configTimeout time.Duration
 	// clientHook, when set, adds to the client's options (the shell's
 	// notification callbacks).
