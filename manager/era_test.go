@@ -2,6 +2,7 @@ package manager
 
 import (
 	"context"
+	"strconv"
 	"sync/atomic"
 	"testing"
 
@@ -43,12 +44,19 @@ func (s *probeCountingStream) Write(ctx context.Context, m jsonrpc.Message) erro
 	return s.Stream.Write(ctx, m)
 }
 
+// runs numbers the runs of TestReconnectSkipsTheEraProbe in this process.
+var runs atomic.Int64
+
 // A restarted legacy server is met with initialize at once: the client
 // remembered its era from the first connect, so the probe is not sent
 // again.
 func TestReconnectSkipsTheEraProbe(t *testing.T) {
 	s := stdioServer("old", "crash:echo")
 	s.Env[mcptest.EnvEras] = "legacy"
+	// The client remembers eras per process, by an identity that hashes
+	// the env: a value of this run's own keeps a repeated run (-count)
+	// from finding the era a former one left.
+	s.Env["MCPWIRE_TEST_RUN"] = strconv.FormatInt(runs.Add(1), 10)
 	var probes atomic.Int32
 	dial := func(ctx context.Context, s *config.Server) (transport.Transport, error) {
 		tr, err := DialWith("", nil)(ctx, s)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -65,14 +66,19 @@ func TestServeFlagsParse(t *testing.T) {
 
 // gatewayConfig writes a config with two example servers, alpha and
 // beta; beta crashes when its echo is called.
-func gatewayConfig(t *testing.T) string {
+func gatewayConfig(t *testing.T) string { return gatewayConfigAlpha(t, nil) }
+
+// gatewayConfigAlpha is gatewayConfig with more fields in alpha's entry.
+func gatewayConfigAlpha(t *testing.T, alpha map[string]any) string {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	server := func(args ...string) string {
-		b, _ := json.Marshal(map[string]any{"command": os.Args[0], "args": append([]string{ServeName}, args...)})
+	server := func(fields map[string]any, args ...string) string {
+		entry := map[string]any{"command": os.Args[0], "args": append([]string{ServeName}, args...)}
+		maps.Copy(entry, fields)
+		b, _ := json.Marshal(entry)
 		return string(b)
 	}
 	path := filepath.Join(t.TempDir(), "servers.json")
-	write(t, path, `{"mcpServers": {"alpha": `+server()+`, "beta": `+server("--faults", "crash:echo")+`}}`)
+	write(t, path, `{"mcpServers": {"alpha": `+server(alpha)+`, "beta": `+server(nil, "--faults", "crash:echo")+`}}`)
 	return path
 }
 
