@@ -2,7 +2,10 @@ package jsonrpc
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"io"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -123,5 +126,92 @@ func TestWriteContext(t *testing.T) {
 		defer stopChild()
 		w.release()
 		<-child.Done()
+	})
+}
+
+// expiryStream holds every request's Write until the engine expires the
+// call through the write context's WatchExpiry, the way the Streamable
+// HTTP transport stops a POST still waiting for a JSON reply. Its reader
+// delivers progress for the first call at each of progressAt (measured
+// from the stream's making), the way the GET listener does meanwhile.
+type expiryStream struct {
+	closed     chan struct{}
+	once       sync.Once
+	fired      chan time.Time
+	start      time.Time
+	progressAt []time.Duration
+}
+
+func (s *expiryStream) Read(ctx context.Context) (Message, error) {
+	if len(s.progressAt) > 0 {
+		at := s.progressAt[0]
+		s.progressAt = s.progressAt[1:]
+		select {
+		case <-s.closed:
+			return nil, io.EOF
+		case <-time.After(time.Until(s.start.Add(at))):
+			return &Notification{Method: "notifications/progress", Params: json.RawMessage(`{"progressToken":1,"progress":1}`)}, nil
+		}
+	}
+	select {
+	case <-s.closed:
+		return nil, io.EOF
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (s *expiryStream) Write(ctx context.Context, m Message) error {
+	if _, ok := m.(*Request); !ok {
+		return nil
+	}
+	w, ok := ctx.(interface {
+		WatchExpiry(func())
+		UnwatchExpiry() bool
+	})
+	if !ok {
+		return errors.New("the write context offers no WatchExpiry")
+	}
+	stopped := make(chan struct{})
+	w.WatchExpiry(func() { close(stopped) })
+	select {
+	case <-stopped:
+	case <-s.closed:
+	}
+	if !w.UnwatchExpiry() {
+		return errors.New("UnwatchExpiry says the expiry did not fire")
+	}
+	s.fired <- time.Now()
+	return context.DeadlineExceeded
+}
+
+func (s *expiryStream) Close() error {
+	s.once.Do(func() { close(s.closed) })
+	return nil
+}
+
+// The engine stops a write still under way when it expires the call, at
+// the deadline as it stands then: the transport needs no timer of its own
+// for the first one, which progress may have moved (here by progress at
+// 3s and 7s, to 12s).
+func TestExpiryStopsTheWrite(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		s := &expiryStream{closed: make(chan struct{}), fired: make(chan time.Time, 1), start: start,
+			progressAt: []time.Duration{3 * time.Second, 7 * time.Second}}
+		c := NewConn(s, Options{Timeout: 5 * time.Second, CancelTimeout: time.Second})
+		defer c.Close()
+		_, err := c.Call(context.Background(), "tools/call", nil, &CallOptions{OnProgress: func(Progress) {}})
+		if !errors.Is(err, ErrTimeout) {
+			t.Fatalf("Call: %v, want ErrTimeout", err)
+		}
+		select {
+		case at := <-s.fired:
+			if d := at.Sub(start); d != 12*time.Second {
+				t.Errorf("the write was stopped after %s, want 12s (the deadline as progress moved it)", d)
+			}
+		default:
+			t.Fatal("the write was not stopped by the expiry")
+		}
 	})
 }
