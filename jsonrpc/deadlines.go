@@ -158,6 +158,12 @@ func (w *writeContext) made() context.Context {
 
 func (w *writeContext) Done() <-chan struct{} { return w.real().Done() }
 
+// Err says the deadline passed once the engine expired the call (see
+// sweep), at the deadline as progress and the peer's requests moved it:
+// a write that fails on its own after the first deadline is then a failed
+// write, not a timeout. Once Done was asked for, the timer made then,
+// which knows only the first deadline, decides, so that Err agrees with
+// Done.
 func (w *writeContext) Err() error {
 	if inner := w.made(); inner != nil {
 		return inner.Err()
@@ -165,7 +171,7 @@ func (w *writeContext) Err() error {
 	if err := w.parent.Err(); err != nil {
 		return err
 	}
-	if !time.Now().Before(w.deadline) {
+	if w.call.expiry.Load() == expiryFired {
 		return context.DeadlineExceeded
 	}
 	return nil

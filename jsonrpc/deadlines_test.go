@@ -80,13 +80,16 @@ func testSweepSparesAnsweredAndLaterCalls(t *testing.T, m readMode) {
 	})
 }
 
-// The write context needs no timer until Done is asked for, ends at the
-// call's deadline or the caller's, whichever is first, and cancels what
-// was derived from it when the call is over.
+// The write context needs no timer until Done is asked for; until then
+// its Err says the deadline passed once the engine expired the call (the
+// first deadline may have moved). Done ends at the call's first deadline
+// or the caller's, whichever is first, and cancels what was derived from
+// it when the call is over.
 func TestWriteContext(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		start := time.Now()
-		w := &writeContext{parent: context.Background(), deadline: start.Add(time.Second)}
+		p := &pendingCall{}
+		w := &writeContext{parent: context.Background(), deadline: start.Add(time.Second), call: p}
 		if d, ok := w.Deadline(); !ok || !d.Equal(start.Add(time.Second)) {
 			t.Fatalf("deadline %v %v", d, ok)
 		}
@@ -94,8 +97,12 @@ func TestWriteContext(t *testing.T) {
 			t.Fatal("Err made a timer or failed before the deadline")
 		}
 		time.Sleep(time.Second)
-		if !errors.Is(w.Err(), context.DeadlineExceeded) {
-			t.Fatalf("Err after the deadline: %v", w.Err())
+		if w.Err() != nil {
+			t.Fatalf("Err after the first deadline, the call not expired: %v", w.Err())
+		}
+		p.expiry.Store(expiryFired)
+		if !errors.Is(w.Err(), context.DeadlineExceeded) || w.made() != nil {
+			t.Fatalf("Err once the call expired: %v", w.Err())
 		}
 		w.release()
 
@@ -140,6 +147,10 @@ type expiryStream struct {
 	fired      chan time.Time
 	start      time.Time
 	progressAt []time.Duration
+	// failWith, when set, is what Write returns at failAt instead of
+	// watching the expiry: the connection broke while the write waited.
+	failWith error
+	failAt   time.Duration
 }
 
 func (s *expiryStream) Read(ctx context.Context) (Message, error) {
@@ -164,6 +175,10 @@ func (s *expiryStream) Read(ctx context.Context) (Message, error) {
 func (s *expiryStream) Write(ctx context.Context, m Message) error {
 	if _, ok := m.(*Request); !ok {
 		return nil
+	}
+	if s.failWith != nil {
+		time.Sleep(time.Until(s.start.Add(s.failAt)))
+		return s.failWith
 	}
 	w, ok := ctx.(interface {
 		WatchExpiry(func())
@@ -212,6 +227,24 @@ func TestExpiryStopsTheWrite(t *testing.T) {
 			}
 		default:
 			t.Fatal("the write was not stopped by the expiry")
+		}
+	})
+}
+
+// A write that fails on its own after the call's first deadline, which
+// progress had moved, is a failed write, not a timeout: the write context
+// says its deadline passed only once the engine expired the call.
+func TestWriteFailingAfterMovedDeadlineIsNoTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		broken := errors.New("connection reset by peer")
+		s := &expiryStream{closed: make(chan struct{}), fired: make(chan time.Time, 1), start: start,
+			progressAt: []time.Duration{3 * time.Second}, failWith: broken, failAt: 6 * time.Second}
+		c := NewConn(s, Options{Timeout: 5 * time.Second, CancelTimeout: time.Second})
+		defer c.Close()
+		_, err := c.Call(context.Background(), "tools/call", nil, &CallOptions{OnProgress: func(Progress) {}})
+		if errors.Is(err, ErrTimeout) || !errors.Is(err, broken) {
+			t.Fatalf("Call: %v, want the write's error, not a timeout (the deadline was at 8s)", err)
 		}
 	})
 }
