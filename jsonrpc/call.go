@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync/atomic"
 	"time"
 )
 
@@ -49,7 +50,20 @@ type pendingCall struct {
 	// wctx is the context the request is written with when the call
 	// has a deadline; it lives here to save allocations per call.
 	wctx writeContext
+	// onExpire, armed while expiry is expiryArmed, is run by the sweep
+	// that expires the call, which sets expiryFired whether armed or not:
+	// the transport's way to stop a write still under way at the deadline
+	// as it stands then (see writeContext.WatchExpiry).
+	onExpire func()
+	expiry   atomic.Int32
 }
+
+// States of pendingCall.expiry.
+const (
+	expiryOff int32 = iota
+	expiryArmed
+	expiryFired
+)
 
 // finishLocked records the outcome and wakes the caller. It is called
 // inside update, after the call was removed from the pending set.
@@ -122,7 +136,7 @@ func (c *Conn) Call(ctx context.Context, method string, params any, opts *CallOp
 		if onProgress != nil && maxTimeout > 0 {
 			p.ceiling = start.Add(maxTimeout)
 		}
-		p.wctx = writeContext{parent: ctx, deadline: p.deadline}
+		p.wctx = writeContext{parent: ctx, deadline: p.deadline, call: p}
 		defer p.wctx.release()
 		writeCtx = &p.wctx
 	}

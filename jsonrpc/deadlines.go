@@ -44,6 +44,13 @@ func (c *Conn) armSweepLocked(s *inFlight, at time.Time) {
 // gets that move first.
 func (c *Conn) sweep() {
 	now := time.Now()
+	var stopWrites []func()
+	defer func() {
+		// Outside the lock: they stop the transport's writes.
+		for _, f := range stopWrites {
+			f()
+		}
+	}()
 	c.update(func(s *inFlight) {
 		s.sweepAt = time.Time{}
 		if s.ended != nil {
@@ -59,6 +66,9 @@ func (c *Conn) sweep() {
 			}
 			if !p.deadline.After(now) {
 				p.expired = true
+				if p.expiry.Swap(expiryFired) == expiryArmed {
+					stopWrites = append(stopWrites, p.onExpire)
+				}
 				select {
 				case p.signal <- struct{}{}:
 				default:
@@ -82,7 +92,8 @@ func (c *Conn) sweep() {
 // (the usual case over a pipe) only asks Err, which needs no timer.
 type writeContext struct {
 	parent   context.Context
-	deadline time.Time // the call's own, never zero
+	deadline time.Time    // the call's own as it was first, never zero
+	call     *pendingCall // whose context this is
 
 	mu    sync.Mutex
 	inner context.Context // made by real
@@ -115,6 +126,30 @@ func (w *writeContext) WriteParts() (context.Context, time.Time) {
 	return w.parent, w.deadline
 }
 
+// WatchExpiry has f run, once, when the engine expires the call (its
+// deadline passed, as progress and the peer's requests may have moved
+// it), until UnwatchExpiry; at once if the call expired already. A
+// transport whose write waits for the peer's reply (the Streamable HTTP
+// one, for a JSON reply) stops the write with it: the first deadline,
+// which WriteParts and Done know, may have been moved since. f runs on
+// the engine's timer goroutine, outside its lock; it must not block.
+func (w *writeContext) WatchExpiry(f func()) {
+	w.call.onExpire = f
+	if !w.call.expiry.CompareAndSwap(expiryOff, expiryArmed) {
+		f() // expired already
+	}
+}
+
+// UnwatchExpiry ends WatchExpiry. It reports whether f ran or is about
+// to run.
+func (w *writeContext) UnwatchExpiry() (fired bool) {
+	if w.call.expiry.CompareAndSwap(expiryArmed, expiryOff) {
+		w.call.onExpire = nil
+		return false
+	}
+	return w.call.expiry.Load() == expiryFired
+}
+
 func (w *writeContext) made() context.Context {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -123,6 +158,12 @@ func (w *writeContext) made() context.Context {
 
 func (w *writeContext) Done() <-chan struct{} { return w.real().Done() }
 
+// Err says the deadline passed once the engine expired the call (see
+// sweep), at the deadline as progress and the peer's requests moved it:
+// a write that fails on its own after the first deadline is then a failed
+// write, not a timeout. Once Done was asked for, the timer made then,
+// which knows only the first deadline, decides, so that Err agrees with
+// Done.
 func (w *writeContext) Err() error {
 	if inner := w.made(); inner != nil {
 		return inner.Err()
@@ -130,7 +171,7 @@ func (w *writeContext) Err() error {
 	if err := w.parent.Err(); err != nil {
 		return err
 	}
-	if !time.Now().Before(w.deadline) {
+	if w.call.expiry.Load() == expiryFired {
 		return context.DeadlineExceeded
 	}
 	return nil

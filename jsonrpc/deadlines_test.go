@@ -2,7 +2,10 @@ package jsonrpc
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"io"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -77,13 +80,16 @@ func testSweepSparesAnsweredAndLaterCalls(t *testing.T, m readMode) {
 	})
 }
 
-// The write context needs no timer until Done is asked for, ends at the
-// call's deadline or the caller's, whichever is first, and cancels what
-// was derived from it when the call is over.
+// The write context needs no timer until Done is asked for; until then
+// its Err says the deadline passed once the engine expired the call (the
+// first deadline may have moved). Done ends at the call's first deadline
+// or the caller's, whichever is first, and cancels what was derived from
+// it when the call is over.
 func TestWriteContext(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		start := time.Now()
-		w := &writeContext{parent: context.Background(), deadline: start.Add(time.Second)}
+		p := &pendingCall{}
+		w := &writeContext{parent: context.Background(), deadline: start.Add(time.Second), call: p}
 		if d, ok := w.Deadline(); !ok || !d.Equal(start.Add(time.Second)) {
 			t.Fatalf("deadline %v %v", d, ok)
 		}
@@ -91,8 +97,12 @@ func TestWriteContext(t *testing.T) {
 			t.Fatal("Err made a timer or failed before the deadline")
 		}
 		time.Sleep(time.Second)
-		if !errors.Is(w.Err(), context.DeadlineExceeded) {
-			t.Fatalf("Err after the deadline: %v", w.Err())
+		if w.Err() != nil {
+			t.Fatalf("Err after the first deadline, the call not expired: %v", w.Err())
+		}
+		p.expiry.Store(expiryFired)
+		if !errors.Is(w.Err(), context.DeadlineExceeded) || w.made() != nil {
+			t.Fatalf("Err once the call expired: %v", w.Err())
 		}
 		w.release()
 
@@ -123,5 +133,118 @@ func TestWriteContext(t *testing.T) {
 		defer stopChild()
 		w.release()
 		<-child.Done()
+	})
+}
+
+// expiryStream holds every request's Write until the engine expires the
+// call through the write context's WatchExpiry, the way the Streamable
+// HTTP transport stops a POST still waiting for a JSON reply. Its reader
+// delivers progress for the first call at each of progressAt (measured
+// from the stream's making), the way the GET listener does meanwhile.
+type expiryStream struct {
+	closed     chan struct{}
+	once       sync.Once
+	fired      chan time.Time
+	start      time.Time
+	progressAt []time.Duration
+	// failWith, when set, is what Write returns at failAt instead of
+	// watching the expiry: the connection broke while the write waited.
+	failWith error
+	failAt   time.Duration
+}
+
+func (s *expiryStream) Read(ctx context.Context) (Message, error) {
+	if len(s.progressAt) > 0 {
+		at := s.progressAt[0]
+		s.progressAt = s.progressAt[1:]
+		select {
+		case <-s.closed:
+			return nil, io.EOF
+		case <-time.After(time.Until(s.start.Add(at))):
+			return &Notification{Method: "notifications/progress", Params: json.RawMessage(`{"progressToken":1,"progress":1}`)}, nil
+		}
+	}
+	select {
+	case <-s.closed:
+		return nil, io.EOF
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (s *expiryStream) Write(ctx context.Context, m Message) error {
+	if _, ok := m.(*Request); !ok {
+		return nil
+	}
+	if s.failWith != nil {
+		time.Sleep(time.Until(s.start.Add(s.failAt)))
+		return s.failWith
+	}
+	w, ok := ctx.(interface {
+		WatchExpiry(func())
+		UnwatchExpiry() bool
+	})
+	if !ok {
+		return errors.New("the write context offers no WatchExpiry")
+	}
+	stopped := make(chan struct{})
+	w.WatchExpiry(func() { close(stopped) })
+	select {
+	case <-stopped:
+	case <-s.closed:
+	}
+	if !w.UnwatchExpiry() {
+		return errors.New("UnwatchExpiry says the expiry did not fire")
+	}
+	s.fired <- time.Now()
+	return context.DeadlineExceeded
+}
+
+func (s *expiryStream) Close() error {
+	s.once.Do(func() { close(s.closed) })
+	return nil
+}
+
+// The engine stops a write still under way when it expires the call, at
+// the deadline as it stands then: the transport needs no timer of its own
+// for the first one, which progress may have moved (here by progress at
+// 3s and 7s, to 12s).
+func TestExpiryStopsTheWrite(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		s := &expiryStream{closed: make(chan struct{}), fired: make(chan time.Time, 1), start: start,
+			progressAt: []time.Duration{3 * time.Second, 7 * time.Second}}
+		c := NewConn(s, Options{Timeout: 5 * time.Second, CancelTimeout: time.Second})
+		defer c.Close()
+		_, err := c.Call(context.Background(), "tools/call", nil, &CallOptions{OnProgress: func(Progress) {}})
+		if !errors.Is(err, ErrTimeout) {
+			t.Fatalf("Call: %v, want ErrTimeout", err)
+		}
+		select {
+		case at := <-s.fired:
+			if d := at.Sub(start); d != 12*time.Second {
+				t.Errorf("the write was stopped after %s, want 12s (the deadline as progress moved it)", d)
+			}
+		default:
+			t.Fatal("the write was not stopped by the expiry")
+		}
+	})
+}
+
+// A write that fails on its own after the call's first deadline, which
+// progress had moved, is a failed write, not a timeout: the write context
+// says its deadline passed only once the engine expired the call.
+func TestWriteFailingAfterMovedDeadlineIsNoTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		broken := errors.New("connection reset by peer")
+		s := &expiryStream{closed: make(chan struct{}), fired: make(chan time.Time, 1), start: start,
+			progressAt: []time.Duration{3 * time.Second}, failWith: broken, failAt: 6 * time.Second}
+		c := NewConn(s, Options{Timeout: 5 * time.Second, CancelTimeout: time.Second})
+		defer c.Close()
+		_, err := c.Call(context.Background(), "tools/call", nil, &CallOptions{OnProgress: func(Progress) {}})
+		if errors.Is(err, ErrTimeout) || !errors.Is(err, broken) {
+			t.Fatalf("Call: %v, want the write's error, not a timeout (the deadline was at 8s)", err)
+		}
 	})
 }

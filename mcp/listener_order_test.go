@@ -29,18 +29,8 @@ func (a *announcingServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		a.mu.Lock()
 		a.stream = events
 		a.mu.Unlock()
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.WriteHeader(http.StatusOK)
-		http.NewResponseController(w).Flush()
-		for {
-			select {
-			case <-r.Context().Done():
-				return
-			case data := <-events:
-				io.WriteString(w, "data: "+data+"\n\n")
-				http.NewResponseController(w).Flush()
-			}
-		}
+		serveEvents(w, r, events)
+		return
 	}
 	if r.Method == http.MethodDelete {
 		w.WriteHeader(http.StatusOK)
@@ -54,10 +44,7 @@ func (a *announcingServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_ = json.Unmarshal(body, &msg)
 	switch msg.Method {
 	case MethodInitialize:
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Mcp-Session-Id", "s1")
-		io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(msg.ID)+`,"result":{"protocolVersion":"2025-11-25",`+
-			`"capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"announcer","version":"1"}}}`)
+		answerInitialize(w, msg.ID, `{"tools":{"listChanged":true}}`, "announcer")
 	case NotificationInitialized:
 		a.mu.Lock()
 		if a.stream != nil {
@@ -70,6 +57,32 @@ func (a *announcingServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(msg.ID)+`,"error":{"code":-32601,"message":"no"}}`)
 	}
+}
+
+// serveEvents answers a GET with an event stream and writes each of
+// events' data as an event until the request ends.
+func serveEvents(w http.ResponseWriter, r *http.Request, events <-chan string) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.WriteHeader(http.StatusOK)
+	http.NewResponseController(w).Flush()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case data := <-events:
+			io.WriteString(w, "data: "+data+"\n\n")
+			http.NewResponseController(w).Flush()
+		}
+	}
+}
+
+// answerInitialize answers initialize (request id) in JSON for
+// 2025-11-25, with session s1 and the server capabilities caps.
+func answerInitialize(w http.ResponseWriter, id json.RawMessage, caps, name string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Mcp-Session-Id", "s1")
+	io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(id)+`,"result":{"protocolVersion":"2025-11-25",`+
+		`"capabilities":`+caps+`,"serverInfo":{"name":"`+name+`","version":"1"}}}`)
 }
 
 // A list_changed the server sends as soon as it hears initialized is lost

@@ -53,6 +53,9 @@ type postCall struct {
 	expire func()
 	timer  *time.Timer
 	timed  bool // timer runs for this Write
+	// expiry is the Write's ctx watching the call's expiry for it (see
+	// expiryWatch), instead of timer; nil when not.
+	expiry expiryWatch
 	// unparent unregisters expire from the caller's cancellable ctx; nil
 	// when none was registered.
 	unparent func() bool

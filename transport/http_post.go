@@ -238,10 +238,22 @@ type writeParts interface {
 	WriteParts() (parent context.Context, deadline time.Time)
 }
 
+// expiryWatch is what the context jsonrpc writes a call's request with
+// offers besides its parts: a callback run when the engine expires the
+// call, at its deadline as progress and the server's requests move it.
+// watch prefers it to the timer, which knows only the first deadline: a
+// tool call answered in JSON, whose progress comes on the GET listener,
+// would otherwise have its POST cut there.
+type expiryWatch interface {
+	WatchExpiry(f func())
+	UnwatchExpiry() (fired bool)
+}
+
 // watch arranges for c's POST to be stopped (c.expire) if ctx ends before
-// unwatch: at ctx's deadline by c's timer when ctx tells its parts (see
-// writeParts), and by a callback on the cancellable ctx (or its parent)
-// otherwise. A caller that gave up wants nothing more of the call, so
+// unwatch: when the engine expires the call if ctx offers that (see
+// expiryWatch), else at ctx's deadline by c's timer when ctx tells its
+// parts (see writeParts), and by a callback on the cancellable ctx (or its
+// parent) otherwise. A caller that gave up wants nothing more of the call, so
 // expire marks it cancelled: no error is delivered for it, and exchange
 // learns from unwatch that the POST was stopped.
 func (c *postCall) watch(ctx context.Context) {
@@ -249,7 +261,10 @@ func (c *postCall) watch(ctx context.Context) {
 	if wp, ok := ctx.(writeParts); ok {
 		var deadline time.Time
 		parent, deadline = wp.WriteParts()
-		if !deadline.IsZero() {
+		if ew, ok := ctx.(expiryWatch); ok {
+			c.expiry = ew
+			ew.WatchExpiry(c.expire)
+		} else if !deadline.IsZero() {
 			if c.timer == nil {
 				c.timer = time.AfterFunc(time.Until(deadline), c.expire)
 			} else {
@@ -268,6 +283,10 @@ func (c *postCall) watch(ctx context.Context) {
 // stop a later Write's POST.
 func (c *postCall) unwatch() {
 	fired := false
+	if c.expiry != nil {
+		fired = c.expiry.UnwatchExpiry()
+		c.expiry = nil
+	}
 	if c.timed {
 		c.timed = false
 		fired = !c.timer.Stop()

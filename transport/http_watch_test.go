@@ -175,3 +175,70 @@ func TestJSONRPCWritesCallsWithParts(t *testing.T) {
 		t.Errorf("%d of %d requests were written with a context that tells its parts", w, n)
 	}
 }
+
+// expiryCtx is a partsCtx that also offers the engine's expiry of the
+// call (see expiryWatch); expire runs what the Write registered.
+type expiryCtx struct {
+	partsCtx
+	mu      sync.Mutex
+	f       func()
+	expired atomic.Bool
+}
+
+func (c *expiryCtx) WatchExpiry(f func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.f = f
+}
+
+func (c *expiryCtx) UnwatchExpiry() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.f = nil
+	return c.expired.Load()
+}
+
+func (c *expiryCtx) Err() error {
+	if c.expired.Load() {
+		return context.DeadlineExceeded
+	}
+	return c.partsCtx.Err()
+}
+
+// expire runs the registered callback, reporting whether there was one.
+func (c *expiryCtx) expire() bool {
+	c.mu.Lock()
+	f := c.f
+	c.mu.Unlock()
+	if f == nil {
+		return false
+	}
+	c.expired.Store(true)
+	f()
+	return true
+}
+
+// A Write whose context offers the engine's expiry of the call is stopped
+// by it rather than by a timer at the first deadline, which progress may
+// have moved since.
+func TestHTTPWriteWatchesEngineExpiry(t *testing.T) {
+	s, arrived, gone := stallingSession(t)
+	parent, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ctx := &expiryCtx{partsCtx: partsCtx{parent: parent, deadline: time.Now().Add(time.Hour)}}
+	go func() {
+		<-arrived
+		if !ctx.expire() {
+			t.Error("the Write registered nothing with WatchExpiry")
+			cancel() // let the Write go
+		}
+	}()
+	err := s.Write(ctx, &jsonrpc.Request{ID: jsonrpc.Int64ID(2), Method: "tools/call"})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Write after the expiry: %v, want context.DeadlineExceeded", err)
+	}
+	<-gone
+	ctx.notAsked(t)
+	// The stopped call is not reused: the next Write is answered.
+	streamRoundTrip(t, s, 3, "tools/list")
+}
