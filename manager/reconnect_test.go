@@ -41,6 +41,7 @@ func TestReconnectIsNoCrash(t *testing.T) {
 		if d := f.dialCount("a"); d != n+1 {
 			t.Errorf("%d dials, want %d (the start and each reconnect)", d, n+1)
 		}
+		synctest.Wait() // the subscriber's goroutine delivers the last events
 		if b, fl, r := log.count("a", BreakerOpen), log.count("a", Failed), log.count("a", Reconnecting); b != 0 || fl != 0 || r != n {
 			t.Errorf("%d BreakerOpen, %d Failed, %d Reconnecting events; want 0, 0, %d", b, fl, r, n)
 		}
