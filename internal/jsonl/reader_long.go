@@ -187,18 +187,9 @@ func (r *Reader) readLong() ([]byte, error) {
 // doubling its capacity: append grows large slices by only a quarter, so
 // a 16 MiB line would be copied about five times over. The room is not
 // zeroed (makeNoZero): reads fill it, and only what they filled is ever
-// part of the line. A buffer of minHugeAdvice or more is advised onto
-// huge pages before anything touches it.
+// part of the line.
 func growFrame(b []byte, room int) []byte {
 	nb := makeNoZero(max(len(b)+room, 2*cap(b)))[:len(b)]
-	if cap(nb) >= minHugeAdvice {
-		adviseHugePages(nb[:cap(nb)])
-	}
 	copy(nb, b)
 	return nb
 }
-
-// minHugeAdvice is the least buffer growFrame asks huge pages for
-// (hugepage_linux.go): only the sized buffer of a line past chunkAfter
-// that follows one as long gets there.
-const minHugeAdvice = 4 << 20

@@ -1,6 +1,0 @@
-//go:build !linux
-
-package jsonl
-
-// adviseHugePages gives no advice here.
-func adviseHugePages([]byte) {}
