@@ -439,9 +439,7 @@ func (c *Client) report(err error) {
 // modern era, from the latest result that carried one in _meta.
 func (c *Client) ServerInfo() Implementation {
 	if c.modern != nil {
-		c.modern.mu.Lock()
-		defer c.modern.mu.Unlock()
-		return c.modern.serverInfo
+		return c.modern.serverInfo()
 	}
 	return c.init.ServerInfo
 }
