@@ -364,7 +364,7 @@ func (m *modernSession) setLogLevel(level LoggingLevel) error {
 // lists the version it refused may have refused something else). It
 // fills c.init as initialize would.
 func (c *Client) discover(ctx context.Context, info Implementation, version string) error {
-	m := &modernSession{hello: &modernHello{info: info, caps: c.caps}}
+	m := &modernSession{hello: &modernHello{info: info, caps: *c.caps}}
 	// Nothing races this server/discover: it runs here, not on a
 	// goroutine of its own as a probe does.
 	if err := c.prepareDiscover(m, version); err != nil {

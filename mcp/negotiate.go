@@ -113,7 +113,7 @@ func pinnedRefusal(pin string, modern bool, err error) error {
 func (c *Client) probe(ctx context.Context, info Implementation, version string, n negotiation) error {
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel() // a probe initialize overtook is given up
-	m := &modernSession{hello: &modernHello{info: info, caps: c.caps}}
+	m := &modernSession{hello: &modernHello{info: info, caps: *c.caps}}
 	if err := c.prepareDiscover(m, version); err != nil {
 		return err
 	}
