@@ -150,7 +150,7 @@ func (c *Conn) Call(ctx context.Context, method string, params any, opts *CallOp
 // all progress that arrived before the response is delivered before Call
 // returns.
 func (c *Conn) wait(ctx context.Context, p *pendingCall) (json.RawMessage, error) {
-	readable := c.turns != nil
+	readable := c.rd != nil
 	for {
 		if readable {
 			readable = c.readOwnResponse(ctx, p)
