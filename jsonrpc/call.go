@@ -128,11 +128,14 @@ func (c *Conn) Call(ctx context.Context, method string, params any, opts *CallOp
 	}
 	p.onProgress = onProgress
 
+	watch := p.deadline.IsZero() || !ctxEndsFirst(ctx, p.deadline)
 	var ended error
 	c.update(func(s *inFlight) {
 		if ended = s.ended; ended == nil {
 			s.calls.put(id, p)
-			c.watchDeadlineLocked(s, p)
+			if watch {
+				c.watchDeadlineLocked(s, p)
+			}
 		}
 	})
 	if ended != nil {
