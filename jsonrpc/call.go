@@ -142,11 +142,14 @@ func (c *Conn) Call(ctx context.Context, method string, params any, opts *CallOp
 	}
 	p.onProgress = onProgress
 
+	watch := p.deadline.IsZero() || !ctxEndsFirst(ctx, p.deadline)
 	var ended error
 	c.update(func(s *inFlight) {
 		if ended = s.ended; ended == nil {
 			s.calls.put(id, p)
-			c.watchDeadlineLocked(s, p)
+			if watch {
+				c.watchDeadlineLocked(s, p)
+			}
 		}
 	})
 	if ended != nil {
@@ -164,7 +167,7 @@ func (c *Conn) Call(ctx context.Context, method string, params any, opts *CallOp
 // all progress that arrived before the response is delivered before Call
 // returns.
 func (c *Conn) wait(ctx context.Context, p *pendingCall) (json.RawMessage, error) {
-	readable := c.turns != nil
+	readable := c.rd != nil
 	for {
 		if readable {
 			readable = c.readOwnResponse(ctx, p)

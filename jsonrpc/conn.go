@@ -179,9 +179,20 @@ type Conn struct {
 	stopLife context.CancelFunc
 	over     atomic.Bool
 
-	// For a stream read in turns (see turns.go): the stream as one, the
-	// read goroutine's wake-up when it is given the turn, and the timer
-	// that gives it the turn after the connection was idle. Nil otherwise.
+	// rd is what reading a stream in turns needs (see turns.go), nil for
+	// any other stream: behind a pointer, so that a connection over a
+	// pushing stream (HTTP) does not carry it.
+	rd *turnState
+
+	// mu guards state; see update for what may be done under it.
+	mu    sync.Mutex
+	state inFlight
+}
+
+// turnState is a Conn's reading in turns: the stream as a turnReader, the
+// read goroutine's wake-up when it is given the turn, and the timer that
+// gives it the turn after the connection was idle.
+type turnState struct {
 	turns     turnReader
 	bgTurn    chan struct{}
 	idleTimer *time.Timer
@@ -189,10 +200,6 @@ type Conn struct {
 	// wake is bgReady as the func given to each Park, made once.
 	parker readmode.Parker
 	wake   func()
-
-	// mu guards state; see update for what may be done under it.
-	mu    sync.Mutex
-	state inFlight
 }
 
 // inFlight is every piece of mutable state of a Conn, in one place. It is
@@ -229,18 +236,21 @@ type inFlight struct {
 	// by Conn.queueLimits; nil until the first (see notes), as a session
 	// with no subscriber queues nothing.
 	queue *noteQueue
-	// delivering says a delivery goroutine runs (see enqueue); drained,
-	// set while Close waits for it, is closed when it returned.
-	delivering bool
-	drained    chan struct{}
-	// Who reads a stream in turns (see turns.go): a waiting caller, the
-	// read goroutine, or, with neither set, nobody for now.
+	// drained, set while Close waits for the delivery goroutine, is
+	// closed when it returned.
+	drained chan struct{}
+	// Who reads a stream in turns (see turns.go): a waiting caller
+	// (turnCall), the read goroutine (turnBG), or, with neither set,
+	// nobody for now.
 	turnCall *pendingCall
-	turnBG   bool
-	// bgRunning says the read goroutine exists; bgParked, that it holds
-	// the turn with the stream parked and no goroutine (see parkBG).
-	bgRunning bool
-	bgParked  bool
+	// The bools, together so that they share one word of padding:
+	// delivering says a delivery goroutine runs (see enqueue); bgRunning,
+	// that the read goroutine exists; bgParked, that it holds the turn
+	// with the stream parked and no goroutine (see parkBG).
+	delivering bool
+	turnBG     bool
+	bgRunning  bool
+	bgParked   bool
 	// sweeper expires calls whose deadline passed, at sweepAt (zero:
 	// not armed); see deadlines.go. Nil until the first call with one.
 	sweeper *time.Timer
@@ -286,12 +296,12 @@ func (c *Conn) endedLocked(s *inFlight) {
 	if s.sweeper != nil {
 		s.sweeper.Stop()
 	}
-	if c.turns != nil {
-		c.idleTimer.Stop()
+	if c.rd != nil {
+		c.rd.idleTimer.Stop()
 		if s.turnCall != nil {
 			// The caller reading the stream learns of the end only
 			// when its read returns.
-			c.turns.Interrupt()
+			c.rd.turns.Interrupt()
 		}
 	}
 	c.over.Store(true)
@@ -349,14 +359,12 @@ func NewConn(s Stream, opts Options) *Conn {
 		return c
 	}
 	if tr, ok := s.(turnReader); ok {
-		c.turns = tr
-		c.bgTurn = make(chan struct{}, 1)
-		c.parker, _ = s.(readmode.Parker)
-		c.wake = c.bgReady
+		c.rd = &turnState{turns: tr, bgTurn: make(chan struct{}, 1), wake: c.bgReady}
+		c.rd.parker, _ = s.(readmode.Parker)
 		// The turn starts free, as after a response: a first call made
 		// at once reads its own response, and the read goroutine takes
 		// the turn only when none came within idleTurnDelay.
-		c.idleTimer = time.AfterFunc(idleTurnDelay, c.idleTurn)
+		c.rd.idleTimer = time.AfterFunc(idleTurnDelay, c.idleTurn)
 		return c
 	}
 	go c.readLoop()

@@ -19,6 +19,17 @@ import (
 // the earliest deadline left. A call whose deadline passed is marked
 // expired and woken, and gives up on its own goroutine (see wait).
 
+// ctxEndsFirst reports whether ctx ends before deadline: then the call
+// ends by ctx (wait, and a turn's read, watch it) before the sweep could
+// matter, and the call need not arm it. A caller that bounds each call
+// with a ctx shorter than the call's timeout, as many do, then makes the
+// connection no timer at all: an idle session holds none (bench/NOTES.md,
+// the sixteenth round).
+func ctxEndsFirst(ctx context.Context, deadline time.Time) bool {
+	d, ok := ctx.Deadline()
+	return ok && d.Before(deadline) && ctx.Done() != nil
+}
+
 // watchDeadlineLocked makes sure the sweep runs by p's deadline. It is
 // called inside update, when p becomes pending.
 func (c *Conn) watchDeadlineLocked(s *inFlight, p *pendingCall) {

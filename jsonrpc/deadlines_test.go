@@ -248,3 +248,50 @@ func TestWriteFailingAfterMovedDeadlineIsNoTimeout(t *testing.T) {
 		}
 	})
 }
+
+// A call whose ctx ends before the call's own deadline leaves that
+// deadline to ctx: no sweep timer is armed for it, and the call still
+// ends when ctx does. A call whose ctx outlives its deadline arms one.
+func TestShorterCtxArmsNoSweep(t *testing.T) { run(t, testShorterCtxArmsNoSweep) }
+
+func testShorterCtxArmsNoSweep(t *testing.T, m readMode) {
+	synctest.Test(t, func(t *testing.T) {
+		c, p := newTestConn(t, m, Options{Timeout: 5 * time.Second, CancelTimeout: time.Second})
+		armed := func() bool {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			return c.state.sweeper != nil
+		}
+		start := time.Now()
+		done := make(chan error)
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			_, err := c.Call(ctx, "tools/call", nil, nil)
+			done <- err
+		}()
+		p.recvRequest()
+		if armed() {
+			t.Error("a call whose ctx ends first armed the sweep")
+		}
+		if err := <-done; !errors.Is(err, context.DeadlineExceeded) || time.Since(start) != 2*time.Second {
+			t.Fatalf("got %v after %s, want ctx's deadline after 2s", err, time.Since(start))
+		}
+		p.recvNotification()
+
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			_, err := c.Call(ctx, "tools/call", nil, nil)
+			done <- err
+		}()
+		p.recvRequest()
+		if !armed() {
+			t.Error("a call whose ctx outlives its deadline armed no sweep")
+		}
+		if err := <-done; !errors.Is(err, ErrTimeout) || time.Since(start) != 7*time.Second {
+			t.Fatalf("got %v after %s, want the call's timeout at 7s", err, time.Since(start))
+		}
+		p.recvNotification()
+	})
+}

@@ -57,7 +57,7 @@ func (c *Conn) turnLoop(held, woke bool) {
 	for cause == nil {
 		if !held {
 			select {
-			case <-c.bgTurn:
+			case <-c.rd.bgTurn:
 			case <-lifeDone:
 				cause = c.Err()
 				continue
@@ -65,7 +65,7 @@ func (c *Conn) turnLoop(held, woke bool) {
 		}
 		for held = true; held && cause == nil; {
 			var deadline time.Time
-			if c.parker != nil {
+			if c.rd.parker != nil {
 				switch {
 				case woke:
 					// Read what woke it, briefly, before parking
@@ -83,7 +83,7 @@ func (c *Conn) turnLoop(held, woke bool) {
 				}
 			}
 			bg.yielded = false
-			err := c.turns.ReadTurn(deadline, bg)
+			err := c.rd.turns.ReadTurn(deadline, bg)
 			switch {
 			case err != nil:
 				cause = err
@@ -119,10 +119,10 @@ func (c *Conn) parkLocked(s *inFlight) (parked, retry bool) {
 	if s.bgParked {
 		return true, false
 	}
-	if c.parker == nil || s.ended != nil || !s.turnBG || s.calls.len() > 0 {
+	if c.rd.parker == nil || s.ended != nil || !s.turnBG || s.calls.len() > 0 {
 		return false, false
 	}
-	if parked, retry = c.parker.Park(c.wake); parked {
+	if parked, retry = c.rd.parker.Park(c.rd.wake); parked {
 		s.bgParked = true
 	}
 	return parked, retry
@@ -147,7 +147,7 @@ func (c *Conn) bgReady() {
 // unparkLocked takes the turn back from a parked stream for a caller that
 // will read itself. It is called inside update.
 func (c *Conn) unparkLocked(s *inFlight) {
-	if s.bgParked && c.parker.Unpark() {
+	if s.bgParked && c.rd.parker.Unpark() {
 		s.bgParked, s.turnBG = false, false
 	}
 }
@@ -180,7 +180,7 @@ func (c *Conn) yieldTurn() bool {
 	c.update(func(s *inFlight) {
 		if s.calls.len() == 0 && s.ended == nil && s.turnBG {
 			s.turnBG = false
-			c.idleTimer.Reset(idleTurnDelay)
+			c.rd.idleTimer.Reset(idleTurnDelay)
 			yielded = true
 		}
 	})
@@ -210,7 +210,7 @@ func (c *Conn) giveTurnToBGLocked(s *inFlight) {
 		return
 	}
 	select {
-	case c.bgTurn <- struct{}{}:
+	case c.rd.bgTurn <- struct{}{}:
 	default:
 	}
 }
@@ -260,7 +260,7 @@ func (c *Conn) readOwnResponse(ctx context.Context, p *pendingCall) bool {
 		stopWatch = context.AfterFunc(ctx, func() { c.interruptTurn(p) })
 	}
 	p.turnStop, p.turnWoke = nil, false
-	err := c.turns.ReadTurn(deadline, p)
+	err := c.rd.turns.ReadTurn(deadline, p)
 	if stopWatch != nil {
 		stopWatch()
 	}
@@ -274,7 +274,7 @@ func (c *Conn) readOwnResponse(ctx context.Context, p *pendingCall) bool {
 			c.giveTurnToBGLocked(s)
 			return
 		}
-		c.idleTimer.Reset(idleTurnDelay)
+		c.rd.idleTimer.Reset(idleTurnDelay)
 	})
 	return !broken && p.turnWoke
 }
@@ -283,7 +283,7 @@ func (c *Conn) readOwnResponse(ctx context.Context, p *pendingCall) bool {
 func (c *Conn) interruptTurn(p *pendingCall) {
 	c.update(func(s *inFlight) {
 		if s.turnCall == p {
-			c.turns.Interrupt()
+			c.rd.turns.Interrupt()
 		}
 	})
 }

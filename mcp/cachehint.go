@@ -72,7 +72,6 @@ func (c *Client) ListToolsWithHint(ctx context.Context) ([]Tool, CacheHint, erro
 	if err != nil {
 		return nil, CacheHint{}, err
 	}
-	c.schemas.retain(tools)
-	c.headers.retain(tools)
+	c.tools.Load().retain(tools)
 	return tools, hint, nil
 }

@@ -196,8 +196,9 @@ type Client struct {
 	// prepareRequest).
 	rawModern rawModernSession
 	opts      sessionOptions
-	caps      ClientCapabilities
-	origin    Origin
+	// caps are what the client declared: read-only, noCaps when nothing.
+	caps   *ClientCapabilities
+	origin Origin
 
 	// Set by the handshake before NewClient returns; read-only afterwards.
 	// initMeta is the modern era's server/discover _meta as sent, when
@@ -216,13 +217,16 @@ type Client struct {
 	// slice and no mutex.
 	roots atomic.Pointer[[]Root]
 
-	state sessionState
+	// state is what the client set up on the server (see SessionState),
+	// made by the first subscription or log level.
+	state atomic.Pointer[sessionState]
 	// tasks is made when a task is first waited on or a server with
 	// task-augmented tools/call lists its tools (see taskState).
 	tasks atomic.Pointer[taskWatchers]
 
-	schemas schemaCache
-	headers toolHeaders // the modern era's x-mcp-header fields
+	// tools is what tool listings taught (see toolsKnown), made by the
+	// first listing: a session that never listed holds none.
+	tools atomic.Pointer[toolsKnown]
 
 	// listenerHeld: the stream's listener was held back by the handshake
 	// (see holdListener) and not released since.
@@ -341,7 +345,6 @@ func newClient(ctx context.Context, s jsonrpc.Stream, opts *ClientOptions, n neg
 		toolMax:         toolPolicy(o.ToolMaxTimeout, o.MaxTimeout, DefaultToolMaxTimeout),
 	}
 	c.origin = Origin{Server: o.ServerName, Client: c}
-	c.schemas.hook = c.report
 	c.conn = jsonrpc.NewConn(s, jsonrpc.Options{
 		Handler:    c.handle,
 		Timeout:    o.Timeout,
@@ -371,7 +374,9 @@ func newClient(ctx context.Context, s jsonrpc.Stream, opts *ClientOptions, n neg
 	if c.modern != nil {
 		c.awaitListen(ctx, c.relisten())
 	}
-	if h, ok := s.(renewhook.Hooker); ok {
+	// A modern session has no server session to renew (the transport
+	// renews by repeating initialize), so it holds no hook.
+	if h, ok := s.(renewhook.Hooker); ok && c.modern == nil {
 		h.SetRenewalHook(c.restoreAfterRenewal)
 	}
 	return c, nil
@@ -393,21 +398,22 @@ func (c *Client) prepare(o *ClientOptions) error {
 	if err := checkProtocolPin(o.ProtocolVersion); err != nil {
 		return err
 	}
+	var caps ClientCapabilities
 	if o.Roots != nil || o.InitialRoots != nil {
 		if err := checkRoots(o.InitialRoots); err != nil {
 			return fmt.Errorf("mcp: ClientOptions.InitialRoots: %w", err)
 		}
 		roots := slices.Clone(o.InitialRoots)
 		c.roots.Store(&roots)
-		c.caps.Roots = &RootsCapability{ListChanged: true}
+		caps.Roots = &RootsCapability{ListChanged: true}
 	}
 	if o.Sampling != nil {
-		c.caps.Sampling = &SamplingCapability{}
+		caps.Sampling = &SamplingCapability{}
 		if o.SamplingContext {
-			c.caps.Sampling.Context = &EmptyObject{}
+			caps.Sampling.Context = &EmptyObject{}
 		}
 		if o.SamplingTools {
-			c.caps.Sampling.Tools = &EmptyObject{}
+			caps.Sampling.Tools = &EmptyObject{}
 		}
 	}
 	for id, settings := range o.Extensions {
@@ -415,18 +421,27 @@ func (c *Client) prepare(o *ClientOptions) error {
 			return fmt.Errorf("mcp: ClientOptions.Extensions[%q]: the settings must be a JSON object", clip(id))
 		}
 	}
-	c.caps.Extensions = maps.Clone(o.Extensions)
+	caps.Extensions = maps.Clone(o.Extensions)
 	if o.Elicitation != nil || o.ElicitationURL != nil {
-		c.caps.Elicitation = &ElicitationCapability{}
+		caps.Elicitation = &ElicitationCapability{}
 		if o.Elicitation != nil {
-			c.caps.Elicitation.Form = &EmptyObject{}
+			caps.Elicitation.Form = &EmptyObject{}
 		}
 		if o.ElicitationURL != nil {
-			c.caps.Elicitation.URL = &EmptyObject{}
+			caps.Elicitation.URL = &EmptyObject{}
 		}
+	}
+	c.caps = &noCaps
+	if caps.Roots != nil || caps.Sampling != nil || caps.Elicitation != nil || caps.Extensions != nil {
+		c.caps = new(ClientCapabilities)
+		*c.caps = caps
 	}
 	return nil
 }
+
+// noCaps are the capabilities of every session whose options declare
+// none; read-only.
+var noCaps ClientCapabilities
 
 // report passes a problem that belongs to no call to the ErrorHook.
 func (c *Client) report(err error) {
@@ -439,9 +454,7 @@ func (c *Client) report(err error) {
 // modern era, from the latest result that carried one in _meta.
 func (c *Client) ServerInfo() Implementation {
 	if c.modern != nil {
-		c.modern.mu.Lock()
-		defer c.modern.mu.Unlock()
-		return c.modern.serverInfo
+		return c.modern.serverInfo()
 	}
 	return c.init.ServerInfo
 }
@@ -450,7 +463,7 @@ func (c *Client) ServerInfo() Implementation {
 func (c *Client) ServerCapabilities() ServerCapabilities { return c.init.Capabilities }
 
 // ClientCapabilities returns what the client declared in the handshake.
-func (c *Client) ClientCapabilities() ClientCapabilities { return c.caps }
+func (c *Client) ClientCapabilities() ClientCapabilities { return *c.caps }
 
 // Instructions returns the server's instructions, "" when it gave none.
 func (c *Client) Instructions() string { return c.init.Instructions }

@@ -85,7 +85,7 @@ func (c *Client) SubscribeResource(ctx context.Context, uri string) error {
 		return err
 	}
 	if c.modern != nil {
-		c.state.subscribed(uri)
+		c.setUp().subscribed(uri)
 		// The modern era subscribes through subscriptions/listen.
 		c.awaitListen(ctx, c.relisten())
 		return nil
@@ -93,7 +93,7 @@ func (c *Client) SubscribeResource(ctx context.Context, uri string) error {
 	if err := c.call(ctx, MethodResourcesSubscribe, uriParams{uri}, nil, nil); err != nil {
 		return err
 	}
-	c.state.subscribed(uri)
+	c.setUp().subscribed(uri)
 	return nil
 }
 
@@ -107,7 +107,7 @@ func (c *Client) UnsubscribeResource(ctx context.Context, uri string) error {
 	if err := c.offered(MethodResourcesUnsubscribe); err != nil {
 		return err
 	}
-	c.state.unsubscribed(uri)
+	c.setUp().unsubscribed(uri)
 	if c.modern != nil {
 		c.awaitListen(ctx, c.relisten())
 		return nil
@@ -185,12 +185,12 @@ func (c *Client) SetLogLevel(ctx context.Context, level LoggingLevel) error {
 		if err := c.modern.setLogLevel(level); err != nil {
 			return err
 		}
-		c.state.leveled(level)
+		c.setUp().leveled(level)
 		return nil
 	}
 	if err := c.call(ctx, MethodLoggingSetLevel, setLevelParams{level}, nil, nil); err != nil {
 		return err
 	}
-	c.state.leveled(level)
+	c.setUp().leveled(level)
 	return nil
 }

@@ -248,7 +248,7 @@ func (c *Client) callToolAsTask(ctx context.Context, name string, args any, opts
 		}
 		return nil, err
 	}
-	if err := c.schemas.check(name, res); err != nil {
+	if err := c.tools.Load().check(name, res, c.report); err != nil {
 		return res, err
 	}
 	return res, nil
@@ -266,13 +266,7 @@ func (c *Client) cancelTaskQuietly(ctx context.Context, id string) {
 }
 
 // taskState returns the session's taskWatchers, made on first use.
-func (c *Client) taskState() *taskWatchers {
-	if w := c.tasks.Load(); w != nil {
-		return w
-	}
-	c.tasks.CompareAndSwap(nil, new(taskWatchers))
-	return c.tasks.Load()
-}
+func (c *Client) taskState() *taskWatchers { return madeOnUse(&c.tasks) }
 
 // taskWatchers wake WaitTask on notifications/tasks/status.
 type taskWatchers struct {

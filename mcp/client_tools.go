@@ -52,6 +52,7 @@ func (c *Client) ListToolsPage(ctx context.Context, cursor string) (*ListToolsRe
 	if err := c.call(ctx, MethodToolsList, cursorParams(cursor), nil, &res); err != nil {
 		return nil, err
 	}
+	known := c.learnTools()
 	kept := res.Tools[:0]
 	for i, t := range res.Tools {
 		if t.Name == "" {
@@ -67,12 +68,12 @@ func (c *Client) ListToolsPage(ctx context.Context, cursor string) (*ListToolsRe
 			for _, s := range secret {
 				c.report(fmt.Errorf("mcp: %s: tool %q: %s is not mirrored: the field is secret (writeOnly or format password)", MethodToolsList, clip(t.Name), s))
 			}
-			c.headers.learn(t.Name, fields)
+			known.headers.learn(t.Name, fields)
 		}
 		kept = append(kept, t)
 	}
 	res.Tools = kept
-	c.schemas.learn(res.Tools)
+	known.schemas.learn(res.Tools)
 	if c.supportsToolTasks() {
 		// Only such a server's tools can require a task (see
 		// mustRunAsTask); a session of any other holds no task state.
@@ -152,7 +153,7 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts *Call
 		}
 		return nil, err
 	}
-	if err := c.schemas.check(name, &res); err != nil {
+	if err := c.tools.Load().check(name, &res, c.report); err != nil {
 		return &res, err
 	}
 	return &res, nil

@@ -75,11 +75,11 @@ func TestDecodeDiscoverServerInfoMatchesObserve(t *testing.T) {
 			fast.tookServerInfo(implementationOf(res.Meta[metaServerInfo]), string(info))
 		}
 		slow.observe([]byte(raw))
-		if !reflect.DeepEqual(fast.serverInfo, slow.serverInfo) {
-			t.Errorf("%s: serverInfo %+v, observe takes %+v", raw, fast.serverInfo, slow.serverInfo)
+		if !reflect.DeepEqual(fast.serverInfo(), slow.serverInfo()) {
+			t.Errorf("%s: serverInfo %+v, observe takes %+v", raw, fast.serverInfo(), slow.serverInfo())
 		}
-		f, s := fast.lastInfo.Load(), slow.lastInfo.Load()
-		if (f == nil) != (s == nil) || (f != nil && string(*f) != string(*s)) {
+		f, s := fast.info.Load(), slow.info.Load()
+		if (f == nil) != (s == nil) || (f != nil && f.raw != s.raw) {
 			t.Errorf("%s: the raw serverInfo kept differs from observe's", raw)
 		}
 	}

@@ -84,7 +84,7 @@ func (c *Client) handshake(ctx context.Context, info Implementation, offered str
 func (c *Client) initialize(ctx context.Context, info Implementation, offered string) (json.RawMessage, error) {
 	params := initializeParams{
 		ProtocolVersion: offered,
-		Capabilities:    c.caps,
+		Capabilities:    *c.caps,
 		ClientInfo:      info,
 	}
 	var encoded any = &params

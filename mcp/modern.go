@@ -83,15 +83,39 @@ type modernSession struct {
 	// the sessions that send the same ones (see shareMeta).
 	meta atomic.Pointer[modernMeta]
 
-	// lastInfo is the raw serverInfo that serverInfo was last taken
-	// from (written under mu).
-	lastInfo atomic.Pointer[string]
+	// info is the serverInfo taken last, nil before one; read-only and
+	// shared by the sessions that took the same (see tookServerInfo).
+	info atomic.Pointer[takenInfo]
 
-	mu         sync.Mutex
-	version    string
-	supported  []string
-	serverInfo Implementation
-	logLevel   LoggingLevel
+	mu      sync.Mutex
+	version string
+	// supported is the server's supportedVersions, read-only and shared
+	// (see shareVersions).
+	supported *[]string
+	logLevel  LoggingLevel
+}
+
+// takenInfo is a serverInfo taken from a result and its raw value there.
+type takenInfo struct {
+	raw  string
+	info Implementation
+}
+
+// sharedInfo holds the serverInfos in use by their raw value, so that the
+// sessions of one server (which sends each the same) hold one copy between
+// them rather than one each: an idle session then keeps a pointer.
+var sharedInfo weakshare.Table[string, takenInfo]
+
+// serverInfo returns the serverInfo taken last, the zero Implementation
+// before one. Its Icons are the caller's own.
+func (m *modernSession) serverInfo() Implementation {
+	t := m.info.Load()
+	if t == nil {
+		return Implementation{}
+	}
+	info := t.info
+	info.Icons = slices.Clone(info.Icons)
+	return info
 }
 
 // modernMeta is the members of a request _meta, without braces; base is
@@ -272,17 +296,18 @@ func (m *modernSession) observe(raw json.RawMessage) {
 	m.tookServerInfo(info, string(s))
 }
 
-// tookServerInfo keeps info, whose raw value in a result was s (not
-// shared with anyone), as the server's; a serverInfo without a name is
-// ignored.
+// tookServerInfo keeps info, whose raw value in a result was s, as the
+// server's; a serverInfo without a name is ignored. Equal raw values
+// decode to equal infos, so the one shared under s is as good as info.
 func (m *modernSession) tookServerInfo(info Implementation, s string) {
 	if info.Name == "" {
 		return
 	}
-	m.mu.Lock()
-	m.serverInfo = info
-	m.lastInfo.Store(&s)
-	m.mu.Unlock()
+	t := sharedInfo.Get(s)
+	if t == nil {
+		t = sharedInfo.Share(s, &takenInfo{raw: s, info: info})
+	}
+	m.info.Store(t)
 }
 
 // serverInfoKey is the serverInfo member's name as it appears unescaped.
@@ -293,7 +318,7 @@ var serverInfoKey = []byte(`"` + metaServerInfo + `"`)
 // nothing: wherever that one member is, decoding raw either takes the
 // same value or (not in the result's _meta) nothing.
 func (m *modernSession) sameServerInfo(raw []byte) bool {
-	last := m.lastInfo.Load()
+	last := m.info.Load()
 	if last == nil {
 		return false
 	}
@@ -312,7 +337,7 @@ func (m *modernSession) sameServerInfo(raw []byte) bool {
 	// The value is an object, and a complete object is a prefix of no
 	// other JSON value: equal leading bytes are an equal value.
 	rest = bytes.TrimLeft(rest[1:], " \t\r\n")
-	return len(rest) >= len(*last) && string(rest[:len(*last)]) == *last
+	return len(rest) >= len(last.raw) && string(rest[:len(last.raw)]) == last.raw
 }
 
 // setLogLevel makes level travel with every later request.
@@ -339,7 +364,7 @@ func (m *modernSession) setLogLevel(level LoggingLevel) error {
 // lists the version it refused may have refused something else). It
 // fills c.init as initialize would.
 func (c *Client) discover(ctx context.Context, info Implementation, version string) error {
-	m := &modernSession{hello: &modernHello{info: info, caps: c.caps}}
+	m := &modernSession{hello: &modernHello{info: info, caps: *c.caps}}
 	// Nothing races this server/discover: it runs here, not on a
 	// goroutine of its own as a probe does.
 	if err := c.prepareDiscover(m, version); err != nil {
@@ -366,6 +391,24 @@ func (c *Client) discover(ctx context.Context, info Implementation, version stri
 	return c.modernOpened(m, version, out.res, negotiation{})
 }
 
+// sharedVersions holds the supportedVersions lists in use, by their
+// members joined with NULs, so that the sessions of one server hold one
+// list between them.
+var sharedVersions weakshare.Table[string, []string]
+
+// shareVersions returns the shared list equal to vs, vs itself when a
+// member holds a NUL (the joined key would be ambiguous).
+func shareVersions(vs []string) *[]string {
+	key := strings.Join(vs, "\x00")
+	if strings.Count(key, "\x00") != len(vs)-1 {
+		return &vs
+	}
+	if p := sharedVersions.Get(key); p != nil {
+		return p
+	}
+	return sharedVersions.Share(key, &vs)
+}
+
 // highestCommon returns the newest modern revision in supported that the
 // client speaks, "" if none.
 func highestCommon(supported []string) string {
@@ -385,7 +428,10 @@ func (c *Client) ServerVersions() []string {
 	}
 	c.modern.mu.Lock()
 	defer c.modern.mu.Unlock()
-	return slices.Clone(c.modern.supported)
+	if c.modern.supported == nil {
+		return nil
+	}
+	return slices.Clone(*c.modern.supported)
 }
 
 // checkProtocolPin validates ClientOptions.ProtocolVersion.

@@ -52,13 +52,7 @@ func (f *listenFilter) empty() bool {
 }
 
 // listener returns the client's listen state, made on first use.
-func (c *Client) listener() *listenLoop {
-	if l := c.listen.Load(); l != nil {
-		return l
-	}
-	c.listen.CompareAndSwap(nil, new(listenLoop))
-	return c.listen.Load()
-}
+func (c *Client) listener() *listenLoop { return madeOnUse(&c.listen) }
 
 // listenLoop is a client's subscriptions/listen: at most one goroutine
 // keeps a listen open; a change of the opt-ins cancels the open one and
@@ -92,9 +86,7 @@ func (c *Client) listenFilterNow() listenFilter {
 		PromptsListChanged:   h.promptsListChanged != nil && caps.Prompts != nil && caps.Prompts.ListChanged,
 		ResourcesListChanged: h.resourcesListChanged != nil && caps.Resources != nil && caps.Resources.ListChanged,
 	}
-	c.state.mu.Lock()
-	f.ResourceSubscriptions = slices.Clone(c.state.subs)
-	c.state.mu.Unlock()
+	f.ResourceSubscriptions = c.subscriptions()
 	return f
 }
 

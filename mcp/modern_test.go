@@ -214,8 +214,8 @@ func FuzzModernObserve(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		m := &modernSession{}
 		m.observe(raw)
-		if m.serverInfo.Name == "" && m.serverInfo.Version != "" {
-			t.Fatalf("took a nameless serverInfo %+v", m.serverInfo)
+		if m.serverInfo().Name == "" && m.serverInfo().Version != "" {
+			t.Fatalf("took a nameless serverInfo %+v", m.serverInfo())
 		}
 		// After a first serverInfo, the shortcut for a repeated one
 		// takes what decoding takes.
@@ -223,11 +223,13 @@ func FuzzModernObserve(f *testing.F) {
 		fast, slow := &modernSession{}, &modernSession{}
 		fast.observe(json.RawMessage(first))
 		slow.observe(json.RawMessage(first))
-		slow.lastInfo.Store(nil)
+		// The same info under a raw value no result repeats: slow
+		// decodes whatever comes next.
+		slow.info.Store(&takenInfo{raw: "\x00", info: slow.info.Load().info})
 		fast.observe(raw)
 		slow.observe(raw)
-		if !reflect.DeepEqual(fast.serverInfo, slow.serverInfo) {
-			t.Fatalf("observe(%s) took %+v, decoding takes %+v", raw, fast.serverInfo, slow.serverInfo)
+		if !reflect.DeepEqual(fast.serverInfo(), slow.serverInfo()) {
+			t.Fatalf("observe(%s) took %+v, decoding takes %+v", raw, fast.serverInfo(), slow.serverInfo())
 		}
 	})
 }
@@ -237,16 +239,16 @@ func TestModernObserveRepeat(t *testing.T) {
 	m := &modernSession{}
 	first := json.RawMessage(`{"content":[],"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}}}`)
 	m.observe(first)
-	if m.serverInfo.Name != "s" {
-		t.Fatalf("serverInfo %+v", m.serverInfo)
+	if m.serverInfo().Name != "s" {
+		t.Fatalf("serverInfo %+v", m.serverInfo())
 	}
 	again := json.RawMessage(`{"content":[{"type":"text","text":"x"}],"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo": {"name":"s","version":"1"}}}`)
 	if n := testing.AllocsPerRun(100, func() { m.observe(again) }); n != 0 {
 		t.Errorf("observing a repeated serverInfo allocated %v times", n)
 	}
 	m.observe(json.RawMessage(`{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"2"}}}`))
-	if m.serverInfo.Version != "2" {
-		t.Errorf("a changed serverInfo was not taken: %+v", m.serverInfo)
+	if m.serverInfo().Version != "2" {
+		t.Errorf("a changed serverInfo was not taken: %+v", m.serverInfo())
 	}
 }
 
@@ -275,5 +277,28 @@ func TestSetLogLevelAfterOpen(t *testing.T) {
 		if got := m.meta.Load().members; got != want[level] {
 			t.Errorf("level %q: _meta %s, want %s", level, got, want[level])
 		}
+	}
+}
+
+// Sessions of one server share its serverInfo and supportedVersions
+// rather than holding a copy each (an idle session keeps pointers), and
+// what the accessors return is still the caller's own.
+func TestModernSessionsShareServerInfo(t *testing.T) {
+	srv := mcptest.NewDefault(&mcptest.Options{Eras: mcptest.ModernOnly})
+	a, _ := connectMCPTest(t, srv, modernPin)
+	b, _ := connectMCPTest(t, srv, modernPin)
+	if a.modern.info.Load() == nil || a.modern.info.Load() != b.modern.info.Load() {
+		t.Errorf("serverInfo %p and %p: not one shared value", a.modern.info.Load(), b.modern.info.Load())
+	}
+	if a.modern.supported != b.modern.supported {
+		t.Errorf("supportedVersions %p and %p: not one shared list", a.modern.supported, b.modern.supported)
+	}
+	if info := a.ServerInfo(); info.Name == "" || !reflect.DeepEqual(info, b.ServerInfo()) {
+		t.Errorf("ServerInfo %+v and %+v", info, b.ServerInfo())
+	}
+	vs := a.ServerVersions()
+	vs[0] = "changed"
+	if b.ServerVersions()[0] == "changed" {
+		t.Error("ServerVersions handed out the shared list")
 	}
 }

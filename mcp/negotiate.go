@@ -113,7 +113,7 @@ func pinnedRefusal(pin string, modern bool, err error) error {
 func (c *Client) probe(ctx context.Context, info Implementation, version string, n negotiation) error {
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel() // a probe initialize overtook is given up
-	m := &modernSession{hello: &modernHello{info: info, caps: c.caps}}
+	m := &modernSession{hello: &modernHello{info: info, caps: *c.caps}}
 	if err := c.prepareDiscover(m, version); err != nil {
 		return err
 	}
@@ -309,7 +309,7 @@ func (c *Client) modernAfterProbe(ctx context.Context, m *modernSession, version
 // modernOpened finishes a modern session: the accessors, and the era
 // remembered for the server.
 func (c *Client) modernOpened(m *modernSession, version string, res *discoverResult, n negotiation) error {
-	m.version, m.supported = version, res.SupportedVersions
+	m.version, m.supported = version, shareVersions(res.SupportedVersions)
 	m.hello = nil // encoded in m.meta; see setLogLevel
 	c.modern = m
 	c.rawModern.Store(m)

@@ -60,8 +60,6 @@ var ErrNoStructuredContent = errors.New("mcp: no structuredContent in the result
 // and compiles each one at most once, on the first call that needs it.
 // Safe for concurrent use.
 type schemaCache struct {
-	hook func(error)
-
 	mu     sync.Mutex
 	byTool map[string]*toolSchema
 }
@@ -116,8 +114,9 @@ func (sc *schemaCache) retain(tools []Tool) {
 	}
 }
 
-// check validates a call's result against the tool's schema, if known.
-func (sc *schemaCache) check(tool string, res *CallToolResult) error {
+// check validates a call's result against the tool's schema, if known. A
+// schema that cannot be compiled goes to report, once.
+func (sc *schemaCache) check(tool string, res *CallToolResult, report func(error)) error {
 	if res.IsError {
 		return nil
 	}
@@ -130,16 +129,18 @@ func (sc *schemaCache) check(tool string, res *CallToolResult) error {
 	if len(res.StructuredContent) == 0 || string(bytes.TrimSpace(res.StructuredContent)) == "null" {
 		return &OutputSchemaError{Tool: tool, Err: ErrNoStructuredContent}
 	}
+	var compileErr error
 	ts.once.Do(func() {
 		sch, err := peerschema.Compile(ts.raw, schemaLocation)
 		if err != nil {
-			if sc.hook != nil {
-				sc.hook(fmt.Errorf("mcp: tool %q: its outputSchema cannot be compiled, so its output is not validated: %w", clip(tool), err))
-			}
+			compileErr = err
 			return
 		}
 		ts.sch = sch
 	})
+	if compileErr != nil {
+		report(fmt.Errorf("mcp: tool %q: its outputSchema cannot be compiled, so its output is not validated: %w", clip(tool), compileErr))
+	}
 	if ts.sch == nil {
 		return nil
 	}
@@ -151,6 +152,43 @@ func (sc *schemaCache) check(tool string, res *CallToolResult) error {
 		return &OutputSchemaError{Tool: tool, Err: err}
 	}
 	return nil
+}
+
+// toolsKnown is what a session's tool listings taught: the tools' output
+// schemas and, in the modern era, their x-mcp-header fields. Its methods
+// take a nil one as one that knows nothing.
+type toolsKnown struct {
+	schemas schemaCache
+	headers toolHeaders
+}
+
+// learnTools returns what c's listings taught, made on first use.
+func (c *Client) learnTools() *toolsKnown { return madeOnUse(&c.tools) }
+
+// check validates a call's result against the tool's output schema, if
+// one was listed (see schemaCache.check).
+func (k *toolsKnown) check(tool string, res *CallToolResult, report func(error)) error {
+	if k == nil {
+		return nil
+	}
+	return k.schemas.check(tool, res, report)
+}
+
+// headerFields returns the x-mcp-header fields listed for tool.
+func (k *toolsKnown) headerFields(tool string) []headerField {
+	if k == nil {
+		return nil
+	}
+	return k.headers.get(tool)
+}
+
+// retain forgets every tool not in tools (a complete listing).
+func (k *toolsKnown) retain(tools []Tool) {
+	if k == nil {
+		return
+	}
+	k.schemas.retain(tools)
+	k.headers.retain(tools)
 }
 
 // schemaLocation is where a tool's schema pretends to live. The .invalid

@@ -63,9 +63,9 @@ func TestOutputSchemaValidation(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var h hookRecorder
-			sc := schemaCache{hook: h.hook}
+			sc := schemaCache{}
 			sc.learn([]Tool{{Name: "weather", OutputSchema: json.RawMessage(tc.schema)}})
-			err := sc.check("weather", tc.result)
+			err := sc.check("weather", tc.result, h.hook)
 			if tc.wantErr == "" {
 				if err != nil {
 					t.Fatalf("check: %v", err)
@@ -94,12 +94,12 @@ func TestOutputSchemaThatDoesNotCompile(t *testing.T) {
 	for name, schema := range cases {
 		t.Run(name, func(t *testing.T) {
 			var h hookRecorder
-			sc := schemaCache{hook: h.hook}
+			sc := schemaCache{}
 			sc.learn([]Tool{{Name: "t", OutputSchema: json.RawMessage(schema)}})
 			// The call is not failed, however often it is made, and the
 			// problem is reported once.
 			for range 3 {
-				if err := sc.check("t", resultWith(`{"a":1}`)); err != nil {
+				if err := sc.check("t", resultWith(`{"a":1}`), h.hook); err != nil {
 					t.Fatalf("check: %v", err)
 				}
 			}
@@ -114,11 +114,11 @@ func TestOutputSchemaThatDoesNotCompile(t *testing.T) {
 func TestOutputSchemaCacheFollowsListings(t *testing.T) {
 	sc := schemaCache{}
 	bad := resultWith(`{"temperature":"warm"}`)
-	if err := sc.check("weather", bad); err != nil {
+	if err := sc.check("weather", bad, func(error) {}); err != nil {
 		t.Fatalf("a tool never listed is not validated, got %v", err)
 	}
 	sc.learn([]Tool{{Name: "weather", OutputSchema: json.RawMessage(weatherSchema)}, {Name: "plain"}})
-	if err := sc.check("weather", bad); err == nil {
+	if err := sc.check("weather", bad, func(error) {}); err == nil {
 		t.Fatal("listed schema not applied")
 	}
 	first := sc.byTool["weather"]
@@ -129,18 +129,18 @@ func TestOutputSchemaCacheFollowsListings(t *testing.T) {
 	}
 	// A changed schema replaces it.
 	sc.learn([]Tool{{Name: "weather", OutputSchema: json.RawMessage(`{"type":"object"}`)}})
-	if err := sc.check("weather", bad); err != nil {
+	if err := sc.check("weather", bad, func(error) {}); err != nil {
 		t.Errorf("changed schema not applied: %v", err)
 	}
 	// A tool that drops its schema, or drops out of a full listing, is forgotten.
 	sc.learn([]Tool{{Name: "weather", OutputSchema: json.RawMessage(weatherSchema)}})
 	sc.learn([]Tool{{Name: "weather"}})
-	if err := sc.check("weather", bad); err != nil {
+	if err := sc.check("weather", bad, func(error) {}); err != nil {
 		t.Errorf("schema removed by the server still applied: %v", err)
 	}
 	sc.learn([]Tool{{Name: "weather", OutputSchema: json.RawMessage(weatherSchema)}})
 	sc.retain([]Tool{{Name: "other"}})
-	if err := sc.check("weather", bad); err != nil {
+	if err := sc.check("weather", bad, func(error) {}); err != nil {
 		t.Errorf("schema of an unlisted tool still applied: %v", err)
 	}
 }
@@ -156,7 +156,7 @@ func TestOutputSchemaConcurrentChecks(t *testing.T) {
 			if i%2 == 1 {
 				res = resultWith(`{"temperature":"x"}`)
 			}
-			err := sc.check("weather", res)
+			err := sc.check("weather", res, func(error) {})
 			if (err != nil) != (i%2 == 1) {
 				errs <- err
 			}

@@ -183,7 +183,7 @@ func (c *Client) withParamHeaders(ctx context.Context, tool string, args json.Ra
 	if c.modern == nil {
 		return ctx, nil
 	}
-	h, err := paramHeaders(c.headers.get(tool), args)
+	h, err := paramHeaders(c.tools.Load().headerFields(tool), args)
 	if err != nil {
 		return nil, fmt.Errorf("mcp: %s %q: %w", MethodToolsCall, clip(tool), err)
 	}
@@ -197,12 +197,12 @@ func (c *Client) withParamHeaders(ctx context.Context, tool string, args json.Ra
 // tool, and reports whether the call should be sent again: the listing
 // worked and the tool's x-mcp-header fields changed.
 func (c *Client) relistForHeaders(ctx context.Context, tool string) bool {
-	before := c.headers.get(tool)
+	before := c.tools.Load().headerFields(tool)
 	if _, err := c.ListTools(ctx); err != nil {
 		c.report(wrapf(err, "%s %q: listing the tools after the server refused its headers", MethodToolsCall, clip(tool)))
 		return false
 	}
-	return !slices.EqualFunc(before, c.headers.get(tool), func(a, b headerField) bool {
+	return !slices.EqualFunc(before, c.tools.Load().headerFields(tool), func(a, b headerField) bool {
 		return a.name == b.name && slices.Equal(a.path, b.path)
 	})
 }

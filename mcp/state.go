@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // SessionState is what a client set up on the server's side of a session
@@ -17,7 +18,9 @@ type SessionState struct {
 	LogLevel LoggingLevel
 }
 
-// sessionState records SessionState as calls succeed.
+// sessionState records SessionState as calls succeed. A Client makes it
+// on the first such call (see setUp): an idle session that never
+// subscribed nor set a level holds none.
 type sessionState struct {
 	mu       sync.Mutex
 	subs     []string
@@ -49,9 +52,37 @@ func (s *sessionState) leveled(l LoggingLevel) {
 // Streamable HTTP the client itself sets it up again on a renewed
 // session, before any other request reaches the new session.
 func (c *Client) SessionState() SessionState {
-	c.state.mu.Lock()
-	defer c.state.mu.Unlock()
-	return SessionState{Subscriptions: slices.Clone(c.state.subs), LogLevel: c.state.logLevel}
+	s := c.state.Load()
+	if s == nil {
+		return SessionState{}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return SessionState{Subscriptions: slices.Clone(s.subs), LogLevel: s.logLevel}
+}
+
+// setUp returns the session state to record into, made on first use.
+func (c *Client) setUp() *sessionState { return madeOnUse(&c.state) }
+
+// subscriptions returns a copy of the URIs subscribed to.
+func (c *Client) subscriptions() []string {
+	s := c.state.Load()
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.subs)
+}
+
+// madeOnUse returns *p, storing a new T there first if it is nil; of
+// callers racing on the first use, all get the one stored.
+func madeOnUse[T any](p *atomic.Pointer[T]) *T {
+	if v := p.Load(); v != nil {
+		return v
+	}
+	p.CompareAndSwap(nil, new(T))
+	return p.Load()
 }
 
 // restore sets up st on the server: the log level first, so that what the
