@@ -113,8 +113,13 @@ func (m *modernSession) serverInfo() Implementation {
 	if t == nil {
 		return Implementation{}
 	}
+	// A deep copy: the value is shared by every session of the server,
+	// and a caller may change what it was given.
 	info := t.info
 	info.Icons = slices.Clone(info.Icons)
+	for i := range info.Icons {
+		info.Icons[i].Sizes = slices.Clone(info.Icons[i].Sizes)
+	}
 	return info
 }
 

@@ -302,3 +302,16 @@ func TestModernSessionsShareServerInfo(t *testing.T) {
 		t.Error("ServerVersions handed out the shared list")
 	}
 }
+
+// ServerInfo hands out a copy of the serverInfo that sessions share: a
+// caller that changes an icon's sizes changes nothing for the others.
+func TestServerInfoIsTheCallersCopy(t *testing.T) {
+	m := &modernSession{}
+	m.info.Store(&takenInfo{info: Implementation{Name: "s", Icons: []Icon{{Src: "https://s/i.png", Sizes: []string{"48x48"}}}}})
+	got := m.serverInfo()
+	got.Icons[0].Src = "changed"
+	got.Icons[0].Sizes[0] = "changed"
+	if again := m.serverInfo(); again.Icons[0].Src != "https://s/i.png" || again.Icons[0].Sizes[0] != "48x48" {
+		t.Errorf("the shared serverInfo changed with a caller's copy: %+v", again.Icons)
+	}
+}
