@@ -408,10 +408,7 @@ func shareVersions(vs []string) *[]string {
 	if strings.Count(key, "\x00") != len(vs)-1 {
 		return &vs
 	}
-	if p := sharedVersions.Get(key); p != nil {
-		return p
-	}
-	return sharedVersions.Share(key, &vs)
+	return sharedVersions.Share(key, &vs) // the live one if there is one
 }
 
 // highestCommon returns the newest modern revision in supported that the
