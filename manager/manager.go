@@ -332,8 +332,9 @@ func (m *Manager) Server(name string) (ServerStatus, bool) {
 // Tools returns every tool a model may call, in server config order and
 // then in each server's own order, with model-facing names. A connected
 // server contributes its live tools; one that is not connected, its
-// cached or last known tools (Cached set). The entries share memory with
-// the manager: do not modify them.
+// cached or last known tools (Cached set). The slice and its entries
+// share memory with the manager, and calls between which no server's
+// tools changed return the same slice: do not modify them.
 func (m *Manager) Tools() []ToolEntry {
 	m.refreshStale(toolList)
 	return m.currentTable().entries()

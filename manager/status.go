@@ -95,7 +95,7 @@ type ResourceEntry struct {
 
 // Snapshot is the manager's view at one moment.
 type Snapshot struct {
-	Tools   []ToolEntry
+	Tools   []ToolEntry // shared with the manager, as Manager.Tools says
 	Servers []ServerStatus
 }
 

@@ -3,6 +3,7 @@ package manager
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mcpwire/mcpwire/mcp"
 )
@@ -22,6 +23,13 @@ type toolTable struct {
 	parts  []tablePart      // every server, by name: the order names are assigned in
 	config []int32          // index in parts of Manager.servers[i]
 	routes map[string]route // route.grp indexes parts
+
+	// list is what Tools returns for this table, made by the first
+	// reader: a host asks for its tools on every model turn, and a
+	// 20-server start asks twice (the settled snapshot, then the host),
+	// so each table builds its ToolEntry values (184 bytes a tool) once.
+	listOnce sync.Once
+	list     []ToolEntry
 }
 
 // tablePart is one server's tools as the table shows them.
@@ -131,17 +139,22 @@ func (t *toolTable) entry(r route) ToolEntry {
 }
 
 // entries lists every tool in server config order, then each server's.
+// The slice is the table's own, shared by every caller until the table
+// is replaced; its capacity is its length, so a caller's append copies it.
 func (t *toolTable) entries() []ToolEntry {
-	if len(t.routes) == 0 {
-		return nil
-	}
-	out := make([]ToolEntry, 0, len(t.routes))
-	for _, g := range t.config {
-		for i := range t.parts[g].tools {
-			out = append(out, t.entry(route{g, int32(i)}))
+	t.listOnce.Do(func() {
+		if len(t.routes) == 0 {
+			return
 		}
-	}
-	return out
+		out := make([]ToolEntry, 0, len(t.routes))
+		for _, g := range t.config {
+			for i := range t.parts[g].tools {
+				out = append(out, t.entry(route{g, int32(i)}))
+			}
+		}
+		t.list = out[:len(out):len(out)]
+	})
+	return t.list
 }
 
 // lookup finds the server and tool behind a model-facing name.

@@ -346,7 +346,9 @@ func BenchmarkToolTable(b *testing.B) {
 			for i, s := range m.servers {
 				connectTools(s, lists[i])
 			}
-			if len(m.Tools()) != 20000 {
+			// As a host's start does: the settled snapshot, then the
+			// host's own read of the tools.
+			if len(m.Snapshot().Tools) != 20000 || len(m.Tools()) != 20000 {
 				b.Fatal("tools")
 			}
 		}
@@ -380,4 +382,34 @@ func connectedBenchFleet() *Manager {
 		connectTools(s, lists[i])
 	}
 	return m
+}
+
+// Tools builds its entries once per change of the tools: readers between
+// two changes share one slice, and a change gives the next reader a new
+// one with the change in it.
+func TestToolsIsBuiltOncePerChange(t *testing.T) {
+	m := tableFleet("a", "b")
+	defer m.Close()
+	a, b := m.byName["a"], m.byName["b"]
+	setTools(a, []mcp.Tool{{Name: "one"}, {Name: "two"}}, false)
+	first, again := m.Tools(), m.Tools()
+	if len(first) != 2 || &first[0] != &again[0] {
+		t.Fatalf("two reads without a change: %d entries at %p and %p; want the same 2", len(first), &first[0], &again[0])
+	}
+	if snap := m.Snapshot(); &snap.Tools[0] != &first[0] {
+		t.Errorf("the snapshot built its own entries")
+	}
+	// A caller's append never writes into the shared array.
+	_ = append(first, ToolEntry{Name: "mine"})
+	if got := m.Tools(); len(got) != 2 {
+		t.Fatalf("after a caller's append: %d entries, want 2", len(got))
+	}
+	setTools(b, []mcp.Tool{{Name: "three"}}, false)
+	after := m.Tools()
+	if len(after) != 3 || &after[0] == &first[0] {
+		t.Fatalf("after b's tools changed: %v (shared with before: %v)", toolNames(after), &after[0] == &first[0])
+	}
+	if !reflect.DeepEqual(after, expectedTools(m)) {
+		t.Errorf("after the change: %v, want %v", toolNames(after), toolNames(expectedTools(m)))
+	}
 }
