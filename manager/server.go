@@ -145,8 +145,12 @@ func (s *server) status() ServerStatus {
 
 // setToolsLocked replaces the tool list with the allowed, first-of-a-name
 // tools of list and reports whether that changed what Tools() shows.
+// list becomes the server's: the caller must not use it afterwards.
 func (s *server) setToolsLocked(list []mcp.Tool, cached bool) bool {
-	kept := make([]mcp.Tool, 0, len(list))
+	// Filtered in place: every caller hands over a list of its own (a
+	// fresh listing or the cache file's), and a copy would cost 144
+	// bytes a tool on every connect.
+	kept := list[:0]
 	names := make([]string, 0, len(list))
 	seen := make(map[string]bool, len(list))
 	for _, t := range list {
@@ -157,6 +161,8 @@ func (s *server) setToolsLocked(list []mcp.Tool, cached bool) bool {
 		kept = append(kept, t)
 		names = append(names, t.Name)
 	}
+	clear(list[len(kept):]) // what was left out holds no memory
+	kept = kept[:len(kept):len(kept)]
 	changed := !s.toolsKnown || s.toolsCached != cached || !reflect.DeepEqual(kept, s.tools)
 	s.tools, s.toolsKnown, s.toolsCached = kept, true, cached
 	// The same names keep their naming, so the table keeps its
