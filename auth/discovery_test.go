@@ -254,3 +254,24 @@ func TestOtherSchemesAreNotAnswered(t *testing.T) {
 		t.Errorf("Challenge(Basic) = %v, %v; want the 401 passed on", retry, err)
 	}
 }
+
+// A server with no metadata that does not answer at the guessed default
+// endpoints (a gateway with a fixed token, say): the error says the
+// endpoint was only guessed, not just that registration failed.
+func TestLegacyDefaultEndpointsMissingSayGuessed(t *testing.T) {
+	w := newWorld(t)
+	w.prmPath, w.prmInHeader = "", false
+	w.combined = true
+	w.noMeta = true
+	w.noRegister = true
+	w.pkce = nil
+	a := newAuth(t, w, nil)
+	err := call(t, w, a, "ping")
+	var oe *OAuthError
+	if !errors.As(err, &oe) || oe.Endpoint != "client registration" {
+		t.Fatalf("err = %v, want the registration's OAuthError", err)
+	}
+	if !strings.Contains(err.Error(), "only the 2025-03-26 default") || !strings.Contains(err.Error(), "may not take OAuth tokens") {
+		t.Errorf("err = %v; want it to say the endpoint was guessed", err)
+	}
+}

@@ -268,7 +268,13 @@ func (a *Authorizer) clientFor(ctx context.Context, d *discovery, redirect strin
 		return &client{id: reg.ClientID, secret: reg.ClientSecret, method: reg.AuthMethod, audience: as.Issuer}, nil
 	}
 	if as.RegistrationEndpoint != "" {
-		return a.register(ctx, as, redirect)
+		c, err := a.register(ctx, as, redirect)
+		if err != nil && as.legacyDefaults {
+			// The endpoint was guessed: say so, or the user chases a
+			// registration failure at a server that never offered one.
+			err = fmt.Errorf("%w; %s publishes neither resource nor authorization server metadata, so that endpoint is only the 2025-03-26 default: the server may not take OAuth tokens at all (a fixed token is then given another way)", err, a.redacted)
+		}
+		return c, err
 	}
 	return nil, fmt.Errorf("%w for %s: authorization server %s offers no dynamic registration; configure a pre-registered clientId", errNoClientID, a.redacted, as.Issuer)
 }
