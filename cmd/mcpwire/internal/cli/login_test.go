@@ -194,8 +194,8 @@ func TestLoginStatusUseLogout(t *testing.T) {
 
 	// Without a token, a script (no terminal) is told how to get one.
 	r := runLogin(t, nil, "tools", p.url())
-	if r.code != ExitConnect || !strings.Contains(r.err, "mcpwire login") {
-		t.Fatalf("tools before login: exit %d, stderr %q", r.code, r.err)
+	if r.code != ExitConnect || !strings.Contains(r.err, "mcpwire login") || !strings.Contains(r.err, "--bearer-token-env NAME") {
+		t.Fatalf("tools before login: exit %d, stderr %q; want hints to sign in or to pass a fixed token", r.code, r.err)
 	}
 
 	r = runLogin(t, &userAtBrowser{}, "login", "--no-browser", p.url())
@@ -247,7 +247,7 @@ func TestLoginConfiguredServerWithOAuthBlock(t *testing.T) {
 	os.WriteFile(cfg, []byte(fmt.Sprintf(`{"servers": {"remote": {"url": %q, "oauth": {"clientId": "pre-registered", "clientSecret": "${MCPWIRE_TEST_OAUTH_SECRET}"}}}}`, p.url())), 0o600)
 
 	r0 := runLogin(t, nil, "tools", "--config", cfg)
-	if r0.code != ExitConnect || !strings.Contains(r0.err, "mcpwire login") {
+	if r0.code != ExitConnect || !strings.Contains(r0.err, "mcpwire login") || !strings.Contains(r0.err, `the server's "headers"`) {
 		t.Errorf("tools before login: exit %d, stderr %q; want a hint to sign in", r0.code, r0.err)
 	}
 	r := runLogin(t, &userAtBrowser{}, "login", "--no-browser", "--verbose", "--config", cfg, "remote")

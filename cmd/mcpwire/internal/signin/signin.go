@@ -66,6 +66,17 @@ func signInTarget(serverURL, name string) string {
 	return "URL"
 }
 
+// signInHint tells a script how to get past a 401: sign in, or, for a
+// server that takes a fixed token rather than OAuth (a gateway, an API
+// key), give the token where mcpwire sends it from.
+func signInHint(target string, configured bool) string {
+	token := "--bearer-token-env NAME"
+	if configured {
+		token = `the server's "headers" in its config file`
+	}
+	return "sign in first: mcpwire login " + target + " (a server that takes a fixed token instead gets it from " + token + ")"
+}
+
 // Store returns the token store: $MCPWIRE_AUTH_DIR, else the default.
 func Store() (*auth.FileStore, error) {
 	if dir := os.Getenv(DirEnv); dir != "" {
@@ -92,7 +103,7 @@ func New(serverURL string, o Options) (*auth.Authorizer, error) {
 	}
 	target := signInTarget(serverURL, o.Name)
 	opts := &auth.Options{
-		SignInHint:   "sign in first: mcpwire login " + target,
+		SignInHint:   signInHint(target, o.Name != ""),
 		AcceptIssuer: o.AcceptIssuer,
 		AcceptIssuerHint: func(issuer string, configured bool) string {
 			config := fmt.Sprintf(`set "issuer": %q in the server's oauth block`, issuer)
