@@ -17,10 +17,17 @@ type bearerCheck struct {
 }
 
 func (b *bearerCheck) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	scheme, got, ok := strings.Cut(r.Header.Get("Authorization"), " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), b.token) != 1 {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="mcpwire serve", error="invalid_token"`)
+	scheme, got, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !strings.EqualFold(scheme, "Bearer") {
+		// No credentials, or another scheme: RFC 6750 (3.1) asks for
+		// the bare challenge, with no error code.
+		w.Header().Set("WWW-Authenticate", `Bearer realm="mcpwire serve"`)
 		http.Error(w, "Unauthorized: send the gateway's token as Authorization: Bearer TOKEN", http.StatusUnauthorized)
+		return
+	}
+	if subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), b.token) != 1 {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="mcpwire serve", error="invalid_token"`)
+		http.Error(w, "Unauthorized: the bearer token is not the gateway's", http.StatusUnauthorized)
 		return
 	}
 	b.next.ServeHTTP(w, withPeer(withoutCredentials(r), "token"))

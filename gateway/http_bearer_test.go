@@ -24,16 +24,21 @@ func (h *headerSeen) ServeHTTP(_ http.ResponseWriter, r *http.Request) {
 func TestBearerTokenRequired(t *testing.T) {
 	next := &headerSeen{}
 	h := &hostCheck{next: &bearerCheck{token: []byte("s3cret-token"), next: next}}
+	// RFC 6750 section 3.1: a request with no credentials, or with
+	// another scheme, gets the challenge without an error code; a wrong
+	// bearer token gets error="invalid_token".
 	for _, tc := range []struct {
-		auth string
-		want int
+		auth    string
+		want    int
+		invalid bool
 	}{
-		{"", 401},
-		{"Bearer wrong", 401},
-		{"Basic s3cret-token", 401},
-		{"Bearer s3cret-token-and-more", 401},
-		{"Bearer s3cret-token", 200},
-		{"bearer s3cret-token", 200},
+		{"", 401, false},
+		{"Bearer wrong", 401, true},
+		{"Basic s3cret-token", 401, false},
+		{"Bearer s3cret-token-and-more", 401, true},
+		{"Bearer", 401, true},
+		{"Bearer s3cret-token", 200, false},
+		{"bearer s3cret-token", 200, false},
 	} {
 		req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", nil)
 		if tc.auth != "" {
@@ -48,6 +53,8 @@ func TestBearerTokenRequired(t *testing.T) {
 		if tc.want == 401 {
 			if c := rec.Header().Get("WWW-Authenticate"); !strings.HasPrefix(c, "Bearer ") {
 				t.Errorf("Authorization %q: WWW-Authenticate %q, want a Bearer challenge", tc.auth, c)
+			} else if got := strings.Contains(c, `error="invalid_token"`); got != tc.invalid {
+				t.Errorf("Authorization %q: WWW-Authenticate %q; an error code: %v, want %v", tc.auth, c, got, tc.invalid)
 			}
 			if strings.Contains(rec.Body.String(), "s3cret") {
 				t.Errorf("the refusal shows the token: %q", rec.Body.String())
