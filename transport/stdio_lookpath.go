@@ -44,16 +44,24 @@ func lookPath(command, pathList, dir string) (string, error) {
 		}
 	}
 	if pathList == "" {
-		return "", fmt.Errorf("transport: command %q: the child's PATH is empty: %w", command, exec.ErrNotFound)
+		return "", fmt.Errorf("transport: command %q: %w", command, notFound("the child's PATH is empty"))
 	}
-	return "", fmt.Errorf("transport: command %q not found in the child's PATH: %w", command, exec.ErrNotFound)
+	return "", fmt.Errorf("transport: command %q %w", command, notFound("not found in the child's PATH"))
 }
+
+// notFound is exec.ErrNotFound for errors.Is, with its own words: that
+// error's text names $PATH, which is wrong for a path with a slash and
+// says twice what the message above already said for a name.
+type notFound string
+
+func (e notFound) Error() string { return string(e) }
+func (e notFound) Unwrap() error { return exec.ErrNotFound }
 
 func checkExecutable(path string) error {
 	fi, err := os.Stat(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("no such file: %w", exec.ErrNotFound)
+			return notFound("no such file")
 		}
 		return err
 	}

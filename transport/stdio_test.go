@@ -390,7 +390,8 @@ func TestStdioConnectErrors(t *testing.T) {
 	}{
 		{"not in PATH", Command{Command: "mcpwire-no-such-server"}, exec.ErrNotFound, `"mcpwire-no-such-server" not found`},
 		{"empty PATH", Command{Command: "sh", Env: map[string]string{"PATH": ""}}, exec.ErrNotFound, "PATH is empty"},
-		{"missing relative path", Command{Command: "./nope", Dir: dir}, exec.ErrNotFound, `"./nope"`},
+		{"missing relative path", Command{Command: "./nope", Dir: dir}, exec.ErrNotFound, `"./nope": no such file`},
+		{"missing absolute path", Command{Command: dir + "/nope"}, exec.ErrNotFound, `/nope": no such file`},
 		{"not executable", Command{Command: notExec}, os.ErrPermission, "not-executable"},
 		{"a directory", Command{Command: dir}, nil, "is a directory"},
 		{"empty command", Command{}, nil, "command is empty"},
@@ -413,6 +414,9 @@ func TestStdioConnectErrors(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), tc.mention) {
 				t.Errorf("err = %q, want it to mention %q", err, tc.mention)
+			}
+			if strings.Contains(err.Error(), "$PATH") {
+				t.Errorf("err = %q: no $PATH was searched", err)
 			}
 			if strings.Contains(err.Error(), "do-not-print-me") {
 				t.Errorf("err %q leaks an env value", err)
