@@ -108,6 +108,11 @@ func TestFlagDefaults(t *testing.T) {
 			t.Errorf("FlagDefaults lacks %q:\n%s", want, got)
 		}
 	}
+	// A usage that says its default itself gets no second one.
+	fs.Int("port", 0, "serve on `N` (default: a free port)")
+	if got := FlagDefaults(fs); strings.Count(got, "(default") != 2 {
+		t.Errorf("FlagDefaults says a default twice:\n%s", got)
+	}
 }
 
 func TestExactArgs(t *testing.T) {

@@ -43,7 +43,8 @@ func FlagDefaults(fs *flag.FlagSet) string {
 }
 
 // flagLine is one flag's entry: "--name ARG", its usage, the default when
-// it has one that says something, and extra (its aliases).
+// it has one that says something and the usage does not already say it,
+// and extra (its aliases).
 func flagLine(f *flag.Flag, extra string) string {
 	arg, usage := flag.UnquoteUsage(f)
 	head := "  --" + f.Name
@@ -53,7 +54,7 @@ func flagLine(f *flag.Flag, extra string) string {
 		}
 		head += " " + arg
 	}
-	if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "[]" {
+	if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "[]" && !strings.Contains(usage, "(default") {
 		usage += fmt.Sprintf(" (default %s)", f.DefValue)
 	}
 	return flagHelp(head, usage+extra)
