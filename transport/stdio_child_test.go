@@ -32,6 +32,9 @@ const (
 	childFloodStderr = "flood-stderr"
 	// childExit3 writes two lines to stderr and exits with status 3.
 	childExit3 = "exit3"
+	// childBadKey complains on stderr about the value of API_KEY, as a
+	// server refused by its upstream does, and exits with status 2.
+	childBadKey = "bad-key"
 	// childKillSelf dies of SIGKILL after a line on stderr.
 	childKillSelf = "kill-self"
 	// childCloseStdout closes stdout and keeps running until stdin ends.
@@ -140,6 +143,9 @@ func runChild(mode string) int {
 		fmt.Fprintln(os.Stderr, "starting up")
 		fmt.Fprintln(os.Stderr, "fatal: config file missing")
 		return 3
+	case childBadKey:
+		fmt.Fprintf(os.Stderr, "upstream refused API key %s\nbye\n", os.Getenv("API_KEY"))
+		return 2
 	case childKillSelf:
 		fmt.Fprintln(os.Stderr, "about to die")
 		syscall.Kill(os.Getpid(), syscall.SIGKILL)

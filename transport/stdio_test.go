@@ -289,6 +289,27 @@ func TestStdioExitStatusInReadError(t *testing.T) {
 	}
 }
 
+// A server that echoes a configured secret on stderr before it exits must
+// not carry it into the exit error: Env's values never appear in errors.
+func TestStdioExitErrorHidesEnvValues(t *testing.T) {
+	c := childCommand(t, childBadKey)
+	c.CloseTimeout = longTimeout // bounds the wait for the exit status
+	c.Env["API_KEY"] = "sk-env-secret-value"
+	s := connect(t, c)
+	ee := readExitError(t, s)
+	if ee.ExitCode != 2 {
+		t.Fatalf("exit = %+v, want code 2", ee)
+	}
+	if want := "upstream refused API key [redacted]\nbye"; ee.StderrTail != want {
+		t.Fatalf("tail = %q, want %q", ee.StderrTail, want)
+	}
+	// A write after the exit names the exit too, with the same tail.
+	err := s.Write(context.Background(), &jsonrpc.Notification{Method: "late"})
+	if err == nil || strings.Contains(err.Error(), "sk-env-secret-value") {
+		t.Fatalf("write after exit: %v, want an error without the secret", err)
+	}
+}
+
 func TestStdioKilledBySignalInReadError(t *testing.T) {
 	c := childCommand(t, childKillSelf)
 	c.CloseTimeout = longTimeout // bounds the wait for the exit status
