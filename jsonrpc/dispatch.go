@@ -34,6 +34,9 @@ func (c *Conn) ended() bool {
 func (c *Conn) take(msg Message, err error) (more, woke bool, why error) {
 	if err != nil {
 		if IsDecodeError(err) && !c.ended() {
+			if answered, woke := c.failAnswered(err); answered {
+				return true, woke, nil
+			}
 			c.report(fmt.Errorf("jsonrpc: skipped an unreadable message from the peer: %w", err))
 			return true, false, nil
 		}
@@ -97,6 +100,34 @@ func (c *Conn) handleResponse(r *Response) (woke bool) {
 	}
 	c.report(fmt.Errorf("jsonrpc: the peer sent %s; dropped: %s", what, excerptOf(r)))
 	return false
+}
+
+// failAnswered fails the pending call that a bad frame was the response
+// to (see DecodeError.ID): no other response will come, and waiting for
+// the deadline would only hide why. It reports whether there was such a
+// call, and whether it holds the turn to read.
+func (c *Conn) failAnswered(err error) (answered, woke bool) {
+	var d *DecodeError
+	if !errors.As(err, &d) {
+		return false, false
+	}
+	id, isInt := d.ID.Int64()
+	if !d.ID.IsValid() || !isInt {
+		return false, false
+	}
+	c.update(func(s *inFlight) {
+		p := s.calls.get(id)
+		if p == nil {
+			return
+		}
+		s.calls.del(id)
+		p.finishLocked(&Response{ID: d.ID, Error: &Error{
+			Code:    CodeParseError,
+			Message: fmt.Sprintf("jsonrpc: the peer's response to %s (id %d) is not valid JSON-RPC: %v", p.method, id, d),
+		}}, nil)
+		answered, woke = true, p == s.turnCall
+	})
+	return answered, woke
 }
 
 // incomingRequest is a request of the peer whose handler is running.

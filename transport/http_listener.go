@@ -149,7 +149,7 @@ func (s *httpStream) runListener(ctx context.Context, ready chan struct{}) {
 		case err != nil:
 			cause = err.Error()
 		case isSSEReply(resp):
-			events, _, rerr := s.consumeSSE(ctx, resp.Body, st, deliverAll)
+			events, _, rerr := s.consumeSSE(ctx, resp.Body, st, deliverAll, nil)
 			resp.Body.Close()
 			if ctx.Err() != nil {
 				return

@@ -32,6 +32,9 @@ const (
 	childFloodStderr = "flood-stderr"
 	// childExit3 writes two lines to stderr and exits with status 3.
 	childExit3 = "exit3"
+	// childSloppy answers each request without the "jsonrpc" member, as
+	// some hand-written servers do: a response the strict codec refuses.
+	childSloppy = "sloppy"
 	// childBadKey complains on stderr about the value of API_KEY, as a
 	// server refused by its upstream does, and exits with status 2.
 	childBadKey = "bad-key"
@@ -143,6 +146,14 @@ func runChild(mode string) int {
 		fmt.Fprintln(os.Stderr, "starting up")
 		fmt.Fprintln(os.Stderr, "fatal: config file missing")
 		return 3
+	case childSloppy:
+		return eachFrame(func(frame []byte) int {
+			if req, ok := decodeRequest(frame); ok {
+				fmt.Fprintf(out, "{\"id\":%s,\"result\":{}}\n", req.ID)
+				out.Flush()
+			}
+			return -1
+		})
 	case childBadKey:
 		fmt.Fprintf(os.Stderr, "upstream refused API key %s\nbye\n", os.Getenv("API_KEY"))
 		return 2

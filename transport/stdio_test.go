@@ -289,6 +289,26 @@ func TestStdioExitStatusInReadError(t *testing.T) {
 	}
 }
 
+// A server whose responses are not valid JSON-RPC (no "jsonrpc" member):
+// each call fails at once with what is wrong, rather than waiting for its
+// deadline while the engine only reports the frame it skipped.
+func TestStdioInvalidResponseFailsTheCall(t *testing.T) {
+	s := connect(t, childCommand(t, childSloppy))
+	conn := jsonrpc.NewConn(s, jsonrpc.Options{})
+	defer conn.Close()
+	for range 2 {
+		// The timeout only bounds a failing test.
+		_, err := conn.Call(context.Background(), "tools/list", nil, &jsonrpc.CallOptions{Timeout: longTimeout})
+		var rpcErr *jsonrpc.Error
+		if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeParseError {
+			t.Fatalf("Call = %v, want a parse error", err)
+		}
+		if !strings.Contains(err.Error(), `missing "jsonrpc" member`) || !strings.Contains(err.Error(), "tools/list") {
+			t.Fatalf("Call = %v, want the method and what is wrong", err)
+		}
+	}
+}
+
 // A server that echoes a configured secret on stderr before it exits must
 // not carry it into the exit error: Env's values never appear in errors.
 func TestStdioExitErrorHidesEnvValues(t *testing.T) {
