@@ -820,7 +820,8 @@ func testBadInputIsReportedAndSurvived(t *testing.T, m readMode) {
 // TestInvalidResponseFailsItsCall: a frame that can only be the response
 // to a pending call (its id, no method) but is not valid JSON-RPC fails
 // that call at once, saying what is wrong, rather than leaving it to its
-// deadline; other calls and bad frames with no call are unaffected.
+// deadline, and is reported as before; other calls and bad frames with no
+// call are unaffected.
 func TestInvalidResponseFailsItsCall(t *testing.T) { run(t, testInvalidResponseFailsItsCall) }
 
 func testInvalidResponseFailsItsCall(t *testing.T, m readMode) {
@@ -851,6 +852,10 @@ func testInvalidResponseFailsItsCall(t *testing.T, m readMode) {
 				if !strings.Contains(err.Error(), want) {
 					t.Errorf("%s: error %q lacks %q", tc.frame, err, want)
 				}
+			}
+			// The peer's protocol error is reported too.
+			if err := hooks.next(); !strings.Contains(err.Error(), "unreadable message") || !strings.Contains(err.Error(), tc.reason) {
+				t.Errorf("%s: report = %v", tc.frame, err)
 			}
 		}
 		// A bad frame for no pending call is only reported.

@@ -109,8 +109,8 @@ var (
 
 // DecodeError reports a frame that is not a valid JSON-RPC message. A
 // transport's Read returns it for one bad frame and stays usable; the engine
-// reports it to the error hook and reads on, unless it is the response to a
-// pending call (see ID), which then fails with a CodeParseError *Error.
+// reports it to the error hook and reads on; when it is the response to a
+// pending call (see ID), that call fails with a CodeParseError *Error too.
 type DecodeError struct {
 	// Reason says what is wrong, e.g. `missing "jsonrpc" member`.
 	Reason string
