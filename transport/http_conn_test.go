@@ -98,7 +98,9 @@ func TestHTTPWithConnInvalidResponseOnStream(t *testing.T) {
 	cfg, _, _ := httpTestConfig(srv)
 	s := httpConnect(t, cfg)
 	closed := make(chan struct{})
-	srv.on("tools/list", httpIsPOST("tools/list"), httpReplySSE(closed, []httpEv{{id: "1", data: `{"id":%ID%,"result":{"tools":[]}}`}}))
+	// The frame echoes the token the request carried: the call's error
+	// must not show it.
+	srv.on("tools/list", httpIsPOST("tools/list"), httpReplySSE(closed, []httpEv{{id: "1", data: `{"id":%ID%,"result":{"echo":"` + httpTestToken + `"}}`}}))
 	conn := jsonrpc.NewConn(s, jsonrpc.Options{})
 	defer conn.Close()
 	// The timeout only bounds a failing test.
@@ -106,6 +108,9 @@ func TestHTTPWithConnInvalidResponseOnStream(t *testing.T) {
 	var rpcErr *jsonrpc.Error
 	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeParseError || !strings.Contains(err.Error(), `missing "jsonrpc" member`) {
 		t.Fatalf("Call = %v, want a parse error naming the missing member", err)
+	}
+	if strings.Contains(err.Error(), strings.TrimPrefix(httpTestToken, "Bearer ")) {
+		t.Fatalf("Call = %v, shows the request's token", err)
 	}
 	httpWaitClosed(t, closed, "closing the answered call's stream")
 }

@@ -68,6 +68,9 @@ func (w *replyWatch) seeBad(err error) bool {
 	if w == nil || !errors.As(err, &d) || !d.ID.IsValid() {
 		return false
 	}
+	// Its excerpt becomes the call's error: no credential of the
+	// request may be in it, as in an error response (see see).
+	d.Excerpt = scrubSecrets(d.Excerpt, sentSecrets(w.sent))
 	if w.reissued.IsValid() && d.ID == w.reissued {
 		d.ID = w.call.id
 	}
