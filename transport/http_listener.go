@@ -160,7 +160,7 @@ func (s *httpStream) runListener(ctx context.Context, ready chan struct{}) {
 			cause = err.Error()
 		case isSSEReply(resp):
 			s.setListenerRenewed(false)
-			events, _, rerr := s.consumeSSE(ctx, resp.Body, st, deliverAll, nil)
+			events, _, rerr := s.consumeSSE(ctx, resp.Body, st, deliverAll, nil, resp.Request)
 			resp.Body.Close()
 			if ctx.Err() != nil {
 				return

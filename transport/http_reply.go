@@ -68,9 +68,6 @@ func (w *replyWatch) seeBad(err error) bool {
 	if w == nil || !errors.As(err, &d) || !d.ID.IsValid() {
 		return false
 	}
-	// Its excerpt becomes the call's error: no credential of the
-	// request may be in it, as in an error response (see see).
-	d.Excerpt = scrubSecrets(d.Excerpt, sentSecrets(w.sent))
 	if w.reissued.IsValid() && d.ID == w.reissued {
 		d.ID = w.call.id
 	}
@@ -117,7 +114,7 @@ func (s *httpStream) readJSONReply(call *postCall, resp *http.Response) (settled
 			return false
 		}
 	}
-	s.deliverDecodeErrors(call.ctx, derr, &w)
+	s.deliverDecodeErrors(call.ctx, derr, &w, resp.Request)
 	if !w.answered {
 		return s.failCall(call, codeTransportError, fmt.Sprintf("transport: the JSON reply to %s (id %s) from %s carried no response to it", call.method, call.id, s.redacted()))
 	}
@@ -159,7 +156,7 @@ func (s *httpStream) readPOSTStream(call *postCall, resp *http.Response) {
 	body := resp.Body
 	attempts := 0
 	for {
-		events, _, err := s.consumeSSE(call.ctx, body, st, onMsg, &w)
+		events, _, err := s.consumeSSE(call.ctx, body, st, onMsg, &w, w.sent)
 		body.Close()
 		if w.answered || call.ctx.Err() != nil {
 			return
@@ -268,9 +265,11 @@ func (s *httpStream) maxEventSize() int {
 // onMsg asks to stop (returning stopped). Every message of a "message"
 // event (or an event without a type) goes to onMsg; bad data is queued as
 // a decode error, which leaves the stream usable, unless it was the
-// response w watches for (nil: none), which stops too. events counts
-// every event, priming events included: any event is progress.
-func (s *httpStream) consumeSSE(ctx context.Context, body io.Reader, st *sseState, onMsg func(jsonrpc.Message) bool, w *replyWatch) (events int, stopped bool, err error) {
+// response w watches for (nil: none), which stops too. sent is the
+// request the stream answers, whose credentials a decode error must not
+// quote. events counts every event, priming events included: any event
+// is progress.
+func (s *httpStream) consumeSSE(ctx context.Context, body io.Reader, st *sseState, onMsg func(jsonrpc.Message) bool, w *replyWatch, sent *http.Request) (events int, stopped bool, err error) {
 	r := takeSSEReader(body)
 	defer giveSSEReader(r)
 	if limit := s.maxEventSize(); limit > 0 {
@@ -301,7 +300,7 @@ func (s *httpStream) consumeSSE(ctx context.Context, body io.Reader, st *sseStat
 				stop = true
 			}
 		}
-		if s.deliverDecodeErrors(ctx, derr, w) {
+		if s.deliverDecodeErrors(ctx, derr, w, sent) {
 			stop = true
 		}
 		if err := ctx.Err(); err != nil {
@@ -409,9 +408,11 @@ func readLimitedInto(data []byte, r io.Reader, size, limit int64) ([]byte, error
 }
 
 // deliverDecodeErrors queues each bad frame of a decode result separately,
-// so that every one Read returns is a single *jsonrpc.DecodeError. It
-// reports whether one was the response w watches for (see seeBad).
-func (s *httpStream) deliverDecodeErrors(ctx context.Context, err error, w *replyWatch) (answered bool) {
+// so that every one Read returns is a single *jsonrpc.DecodeError, with
+// the credentials sent carried taken out of what it quotes of the frame
+// (it reaches the error hook, or a call's error). It reports whether one
+// was the response w watches for (see seeBad).
+func (s *httpStream) deliverDecodeErrors(ctx context.Context, err error, w *replyWatch, sent *http.Request) (answered bool) {
 	if err == nil {
 		return false
 	}
@@ -419,7 +420,9 @@ func (s *httpStream) deliverDecodeErrors(ctx context.Context, err error, w *repl
 	if multi, ok := err.(interface{ Unwrap() []error }); ok {
 		errs = multi.Unwrap()
 	}
+	secrets := sentSecrets(sent)
 	for _, e := range errs {
+		scrubDecodeError(e, secrets)
 		if w.seeBad(e) {
 			answered = true
 		}
