@@ -35,8 +35,9 @@ const (
 	// childSloppy answers each request without the "jsonrpc" member, as
 	// some hand-written servers do: a response the strict codec refuses.
 	childSloppy = "sloppy"
-	// childBadKey complains on stderr about the value of API_KEY, as a
-	// server refused by its upstream does, and exits with status 2.
+	// childBadKey prints the value of API_KEY in a log line on stdout,
+	// complains about it on stderr, as a server refused by its upstream
+	// does, and exits with status 2.
 	childBadKey = "bad-key"
 	// childKillSelf dies of SIGKILL after a line on stderr.
 	childKillSelf = "kill-self"
@@ -155,6 +156,9 @@ func runChild(mode string) int {
 			return -1
 		})
 	case childBadKey:
+		// A log line on stdout first, as careless servers write them.
+		fmt.Fprintf(out, "using API key %s\n", os.Getenv("API_KEY"))
+		out.Flush()
 		fmt.Fprintf(os.Stderr, "upstream refused API key %s\nbye\n", os.Getenv("API_KEY"))
 		return 2
 	case childKillSelf:

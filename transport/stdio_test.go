@@ -309,13 +309,19 @@ func TestStdioInvalidResponseFailsTheCall(t *testing.T) {
 	}
 }
 
-// A server that echoes a configured secret on stderr before it exits must
-// not carry it into the exit error: Env's values never appear in errors.
+// A server that echoes a configured secret on stdout and stderr before it
+// exits must not carry it into the decode error of its log line or the
+// exit error: Env's values never appear in errors.
 func TestStdioExitErrorHidesEnvValues(t *testing.T) {
 	c := childCommand(t, childBadKey)
 	c.CloseTimeout = longTimeout // bounds the wait for the exit status
 	c.Env["API_KEY"] = "sk-env-secret-value"
 	s := connect(t, c)
+	// The log line on stdout is a bad frame, whose decode error quotes it.
+	_, err := s.Read(context.Background())
+	if d := new(jsonrpc.DecodeError); !errors.As(err, &d) || strings.Contains(d.Excerpt+d.Reason, "sk-env-secret-value") || !strings.Contains(d.Excerpt, "[redacted]") {
+		t.Fatalf("Read = %v, want a decode error without the secret", err)
+	}
 	ee := readExitError(t, s)
 	if ee.ExitCode != 2 {
 		t.Fatalf("exit = %+v, want code 2", ee)
@@ -324,7 +330,7 @@ func TestStdioExitErrorHidesEnvValues(t *testing.T) {
 		t.Fatalf("tail = %q, want %q", ee.StderrTail, want)
 	}
 	// A write after the exit names the exit too, with the same tail.
-	err := s.Write(context.Background(), &jsonrpc.Notification{Method: "late"})
+	err = s.Write(context.Background(), &jsonrpc.Notification{Method: "late"})
 	if err == nil || strings.Contains(err.Error(), "sk-env-secret-value") {
 		t.Fatalf("write after exit: %v, want an error without the secret", err)
 	}

@@ -44,9 +44,9 @@ const reapTimeout = 5 * time.Second
 type process struct {
 	name string // the configured command, for errors
 	// secrets are the values of the configured Env, taken out of the
-	// stderr tail: a server that fails often says which key it was
-	// given ("invalid API key sk-…"), and Env's values never appear in
-	// errors.
+	// stderr tail and of the decode errors of what it prints on stdout:
+	// a server that fails often says which key it was given ("invalid
+	// API key sk-…"), and Env's values never appear in errors.
 	secrets      []string
 	closeTimeout time.Duration
 	killTimeout  time.Duration
@@ -145,6 +145,7 @@ func startProcess(c *Command, path string, env []string) (*stdioStream, error) {
 		lazyRead:     true, // stdout is an OS pipe: the kernel buffers
 		deadlines:    stdoutR,
 		parker:       parker,
+		secrets:      p.secrets,
 	})
 	return &stdioStream{lineStream: s, proc: p}, nil
 }
