@@ -60,7 +60,24 @@ func decodeMessage(data []byte, retain bool) (Message, error) {
 		err := syntaxError(data)
 		return nil, newDecodeError(data, "malformed JSON: "+syntaxReason(err), err)
 	}
-	return env.message(data, retain)
+	m, err := env.message(data, retain)
+	if err != nil {
+		env.markResponse(err)
+	}
+	return m, err
+}
+
+// markResponse gives err (a *DecodeError for the frame of env) the frame's
+// id when the frame can only be a response: it has a readable id and no
+// method.
+func (env *envelope) markResponse(err error) {
+	var d *DecodeError
+	if len(env.id) == 0 || isNull(env.id) || (len(env.method) > 0 && !isNull(env.method)) || !errors.As(err, &d) {
+		return
+	}
+	if id, perr := parseID(env.id); perr == nil {
+		d.ID = id
+	}
 }
 
 // syntaxError returns encoding/json's account of why data is not valid

@@ -141,6 +141,32 @@ func TestDecodeMessageStrict(t *testing.T) {
 	}
 }
 
+// TestDecodeErrorResponseID: DecodeError.ID is set only for a frame that
+// can only be a response, so that the engine fails no call for a bad
+// request that happens to share its id.
+func TestDecodeErrorResponseID(t *testing.T) {
+	for frame, want := range map[string]ID{
+		`{"id":3,"result":{}}`:                                        Int64ID(3),
+		`{"jsonrpc":"1.0","id":"a","result":{}}`:                      StringID("a"),
+		`{"jsonrpc":"2.0","id":4,"error":{"code":1.5,"message":"x"}}`: Int64ID(4),
+		`{"jsonrpc":"2.0","id":5}`:                                    Int64ID(5),
+		`{"jsonrpc":"2.0","id":6,"method":"x","result":{}}`:           {},
+		`{"jsonrpc":"2.0","id":7,"method":7}`:                         {},
+		`{"jsonrpc":"2.0","id":null,"result":{}}`:                     {},
+		`{"jsonrpc":"2.0","id":1.5,"result":{}}`:                      {},
+		`{"jsonrpc":"2.0","id":8,"result"`:                            {},
+	} {
+		_, err := DecodeMessage([]byte(frame))
+		var d *DecodeError
+		if !errors.As(err, &d) {
+			t.Fatalf("%s: err = %v, want a *DecodeError", frame, err)
+		}
+		if d.ID != want {
+			t.Errorf("%s: ID = %v, want %v", frame, d.ID, want)
+		}
+	}
+}
+
 func TestDecodeErrorExcerptIsBounded(t *testing.T) {
 	frame := `{"jsonrpc":"1.0","method":"` + strings.Repeat("x", 1000) + `"}`
 	_, err := DecodeMessage([]byte(frame))

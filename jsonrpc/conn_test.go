@@ -817,6 +817,60 @@ func testBadInputIsReportedAndSurvived(t *testing.T, m readMode) {
 	})
 }
 
+// TestInvalidResponseFailsItsCall: a frame that can only be the response
+// to a pending call (its id, no method) but is not valid JSON-RPC fails
+// that call at once, saying what is wrong, rather than leaving it to its
+// deadline, and is reported as before; other calls and bad frames with no
+// call are unaffected.
+func TestInvalidResponseFailsItsCall(t *testing.T) { run(t, testInvalidResponseFailsItsCall) }
+
+func testInvalidResponseFailsItsCall(t *testing.T, m readMode) {
+	synctest.Test(t, func(t *testing.T) {
+		hooks := newHookLog()
+		c, p := newTestConn(t, m, Options{ErrorHook: hooks.hook})
+		call := func(method string) (chan error, *Request) {
+			done := make(chan error, 1)
+			go func() {
+				_, err := c.Call(context.Background(), method, nil, nil)
+				done <- err
+			}()
+			return done, p.recvRequest()
+		}
+		for _, tc := range []struct{ frame, reason string }{
+			{`{"id":%s,"result":{}}`, `missing "jsonrpc" member`},
+			{`{"jsonrpc":"2.0","id":%s,"error":{"code":"E1","message":"no"}}`, `"error.code" is "E1"`},
+			{`{"jsonrpc":"2.0","id":%s,"result":{},"error":{"code":1,"message":"m"}}`, `both "result" and "error"`},
+		} {
+			done, req := call("tools/list")
+			p.sendRaw(fmt.Sprintf(tc.frame, req.ID))
+			err := <-done
+			var rpcErr *Error
+			if !errors.As(err, &rpcErr) || rpcErr.Code != CodeParseError {
+				t.Fatalf("%s: call error = %v, want a parse error", tc.frame, err)
+			}
+			for _, want := range []string{"tools/list (id " + req.ID.String() + ")", tc.reason} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("%s: error %q lacks %q", tc.frame, err, want)
+				}
+			}
+			// The peer's protocol error is reported too.
+			if err := hooks.next(); !strings.Contains(err.Error(), "unreadable message") || !strings.Contains(err.Error(), tc.reason) {
+				t.Errorf("%s: report = %v", tc.frame, err)
+			}
+		}
+		// A bad frame for no pending call is only reported.
+		p.sendRaw(`{"id":77,"result":{}}`)
+		if err := hooks.next(); !strings.Contains(err.Error(), "unreadable message") {
+			t.Fatalf("report = %v", err)
+		}
+		done, req := call("ping")
+		p.reply(req, `{}`)
+		if err := <-done; err != nil {
+			t.Fatalf("call after bad responses: %v", err)
+		}
+	})
+}
+
 func TestStreamEndFailsPendingCalls(t *testing.T) { run(t, testStreamEndFailsPendingCalls) }
 
 func testStreamEndFailsPendingCalls(t *testing.T, m readMode) {

@@ -34,8 +34,11 @@ func (c *Conn) ended() bool {
 func (c *Conn) take(msg Message, err error) (more, woke bool, why error) {
 	if err != nil {
 		if IsDecodeError(err) && !c.ended() {
+			woke := c.failAnswered(err)
+			// Reported either way: it is the peer's protocol error,
+			// whether or not a call was waiting for the frame.
 			c.report(fmt.Errorf("jsonrpc: skipped an unreadable message from the peer: %w", err))
-			return true, false, nil
+			return true, woke, nil
 		}
 		return false, false, err
 	}
@@ -97,6 +100,35 @@ func (c *Conn) handleResponse(r *Response) (woke bool) {
 	}
 	c.report(fmt.Errorf("jsonrpc: the peer sent %s; dropped: %s", what, excerptOf(r)))
 	return false
+}
+
+// failAnswered fails the pending call that a bad frame was the response
+// to (see DecodeError.ID): no other response will come, and waiting for
+// the deadline would only hide why. It reports whether that call holds
+// the turn to read. The frame is reported to the error hook all the same
+// (see take).
+func (c *Conn) failAnswered(err error) (woke bool) {
+	var d *DecodeError
+	if !errors.As(err, &d) {
+		return false
+	}
+	id, isInt := d.ID.Int64()
+	if !d.ID.IsValid() || !isInt {
+		return false
+	}
+	c.update(func(s *inFlight) {
+		p := s.calls.get(id)
+		if p == nil {
+			return
+		}
+		s.calls.del(id)
+		p.finishLocked(&Response{ID: d.ID, Error: &Error{
+			Code:    CodeParseError,
+			Message: fmt.Sprintf("jsonrpc: the peer's response to %s (id %d) is not valid JSON-RPC: %v", p.method, id, d),
+		}}, nil)
+		woke = p == s.turnCall
+	})
+	return woke
 }
 
 // incomingRequest is a request of the peer whose handler is running.

@@ -109,7 +109,8 @@ var (
 
 // DecodeError reports a frame that is not a valid JSON-RPC message. A
 // transport's Read returns it for one bad frame and stays usable; the engine
-// reports it to the error hook and reads on.
+// reports it to the error hook and reads on; when it is the response to a
+// pending call (see ID), that call fails with a CodeParseError *Error too.
 type DecodeError struct {
 	// Reason says what is wrong, e.g. `missing "jsonrpc" member`.
 	Reason string
@@ -117,6 +118,13 @@ type DecodeError struct {
 	Excerpt string
 	// Err is the underlying JSON syntax error, if any.
 	Err error
+	// ID is the id of a frame that can only be a response (it has an id
+	// and no "method") but is not a valid one, such as one without
+	// "jsonrpc" or with an error whose code is not an integer; the zero
+	// ID otherwise. The call it answers will get no other response: the
+	// engine fails that call with this error instead of letting it wait
+	// for its deadline.
+	ID ID
 }
 
 func (e *DecodeError) Error() string {

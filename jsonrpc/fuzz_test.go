@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"testing"
@@ -13,6 +14,8 @@ var mcpSeeds = []string{
 	`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{"listChanged":true},"sampling":{}},"clientInfo":{"name":"mcpwire","version":"0.1.0"}}}`,
 	`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":true},"logging":{}},"serverInfo":{"name":"everything","version":"1.0.0"},"instructions":"hi"}}`,
 	`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+	`{"id":4,"result":{"tools":[]}}`,
+	`{"jsonrpc":"2.0","id":"x","error":{"code":"E","message":"m"}}`,
 	`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":"abc"}}`,
 	`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"message":"héllo \u2028 \"q\""},"_meta":{"progressToken":3}}}`,
 	`{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"Echo: hi"}],"isError":false}}`,
@@ -56,10 +59,32 @@ func FuzzDecodeMessage(f *testing.F) {
 			if !IsDecodeError(err) {
 				t.Fatalf("DecodeMessage error %T %v is not a *DecodeError", err, err)
 			}
+			checkResponseID(t, data, err)
 			return
 		}
 		checkRoundTrip(t, m)
 	})
+}
+
+// checkResponseID checks that a DecodeError names an id only for a frame
+// that is a JSON object with that id and without a method, as the engine
+// fails the pending call of that id with it.
+func checkResponseID(t *testing.T, data []byte, err error) {
+	var d *DecodeError
+	if !errors.As(err, &d) || !d.ID.IsValid() {
+		return
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(data, &obj) != nil {
+		t.Fatalf("%q: DecodeError.ID %v for a frame that is not a JSON object", data, d.ID)
+	}
+	if m, ok := obj["method"]; ok && string(m) != "null" {
+		t.Fatalf("%q: DecodeError.ID %v for a frame with a method", data, d.ID)
+	}
+	id, perr := parseID(bytes.TrimSpace(obj["id"]))
+	if perr != nil || id != d.ID {
+		t.Fatalf("%q: DecodeError.ID %v, but the frame's id is %s", data, d.ID, obj["id"])
+	}
 }
 
 func FuzzDecodeFrame(f *testing.F) {

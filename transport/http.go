@@ -96,7 +96,10 @@ var ErrSessionExpired = errors.New("transport: MCP session expired")
 // Listening: after notifications/initialized went through, a GET stream
 // delivers what the server sends on its own. 405, another 4xx or a reply
 // that is not SSE turn it off (reported to ErrorHook); network errors and
-// 5xx are retried like a broken stream.
+// 5xx are retried like a broken stream. A GET that meets an expired
+// session renews it, once: the same answer in the new session, before any
+// GET got a stream, turns the listener off (a server that answers every
+// GET with 404).
 //
 // Resumption: a broken GET stream, or a POST's stream that broke before
 // its response, is resumed with GET and Last-Event-ID after the server's

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpwire/mcpwire/internal/sse"
 	"github.com/mcpwire/mcpwire/jsonrpc"
@@ -86,4 +87,30 @@ func TestHTTPWithConnCancellationClosesStream(t *testing.T) {
 	if _, err := conn.Call(context.Background(), "ping", nil, nil); err != nil {
 		t.Fatalf("ping after the cancellation: %v", err)
 	}
+}
+
+// A server whose SSE reply holds an invalid response to the call (here
+// without "jsonrpc", as sloppy servers write it) and then stays open: the
+// call fails at once with what is wrong, not at its deadline, and its
+// reply stream is closed, not read (or resumed) for ever.
+func TestHTTPWithConnInvalidResponseOnStream(t *testing.T) {
+	srv := newHTTPScript(t)
+	cfg, _, _ := httpTestConfig(srv)
+	s := httpConnect(t, cfg)
+	closed := make(chan struct{})
+	// The frame echoes the token the request carried: the call's error
+	// must not show it.
+	srv.on("tools/list", httpIsPOST("tools/list"), httpReplySSE(closed, []httpEv{{id: "1", data: `{"id":%ID%,"result":{"echo":"` + httpTestToken + `"}}`}}))
+	conn := jsonrpc.NewConn(s, jsonrpc.Options{})
+	defer conn.Close()
+	// The timeout only bounds a failing test.
+	_, err := conn.Call(context.Background(), "tools/list", nil, &jsonrpc.CallOptions{Timeout: time.Minute})
+	var rpcErr *jsonrpc.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeParseError || !strings.Contains(err.Error(), `missing "jsonrpc" member`) {
+		t.Fatalf("Call = %v, want a parse error naming the missing member", err)
+	}
+	if strings.Contains(err.Error(), strings.TrimPrefix(httpTestToken, "Bearer ")) {
+		t.Fatalf("Call = %v, shows the request's token", err)
+	}
+	httpWaitClosed(t, closed, "closing the answered call's stream")
 }

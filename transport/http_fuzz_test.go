@@ -3,6 +3,7 @@ package transport
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"io"
 	"net/http"
 	"net/url"
@@ -24,6 +25,8 @@ func FuzzHTTPReplyBody(f *testing.F) {
 		"id: p\ndata:\n\nevent: message\nid: 1\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":1,\"progress\":1}}\n\n" +
 			"data: {\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"method\":\"elicitation/create\",\"params\":{}}\n\ndata: {\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}\n\n",
 		"data: not json\n\ndata: [{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}]\n\n",
+		"id: 1\ndata: {\"id\":7,\"result\":{}}\n\n",
+		`[{"jsonrpc":"2.0","method":"m"},{"jsonrpc":"2.0","id":7,"error":{"code":"x","message":"m"}}]`,
 		": keep-alive\n\nevent: endpoint\ndata: /x\n\n",
 	} {
 		f.Add([]byte(seed), true)
@@ -62,6 +65,11 @@ func FuzzHTTPReplyBody(f *testing.F) {
 		answered := 0
 		count := func(it inboundItem) {
 			if r, ok := it.msg.(*jsonrpc.Response); ok && r.ID == id {
+				answered++
+			}
+			// An invalid response to the call is its answer too: the
+			// engine fails the call with it.
+			if d := (*jsonrpc.DecodeError)(nil); errors.As(it.err, &d) && d.ID == id {
 				answered++
 			}
 			if it.msg == nil && !jsonrpc.IsDecodeError(it.err) {

@@ -79,6 +79,14 @@ func (s *httpStream) ReleaseListener(ctx context.Context) {
 	}
 }
 
+// setListenerRenewed sets listenerRenewed to v and returns what it was.
+func (s *httpStream) setListenerRenewed(v bool) (was bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	was, s.listenerRenewed = s.listenerRenewed, v
+	return was
+}
+
 // listenerOff stands in for the cancel func of a listener that turned off.
 func listenerOff() {}
 
@@ -115,7 +123,9 @@ func (s *httpStream) awaitListener(ctx context.Context, ready <-chan struct{}) {
 // the listener off; ErrorHook hears about it, nothing else fails. A GET
 // that carried the session and meets an expired one (404, or the 400 quirk
 // described at StreamableHTTP) renews the session, which restarts the
-// listener.
+// listener; if the restarted listener's GET meets the same answer before
+// any GET got a stream, the server has no GET route (a router that
+// answers 404 to every GET) and the listener turns off instead.
 func (s *httpStream) runListener(ctx context.Context, ready chan struct{}) {
 	const what = "listener"
 	signalled := false
@@ -149,7 +159,8 @@ func (s *httpStream) runListener(ctx context.Context, ready chan struct{}) {
 		case err != nil:
 			cause = err.Error()
 		case isSSEReply(resp):
-			events, _, rerr := s.consumeSSE(ctx, resp.Body, st, deliverAll)
+			s.setListenerRenewed(false)
+			events, _, rerr := s.consumeSSE(ctx, resp.Body, st, deliverAll, nil, resp.Request)
 			resp.Body.Close()
 			if ctx.Err() != nil {
 				return
@@ -164,6 +175,10 @@ func (s *httpStream) runListener(ctx context.Context, ready chan struct{}) {
 			return
 		case s.sessionExpired(resp, info):
 			resp.Body.Close()
+			if s.setListenerRenewed(true) {
+				off("the server answered %s in the session that the previous such answer renewed; taking it as no GET stream at this URL", resp.Status)
+				return
+			}
 			// Renewal restarts the listener; this one is done either way.
 			_ = s.renew(ctx, info.gen, "GET "+what)
 			return

@@ -181,6 +181,26 @@ func TestHTTPListenerSessionExpiry(t *testing.T) {
 	}
 }
 
+// A server whose router answers every GET with 404 (an Express app with
+// only app.post, say) looks, to the listener, like a session that expired:
+// the first 404 renews the session, but the same answer in the new
+// session turns the listener off. Renewing again would re-initialize for
+// ever, as fast as the server answers.
+func TestHTTPListenerGET404InNewSessionTurnsOff(t *testing.T) {
+	srv := newHTTPScript(t)
+	cfg, _, hooks := listenerConfig(srv)
+	s := httpConnect(t, cfg)
+	srv.on("listener of sess-1", httpWithSession(httpIsGET(""), "sess-1"), httpReplyStatus(http.StatusNotFound))
+	httpScriptRenewal(srv, "sess-2")
+	srv.on("listener of sess-2", httpWithSession(httpIsGET(""), "sess-2"), httpReplyStatus(http.StatusNotFound))
+	httpHandshake(t, srv, s, "sess-1")
+	hooks.waitHook(t, "is off")
+	// Another initialize would have found no step; the session works.
+	srv.on("ping", httpWithSession(httpIsPOST("ping"), "sess-2"), httpReplyJSON(200, `{"jsonrpc":"2.0","id":%ID%,"result":{}}`))
+	httpWrite(t, s, httpRequest(t, 5, "ping", nil))
+	httpReadResponse(t, s, 5)
+}
+
 func TestHTTPListenerHeld(t *testing.T) {
 	srv := newHTTPScript(t)
 	cfg, _, _ := listenerConfig(srv)

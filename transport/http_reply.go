@@ -34,6 +34,9 @@ type replyWatch struct {
 	// are scrubbed from error responses, the one place where a server's
 	// text becomes the error a caller sees. Success costs nothing.
 	sent *http.Request
+	// reissued is the id of a stateless re-issue of the request, answered
+	// as call.id; the zero ID when there was none.
+	reissued jsonrpc.ID
 }
 
 // see inspects one message before delivery. An error response without an
@@ -54,6 +57,25 @@ func (w *replyWatch) see(m jsonrpc.Message) {
 	if r.ID == w.call.id {
 		w.answered = true
 	}
+}
+
+// seeBad inspects a bad frame before delivery. One that can only be the
+// response to the watched request (see jsonrpc.DecodeError.ID) is its
+// answer: the engine fails the call with it, so the reply must not be
+// read on, resumed, or failed once more. w may be nil (nothing watched).
+func (w *replyWatch) seeBad(err error) bool {
+	var d *jsonrpc.DecodeError
+	if w == nil || !errors.As(err, &d) || !d.ID.IsValid() {
+		return false
+	}
+	if w.reissued.IsValid() && d.ID == w.reissued {
+		d.ID = w.call.id
+	}
+	if d.ID != w.call.id {
+		return false
+	}
+	w.answered = true
+	return true
 }
 
 // readJSONReply reads an application/json reply to a request and queues
@@ -92,7 +114,7 @@ func (s *httpStream) readJSONReply(call *postCall, resp *http.Response) (settled
 			return false
 		}
 	}
-	s.deliverDecodeErrors(call.ctx, derr)
+	s.deliverDecodeErrors(call.ctx, derr, &w, resp.Request)
 	if !w.answered {
 		return s.failCall(call, codeTransportError, fmt.Sprintf("transport: the JSON reply to %s (id %s) from %s carried no response to it", call.method, call.id, s.redacted()))
 	}
@@ -123,9 +145,8 @@ func giveReplyBuf(b *[]byte) {
 func (s *httpStream) readPOSTStream(call *postCall, resp *http.Response) {
 	st := &sseState{}
 	w := replyWatch{call: call, sent: resp.Request}
-	var reissued jsonrpc.ID // the id of a stateless re-issue, answered as call.id
 	onMsg := func(m jsonrpc.Message) bool {
-		if r, ok := m.(*jsonrpc.Response); ok && reissued.IsValid() && r.ID == reissued {
+		if r, ok := m.(*jsonrpc.Response); ok && w.reissued.IsValid() && r.ID == w.reissued {
 			r.ID = call.id
 		}
 		w.see(m)
@@ -135,7 +156,7 @@ func (s *httpStream) readPOSTStream(call *postCall, resp *http.Response) {
 	body := resp.Body
 	attempts := 0
 	for {
-		events, _, err := s.consumeSSE(call.ctx, body, st, onMsg)
+		events, _, err := s.consumeSSE(call.ctx, body, st, onMsg, &w, w.sent)
 		body.Close()
 		if w.answered || call.ctx.Err() != nil {
 			return
@@ -145,12 +166,12 @@ func (s *httpStream) readPOSTStream(call *postCall, resp *http.Response) {
 		}
 		cause := describeEnd(err)
 		if s.stateless.Load() {
-			if reissued.IsValid() || !s.safeToReissue(call.method) {
-				s.statelessStreamBroken(call, cause, reissued.IsValid())
+			if w.reissued.IsValid() || !s.safeToReissue(call.method) {
+				s.statelessStreamBroken(call, cause, w.reissued.IsValid())
 				return
 			}
 			var ok bool
-			if body, reissued, ok = s.reissue(call, cause, onMsg); !ok {
+			if body, w.reissued, ok = s.reissue(call, cause, onMsg); !ok {
 				return
 			}
 			continue
@@ -243,9 +264,12 @@ func (s *httpStream) maxEventSize() int {
 // consumeSSE reads events from body until it ends, fails, ctx ends, or
 // onMsg asks to stop (returning stopped). Every message of a "message"
 // event (or an event without a type) goes to onMsg; bad data is queued as
-// a decode error, which leaves the stream usable. events counts every
-// event, priming events included: any event is progress.
-func (s *httpStream) consumeSSE(ctx context.Context, body io.Reader, st *sseState, onMsg func(jsonrpc.Message) bool) (events int, stopped bool, err error) {
+// a decode error, which leaves the stream usable, unless it was the
+// response w watches for (nil: none), which stops too. sent is the
+// request the stream answers, whose credentials a decode error must not
+// quote. events counts every event, priming events included: any event
+// is progress.
+func (s *httpStream) consumeSSE(ctx context.Context, body io.Reader, st *sseState, onMsg func(jsonrpc.Message) bool, w *replyWatch, sent *http.Request) (events int, stopped bool, err error) {
 	r := takeSSEReader(body)
 	defer giveSSEReader(r)
 	if limit := s.maxEventSize(); limit > 0 {
@@ -276,7 +300,9 @@ func (s *httpStream) consumeSSE(ctx context.Context, body io.Reader, st *sseStat
 				stop = true
 			}
 		}
-		s.deliverDecodeErrors(ctx, derr)
+		if s.deliverDecodeErrors(ctx, derr, w, sent) {
+			stop = true
+		}
 		if err := ctx.Err(); err != nil {
 			return events, false, err
 		}
@@ -382,18 +408,27 @@ func readLimitedInto(data []byte, r io.Reader, size, limit int64) ([]byte, error
 }
 
 // deliverDecodeErrors queues each bad frame of a decode result separately,
-// so that every one Read returns is a single *jsonrpc.DecodeError.
-func (s *httpStream) deliverDecodeErrors(ctx context.Context, err error) {
+// so that every one Read returns is a single *jsonrpc.DecodeError, with
+// the credentials sent carried taken out of what it quotes of the frame
+// (it reaches the error hook, or a call's error). It reports whether one
+// was the response w watches for (see seeBad).
+func (s *httpStream) deliverDecodeErrors(ctx context.Context, err error, w *replyWatch, sent *http.Request) (answered bool) {
 	if err == nil {
-		return
+		return false
 	}
+	errs := []error{err}
 	if multi, ok := err.(interface{ Unwrap() []error }); ok {
-		for _, e := range multi.Unwrap() {
-			s.deliver(ctx, inboundItem{err: e})
-		}
-		return
+		errs = multi.Unwrap()
 	}
-	s.deliver(ctx, inboundItem{err: err})
+	secrets := sentSecrets(sent)
+	for _, e := range errs {
+		scrubDecodeError(e, secrets)
+		if w.seeBad(e) {
+			answered = true
+		}
+		s.deliver(ctx, inboundItem{err: e})
+	}
+	return answered
 }
 
 // decodeReason is the reason part of a decode error, without the excerpt

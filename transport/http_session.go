@@ -229,7 +229,7 @@ func (s *httpStream) ownResponse(ctx context.Context, resp *http.Response, id js
 			return nil, fmt.Errorf("the reply to the repeated initialize is not valid JSON-RPC: %s", decodeReason(derr))
 		}
 	case "text/event-stream":
-		_, _, err := s.consumeSSE(ctx, resp.Body, &sseState{}, onMsg)
+		_, _, err := s.consumeSSE(ctx, resp.Body, &sseState{}, onMsg, nil, resp.Request)
 		if got == nil {
 			return nil, fmt.Errorf("the SSE reply to the repeated initialize ended without its response (%s)", describeEnd(err))
 		}

@@ -67,9 +67,15 @@ type httpStream struct {
 	haveInit       bool // initParams holds initialize's params
 	listenerWanted bool // notifications/initialized went through
 	listenerHeld   bool // see HoldListener
-	sessionID      string
-	gen            uint64 // bumped whenever sessionID changes
-	version        string
+	// listenerRenewed: a GET of the listener met an expired session and
+	// renewed it, and no GET has been answered with a stream since. A
+	// GET that meets "expired" again then means the server has no GET
+	// route (404 for any GET), not a session gone twice: renewing again
+	// would loop for ever.
+	listenerRenewed bool
+	sessionID       string
+	gen             uint64 // bumped whenever sessionID changes
+	version         string
 	// initParams are the params of the engine's initialize, for re-init,
 	// interned: the sessions of one client configuration send the same
 	// ones, and an idle session then holds a pointer instead of a copy.

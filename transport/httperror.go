@@ -173,6 +173,8 @@ func redactURL(raw string) string {
 		if path != "" || strings.Contains(rest, "/") {
 			s += "/" + path
 		}
+	} else {
+		s = cutBareUserinfo(s)
 	}
 	if hasQuery && q != "" {
 		s += "?REDACTED"
@@ -200,7 +202,27 @@ func redactParsedURL(u *url.URL) string {
 			c.RawQuery = "REDACTED"
 		}
 	}
+	if c.Host == "" {
+		// No "//": url.Parse saw no authority, so credentials typed
+		// without the scheme ("user:token@host/mcp") are still there,
+		// as the scheme and opaque part or as the path.
+		return cutBareUserinfo(c.String())
+	}
 	return c.String()
+}
+
+// cutBareUserinfo drops what precedes the last "@" of the first segment
+// of a URL written without "//" ("user:token@host/mcp" is host/mcp): the
+// user info of a URL whose scheme was left out.
+func cutBareUserinfo(s string) string {
+	end := strings.IndexAny(s, "/?#")
+	if end < 0 {
+		end = len(s)
+	}
+	if i := strings.LastIndexByte(s[:end], '@'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
 }
 
 // clipRunes shortens s to at most n bytes for an error line.

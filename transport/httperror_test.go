@@ -17,6 +17,10 @@ func TestRedactURL(t *testing.T) {
 		"http://u:p@h/%zz?key=secret":      "http://h/%zz?REDACTED", // unparseable: cut by hand
 		"not a url\x7f?secret=1":           "not a url\x7f?REDACTED",
 		"http://u:p@[::1]:80/x?token=abcd": "http://[::1]:80/x?token=REDACTED",
+		"u:pw@h/x?token=abcd":              "h/x?token=REDACTED", // no scheme: opaque
+		"tok@h/x":                          "h/x",                // no scheme: a path
+		"u:p\x7f@h/x?token=abcd":           "h/x?REDACTED",       // no scheme, unparseable
+		"mailto:/x@y":                      "mailto:/x@y",        // an @ after the first segment stays
 	} {
 		if got := redactURL(in); got != want {
 			t.Errorf("redactURL(%q) = %q, want %q", in, got, want)

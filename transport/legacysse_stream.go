@@ -215,9 +215,13 @@ func (s *sseStream) releaseClient() { s.sender.close() }
 func (s *sseStream) Endpoint() string { return redactParsedURL(s.endpoint) }
 
 // scrubLegacyError takes the credentials the GET carried out of an error
-// response's message and data before the caller can see them.
+// response's message and data, and out of what a bad frame's decode error
+// quotes of it, before the caller (or the error hook) can see them.
 func scrubLegacyError(it inboundLegacy, req *http.Request) {
 	if r, ok := it.msg.(*jsonrpc.Response); ok && r.Error != nil {
 		scrubRPCError(r.Error, sentSecrets(req))
+	}
+	if it.err != nil {
+		scrubDecodeError(it.err, sentSecrets(req))
 	}
 }

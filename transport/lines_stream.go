@@ -70,6 +70,10 @@ type lineStreamConfig struct {
 	// parker waits for the reader's input with no goroutine (see park);
 	// nil when the reader cannot.
 	parker sourceParker
+	// secrets are taken out of what a bad frame's decode error quotes of
+	// it (a stdio server's Env values, which a server may print on
+	// stdout); nil for none.
+	secrets []string
 }
 
 // sourceParker is a reader's source that can wait for input with no
@@ -231,9 +235,11 @@ func (s *lineStream) pump(emit func(readResult) bool) error {
 		}
 		if joined, ok := decodeErr.(interface{ Unwrap() []error }); ok {
 			for _, e := range joined.Unwrap() {
+				scrubDecodeError(e, s.cfg.secrets)
 				results = append(results, readResult{err: e})
 			}
 		} else if decodeErr != nil {
+			scrubDecodeError(decodeErr, s.cfg.secrets)
 			results = append(results, readResult{err: decodeErr})
 		}
 		for i, r := range results {

@@ -3,6 +3,7 @@ package transport
 import (
 	"bytes"
 	"encoding/base64"
+	"errors"
 	"net/http"
 	"slices"
 	"strings"
@@ -108,6 +109,29 @@ func scrubRPCError(e *jsonrpc.Error, secrets []string) {
 			e.Data = bytes.ReplaceAll(e.Data, []byte(v), []byte(redactedMark))
 		}
 	}
+}
+
+// scrubDecodeError takes the secrets out of what a bad frame's
+// *jsonrpc.DecodeError quotes of the server's text: its excerpt and its
+// reason. The excerpt is the frame's start, cut at a fixed length, so a
+// secret it ends in the middle of is taken out too, down to its first
+// minSecretLen bytes.
+func scrubDecodeError(err error, secrets []string) {
+	var d *jsonrpc.DecodeError
+	if len(secrets) == 0 || !errors.As(err, &d) {
+		return
+	}
+	d.Reason = scrubSecrets(d.Reason, secrets)
+	ex := scrubSecrets(d.Excerpt, secrets)
+	for _, v := range longestFirst(secrets) {
+		for n := min(len(v), len(ex)+1) - 1; n >= minSecretLen; n-- {
+			if strings.HasSuffix(ex, v[:n]) {
+				ex = ex[:len(ex)-n] + redactedMark
+				break
+			}
+		}
+	}
+	d.Excerpt = ex
 }
 
 // longestFirst returns the secrets worth scrubbing, longest first.

@@ -3,12 +3,15 @@ package transport
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
 // A hostile server that echoes the credentials it received, in each of the
@@ -111,4 +114,84 @@ func TestRoutingHeadersAreNoSecrets(t *testing.T) {
 	if slices.Contains(got, "tools/call") || slices.Contains(got, "roots") || !slices.Contains(got, "key-0a1b2c") {
 		t.Errorf("sentSecrets = %q", got)
 	}
+}
+
+// A bad frame quotes the server's text in its decode error (the excerpt,
+// and the reason for a bad member), which reaches the error hook: a
+// server that echoes the credentials in one finds them scrubbed, on the
+// GET listener, in a POST's event stream and in a JSON batch, and on the
+// legacy SSE stream. A token that the excerpt's cut ends in the middle of
+// goes too.
+func TestEchoedCredentialsInBadFramesAreScrubbed(t *testing.T) {
+	const bearer = "tok-FRAME-0123456789abcdef"
+	check := func(t *testing.T, err error) {
+		t.Helper()
+		var text string
+		if d := new(jsonrpc.DecodeError); errors.As(err, &d) {
+			text = d.Reason + " " + d.Excerpt
+		} else {
+			t.Fatalf("Read error = %v, want a decode error", err)
+		}
+		if strings.Contains(text, bearer[:minSecretLen+2]) || !strings.Contains(text, redactedMark) {
+			t.Fatalf("decode error %q: want the token scrubbed", text)
+		}
+	}
+	// Bad frames: the token in a member of a message without "jsonrpc";
+	// in "jsonrpc" itself (the reason quotes it); and cut by the excerpt.
+	pad := strings.Repeat("x", 200-len(`{"method":"m","params":{"p":"`)-6)
+	frames := []string{
+		`{"method":"m","params":{"echo":"%s"}}`,
+		`{"jsonrpc":"%s","method":"m"}`,
+		`{"method":"m","params":{"p":"` + pad + `%s"}}`,
+	}
+	t.Run("streamable", func(t *testing.T) {
+		for i, f := range frames {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				data := fmt.Sprintf(f, strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "))
+				switch r.Method {
+				case http.MethodGet: // the listener
+					w.Header().Set("Content-Type", "text/event-stream")
+					fmt.Fprintf(w, "data: %s\n\n", data)
+					w.(http.Flusher).Flush()
+					<-r.Context().Done()
+				default:
+					if i%2 == 0 {
+						w.Header().Set("Content-Type", "text/event-stream")
+						fmt.Fprintf(w, "data: %s\n\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n", data)
+					} else {
+						w.Header().Set("Content-Type", "application/json")
+						fmt.Fprintf(w, `[%s,{"jsonrpc":"2.0","id":1,"result":{}}]`, data)
+					}
+				}
+			}))
+			s := httpConnect(t, &StreamableHTTP{URL: srv.URL, Headers: http.Header{"Authorization": {"Bearer " + bearer}}})
+			httpWrite(t, s, httpRequest(t, 1, "tools/list", nil))
+			// The POST's reply: the bad frame and the response, in an
+			// order that depends on the kind of reply.
+			var bad error
+			for range 2 {
+				if m, err := s.Read(context.Background()); err != nil {
+					bad = err
+				} else if r, ok := m.(*jsonrpc.Response); !ok || r.Error != nil {
+					t.Fatalf("Read = %v, want the response", m)
+				}
+			}
+			check(t, bad)
+			httpWrite(t, s, httpNotification(t, "notifications/initialized", nil))
+			_, err := s.Read(context.Background())
+			check(t, err) // from the listener
+			s.Close()     // ends the listener's GET, which srv.Close waits for
+			srv.Close()
+		}
+	})
+	t.Run("legacy", func(t *testing.T) {
+		ls := newLegacyServer(t, "/messages")
+		s := connectLegacy(t, &SSE{URL: ls.url(), Headers: http.Header{"Authorization": {"Bearer " + bearer}}})
+		h := <-ls.gets
+		for _, f := range frames {
+			ls.events <- message(fmt.Sprintf(f, strings.TrimPrefix(h.Get("Authorization"), "Bearer ")))
+			_, err := s.Read(context.Background())
+			check(t, err)
+		}
+	})
 }

@@ -41,8 +41,8 @@ type ServerOptions struct {
 //     HTTP falling back to legacy SSE); the URL is required.
 //
 // A command together with a URL is refused, as are fields that belong to
-// the other kind, and configured headers for a plain-http URL outside
-// loopback (ErrInsecureHTTP). Errors name fields, never header or env values. It
+// the other kind, and configured headers or a user name and password in
+// the URL for a plain-http URL outside loopback (ErrInsecureHTTP). Errors name fields, never header or env values. It
 // opens nothing; the caller connects the transport.
 func FromServer(s *config.Server, o ServerOptions) (Transport, error) {
 	typ := ""
@@ -135,9 +135,9 @@ func httpFromServer(s *config.Server, typ string, o ServerOptions) (Transport, e
 		if err := checkHeaderValues(h, u); err != nil {
 			return nil, err
 		}
-		if err := checkCleartextHeaders(s, u, o); err != nil {
-			return nil, err
-		}
+	}
+	if err := checkCleartextHeaders(s, u, o); err != nil {
+		return nil, err
 	}
 	body, event := httpLimits(s.MaxMessageSize)
 	switch typ {

@@ -19,8 +19,8 @@ import (
 // import; a caller that reports both tests for each.
 var ErrInsecureHTTP = errors.New("transport: plain http outside loopback")
 
-// checkCleartextHeaders refuses a server whose configured headers would
-// cross the network unencrypted. Every configured header counts: hosts'
+// checkCleartextHeaders refuses a server whose configured headers, or the
+// credentials in its URL, would cross the network unencrypted. Every configured header counts: hosts'
 // configs put API keys and tokens in headers of any name
 // ("Authorization", "X-API-Key", a vendor's own), and mcpwire treats every
 // header value as a secret. Loopback is exempt (nothing crosses a
@@ -33,7 +33,7 @@ var ErrInsecureHTTP = errors.New("transport: plain http outside loopback")
 // Headers itself has chosen what to send where, while a config file may
 // have been written for another URL.
 func checkCleartextHeaders(s *config.Server, u *url.URL, o ServerOptions) error {
-	if len(s.Headers) == 0 || o.AllowInsecureHTTP || !strings.EqualFold(u.Scheme, "http") || origin.IsLoopbackHost(u.Hostname()) || oauthAllowsInsecure(s.OAuth) {
+	if (len(s.Headers) == 0 && u.User == nil) || o.AllowInsecureHTTP || !strings.EqualFold(u.Scheme, "http") || origin.IsLoopbackHost(u.Hostname()) || oauthAllowsInsecure(s.OAuth) {
 		return nil
 	}
 	names := make([]string, 0, len(s.Headers))
@@ -41,12 +41,21 @@ func checkCleartextHeaders(s *config.Server, u *url.URL, o ServerOptions) error 
 		names = append(names, fmt.Sprintf("%q", clipRunes(k, 60)))
 	}
 	slices.Sort(names)
+	var sent []string
+	if len(names) > 0 {
+		sent = append(sent, "the header "+strings.Join(names, ", "))
+	}
+	if u.User != nil {
+		// The transports send it as Basic credentials, an Authorization
+		// header like any other.
+		sent = append(sent, "the URL's user name and password (sent as Authorization)")
+	}
 	what := "server"
 	if s.Name != "" {
 		what = "server " + quoteServer(s.Name)
 	}
-	return fmt.Errorf("%w: %s: the header %s would travel in clear text to %s (plain http to another machine); use https, or, only on a network you trust, set \"allowInsecureHttp\": true in the server's \"oauth\" block",
-		ErrInsecureHTTP, what, strings.Join(names, ", "), u.Host)
+	return fmt.Errorf("%w: %s: %s would travel in clear text to %s (plain http to another machine); use https, or, only on a network you trust, set \"allowInsecureHttp\": true in the server's \"oauth\" block",
+		ErrInsecureHTTP, what, strings.Join(sent, " and "), u.Host)
 }
 
 // oauthAllowsInsecure reads "allowInsecureHttp" from a server's "oauth"

@@ -48,6 +48,25 @@ func TestFromServerRefusesHeadersInClearTextOutsideLoopback(t *testing.T) {
 			t.Errorf("%s: %v", c.name, err)
 		}
 	}
+	// Credentials in the URL become an Authorization header: the same
+	// rule, and the error shows neither them nor the URL's password.
+	for _, raw := range []string{"http://user:" + secret + "@mcp.example.test/mcp", "http://" + secret + "@mcp.example.test/mcp"} {
+		_, err := FromServer(&config.Server{Name: "lab", URL: raw}, ServerOptions{})
+		if !errors.Is(err, ErrInsecureHTTP) || !strings.Contains(err.Error(), "user name and password") {
+			t.Fatalf("%s: %v, want ErrInsecureHTTP naming the URL's credentials", raw, err)
+		}
+		if strings.Contains(err.Error(), secret) {
+			t.Fatalf("the error shows the secret: %q", err)
+		}
+		for _, ok := range []config.Server{{URL: strings.Replace(raw, "http:", "https:", 1)}, {URL: raw, OAuth: json.RawMessage(`{"allowInsecureHttp":true}`)}} {
+			if _, err := FromServer(&ok, ServerOptions{}); err != nil {
+				t.Errorf("%s: %v", ok.URL, err)
+			}
+		}
+	}
+	if _, err := FromServer(&config.Server{URL: "http://user:" + secret + "@127.0.0.1:9/mcp"}, ServerOptions{}); err != nil {
+		t.Errorf("loopback with user info: %v", err)
+	}
 	// A key set to false, or an oauth block without it, lifts nothing.
 	for _, raw := range []string{`{"allowInsecureHttp":false}`, `{"clientId":"x"}`, `not json`} {
 		s := config.Server{URL: "http://mcp.example.test/mcp", Headers: headers, OAuth: json.RawMessage(raw)}

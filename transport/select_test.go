@@ -72,6 +72,11 @@ func TestFromServerErrors(t *testing.T) {
 		{"header value with newline", config.Server{URL: "http://h", Headers: map[string]string{"X-Key": "secretvalue\nX: y"}}, `header "X-Key"`},
 		{"bad header name", config.Server{URL: "http://h", Headers: map[string]string{"Bad Name": "secretvalue"}}, `header name "Bad Name"`},
 		{"password redacted", config.Server{Type: "sse", URL: "gopher://u:secretvalue@h/x"}, "gopher://h/x"},
+		// Credentials typed without the scheme: url.Parse takes "u" for
+		// the scheme and the rest for an opaque part or a path.
+		{"password without scheme", config.Server{URL: "u:secretvalue@h.example/mcp"}, "URL h.example/mcp: scheme must be"},
+		{"token without scheme", config.Server{Type: "http", URL: "secretvalue@h.example/mcp?k=v"}, "URL h.example/mcp?k=REDACTED: scheme must be"},
+		{"unparseable without scheme", config.Server{Type: "sse", URL: "u:secretvalue\x7f@h.example/mcp"}, "URL h.example/mcp is not a valid URL"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

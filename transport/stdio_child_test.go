@@ -32,6 +32,13 @@ const (
 	childFloodStderr = "flood-stderr"
 	// childExit3 writes two lines to stderr and exits with status 3.
 	childExit3 = "exit3"
+	// childSloppy answers each request without the "jsonrpc" member, as
+	// some hand-written servers do: a response the strict codec refuses.
+	childSloppy = "sloppy"
+	// childBadKey prints the value of API_KEY in a log line on stdout,
+	// complains about it on stderr, as a server refused by its upstream
+	// does, and exits with status 2.
+	childBadKey = "bad-key"
 	// childKillSelf dies of SIGKILL after a line on stderr.
 	childKillSelf = "kill-self"
 	// childCloseStdout closes stdout and keeps running until stdin ends.
@@ -140,6 +147,20 @@ func runChild(mode string) int {
 		fmt.Fprintln(os.Stderr, "starting up")
 		fmt.Fprintln(os.Stderr, "fatal: config file missing")
 		return 3
+	case childSloppy:
+		return eachFrame(func(frame []byte) int {
+			if req, ok := decodeRequest(frame); ok {
+				fmt.Fprintf(out, "{\"id\":%s,\"result\":{}}\n", req.ID)
+				out.Flush()
+			}
+			return -1
+		})
+	case childBadKey:
+		// A log line on stdout first, as careless servers write them.
+		fmt.Fprintf(out, "using API key %s\n", os.Getenv("API_KEY"))
+		out.Flush()
+		fmt.Fprintf(os.Stderr, "upstream refused API key %s\nbye\n", os.Getenv("API_KEY"))
+		return 2
 	case childKillSelf:
 		fmt.Fprintln(os.Stderr, "about to die")
 		syscall.Kill(os.Getpid(), syscall.SIGKILL)

@@ -21,7 +21,8 @@ type ExitError struct {
 	// exited within CloseTimeout.
 	Running bool
 	// StderrTail is the end of the server's stderr: its last lines, at
-	// most about 2 KiB.
+	// most about 2 KiB, with any value of Command.Env (4 bytes or more)
+	// replaced by "[redacted]".
 	StderrTail string
 }
 
@@ -73,4 +74,16 @@ func stderrTail(log []byte) string {
 		s = "…\n" + s
 	}
 	return s
+}
+
+// envSecrets lists the values of env worth scrubbing (see scrubSecrets),
+// nil when there are none, so that a child without secrets keeps no list.
+func envSecrets(env map[string]string) []string {
+	var out []string
+	for _, v := range env {
+		if len(v) >= minSecretLen {
+			out = append(out, v)
+		}
+	}
+	return out
 }

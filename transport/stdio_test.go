@@ -289,6 +289,53 @@ func TestStdioExitStatusInReadError(t *testing.T) {
 	}
 }
 
+// A server whose responses are not valid JSON-RPC (no "jsonrpc" member):
+// each call fails at once with what is wrong, rather than waiting for its
+// deadline while the engine only reports the frame it skipped.
+func TestStdioInvalidResponseFailsTheCall(t *testing.T) {
+	s := connect(t, childCommand(t, childSloppy))
+	conn := jsonrpc.NewConn(s, jsonrpc.Options{})
+	defer conn.Close()
+	for range 2 {
+		// The timeout only bounds a failing test.
+		_, err := conn.Call(context.Background(), "tools/list", nil, &jsonrpc.CallOptions{Timeout: longTimeout})
+		var rpcErr *jsonrpc.Error
+		if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeParseError {
+			t.Fatalf("Call = %v, want a parse error", err)
+		}
+		if !strings.Contains(err.Error(), `missing "jsonrpc" member`) || !strings.Contains(err.Error(), "tools/list") {
+			t.Fatalf("Call = %v, want the method and what is wrong", err)
+		}
+	}
+}
+
+// A server that echoes a configured secret on stdout and stderr before it
+// exits must not carry it into the decode error of its log line or the
+// exit error: Env's values never appear in errors.
+func TestStdioExitErrorHidesEnvValues(t *testing.T) {
+	c := childCommand(t, childBadKey)
+	c.CloseTimeout = longTimeout // bounds the wait for the exit status
+	c.Env["API_KEY"] = "sk-env-secret-value"
+	s := connect(t, c)
+	// The log line on stdout is a bad frame, whose decode error quotes it.
+	_, err := s.Read(context.Background())
+	if d := new(jsonrpc.DecodeError); !errors.As(err, &d) || strings.Contains(d.Excerpt+d.Reason, "sk-env-secret-value") || !strings.Contains(d.Excerpt, "[redacted]") {
+		t.Fatalf("Read = %v, want a decode error without the secret", err)
+	}
+	ee := readExitError(t, s)
+	if ee.ExitCode != 2 {
+		t.Fatalf("exit = %+v, want code 2", ee)
+	}
+	if want := "upstream refused API key [redacted]\nbye"; ee.StderrTail != want {
+		t.Fatalf("tail = %q, want %q", ee.StderrTail, want)
+	}
+	// A write after the exit names the exit too, with the same tail.
+	err = s.Write(context.Background(), &jsonrpc.Notification{Method: "late"})
+	if err == nil || strings.Contains(err.Error(), "sk-env-secret-value") {
+		t.Fatalf("write after exit: %v, want an error without the secret", err)
+	}
+}
+
 func TestStdioKilledBySignalInReadError(t *testing.T) {
 	c := childCommand(t, childKillSelf)
 	c.CloseTimeout = longTimeout // bounds the wait for the exit status

@@ -42,7 +42,12 @@ const reapTimeout = 5 * time.Second
 // the reaper waits in the poller on a pidfd rather than in a blocked wait
 // system call, which would hold an OS thread per child.
 type process struct {
-	name         string // the configured command, for errors
+	name string // the configured command, for errors
+	// secrets are the values of the configured Env, taken out of the
+	// stderr tail and of the decode errors of what it prints on stdout:
+	// a server that fails often says which key it was given ("invalid
+	// API key sk-…"), and Env's values never appear in errors.
+	secrets      []string
 	closeTimeout time.Duration
 	killTimeout  time.Duration
 	proc         *os.Process
@@ -104,6 +109,7 @@ func startProcess(c *Command, path string, env []string) (*stdioStream, error) {
 	// and environment, is garbage from here on.
 	p := &process{
 		name:         c.Command,
+		secrets:      envSecrets(c.Env),
 		closeTimeout: c.closeTimeout(),
 		killTimeout:  c.killTimeout(),
 		proc:         cmd.Process,
@@ -139,6 +145,7 @@ func startProcess(c *Command, path string, env []string) (*stdioStream, error) {
 		lazyRead:     true, // stdout is an OS pipe: the kernel buffers
 		deadlines:    stdoutR,
 		parker:       parker,
+		secrets:      p.secrets,
 	})
 	return &stdioStream{lineStream: s, proc: p}, nil
 }
@@ -242,7 +249,7 @@ func (p *process) awaitExitError() (*ExitError, error) {
 	select {
 	case <-p.exited:
 	case <-timer.C:
-		return &ExitError{Command: p.name, ExitCode: -1, Running: true, StderrTail: stderrTail(p.log.bytes())}, nil
+		return &ExitError{Command: p.name, ExitCode: -1, Running: true, StderrTail: p.stderrTail()}, nil
 	case <-p.closing:
 		return nil, errStreamClosed
 	}
@@ -259,7 +266,7 @@ func (p *process) awaitExitError() (*ExitError, error) {
 // exitError describes the exited child. Its state is nil only if waiting
 // failed, as when something else in this process reaped the child.
 func (p *process) exitError() *ExitError {
-	e := &ExitError{Command: p.name, ExitCode: p.state.ExitCode(), StderrTail: stderrTail(p.log.bytes())}
+	e := &ExitError{Command: p.name, ExitCode: p.state.ExitCode(), StderrTail: p.stderrTail()}
 	if p.state == nil {
 		return e
 	}
@@ -267,6 +274,16 @@ func (p *process) exitError() *ExitError {
 		e.Signal = ws.Signal().String()
 	}
 	return e
+}
+
+// stderrTail is the end of the child's stderr for an ExitError, without
+// the values of the configured Env.
+func (p *process) stderrTail() string {
+	log := p.log.bytes()
+	if len(p.secrets) == 0 {
+		return stderrTail(log)
+	}
+	return stderrTail([]byte(scrubSecrets(string(log), p.secrets)))
 }
 
 // shutdown is the stream's close: stdin closed, CloseTimeout, SIGTERM to
