@@ -173,7 +173,7 @@ func (c *Client) answerInput(ctx context.Context, ir *InputRequired) (map[string
 		if !slices.Contains([]string{MethodElicitationCreate, MethodSamplingCreateMessage, MethodRootsList}, req.Method) {
 			return nil, &InputError{Method: ir.Method, Asked: fmt.Sprintf("%q", clip(req.Method)), Err: errors.New("not a request the server may send as input")}
 		}
-		res, err := c.handle(ctx, c.conn, &jsonrpc.Request{Method: req.Method, Params: req.Params})
+		res, err := c.handleInput(ctx, req)
 		if err != nil {
 			var rpcErr *jsonrpc.Error
 			switch {
@@ -192,6 +192,23 @@ func (c *Client) answerInput(ctx context.Context, ir *InputRequired) (map[string
 		}
 	}
 	return answers, nil
+}
+
+// handleInput runs the handler for one input request. A handler that
+// panics fails the round with an error saying so, as its panic on an
+// older era's server request becomes an internal-error answer (the
+// engine recovers there): the same handler serves both eras, so it must
+// not take the caller down in one of them. The panic also goes to the
+// ErrorHook, like the engine's.
+func (c *Client) handleInput(ctx context.Context, req InputRequest) (res any, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("the %s handler panicked: %v", req.Method, v)
+			c.report(fmt.Errorf("mcp: %w", err))
+			res = nil
+		}
+	}()
+	return c.handle(ctx, c.conn, &jsonrpc.Request{Method: req.Method, Params: req.Params})
 }
 
 // handlerOption names the option whose handler answers method.
