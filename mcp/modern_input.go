@@ -89,13 +89,21 @@ func (c *Client) callWithInput(ctx context.Context, method string, params any, o
 	}
 	sent := base
 	backoff := shedBackoffFirst
+	limits := roundLimits{base: opts, start: time.Now()}
 	for round := 1; ; round++ {
 		withMeta, err := c.modern.withMeta(json.RawMessage(sent))
 		if err != nil {
 			return nil, fmt.Errorf("mcp: %s: adding _meta: %w", method, err)
 		}
-		raw, err := c.conn.Call(ctx, method, withMeta, opts)
+		ropts, err := limits.forRound(method, round)
 		if err != nil {
+			return nil, err
+		}
+		raw, err := c.conn.Call(ctx, method, withMeta, ropts)
+		if err != nil {
+			if round > 1 && errors.Is(err, jsonrpc.ErrTimeout) && limits.capped() {
+				return nil, limits.passed(method, round, err)
+			}
 			if capErr := missingCapability(method, err); capErr != nil {
 				return nil, capErr
 			}
@@ -134,6 +142,46 @@ func (c *Client) callWithInput(ctx context.Context, method string, params any, o
 			return nil, fmt.Errorf("mcp: %s: encoding the retry: %w", method, err)
 		}
 	}
+}
+
+// roundLimits holds the rounds of one request to the cap its options set
+// (a tool call's MaxTimeout, the ceiling progress may extend it to), from
+// the request's start: the rounds are one call, and a legacy call is
+// capped alike while the server asks its questions. Each round keeps its
+// own idle deadline, as a legacy call's is moved by the server's requests.
+type roundLimits struct {
+	base  *jsonrpc.CallOptions
+	start time.Time
+}
+
+// capped reports whether the options set a cap (the engine applies
+// MaxTimeout only to a call with OnProgress and a deadline).
+func (l *roundLimits) capped() bool {
+	b := l.base
+	return b != nil && b.OnProgress != nil && b.MaxTimeout > 0 && b.Timeout > 0
+}
+
+// forRound returns the options of round: the first round's as given,
+// a later round's with what is left of the cap.
+func (l *roundLimits) forRound(method string, round int) (*jsonrpc.CallOptions, error) {
+	if round == 1 || !l.capped() {
+		return l.base, nil
+	}
+	left := l.base.MaxTimeout - time.Since(l.start)
+	if left <= 0 {
+		return nil, l.passed(method, round, jsonrpc.ErrTimeout)
+	}
+	o := *l.base
+	o.MaxTimeout, o.Timeout = left, min(o.Timeout, left)
+	return &o, nil
+}
+
+// passed is the error of a request whose cap passed in round: err (the
+// engine's timeout of the round, or ErrTimeout) stays the cause, but the
+// message counts from the request's start, which the round's does not.
+func (l *roundLimits) passed(method string, round int, err error) error {
+	return &wrappedError{cause: err, msg: fmt.Sprintf("mcp: %s timed out after %v, in round %d of input: the rounds may not extend a call beyond its MaxTimeout (%v)",
+		method, time.Since(l.start).Round(time.Millisecond), round, l.base.MaxTimeout)}
 }
 
 // inputRequired reports whether raw is an input_required result, and
