@@ -203,6 +203,22 @@ func inputRequired(raw json.RawMessage) (*InputRequired, bool) {
 // answerInput answers every request of a round, through
 // ClientOptions.InputRequired when set, else the registered handlers.
 func (c *Client) answerInput(ctx context.Context, ir *InputRequired) (map[string]json.RawMessage, error) {
+	// The handlers' ctx ends with the session too, as it does for an
+	// older era's server request: nobody could send their answer then.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(sessionCtx{c}, cancel)()
+	answers, err := c.answerInputIn(ctx, ir)
+	if err != nil && c.conn.Err() != nil && errors.Is(err, context.Canceled) {
+		// Close (or the stream's end) cut the handlers off: say so, not
+		// that they could not answer.
+		return nil, requestError(ir.Method, c.conn.Err())
+	}
+	return answers, err
+}
+
+// answerInputIn is answerInput under the handlers' ctx.
+func (c *Client) answerInputIn(ctx context.Context, ir *InputRequired) (map[string]json.RawMessage, error) {
 	if c.opts.InputRequired != nil {
 		answers, err := c.opts.InputRequired(c.withOrigin(ctx), ir)
 		if err != nil {
