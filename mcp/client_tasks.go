@@ -23,6 +23,12 @@ const (
 // wait short.
 const DefaultTaskPollInterval = time.Second
 
+// maxTaskPollInterval bounds the server's pollInterval: a value of years
+// would leave a task unwatched for as long, and one past about 292 years
+// overflows a time.Duration into a negative wait, which polled at once,
+// in a loop.
+const maxTaskPollInterval = time.Minute
+
 // TaskOptions adjust StartToolTask. A nil *TaskOptions means the defaults.
 type TaskOptions struct {
 	// TTL asks the server to keep the task (and its result) that long
@@ -162,7 +168,7 @@ func (c *Client) ToolTaskResult(ctx context.Context, id string) (*CallToolResult
 // its questions, answered by the client's handlers (elicitation,
 // sampling), and which returns the result once the task is done. It asks
 // with tasks/get at the server's pollInterval (DefaultTaskPollInterval
-// when it gives none) and at once on each notifications/tasks/status for
+// when it gives none, at least once a minute whatever it gives) and at once on each notifications/tasks/status for
 // the task. It returns ctx's error when ctx ends first; the task goes on
 // (see CancelTask).
 func (c *Client) WaitTask(ctx context.Context, id string) (*Task, error) {
@@ -185,7 +191,11 @@ func (c *Client) WaitTask(ctx context.Context, id string) (*Task, error) {
 		}
 		wait := DefaultTaskPollInterval
 		if t.PollInterval != nil && *t.PollInterval > 0 {
-			wait = time.Duration(*t.PollInterval) * time.Millisecond
+			// Compared in milliseconds, before the product can overflow.
+			wait = maxTaskPollInterval
+			if *t.PollInterval < maxTaskPollInterval.Milliseconds() {
+				wait = time.Duration(*t.PollInterval) * time.Millisecond
+			}
 		}
 		if timer == nil {
 			timer = time.NewTimer(wait)

@@ -185,8 +185,11 @@ func (c *Client) toolCallOptions(ctx context.Context, opts *CallOptions) jsonrpc
 		}
 	}
 	if o.Timeout < 0 && o.MaxTimeout > 0 {
-		// No idle deadline; the cap still holds.
-		o.Timeout, o.MaxTimeout = o.MaxTimeout, NoTimeout
+		// No idle deadline; the cap still holds. The engine knows only
+		// an idle deadline under a ceiling, so the deadline is the cap
+		// and so is the ceiling: progress, which moves the deadline by
+		// Timeout, must not carry it past the cap.
+		o.Timeout = o.MaxTimeout
 	}
 	return o
 }

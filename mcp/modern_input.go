@@ -89,13 +89,21 @@ func (c *Client) callWithInput(ctx context.Context, method string, params any, o
 	}
 	sent := base
 	backoff := shedBackoffFirst
+	limits := roundLimits{base: opts, start: time.Now()}
 	for round := 1; ; round++ {
 		withMeta, err := c.modern.withMeta(json.RawMessage(sent))
 		if err != nil {
 			return nil, fmt.Errorf("mcp: %s: adding _meta: %w", method, err)
 		}
-		raw, err := c.conn.Call(ctx, method, withMeta, opts)
+		ropts, err := limits.forRound(method, round)
 		if err != nil {
+			return nil, err
+		}
+		raw, err := c.conn.Call(ctx, method, withMeta, ropts)
+		if err != nil {
+			if round > 1 && errors.Is(err, jsonrpc.ErrTimeout) && limits.capped() {
+				return nil, limits.passed(method, round, err)
+			}
 			if capErr := missingCapability(method, err); capErr != nil {
 				return nil, capErr
 			}
@@ -136,6 +144,46 @@ func (c *Client) callWithInput(ctx context.Context, method string, params any, o
 	}
 }
 
+// roundLimits holds the rounds of one request to the cap its options set
+// (a tool call's MaxTimeout, the ceiling progress may extend it to), from
+// the request's start: the rounds are one call, and a legacy call is
+// capped alike while the server asks its questions. Each round keeps its
+// own idle deadline, as a legacy call's is moved by the server's requests.
+type roundLimits struct {
+	base  *jsonrpc.CallOptions
+	start time.Time
+}
+
+// capped reports whether the options set a cap (the engine applies
+// MaxTimeout only to a call with OnProgress and a deadline).
+func (l *roundLimits) capped() bool {
+	b := l.base
+	return b != nil && b.OnProgress != nil && b.MaxTimeout > 0 && b.Timeout > 0
+}
+
+// forRound returns the options of round: the first round's as given,
+// a later round's with what is left of the cap.
+func (l *roundLimits) forRound(method string, round int) (*jsonrpc.CallOptions, error) {
+	if round == 1 || !l.capped() {
+		return l.base, nil
+	}
+	left := l.base.MaxTimeout - time.Since(l.start)
+	if left <= 0 {
+		return nil, l.passed(method, round, jsonrpc.ErrTimeout)
+	}
+	o := *l.base
+	o.MaxTimeout, o.Timeout = left, min(o.Timeout, left)
+	return &o, nil
+}
+
+// passed is the error of a request whose cap passed in round: err (the
+// engine's timeout of the round, or ErrTimeout) stays the cause, but the
+// message counts from the request's start, which the round's does not.
+func (l *roundLimits) passed(method string, round int, err error) error {
+	return &wrappedError{cause: err, msg: fmt.Sprintf("mcp: %s timed out after %v, in round %d of input: the rounds may not extend a call beyond its MaxTimeout (%v)",
+		method, time.Since(l.start).Round(time.Millisecond), round, l.base.MaxTimeout)}
+}
+
 // inputRequired reports whether raw is an input_required result, and
 // decodes it (nil if malformed). A complete result costs a scan.
 func inputRequired(raw json.RawMessage) (*InputRequired, bool) {
@@ -155,6 +203,22 @@ func inputRequired(raw json.RawMessage) (*InputRequired, bool) {
 // answerInput answers every request of a round, through
 // ClientOptions.InputRequired when set, else the registered handlers.
 func (c *Client) answerInput(ctx context.Context, ir *InputRequired) (map[string]json.RawMessage, error) {
+	// The handlers' ctx ends with the session too, as it does for an
+	// older era's server request: nobody could send their answer then.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(sessionCtx{c}, cancel)()
+	answers, err := c.answerInputIn(ctx, ir)
+	if err != nil && c.conn.Err() != nil && errors.Is(err, context.Canceled) {
+		// Close (or the stream's end) cut the handlers off: say so, not
+		// that they could not answer.
+		return nil, requestError(ir.Method, c.conn.Err())
+	}
+	return answers, err
+}
+
+// answerInputIn is answerInput under the handlers' ctx.
+func (c *Client) answerInputIn(ctx context.Context, ir *InputRequired) (map[string]json.RawMessage, error) {
 	if c.opts.InputRequired != nil {
 		answers, err := c.opts.InputRequired(c.withOrigin(ctx), ir)
 		if err != nil {
@@ -173,7 +237,7 @@ func (c *Client) answerInput(ctx context.Context, ir *InputRequired) (map[string
 		if !slices.Contains([]string{MethodElicitationCreate, MethodSamplingCreateMessage, MethodRootsList}, req.Method) {
 			return nil, &InputError{Method: ir.Method, Asked: fmt.Sprintf("%q", clip(req.Method)), Err: errors.New("not a request the server may send as input")}
 		}
-		res, err := c.handle(ctx, c.conn, &jsonrpc.Request{Method: req.Method, Params: req.Params})
+		res, err := c.handleInput(ctx, req)
 		if err != nil {
 			var rpcErr *jsonrpc.Error
 			switch {
@@ -192,6 +256,23 @@ func (c *Client) answerInput(ctx context.Context, ir *InputRequired) (map[string
 		}
 	}
 	return answers, nil
+}
+
+// handleInput runs the handler for one input request. A handler that
+// panics fails the round with an error saying so, as its panic on an
+// older era's server request becomes an internal-error answer (the
+// engine recovers there): the same handler serves both eras, so it must
+// not take the caller down in one of them. The panic also goes to the
+// ErrorHook, like the engine's.
+func (c *Client) handleInput(ctx context.Context, req InputRequest) (res any, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("the %s handler panicked: %v", req.Method, v)
+			c.report(fmt.Errorf("mcp: %w", err))
+			res = nil
+		}
+	}()
+	return c.handle(ctx, c.conn, &jsonrpc.Request{Method: req.Method, Params: req.Params})
 }
 
 // handlerOption names the option whose handler answers method.

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
 	"github.com/mcpwire/mcpwire/internal/peerschema"
 )
@@ -69,6 +71,11 @@ type toolSchema struct {
 	raw  []byte
 	once sync.Once
 	sch  *jsonschema.Schema // nil when compilation failed
+	// cyclic is set once a validation ran into a cycle of references
+	// (see refCycle): the schema is then as unusable as one that does
+	// not compile. cycleOnce reports it once.
+	cyclic    atomic.Bool
+	cycleOnce sync.Once
 }
 
 // learn records the outputSchemas of tools. A schema identical to the one
@@ -141,7 +148,7 @@ func (sc *schemaCache) check(tool string, res *CallToolResult, report func(error
 	if compileErr != nil {
 		report(fmt.Errorf("mcp: tool %q: its outputSchema cannot be compiled, so its output is not validated: %w", clip(tool), compileErr))
 	}
-	if ts.sch == nil {
+	if ts.sch == nil || ts.cyclic.Load() {
 		return nil
 	}
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(res.StructuredContent))
@@ -149,9 +156,37 @@ func (sc *schemaCache) check(tool string, res *CallToolResult, report func(error
 		return &OutputSchemaError{Tool: tool, Err: fmt.Errorf("structuredContent is not valid JSON: %w", err)}
 	}
 	if err := ts.sch.Validate(inst); err != nil {
+		if refCycle(err) {
+			// The validator meets the cycle only at validation time (it
+			// compiles), and no output could get past it: the schema is
+			// broken, not the output.
+			ts.cyclic.Store(true)
+			ts.cycleOnce.Do(func() {
+				report(fmt.Errorf("mcp: tool %q: its outputSchema's references form a cycle, so its output is not validated: %s", clip(tool), validationDetail(err)))
+			})
+			return nil
+		}
 		return &OutputSchemaError{Tool: tool, Err: err}
 	}
 	return nil
+}
+
+// refCycle reports whether a validation failed on a cycle of $refs
+// anywhere in its tree of causes.
+func refCycle(err error) bool {
+	var vErr *jsonschema.ValidationError
+	if !errors.As(err, &vErr) {
+		return false
+	}
+	if _, ok := vErr.ErrorKind.(*kind.RefCycle); ok {
+		return true
+	}
+	for _, cause := range vErr.Causes {
+		if refCycle(cause) {
+			return true
+		}
+	}
+	return false
 }
 
 // toolsKnown is what a session's tool listings taught: the tools' output

@@ -82,8 +82,8 @@ func TestToolCallPolicy(t *testing.T) {
 						return nil, err
 					}
 				}
-			case "endless": // progress every minute, forever
-				for i := 0; ; i++ {
+			case "endless": // progress every minute, for 10 h (a cap that fails to hold fails the test, not hang it)
+				for i := range 600 {
 					select {
 					case <-ctx.Done():
 						return nil, ctx.Err()
@@ -118,6 +118,11 @@ func TestToolCallPolicy(t *testing.T) {
 		}
 		if d, err := elapsed(call("endless", &CallOptions{MaxTimeout: 20 * time.Minute})); !errors.Is(err, jsonrpc.ErrTimeout) || d != 20*time.Minute {
 			t.Errorf("endless progress under a 20 min cap: %v after %v", err, d)
+		}
+		// With no idle deadline the cap still holds: progress must not
+		// carry the call past it.
+		if d, err := elapsed(call("endless", &CallOptions{Timeout: NoTimeout, MaxTimeout: 20 * time.Minute})); !errors.Is(err, jsonrpc.ErrTimeout) || d != 20*time.Minute {
+			t.Errorf("endless progress under a 20 min cap and no idle deadline: %v after %v", err, d)
 		}
 		if d, err := elapsed(call("idle", &CallOptions{Timeout: time.Minute})); !errors.Is(err, jsonrpc.ErrTimeout) || d != time.Minute {
 			t.Errorf("an idle tool with a 1 min Timeout: %v after %v", err, d)
