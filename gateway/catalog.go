@@ -205,6 +205,7 @@ func (g *Gateway) route() {
 	g.srv.HandleMethod("resources/read", g.readResource)
 	g.srv.HandleMethod("resources/subscribe", g.subscribe(true))
 	g.srv.HandleMethod("resources/unsubscribe", g.subscribe(false))
+	g.srv.HandleListenSubscriptions(g.listen)
 	g.srv.HandleMethod("prompts/get", g.getPrompt)
 	g.srv.HandleMethod("completion/complete", g.complete)
 	g.srv.HandleMethod("logging/setLevel", g.setLevel)

@@ -80,7 +80,7 @@ type Gateway struct {
 	httpClosers []func()
 
 	subMu sync.Mutex
-	subs  map[string]map[*server.Session]bool // URI as listed -> sessions subscribed
+	subs  map[route]map[subHolder]bool // an upstream's resource -> the hosts that hold it
 
 	callMu sync.Mutex
 	calls  map[string][]*hostCall // server -> host requests in flight to it, oldest first
@@ -129,7 +129,7 @@ func New(m *manager.Manager, opts *Options) (*Gateway, error) {
 		relay:     o.Relay,
 		cat:       &catalog{},
 		upstreams: map[string]upstream{},
-		subs:      map[string]map[*server.Session]bool{},
+		subs:      map[route]map[subHolder]bool{},
 		calls:     map[string][]*hostCall{},
 	}
 	g.ctx, g.stop = context.WithCancel(context.Background())
