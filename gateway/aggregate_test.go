@@ -129,3 +129,31 @@ func TestCapabilitiesFollowTheUpstreams(t *testing.T) {
 		t.Errorf("capabilities: %+v", caps)
 	}
 }
+
+// Two servers list the same template: the one first by name keeps it as
+// is and the other's is listed in the mcpwire:// form. A completion by
+// the template as listed goes to the server it is listed for: before, the
+// longer mcpwire:// prefix was tried first and matched by the other
+// server's own template, so the completion went to the wrong server.
+func TestCompletionOfASharedTemplateGoesToItsOwner(t *testing.T) {
+	servers := map[string]*server.Server{"a": server.NewServer(nil), "b": server.NewServer(nil)}
+	for name, up := range servers {
+		up.AddResourceTemplate(server.ResourceTemplate{URITemplate: "mem://{name}", Name: "mem"},
+			func(context.Context, string, map[string]string) ([]server.ResourceContents, error) { return nil, nil })
+		up.SetCompletion(func(_ context.Context, req *server.CompletionRequest) (*server.Completion, error) {
+			return &server.Completion{Values: []string{name + ":" + req.RefName}}, nil
+		})
+	}
+	g := newGateway(t, servers, nil)
+	for _, era := range eras {
+		t.Run(era, func(t *testing.T) {
+			c := host(t, g, pinned(era))
+			for listed, want := range map[string]string{"mem://{name}": "a:mem://{name}", "mcpwire://b/mem://{name}": "b:mem://{name}"} {
+				comp, err := c.Complete(t.Context(), mcp.ResourceRef(listed), mcp.CompletionArgument{Name: "name", Value: "x"}, nil)
+				if err != nil || len(comp.Values) != 1 || comp.Values[0] != want {
+					t.Errorf("complete %s: %v %+v, want %q", listed, err, comp, want)
+				}
+			}
+		})
+	}
+}

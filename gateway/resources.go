@@ -55,7 +55,8 @@ func unrewrite(uri string) (server, own string, ok bool) {
 // belongs to that server.
 type templateRoute struct {
 	prefix string
-	route  route // server and the template as it lists it
+	listed string // the template as the gateway lists it
+	route  route  // server and the template as it lists it
 }
 
 // mergeResources lists every resource under its URI, or the rewritten one
@@ -104,7 +105,7 @@ func mergeTemplates(ups map[string]upstream, errs *[]error) ([]json.RawMessage, 
 				taken[listed] = true
 				list = append(list, b)
 				prefix, _, _ := strings.Cut(listed, "{")
-				routes = append(routes, templateRoute{prefix: prefix, route: r})
+				routes = append(routes, templateRoute{prefix: prefix, listed: listed, route: r})
 			}
 		}
 	}
