@@ -198,16 +198,20 @@ func (ss *Session) serveWithInput(ctx context.Context, mc *modernCall, req *json
 }
 
 // ModernDeclares reports whether ctx serves a 2026-07-28 request, and if
-// so whether that request declared the client capability capName. A
-// handler that asks the client only when it can (a gateway relaying an
-// upstream's optional roots/list) checks first: Session.Call for an
-// undeclared capability fails the whole request with
-// CodeMissingClientCapability.
-func ModernDeclares(ctx context.Context, capName string) (modern, declared bool) {
+// so what that request declared of the client capability capName (nil
+// when it did not declare it), so that a handler can check the
+// capability's own members too (elicitation's url mode). A handler that
+// asks the client only when it can (a gateway relaying an upstream's
+// optional roots/list) checks first: Session.Call for an undeclared
+// capability fails the whole request with CodeMissingClientCapability.
+func ModernDeclares(ctx context.Context, capName string) (modern bool, declared json.RawMessage) {
 	mc := modernFrom(ctx)
 	if mc == nil || mc.round == nil {
-		return mc != nil, false
+		return mc != nil, nil
 	}
-	_, declared = mc.round.caps[capName]
-	return true, declared
+	v, ok := mc.round.caps[capName]
+	if ok && v == nil {
+		v = json.RawMessage(`{}`) // declared, with nothing in it
+	}
+	return true, v
 }
