@@ -81,6 +81,9 @@ type Gateway struct {
 
 	subMu sync.Mutex
 	subs  map[route]map[subHolder]bool // an upstream's resource -> the hosts that hold it
+	// watched are the older-era sessions holding subscriptions, each with
+	// a goroutine that lets go of them when the session ends.
+	watched map[*server.Session]bool
 
 	callMu sync.Mutex
 	calls  map[string][]*hostCall // server -> host requests in flight to it, oldest first
@@ -130,6 +133,7 @@ func New(m *manager.Manager, opts *Options) (*Gateway, error) {
 		cat:       &catalog{},
 		upstreams: map[string]upstream{},
 		subs:      map[route]map[subHolder]bool{},
+		watched:   map[*server.Session]bool{},
 		calls:     map[string][]*hostCall{},
 	}
 	g.ctx, g.stop = context.WithCancel(context.Background())

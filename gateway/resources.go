@@ -235,7 +235,42 @@ func (g *Gateway) hold(ctx context.Context, who any, uri string) error {
 		g.subs[r] = holders
 	}
 	holders[subHolder{who, uri}] = true
+	if ss, ok := who.(*server.Session); ok && !g.watched[ss] {
+		g.watched[ss] = true
+		go g.releaseWhenDone(ss)
+	}
 	return nil
+}
+
+// releaseWhenDone lets go of an older-era session's subscriptions when it
+// ends: hosts rarely unsubscribe before they go, and without this the
+// session stayed referenced, and the upstream subscribed, until another
+// host happened to subscribe to the same resource.
+func (g *Gateway) releaseWhenDone(ss *server.Session) {
+	select {
+	case <-ss.Done():
+	case <-g.done:
+		return
+	}
+	ctx, cancel := context.WithTimeout(g.ctx, upstreamTimeout)
+	defer cancel()
+	g.subMu.Lock()
+	defer g.subMu.Unlock()
+	delete(g.watched, ss)
+	for r, holders := range g.subs {
+		live(holders)
+		if len(holders) > 0 {
+			continue
+		}
+		delete(g.subs, r)
+		c, err := g.m.Client(ctx, r.server)
+		if err == nil {
+			err = c.UnsubscribeResource(ctx, r.tool)
+		}
+		if err != nil {
+			g.warn(fmt.Errorf("a host's session ended: unsubscribing %s: %w", r.tool, g.upstreamError(r.server, err)))
+		}
+	}
 }
 
 // unhold ends who's subscription to uri, and the upstream's with the last

@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -138,4 +139,53 @@ func TestUnsubscribeKeepsAnotherHostsHold(t *testing.T) {
 	}
 	up.AddResource(server.Resource{URI: "mem://doc", Name: "doc", Text: "2"}) // an update
 	awaitUpdate(t, updated, "mcpwire://up/mem://doc")
+}
+
+// A host that goes without unsubscribing (most do) lets go of its
+// subscriptions: the upstream's ends with the last holder, as after an
+// unsubscribe. Before, the gateway kept the ended session, and the
+// upstream subscribed, until another host happened to subscribe to the
+// same resource.
+func TestEndedSessionLetsGoOfItsSubscriptions(t *testing.T) {
+	up := server.NewServer(&server.Options{Eras: server.LegacyOnly})
+	up.AddResource(server.Resource{URI: "mem://doc", Name: "doc", Text: "1"})
+	unsubscribed := make(chan string, 4)
+	up.HandleMethod("resources/unsubscribe", func(_ context.Context, _ *server.Session, params json.RawMessage) (any, error) {
+		unsubscribed <- string(params)
+		return struct{}{}, nil
+	})
+	g := newGateway(t, map[string]*server.Server{"up": up}, nil)
+	updated := make(chan string, 8)
+	hosts := map[string]*mcp.Client{}
+	for _, uri := range []string{"mem://doc", "mcpwire://up/mem://doc"} {
+		o := pinned("2025-11-25")
+		o.OnResourceUpdated = func(_ context.Context, u mcp.ResourceUpdated) { updated <- u.URI }
+		hosts[uri] = host(t, g, o)
+		if err := hosts[uri].SubscribeResource(t.Context(), uri); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := hosts["mem://doc"].Close(); err != nil {
+		t.Fatal(err)
+	}
+	// The other host still holds the resource: an update reaches it.
+	up.AddResource(server.Resource{URI: "mem://doc", Name: "doc", Text: "2"})
+	awaitUpdate(t, updated, "mcpwire://up/mem://doc")
+	if err := hosts["mcpwire://up/mem://doc"].Close(); err != nil {
+		t.Fatal(err)
+	}
+	// A bound only for failing: without the fix the unsubscribe never comes.
+	wait, stop := context.WithTimeout(t.Context(), 30*time.Second)
+	defer stop()
+	select {
+	case p := <-unsubscribed:
+		if !strings.Contains(p, "mem://doc") {
+			t.Errorf("unsubscribed: %s", p)
+		}
+	case <-wait.Done():
+		t.Fatal("the upstream stayed subscribed after every host that held the resource ended")
+	}
+	if n := len(unsubscribed); n != 0 {
+		t.Errorf("%d more unsubscribes", n)
+	}
 }
