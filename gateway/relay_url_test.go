@@ -2,7 +2,9 @@ package gateway
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mcpwire/mcpwire/internal/server"
@@ -43,5 +45,55 @@ func TestURLElicitationNeedsTheHostsURLModeInBothEras(t *testing.T) {
 				t.Errorf("the upstream's answer: %+v, want an error naming elicitation.url", res)
 			}
 		})
+	}
+}
+
+// A 2026-07-28 host answers on a retry, and the gateway calls the
+// upstream again each round. An upstream that keeps what it learnt (roots
+// fetched once) asks its questions in another order on a later round: the
+// answers must still go to the questions they answer. Before, answers
+// were matched by position, so the roots the host gave in the second round
+// came back to the upstream as the answer to its elicitation in the third.
+func TestRetriedQuestionsKeepTheirAnswers(t *testing.T) {
+	up := server.NewServer(nil)
+	var mu sync.Mutex
+	var roots json.RawMessage // the upstream asks for them once
+	up.AddTool(server.Tool{Name: "ask"}, func(ctx context.Context, req *server.ToolRequest) (*server.ToolResult, error) {
+		mu.Lock()
+		known := roots
+		mu.Unlock()
+		if known == nil {
+			r, err := req.Session.ListRoots(ctx)
+			if err != nil {
+				return nil, err
+			}
+			mu.Lock()
+			roots = r
+			mu.Unlock()
+		}
+		e, err := req.Session.Elicit(ctx, map[string]any{"message": "who?", "requestedSchema": map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}})
+		if err != nil {
+			return nil, err
+		}
+		return server.TextResult(string(e)), nil
+	})
+	g := newGateway(t, map[string]*server.Server{"up": up}, &Options{Relay: &Relay{}})
+	o := pinned(mcp.ModernProtocolVersion)
+	o.Roots = func(context.Context) ([]mcp.Root, error) { return []mcp.Root{{URI: "file:///work"}}, nil }
+	o.Elicitation = func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		return &mcp.ElicitResult{Action: mcp.ElicitAccept, Content: map[string]any{"name": "ada"}}, nil
+	}
+	res, err := host(t, g, o).CallTool(t.Context(), "up__ask", nil, nil)
+	if err != nil || res.IsError || len(res.Content) == 0 {
+		t.Fatalf("call: %v %+v", err, res)
+	}
+	var got mcp.ElicitResult
+	if err := json.Unmarshal([]byte(res.Content[0].Text), &got); err != nil || got.Action != mcp.ElicitAccept || got.Content["name"] != "ada" {
+		t.Errorf("the upstream's elicitation was answered %s (%v)", res.Content[0].Text, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.Contains(string(roots), "file:///work") {
+		t.Errorf("the upstream's roots: %s", roots)
 	}
 }
