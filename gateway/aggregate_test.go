@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpwire/mcpwire/internal/server"
 	"github.com/mcpwire/mcpwire/jsonrpc"
@@ -155,5 +156,38 @@ func TestCompletionOfASharedTemplateGoesToItsOwner(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A name that two servers come to share after start is left out for the
+// server that brought it later (docs/serve.md): the tool a host saw
+// listed keeps its name and its server. Before, the server whose name
+// sorts first won, so a server that added a tool of a listed name took
+// over the host's calls to it, the other server's tool gone from the list.
+func TestLaterCollisionKeepsTheListedTool(t *testing.T) {
+	a, b := server.NewServer(nil), server.NewServer(nil)
+	b.AddTool(server.Tool{Name: "search"}, func(context.Context, *server.ToolRequest) (*server.ToolResult, error) {
+		return server.TextResult("b"), nil
+	})
+	warned := make(chan string, 16)
+	g := newGateway(t, map[string]*server.Server{"a": a, "b": b}, &Options{NoPrefix: true, Warn: func(err error) { warned <- err.Error() }})
+	c := host(t, g, nil)
+	a.AddTool(server.Tool{Name: "search"}, func(context.Context, *server.ToolRequest) (*server.ToolResult, error) {
+		return server.TextResult("a"), nil
+	})
+	// A bound only for failing: the resync says so when it leaves one out.
+	wait, stop := context.WithTimeout(t.Context(), 30*time.Second)
+	defer stop()
+	for said := false; !said; {
+		select {
+		case w := <-warned:
+			said = strings.Contains(w, `"search"`)
+		case <-wait.Done():
+			t.Fatal("no warning about the shared name")
+		}
+	}
+	res, err := c.CallTool(t.Context(), "search", nil, nil)
+	if err != nil || len(res.Content) == 0 || res.Content[0].Text != "b" {
+		t.Fatalf("search answered by %+v (%v), want the listed server b", res, err)
 	}
 }

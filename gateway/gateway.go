@@ -213,7 +213,10 @@ func (g *Gateway) sync() []error {
 	if len(g.only) > 0 {
 		entries = slices.DeleteFunc(slices.Clone(entries), func(e manager.ToolEntry) bool { return !slices.Contains(g.only, e.Server) })
 	}
-	merged, errs := g.namer.merge(entries)
+	g.mu.Lock()
+	prev := g.routes
+	g.mu.Unlock()
+	merged, errs := g.namer.merge(entries, prev)
 	tools := make([]server.Tool, 0, len(merged))
 	routes := make(map[string]route, len(merged))
 	for _, t := range merged {
