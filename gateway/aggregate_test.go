@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpwire/mcpwire/internal/server"
 	"github.com/mcpwire/mcpwire/jsonrpc"
@@ -127,5 +128,66 @@ func TestCapabilitiesFollowTheUpstreams(t *testing.T) {
 	caps := c.ServerCapabilities()
 	if caps.Tools == nil || caps.Resources != nil || caps.Prompts != nil || caps.Completions != nil || caps.Logging != nil {
 		t.Errorf("capabilities: %+v", caps)
+	}
+}
+
+// Two servers list the same template: the one first by name keeps it as
+// is and the other's is listed in the mcpwire:// form. A completion by
+// the template as listed goes to the server it is listed for: before, the
+// longer mcpwire:// prefix was tried first and matched by the other
+// server's own template, so the completion went to the wrong server.
+func TestCompletionOfASharedTemplateGoesToItsOwner(t *testing.T) {
+	servers := map[string]*server.Server{"a": server.NewServer(nil), "b": server.NewServer(nil)}
+	for name, up := range servers {
+		up.AddResourceTemplate(server.ResourceTemplate{URITemplate: "mem://{name}", Name: "mem"},
+			func(context.Context, string, map[string]string) ([]server.ResourceContents, error) { return nil, nil })
+		up.SetCompletion(func(_ context.Context, req *server.CompletionRequest) (*server.Completion, error) {
+			return &server.Completion{Values: []string{name + ":" + req.RefName}}, nil
+		})
+	}
+	g := newGateway(t, servers, nil)
+	for _, era := range eras {
+		t.Run(era, func(t *testing.T) {
+			c := host(t, g, pinned(era))
+			for listed, want := range map[string]string{"mem://{name}": "a:mem://{name}", "mcpwire://b/mem://{name}": "b:mem://{name}"} {
+				comp, err := c.Complete(t.Context(), mcp.ResourceRef(listed), mcp.CompletionArgument{Name: "name", Value: "x"}, nil)
+				if err != nil || len(comp.Values) != 1 || comp.Values[0] != want {
+					t.Errorf("complete %s: %v %+v, want %q", listed, err, comp, want)
+				}
+			}
+		})
+	}
+}
+
+// A name that two servers come to share after start is left out for the
+// server that brought it later (docs/serve.md): the tool a host saw
+// listed keeps its name and its server. Before, the server whose name
+// sorts first won, so a server that added a tool of a listed name took
+// over the host's calls to it, the other server's tool gone from the list.
+func TestLaterCollisionKeepsTheListedTool(t *testing.T) {
+	a, b := server.NewServer(nil), server.NewServer(nil)
+	b.AddTool(server.Tool{Name: "search"}, func(context.Context, *server.ToolRequest) (*server.ToolResult, error) {
+		return server.TextResult("b"), nil
+	})
+	warned := make(chan string, 16)
+	g := newGateway(t, map[string]*server.Server{"a": a, "b": b}, &Options{NoPrefix: true, Warn: func(err error) { warned <- err.Error() }})
+	c := host(t, g, nil)
+	a.AddTool(server.Tool{Name: "search"}, func(context.Context, *server.ToolRequest) (*server.ToolResult, error) {
+		return server.TextResult("a"), nil
+	})
+	// A bound only for failing: the resync says so when it leaves one out.
+	wait, stop := context.WithTimeout(t.Context(), 30*time.Second)
+	defer stop()
+	for said := false; !said; {
+		select {
+		case w := <-warned:
+			said = strings.Contains(w, `"search"`)
+		case <-wait.Done():
+			t.Fatal("no warning about the shared name")
+		}
+	}
+	res, err := c.CallTool(t.Context(), "search", nil, nil)
+	if err != nil || len(res.Content) == 0 || res.Content[0].Text != "b" {
+		t.Fatalf("search answered by %+v (%v), want the listed server b", res, err)
 	}
 }

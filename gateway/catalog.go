@@ -49,6 +49,7 @@ func (g *Gateway) syncCatalog(ctx context.Context) []error {
 	for name, u := range g.upstreams {
 		ups[name] = u
 	}
+	prevPrompts := g.cat.promptsBy // replaced whole, never changed in place
 	g.mu.Unlock()
 
 	var errs []error
@@ -57,7 +58,7 @@ func (g *Gateway) syncCatalog(ctx context.Context) []error {
 	next.resources, next.uris = mergeResources(resources, &errs)
 	next.templates, next.templated = mergeTemplates(ups, &errs)
 	prompts := slices.DeleteFunc(g.m.Prompts(), func(e manager.PromptEntry) bool { return !g.serves(e.Server) })
-	merged, perrs := mergeNamed(g.namer, "prompt", prompts, func(e manager.PromptEntry) route { return route{e.Server, e.Prompt.Name} })
+	merged, perrs := mergeNamed(g.namer, "prompt", prompts, func(e manager.PromptEntry) route { return route{e.Server, e.Prompt.Name} }, prevPrompts)
 	errs = append(errs, perrs...)
 	next.promptsBy = make(map[string]route, len(merged))
 	for _, p := range merged {
@@ -205,6 +206,7 @@ func (g *Gateway) route() {
 	g.srv.HandleMethod("resources/read", g.readResource)
 	g.srv.HandleMethod("resources/subscribe", g.subscribe(true))
 	g.srv.HandleMethod("resources/unsubscribe", g.subscribe(false))
+	g.srv.HandleListenSubscriptions(g.listen)
 	g.srv.HandleMethod("prompts/get", g.getPrompt)
 	g.srv.HandleMethod("completion/complete", g.complete)
 	g.srv.HandleMethod("logging/setLevel", g.setLevel)

@@ -80,7 +80,10 @@ type Gateway struct {
 	httpClosers []func()
 
 	subMu sync.Mutex
-	subs  map[string]map[*server.Session]bool // URI as listed -> sessions subscribed
+	subs  map[route]map[subHolder]bool // an upstream's resource -> the hosts that hold it
+	// watched are the older-era sessions holding subscriptions, each with
+	// a goroutine that lets go of them when the session ends.
+	watched map[*server.Session]bool
 
 	callMu sync.Mutex
 	calls  map[string][]*hostCall // server -> host requests in flight to it, oldest first
@@ -129,7 +132,8 @@ func New(m *manager.Manager, opts *Options) (*Gateway, error) {
 		relay:     o.Relay,
 		cat:       &catalog{},
 		upstreams: map[string]upstream{},
-		subs:      map[string]map[*server.Session]bool{},
+		subs:      map[route]map[subHolder]bool{},
+		watched:   map[*server.Session]bool{},
 		calls:     map[string][]*hostCall{},
 	}
 	g.ctx, g.stop = context.WithCancel(context.Background())
@@ -209,7 +213,10 @@ func (g *Gateway) sync() []error {
 	if len(g.only) > 0 {
 		entries = slices.DeleteFunc(slices.Clone(entries), func(e manager.ToolEntry) bool { return !slices.Contains(g.only, e.Server) })
 	}
-	merged, errs := g.namer.merge(entries)
+	g.mu.Lock()
+	prev := g.routes
+	g.mu.Unlock()
+	merged, errs := g.namer.merge(entries, prev)
 	tools := make([]server.Tool, 0, len(merged))
 	routes := make(map[string]route, len(merged))
 	for _, t := range merged {

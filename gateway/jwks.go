@@ -117,6 +117,7 @@ type keySet struct {
 	mu      sync.Mutex // held across a fetch: one fetch at a time
 	keys    map[string]crypto.PublicKey
 	fetched time.Time
+	failed  error // of the last fetch, nil when it succeeded
 }
 
 // key returns the key named kid ("" matches a set's one key without kid).
@@ -126,11 +127,18 @@ func (s *keySet) key(ctx context.Context, kid string) (crypto.PublicKey, error) 
 	if k, ok := s.keys[kid]; ok {
 		return k, nil
 	}
-	if s.keys != nil && s.now().Sub(s.fetched) < s.floor {
+	// The floor holds after a failed fetch too, the first included: an
+	// issuer that is down is not asked once per token (each fetch waits
+	// the client's timeout with the lock held).
+	if !s.fetched.IsZero() && s.now().Sub(s.fetched) < s.floor {
+		if s.keys == nil && s.failed != nil {
+			return nil, fmt.Errorf("%w (tried again at most once every %s)", s.failed, s.floor)
+		}
 		return nil, fmt.Errorf("the JWT's key %q is not in the authorization server's key set", clip(kid))
 	}
-	if err := s.fetchLocked(ctx); err != nil {
-		return nil, err
+	s.failed = s.fetchLocked(ctx)
+	if s.failed != nil {
+		return nil, s.failed
 	}
 	if k, ok := s.keys[kid]; ok {
 		return k, nil

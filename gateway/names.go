@@ -58,15 +58,15 @@ func safePrefix(s string) string {
 }
 
 // merge names every tool and sorts them by name; see mergeNamed.
-func (n namer) merge(entries []manager.ToolEntry) ([]named[manager.ToolEntry], []error) {
-	return mergeNamed(n, "tool", entries, func(e manager.ToolEntry) route { return route{e.Server, e.Tool.Name} })
+func (n namer) merge(entries []manager.ToolEntry, prev map[string]route) ([]named[manager.ToolEntry], []error) {
+	return mergeNamed(n, "tool", entries, func(e manager.ToolEntry) route { return route{e.Server, e.Tool.Name} }, prev)
 }
 
 // mergeNamed names every item (a kind such as "tool" or "prompt") and
 // sorts them by name. Two items that end up with one name are a
 // collision: the first (by server, then own name) keeps it and the others
 // are returned as errors naming both owners.
-func mergeNamed[T any](n namer, kind string, items []T, owner func(T) route) ([]named[T], []error) {
+func mergeNamed[T any](n namer, kind string, items []T, owner func(T) route, prev map[string]route) ([]named[T], []error) {
 	out := make([]named[T], 0, len(items))
 	for _, e := range items {
 		r := owner(e)
@@ -83,13 +83,24 @@ func mergeNamed[T any](n namer, kind string, items []T, owner func(T) route) ([]
 	})
 	var errs []error
 	kept := make([]named[T], 0, len(out))
-	for _, t := range out {
-		if len(kept) > 0 && kept[len(kept)-1].name == t.name {
-			first := kept[len(kept)-1].route
-			errs = append(errs, fmt.Errorf("%s name %q is both server %q's %s %q and server %q's %s %q", kind, t.name, first.server, kind, first.tool, t.route.server, kind, t.route.tool))
-			continue
+	for i := 0; i < len(out); {
+		j := i + 1
+		for j < len(out) && out[j].name == out[i].name {
+			j++
 		}
-		kept = append(kept, t)
+		group := out[i:j]
+		// The one listed before keeps the name: a server whose tools
+		// changed must not take over the calls hosts make to another's.
+		keep := slices.IndexFunc(group, func(t named[T]) bool { r, ok := prev[t.name]; return ok && t.route == r })
+		keep = max(keep, 0)
+		kept = append(kept, group[keep])
+		for k, t := range group {
+			if k != keep {
+				first := group[keep].route
+				errs = append(errs, fmt.Errorf("%s name %q is both server %q's %s %q and server %q's %s %q", kind, t.name, first.server, kind, first.tool, t.route.server, kind, t.route.tool))
+			}
+		}
+		i = j
 	}
 	return kept, errs
 }

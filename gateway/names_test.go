@@ -33,7 +33,7 @@ func TestMergeNames(t *testing.T) {
 		{namer{sep: "__"}, "alpha__echo->alpha/echo beta__echo->beta/echo my_files__read->my files/read"},
 		{namer{sep: ".", prefixes: map[string]string{"beta": "b", "my files": ""}}, "alpha.echo->alpha/echo b.echo->beta/echo read->my files/read"},
 	} {
-		got, errs := tc.n.merge(in)
+		got, errs := tc.n.merge(in, nil)
 		if len(errs) > 0 || names(got) != tc.want {
 			t.Errorf("%+v: %s %v, want %s", tc.n, names(got), errs, tc.want)
 		}
@@ -41,12 +41,17 @@ func TestMergeNames(t *testing.T) {
 }
 
 func TestMergeCollisions(t *testing.T) {
-	got, errs := namer{noPrefix: true}.merge(entries("beta", "echo", "alpha", "echo", "gamma", "echo", "alpha", "add"))
+	got, errs := namer{noPrefix: true}.merge(entries("beta", "echo", "alpha", "echo", "gamma", "echo", "alpha", "add"), nil)
 	if names(got) != "add->alpha/add echo->alpha/echo" {
 		t.Errorf("kept %s", names(got))
 	}
 	if len(errs) != 2 || !strings.Contains(errs[0].Error(), `tool name "echo" is both server "alpha"'s tool "echo" and server "beta"'s tool "echo"`) ||
 		!strings.Contains(errs[1].Error(), `server "gamma"'s tool "echo"`) {
 		t.Errorf("errors: %v", errs)
+	}
+	// After start, the server listed before keeps the name.
+	got, errs = namer{noPrefix: true}.merge(entries("beta", "echo", "alpha", "echo"), map[string]route{"echo": {"beta", "echo"}})
+	if names(got) != "echo->beta/echo" || len(errs) != 1 || !strings.Contains(errs[0].Error(), `both server "beta"'s tool "echo" and server "alpha"'s`) {
+		t.Errorf("with beta listed before: kept %s, errors %v", names(got), errs)
 	}
 }

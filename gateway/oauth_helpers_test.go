@@ -25,6 +25,7 @@ type testIssuer struct {
 	mu      sync.Mutex
 	keys    []map[string]string // the public JWKs served
 	fetches int
+	down    bool // the JWKS answers 503
 }
 
 func newTestIssuer(t *testing.T) *testIssuer {
@@ -37,6 +38,10 @@ func newTestIssuer(t *testing.T) *testIssuer {
 		is.mu.Lock()
 		defer is.mu.Unlock()
 		is.fetches++
+		if is.down {
+			http.Error(w, "down", http.StatusServiceUnavailable)
+			return
+		}
 		_ = json.NewEncoder(w).Encode(map[string]any{"keys": is.keys})
 	})
 	srv := httptest.NewServer(mux)
@@ -53,6 +58,13 @@ func (is *testIssuer) publish(keys ...*testKey) {
 	for _, k := range keys {
 		is.keys = append(is.keys, k.jwk)
 	}
+}
+
+// setDown makes the JWKS fail (503) or serve again.
+func (is *testIssuer) setDown(down bool) {
+	is.mu.Lock()
+	defer is.mu.Unlock()
+	is.down = down
 }
 
 func (is *testIssuer) fetchCount() int {

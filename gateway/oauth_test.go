@@ -149,6 +149,39 @@ func TestOAuthRefetchesKeysOnRotation(t *testing.T) {
 	}
 }
 
+// A key set that could not be fetched yet is tried again at most once
+// every 30 seconds too, as docs/serve.md says: before, every token made a
+// fetch while the first had failed, each holding the others behind it for
+// up to the client's timeout, so a flood of made-up tokens became a flood
+// of requests to the issuer and a queue of waiting hosts.
+func TestOAuthFailedFirstFetchKeepsTheFloor(t *testing.T) {
+	is := newTestIssuer(t)
+	k := newECKey(t, "k")
+	is.publish(k)
+	is.setDown(true)
+	const aud = "mcpwire"
+	check := newOAuthCheck(&OAuthOptions{Issuer: is.url, Audience: aud}, http.NotFoundHandler())
+	clock := time.Now()
+	check.keys.now = func() time.Time { return clock }
+	verify := func() error {
+		_, err := check.verify(context.Background(), k.sign(t, is.claims(aud, time.Now())))
+		return err
+	}
+	for range 3 {
+		if err := verify(); err == nil || !strings.Contains(err.Error(), "503") {
+			t.Fatalf("token while the key set is down: %v, want the fetch's failure", err)
+		}
+	}
+	if n := is.fetchCount(); n != 1 {
+		t.Errorf("%d fetches of a failing key set within the floor, want 1", n)
+	}
+	is.setDown(false)
+	clock = clock.Add(jwksRefetchFloor)
+	if err := verify(); err != nil || is.fetchCount() != 2 {
+		t.Fatalf("token once the key set is back: %v, %d fetches", err, is.fetchCount())
+	}
+}
+
 // An explicit JWKS URL is used as is, with no metadata lookup.
 func TestOAuthExplicitJWKS(t *testing.T) {
 	is := newTestIssuer(t)

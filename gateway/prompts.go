@@ -99,7 +99,7 @@ func (g *Gateway) resolveTemplate(uri string) (route, bool) {
 		return route{server, own}, true
 	}
 	for _, t := range templated {
-		if t.route.tool == uri {
+		if t.listed == uri { // as listed: two servers' own templates may be the same
 			return t.route, true
 		}
 	}

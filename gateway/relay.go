@@ -110,22 +110,26 @@ func (r *Relay) forward(ctx context.Context, method, capability string, params, 
 // hostLacks names the capability a host did not declare for a request
 // ("" when it did): an older-era host in its handshake, a 2026-07-28 host
 // in the request in flight (hctx), which would otherwise fail as a whole
-// for an upstream's optional question.
+// for an upstream's optional question. A URL-mode elicitation needs
+// elicitation.url in either era.
 func hostLacks(hctx context.Context, ss *server.Session, capability string, params any) string {
-	if modern, declared := server.ModernDeclares(hctx, capability); modern && !declared {
+	modern, declared := server.ModernDeclares(hctx, capability)
+	if modern && declared == nil {
 		return capability
 	}
-	raw := ss.ClientCapabilities()
-	if len(raw) == 0 {
-		return ""
-	}
-	var caps map[string]json.RawMessage
-	if json.Unmarshal(raw, &caps) != nil {
-		return capability
-	}
-	declared, ok := caps[capability]
-	if !ok {
-		return capability
+	if !modern {
+		raw := ss.ClientCapabilities()
+		if len(raw) == 0 {
+			return ""
+		}
+		var caps map[string]json.RawMessage
+		if json.Unmarshal(raw, &caps) != nil {
+			return capability
+		}
+		var ok bool
+		if declared, ok = caps[capability]; !ok {
+			return capability
+		}
 	}
 	if req, isElicit := params.(*mcp.ElicitRequest); isElicit && req.Mode == mcp.ElicitModeURL {
 		var modes map[string]json.RawMessage

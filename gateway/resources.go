@@ -55,7 +55,8 @@ func unrewrite(uri string) (server, own string, ok bool) {
 // belongs to that server.
 type templateRoute struct {
 	prefix string
-	route  route // server and the template as it lists it
+	listed string // the template as the gateway lists it
+	route  route  // server and the template as it lists it
 }
 
 // mergeResources lists every resource under its URI, or the rewritten one
@@ -104,7 +105,7 @@ func mergeTemplates(ups map[string]upstream, errs *[]error) ([]json.RawMessage, 
 				taken[listed] = true
 				list = append(list, b)
 				prefix, _, _ := strings.Cut(listed, "{")
-				routes = append(routes, templateRoute{prefix: prefix, route: r})
+				routes = append(routes, templateRoute{prefix: prefix, listed: listed, route: r})
 			}
 		}
 	}
@@ -134,15 +135,6 @@ func (g *Gateway) resolveURI(uri string) (route, bool) {
 		}
 	}
 	return route{}, false
-}
-
-// listedURI is how the host knows a server's URI: as is when it leads back
-// to that server, else in the rewritten form.
-func (g *Gateway) listedURI(server, own string) string {
-	if r, ok := g.resolveURI(own); ok && r.server == server {
-		return own
-	}
-	return rewrite(server, own)
 }
 
 func (g *Gateway) known(name string) bool {
@@ -195,9 +187,125 @@ func (g *Gateway) readResource(ctx context.Context, ss *server.Session, params j
 	return res, nil
 }
 
-// subscribe routes resources/subscribe and unsubscribe. The upstream is
-// subscribed while at least one host session is, so two hosts watching
-// one resource cost it one subscription.
+// subHolder is one host's hold on an upstream subscription: an
+// older-era session (*server.Session) or a 2026-07-28 listen stream
+// (*listenHold), and the URI it subscribed under, which its updates carry.
+type subHolder struct {
+	who any
+	uri string
+}
+
+// listenHold stands for one subscriptions/listen stream among the holders.
+// It is not empty, so that two of them never share an address.
+type listenHold struct{ _ byte }
+
+// live drops the holders whose older-era session ended without
+// unsubscribing.
+func live(holders map[subHolder]bool) {
+	for h := range holders {
+		if ss, ok := h.who.(*server.Session); ok && isDone(ss.Done()) {
+			delete(holders, h)
+		}
+	}
+}
+
+// hold subscribes who to uri. The upstream is subscribed while at least
+// one host holds one of the URIs that lead to that resource, so two hosts
+// watching one resource (under one URI or two) cost it one subscription.
+func (g *Gateway) hold(ctx context.Context, who any, uri string) error {
+	r, ok := g.resolveURI(uri)
+	if !ok {
+		return server.ResourceNotFound(uri)
+	}
+	g.subMu.Lock()
+	defer g.subMu.Unlock()
+	holders := g.subs[r]
+	live(holders)
+	if len(holders) == 0 {
+		c, err := g.m.Client(ctx, r.server)
+		if err != nil {
+			return g.upstreamError(r.server, err)
+		}
+		if err := c.SubscribeResource(ctx, r.tool); err != nil {
+			return g.upstreamError(r.server, err)
+		}
+	}
+	if holders == nil {
+		holders = map[subHolder]bool{}
+		g.subs[r] = holders
+	}
+	holders[subHolder{who, uri}] = true
+	if ss, ok := who.(*server.Session); ok && !g.watched[ss] {
+		g.watched[ss] = true
+		go g.releaseWhenDone(ss)
+	}
+	return nil
+}
+
+// releaseWhenDone lets go of an older-era session's subscriptions when it
+// ends: hosts rarely unsubscribe before they go, and without this the
+// session stayed referenced, and the upstream subscribed, until another
+// host happened to subscribe to the same resource.
+func (g *Gateway) releaseWhenDone(ss *server.Session) {
+	select {
+	case <-ss.Done():
+	case <-g.done:
+		return
+	}
+	ctx, cancel := context.WithTimeout(g.ctx, upstreamTimeout)
+	defer cancel()
+	g.subMu.Lock()
+	defer g.subMu.Unlock()
+	delete(g.watched, ss)
+	for r, holders := range g.subs {
+		live(holders)
+		if len(holders) > 0 {
+			continue
+		}
+		delete(g.subs, r)
+		c, err := g.m.Client(ctx, r.server)
+		if err == nil {
+			err = c.UnsubscribeResource(ctx, r.tool)
+		}
+		if err != nil {
+			g.warn(fmt.Errorf("a host's session ended: unsubscribing %s: %w", r.tool, g.upstreamError(r.server, err)))
+		}
+	}
+}
+
+// unhold ends who's subscription to uri, and the upstream's with the last
+// holder.
+func (g *Gateway) unhold(ctx context.Context, who any, uri string) error {
+	g.subMu.Lock()
+	defer g.subMu.Unlock()
+	h := subHolder{who, uri}
+	for r, holders := range g.subs { // the route it was held under, whatever the catalog says now
+		if !holders[h] {
+			continue
+		}
+		live(holders)
+		if len(holders) == 1 {
+			c, err := g.m.Client(ctx, r.server)
+			if err == nil {
+				err = c.UnsubscribeResource(ctx, r.tool)
+			}
+			if err != nil {
+				return g.upstreamError(r.server, err)
+			}
+			delete(g.subs, r)
+			return nil
+		}
+		delete(holders, h)
+		return nil
+	}
+	if _, ok := g.resolveURI(uri); !ok {
+		return server.ResourceNotFound(uri)
+	}
+	return nil // not subscribed: nothing to end
+}
+
+// subscribe routes an older-era host's resources/subscribe and
+// unsubscribe.
 func (g *Gateway) subscribe(on bool) server.MethodHandler {
 	method := "resources/unsubscribe"
 	if on {
@@ -208,43 +316,41 @@ func (g *Gateway) subscribe(on bool) server.MethodHandler {
 		if err != nil {
 			return nil, err
 		}
-		r, ok := g.resolveURI(uri)
-		if !ok {
-			return nil, server.ResourceNotFound(uri)
-		}
-		g.subMu.Lock()
-		defer g.subMu.Unlock()
-		watchers := g.subs[uri]
-		for s := range watchers { // sessions that ended without unsubscribing
-			if isDone(s.Done()) {
-				delete(watchers, s)
-			}
-		}
-		first, last := on && len(watchers) == 0, !on && len(watchers) == 1 && watchers[ss]
-		if first || last {
-			c, err := g.m.Client(ctx, r.server)
-			if err != nil {
-				return nil, g.upstreamError(r.server, err)
-			}
-			if on {
-				err = c.SubscribeResource(ctx, r.tool)
-			} else {
-				err = c.UnsubscribeResource(ctx, r.tool)
-			}
-			if err != nil {
-				return nil, g.upstreamError(r.server, err)
-			}
-		}
 		if on {
-			if watchers == nil {
-				watchers = map[*server.Session]bool{}
-				g.subs[uri] = watchers
-			}
-			watchers[ss] = true
+			err = g.hold(ctx, ss, uri)
 		} else {
-			delete(watchers, ss)
+			err = g.unhold(ctx, ss, uri)
+		}
+		if err != nil {
+			return nil, err
 		}
 		return struct{}{}, nil
+	}
+}
+
+// listen holds the resource subscriptions of a 2026-07-28 host's
+// subscriptions/listen stream while it is open. A URI that leads nowhere
+// or that its upstream refuses is left out of the acknowledgement, which
+// tells the host (and the gateway's stderr says why).
+func (g *Gateway) listen(ctx context.Context, _ *server.Session, uris []string) ([]string, func()) {
+	who := &listenHold{}
+	var held []string
+	for _, uri := range uris {
+		if err := g.hold(ctx, who, uri); err != nil {
+			g.warn(fmt.Errorf("subscriptions/listen: %s: %w", uri, err))
+			continue
+		}
+		held = append(held, uri)
+	}
+	return held, func() {
+		// The stream's ctx has ended; the gateway's bounds the clean-up.
+		ctx, cancel := context.WithTimeout(g.ctx, upstreamTimeout)
+		defer cancel()
+		for _, uri := range held {
+			if err := g.unhold(ctx, who, uri); err != nil {
+				g.warn(fmt.Errorf("subscriptions/listen ended: unsubscribing %s: %w", uri, err))
+			}
+		}
 	}
 }
 
@@ -257,13 +363,21 @@ func isDone(ch <-chan struct{}) bool {
 	}
 }
 
-// onResourceUpdated passes an upstream's resources/updated on to the host
-// sessions subscribed to the URI as they know it.
+// onResourceUpdated passes an upstream's resources/updated on to the
+// hosts subscribed to that resource, under each URI they subscribed with.
 func (g *Gateway) onResourceUpdated(serverName string, params json.RawMessage) {
 	var p mcp.ResourceUpdated
 	if err := json.Unmarshal(params, &p); err != nil || p.URI == "" {
 		g.warn(fmt.Errorf("server %q sent notifications/resources/updated without a uri", serverName))
 		return
 	}
-	g.srv.ResourceUpdated(g.listedURI(serverName, p.URI))
+	g.subMu.Lock()
+	uris := map[string]bool{}
+	for h := range g.subs[route{serverName, p.URI}] {
+		uris[h.uri] = true
+	}
+	g.subMu.Unlock()
+	for uri := range uris {
+		g.srv.ResourceUpdated(uri)
+	}
 }

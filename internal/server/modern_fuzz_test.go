@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -57,12 +59,35 @@ func FuzzDecodeRequestMeta(f *testing.F) {
 func FuzzDecodeRequestState(f *testing.F) {
 	f.Add(encodeRequestState(requestState{Method: "tools/call", Name: "elicit", Pending: []string{"mcptest-1"}}))
 	f.Add(encodeRequestState(requestState{Method: "prompts/get", Name: "elicit"}))
+	f.Add(encodeRequestState(requestState{Method: "tools/call", Name: "elicit",
+		Answers:   map[string]json.RawMessage{"mcptest-1": json.RawMessage(`{"roots":[]}`), "mcptest-2": json.RawMessage(`{"action":"accept"}`)},
+		Questions: map[string]string{"mcptest-1": questionDigest("roots/list", nil), "mcptest-2": "x"}, Pending: []string{"mcptest-3"}}))
 	f.Add("%%%")
 	f.Add("bnVsbA")
 	f.Fuzz(func(t *testing.T, state string) {
 		st, err := decodeRequestState(state, "tools/call", "elicit")
 		if err == nil && (st.Method != "tools/call" || st.Name != "elicit") {
 			t.Errorf("state of %s %q accepted for tools/call elicit", st.Method, st.Name)
+		}
+		if err != nil {
+			return
+		}
+		// A round on the client's state: answers are handed out, or a
+		// question asked under a key no earlier round used, never a panic
+		// or an endless search for a key.
+		r := &inputRound{answers: map[string]json.RawMessage{}, questions: map[string]string{}, used: map[string]bool{}, asked: map[string]inputRequest{},
+			caps: map[string]json.RawMessage{"roots": nil, "elicitation": nil}}
+		maps.Copy(r.answers, st.Answers)
+		maps.Copy(r.questions, st.Questions)
+		for _, method := range []string{"roots/list", "elicitation/create", "roots/list"} {
+			if _, err := r.call(method, nil); err != nil && !errors.Is(err, ErrInputRequired) {
+				t.Fatalf("%s: %v", method, err)
+			}
+		}
+		for key := range r.asked {
+			if _, answered := st.Answers[key]; answered {
+				t.Errorf("asked again under %s, which an earlier round answered", key)
+			}
 		}
 	})
 }

@@ -2,7 +2,9 @@ package server
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,8 +24,9 @@ import (
 // mcptest maps its script API onto this by replay: a handler's calls to
 // Session.Elicit, CreateMessage, ListRoots (and Call with those methods)
 // are numbered in order. When the answer to a call is known (from this
-// retry's inputResponses or from the state of earlier rounds) the call
-// returns it; otherwise the call fails with ErrInputRequired, and whatever
+// retry's inputResponses or from the state of earlier rounds, under its
+// number, or under another when the handler asks in another order this
+// time: answers go by what was asked) the call returns it; otherwise the call fails with ErrInputRequired, and whatever
 // the handler then returns is replaced by an input_required result asking
 // for every call that had no answer. The retry runs the handler again from
 // the start. So one deterministic handler serves both eras unchanged.
@@ -47,9 +50,50 @@ type inputRound struct {
 
 	mu      sync.Mutex
 	answers map[string]json.RawMessage // by key, from every earlier round
-	next    int
-	asked   map[string]inputRequest
-	missing string // a capability the client lacks
+	// questions holds, by key, a digest of what each key asked (method and
+	// params), from every round: a handler that asks in another order on a
+	// retry (a proxy's upstream that kept an earlier answer) gets each
+	// answer to the question it answers, not to the one in its position.
+	questions map[string]string
+	used      map[string]bool // answers handed out this round
+	next      int
+	asked     map[string]inputRequest
+	missing   string // a capability the client lacks
+}
+
+// questionDigest identifies a question by its method and params.
+func questionDigest(method string, params json.RawMessage) string {
+	sum := sha256.Sum256(append([]byte(method+"\n"), params...))
+	return hex.EncodeToString(sum[:16])
+}
+
+// answerFor returns the answer to the question asked at key (by position)
+// or, when that key answered another question, the unused answer of an
+// earlier round to the same question.
+func (r *inputRound) answerFor(key, digest string) (json.RawMessage, bool) {
+	if ans, ok := r.answers[key]; ok && !r.used[key] {
+		// A state from before questions were recorded matches by position.
+		if q, recorded := r.questions[key]; !recorded || q == digest {
+			r.used[key] = true
+			return ans, true
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(r.answers)) {
+		if !r.used[k] && r.questions[k] == digest {
+			r.used[k] = true
+			return r.answers[k], true
+		}
+	}
+	return nil, false
+}
+
+// free reports whether a new question may be asked under key: no earlier
+// round answered it or asked another question under it.
+func (r *inputRound) free(key, digest string) bool {
+	_, answered := r.answers[key]
+	_, asked := r.asked[key]
+	q, recorded := r.questions[key]
+	return !answered && !asked && (!recorded || q == digest)
 }
 
 type inputRequest struct {
@@ -67,11 +111,15 @@ func (r *inputRound) call(method string, params any) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
+	if string(raw) == "null" {
+		raw = nil
+	}
+	digest := questionDigest(method, raw)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.next++
 	key := "mcptest-" + strconv.Itoa(r.next)
-	if ans, ok := r.answers[key]; ok {
+	if ans, ok := r.answerFor(key, digest); ok {
 		return ans, nil
 	}
 	if _, declared := r.caps[capName]; !declared {
@@ -80,9 +128,11 @@ func (r *inputRound) call(method string, params any) (json.RawMessage, error) {
 		}
 		return nil, fmt.Errorf("mcptest: %s needs the client capability %q, which the request did not declare", method, capName)
 	}
-	if string(raw) == "null" {
-		raw = nil
+	for !r.free(key, digest) {
+		r.next++
+		key = "mcptest-" + strconv.Itoa(r.next)
 	}
+	r.questions[key] = digest
 	r.asked[key] = inputRequest{Method: method, Params: raw}
 	return nil, ErrInputRequired
 }
@@ -95,6 +145,8 @@ type requestState struct {
 	Name    string                     `json:"name"`
 	Answers map[string]json.RawMessage `json:"answers,omitempty"`
 	Pending []string                   `json:"pending,omitempty"`
+	// Questions are the digests of what each key asked.
+	Questions map[string]string `json:"questions,omitempty"`
 }
 
 func encodeRequestState(st requestState) string {
@@ -156,7 +208,7 @@ func (ss *Session) serveWithInput(ctx context.Context, mc *modernCall, req *json
 	if req.Method == "resources/read" {
 		name = p.URI
 	}
-	round := &inputRound{answers: map[string]json.RawMessage{}, asked: map[string]inputRequest{}}
+	round := &inputRound{answers: map[string]json.RawMessage{}, questions: map[string]string{}, used: map[string]bool{}, asked: map[string]inputRequest{}}
 	_ = json.Unmarshal(mc.meta.ClientCapabilities, &round.caps)
 	if p.RequestState != nil {
 		st, err := decodeRequestState(*p.RequestState, req.Method, name)
@@ -164,6 +216,7 @@ func (ss *Session) serveWithInput(ctx context.Context, mc *modernCall, req *json
 			return nil, invalidParams("%s: %v", req.Method, err)
 		}
 		maps.Copy(round.answers, st.Answers)
+		maps.Copy(round.questions, st.Questions)
 		for _, key := range st.Pending {
 			if ans, ok := p.InputResponses[key]; ok {
 				round.answers[key] = ans
@@ -189,7 +242,7 @@ func (ss *Session) serveWithInput(ctx context.Context, mc *modernCall, req *json
 	if len(round.asked) == 0 {
 		return result, err
 	}
-	st := requestState{Method: req.Method, Name: name, Answers: round.answers, Pending: slices.Sorted(maps.Keys(round.asked))}
+	st := requestState{Method: req.Method, Name: name, Answers: round.answers, Pending: slices.Sorted(maps.Keys(round.asked)), Questions: round.questions}
 	return map[string]any{
 		"resultType":    "input_required",
 		"inputRequests": round.asked,
@@ -198,16 +251,20 @@ func (ss *Session) serveWithInput(ctx context.Context, mc *modernCall, req *json
 }
 
 // ModernDeclares reports whether ctx serves a 2026-07-28 request, and if
-// so whether that request declared the client capability capName. A
-// handler that asks the client only when it can (a gateway relaying an
-// upstream's optional roots/list) checks first: Session.Call for an
-// undeclared capability fails the whole request with
-// CodeMissingClientCapability.
-func ModernDeclares(ctx context.Context, capName string) (modern, declared bool) {
+// so what that request declared of the client capability capName (nil
+// when it did not declare it), so that a handler can check the
+// capability's own members too (elicitation's url mode). A handler that
+// asks the client only when it can (a gateway relaying an upstream's
+// optional roots/list) checks first: Session.Call for an undeclared
+// capability fails the whole request with CodeMissingClientCapability.
+func ModernDeclares(ctx context.Context, capName string) (modern bool, declared json.RawMessage) {
 	mc := modernFrom(ctx)
 	if mc == nil || mc.round == nil {
-		return mc != nil, false
+		return mc != nil, nil
 	}
-	_, declared = mc.round.caps[capName]
-	return true, declared
+	v, ok := mc.round.caps[capName]
+	if ok && v == nil {
+		v = json.RawMessage(`{}`) // declared, with nothing in it
+	}
+	return true, v
 }

@@ -119,6 +119,11 @@ func (ss *Session) listen(ctx context.Context, req *jsonrpc.Request) (any, error
 	if !hasResources {
 		ack.ResourceSubscriptions = nil
 	}
+	if hold := s.listenSubscriber(); hold != nil && len(ack.ResourceSubscriptions) > 0 {
+		held, release := hold(ctx, ss, ack.ResourceSubscriptions)
+		defer release()
+		ack.ResourceSubscriptions = held
+	}
 	l := &listener{ss: ss, id: req.ID, filter: ack, end: make(chan struct{}), wake: make(chan struct{}, 1)}
 	s.modern.mu.Lock()
 	if s.modern.listeners == nil {

@@ -22,10 +22,33 @@ type MethodHandler func(ctx context.Context, ss *Session, params json.RawMessage
 // ListItems gives the whole list a routed list method pages through.
 type ListItems func(ctx context.Context) []json.RawMessage
 
+// ListenSubscriber holds, for one 2026-07-28 subscriptions/listen
+// stream, the resource subscriptions it asks for. It returns the URIs it
+// holds (the acknowledgement lists only those) and release, which the
+// core calls once when the stream ends.
+type ListenSubscriber func(ctx context.Context, ss *Session, uris []string) (held []string, release func())
+
 type routedState struct {
 	mu      sync.Mutex
 	methods map[string]routedMethod
 	caps    json.RawMessage
+	listen  ListenSubscriber
+}
+
+// HandleListenSubscriptions makes h hold the resourceSubscriptions of
+// every subscriptions/listen stream, as a routed resources/subscribe does
+// for an older-era session: a proxy's resources live upstream, and an
+// upstream tells of updates only to a client that subscribed.
+func (s *Server) HandleListenSubscriptions(h ListenSubscriber) {
+	s.routed.mu.Lock()
+	s.routed.listen = h
+	s.routed.mu.Unlock()
+}
+
+func (s *Server) listenSubscriber() ListenSubscriber {
+	s.routed.mu.Lock()
+	defer s.routed.mu.Unlock()
+	return s.routed.listen
 }
 
 // routedMethod is a routed method before it knows its session.
