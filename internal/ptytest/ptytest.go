@@ -39,9 +39,13 @@ type Session struct {
 	mu   sync.Mutex
 	buf  bytes.Buffer
 	grew chan struct{} // signalled when buf grows or the output ends
-	mark int           // Expect looks at the screen text after this
-	done chan struct{} // closed when the reader ends
-	exit chan error    // the process's end
+	// Expect looks at the screen after the previous match (mark bytes
+	// into marked, the screen then), or from where the screen has been
+	// redrawn since, if that is before it.
+	mark   int
+	marked string
+	done   chan struct{} // closed when the reader ends
+	exit   chan error    // the process's end
 }
 
 // Start runs cmd on a new pseudo-terminal of 60 rows and 160 columns. The
@@ -85,11 +89,24 @@ func (s *Session) read() {
 // text leaves out.
 var controls = regexp.MustCompile(`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78]`)
 
-// Screen is everything written so far, as text.
-func (s *Session) Screen() string {
+// Screen is the text the terminal shows, those lines scrolled off the
+// top included: what was written, with the cursor movements and erasures
+// applied, so that a line redrawn in pieces reads whole and a line
+// redrawn in place reads as it ends up.
+func (s *Session) Screen() string { return render(s.Raw()) }
+
+// Written is everything written so far with the control sequences left
+// out, erased text included: what a check that something was never shown
+// reads.
+func (s *Session) Written() string {
+	return strings.ReplaceAll(controls.ReplaceAllString(s.Raw(), ""), "\r", "")
+}
+
+// Raw is every byte written so far, control sequences included.
+func (s *Session) Raw() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return strings.ReplaceAll(controls.ReplaceAllString(s.buf.String(), ""), "\r", "")
+	return s.buf.String()
 }
 
 // Tail is the end of a long screen, for a failure message.
@@ -100,28 +117,50 @@ func Tail(s string) string {
 	return s
 }
 
-// Expect waits until text appears after the previous match, and moves
-// the mark past it.
+// Expect waits until text appears on the screen after the previous
+// match, and moves the mark past it. Where the screen has been drawn
+// again before the mark since (a prompt redrawn, a line printed above it,
+// a form erased), the search starts at the beginning of the first line
+// that changed.
 func (s *Session) Expect(text string) {
 	s.t.Helper()
 	deadline := time.NewTimer(Deadline)
 	defer deadline.Stop()
 	for {
 		scr := s.Screen()
-		if i := strings.Index(scr[min(s.mark, len(scr)):], text); i >= 0 {
-			s.mark += i + len(text)
+		from := s.markFrom(scr)
+		if i := strings.Index(scr[from:], text); i >= 0 {
+			s.mark, s.marked = from+i+len(text), scr
 			return
 		}
 		select {
 		case <-s.grew:
 		case <-s.done:
-			if scr := s.Screen(); !strings.Contains(scr[min(s.mark, len(scr)):], text) {
-				s.t.Fatalf("the output ended without %q; after the last match:\n%s", text, Tail(scr[min(s.mark, len(scr)):]))
+			if scr := s.Screen(); !strings.Contains(scr[s.markFrom(scr):], text) {
+				s.t.Fatalf("the output ended without %q; after the last match:\n%s", text, Tail(scr[s.markFrom(scr):]))
 			}
 		case <-deadline.C:
-			s.t.Fatalf("no %q on the screen; after the last match:\n%s", text, Tail(scr[min(s.mark, len(scr)):]))
+			s.t.Fatalf("no %q on the screen; after the last match:\n%s", text, Tail(scr[from:]))
 		}
 	}
+}
+
+// markFrom is where in scr Expect looks next: the mark, or the start of
+// the first line up to the mark's that differs from the screen at the
+// mark (a line typed on further is looked at whole again).
+func (s *Session) markFrom(scr string) int {
+	before := s.marked
+	if i := strings.IndexByte(before[s.mark:], '\n'); i >= 0 {
+		before = before[:s.mark+i]
+	}
+	if strings.HasPrefix(scr, before) {
+		return s.mark
+	}
+	same := 0
+	for same < len(before) && same < len(scr) && before[same] == scr[same] {
+		same++
+	}
+	return strings.LastIndexByte(scr[:same], '\n') + 1
 }
 
 // Send types keys.

@@ -45,7 +45,7 @@ func TestPtyConfigInput(t *testing.T) {
 	if code := s.Wait(); code != 0 {
 		t.Errorf("exit %d; screen:\n%s", code, screenTail(s.Screen()))
 	}
-	scr := s.Screen()
+	scr := s.Written() // what was drawn and erased too
 	if strings.Contains(scr, secret) {
 		t.Errorf("the typed secret is on the screen:\n%s", screenTail(scr))
 	}

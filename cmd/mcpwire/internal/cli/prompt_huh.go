@@ -5,8 +5,8 @@ import (
 	"os"
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/huh"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
 )
 
 // huhPrompter asks on a terminal with Charm's huh: fields that refuse bad
@@ -22,11 +22,11 @@ type huhPrompter struct {
 // our own so that every way out is bubbletea's orderly quit, which waits
 // for its terminal reader to stop: huh's own Run ends Ctrl-C and an ended
 // context by killing the program, which closes the terminal under the
-// reader (a data race in bubbletea v1.3).
+// reader (a data race in bubbletea v1.3; huh v2 still kills it).
 func (h *huhPrompter) run(ctx context.Context, groups ...*huh.Group) error {
-	f := huh.NewForm(groups...).WithTheme(huh.ThemeBase())
+	f := huh.NewForm(groups...).WithTheme(huh.ThemeFunc(huh.ThemeBase))
 	f.SubmitCmd, f.CancelCmd = tea.Quit, tea.Quit
-	p := tea.NewProgram(f, tea.WithInput(h.in), tea.WithOutput(h.out))
+	p := tea.NewProgram(huhModel{f}, tea.WithInput(h.in), tea.WithOutput(h.out))
 	stop := context.AfterFunc(ctx, p.Quit)
 	defer stop()
 	_, err := p.Run()
@@ -136,3 +136,17 @@ func (h *huhPrompter) Input(ctx context.Context, question, detail string, secret
 	err := h.run(ctx, huh.NewGroup(in))
 	return strings.TrimRight(value, "\r\n"), err
 }
+
+// huhModel runs a huh form as a bubbletea program of our own: huh v2's
+// Form is a model of its own kind (its View is a string), which only its
+// Run wraps for bubbletea.
+type huhModel struct{ f *huh.Form }
+
+func (m huhModel) Init() tea.Cmd { return m.f.Init() }
+
+func (m huhModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := m.f.Update(msg)
+	return m, cmd
+}
+
+func (m huhModel) View() tea.View { return tea.NewView(m.f.View()) }

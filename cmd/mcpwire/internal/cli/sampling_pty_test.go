@@ -38,8 +38,8 @@ func TestPtySamplingEditor(t *testing.T) {
 	if code := s.Wait(); code != 0 {
 		t.Errorf("exit %d; screen:\n%s", code, screenTail(s.Screen()))
 	}
-	if strings.Contains(s.Screen(), replyMarker) {
-		t.Errorf("the marker and what follows it went back to the server:\n%s", screenTail(s.Screen()))
+	if strings.Contains(s.Written(), replyMarker) {
+		t.Errorf("the marker and what follows it went back to the server:\n%s", screenTail(s.Written()))
 	}
 }
 

@@ -8,7 +8,8 @@ import (
 	"strings"
 	"sync"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"github.com/mcpwire/mcpwire/mcp"
 )
@@ -196,7 +197,11 @@ func (sh *shell) run(ctx context.Context, desc string) error {
 	m := newShellModel(ctx, sh)
 	// Not tea.WithContext: an ended context kills the program, which
 	// closes the terminal under its reader (see huhPrompter.run).
-	p := tea.NewProgram(m, tea.WithInput(sh.real.In), tea.WithOutput(sh.real.ErrOut))
+	// The program draws through the masking writer, which is no
+	// terminal: its colours (none under NO_COLOR) are the terminal's.
+	profile := colorprofile.Detect(os.Stderr, os.Environ())
+	opts := append([]tea.ProgramOption{tea.WithInput(sh.real.In), tea.WithOutput(sh.real.ErrOut), tea.WithColorProfile(profile)}, sizeOption(os.Stderr)...)
+	p := tea.NewProgram(m, opts...)
 	stop := context.AfterFunc(ctx, p.Quit)
 	defer stop()
 	sizeCtx, stopSize := context.WithCancel(ctx)

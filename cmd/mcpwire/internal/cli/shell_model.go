@@ -4,8 +4,9 @@ import (
 	"context"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/textinput"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 )
 
 // shellPrompt starts the line being typed; on a configured server in
@@ -46,12 +47,26 @@ type shellModel struct {
 
 func newShellModel(ctx context.Context, sh *shell) *shellModel {
 	in := textinput.New()
+	// Plain text, as the terminal's own colours draw it (bubbles v2's
+	// defaults paint the prompt and cursor light grey, for a dark
+	// background); the cursor a blinking reverse-video block.
+	in.SetStyles(textinput.Styles{Cursor: textinput.CursorStyle{Color: lipgloss.NoColor{}, Shape: tea.CursorBlock, Blink: true}})
 	in.Prompt = sh.prompt()
 	in.Focus()
 	return &shellModel{ctx: ctx, sh: sh, in: in, histAt: sh.history.len()}
 }
 
 func (m *shellModel) Init() tea.Cmd { return textinput.Blink }
+
+// The keys the prompt takes itself (tea.KeyPressMsg.String's names).
+const (
+	keyNameCtrlC = "ctrl+c"
+	keyNameCtrlD = "ctrl+d"
+	keyNameEnter = "enter"
+	keyNameTab   = "tab"
+	keyNameUp    = "up"
+	keyNameDown  = "down"
+)
 
 func (m *shellModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
@@ -67,24 +82,24 @@ func (m *shellModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.run(line)
 		}
 		return m, nil
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		if m.running != nil {
 			return m, m.typeAhead(msg)
 		}
-		switch msg.Type {
-		case tea.KeyCtrlD:
+		switch k := msg.String(); k {
+		case keyNameCtrlD:
 			if m.in.Value() == "" {
 				return m, tea.Quit
 			}
-		case tea.KeyCtrlC:
+		case keyNameCtrlC:
 			m.in.SetValue("")
 			return m, nil
-		case tea.KeyEnter:
+		case keyNameEnter:
 			return m, m.enter()
-		case tea.KeyTab:
+		case keyNameTab:
 			return m, m.complete()
-		case tea.KeyUp, tea.KeyDown:
-			m.browse(msg.Type == tea.KeyUp)
+		case keyNameUp, keyNameDown:
+			m.browse(k == keyNameUp)
 			return m, nil
 		}
 	}
@@ -96,18 +111,18 @@ func (m *shellModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // typeAhead takes a key while a command runs: Ctrl-C cancels the command
 // (the shell stays) and drops what was typed ahead; other keys edit the
 // next line, which Enter queues.
-func (m *shellModel) typeAhead(msg tea.KeyMsg) tea.Cmd {
-	switch msg.Type {
-	case tea.KeyCtrlC:
+func (m *shellModel) typeAhead(msg tea.KeyPressMsg) tea.Cmd {
+	switch msg.String() {
+	case keyNameCtrlC:
 		m.running()
 		m.ahead = nil
 		m.in.SetValue("")
 		return nil
-	case tea.KeyEnter:
+	case keyNameEnter:
 		m.ahead = append(m.ahead, m.in.Value())
 		m.in.SetValue("")
 		return nil
-	case tea.KeyTab, tea.KeyUp, tea.KeyDown, tea.KeyCtrlD:
+	case keyNameTab, keyNameUp, keyNameDown, keyNameCtrlD:
 		return nil // they need the prompt's state
 	}
 	var cmd tea.Cmd
@@ -182,11 +197,11 @@ func (m *shellModel) complete() tea.Cmd {
 	return tea.Println(strings.Join(cands, "  "))
 }
 
-func (m *shellModel) View() string {
+func (m *shellModel) View() tea.View {
 	if m.running != nil {
-		return m.live
+		return tea.NewView(m.live)
 	}
-	return m.in.View()
+	return tea.NewView(m.in.View())
 }
 
 // splitLastWord splits line before its last word (the one being typed).

@@ -4,7 +4,7 @@ import (
 	"context"
 	"os"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"golang.org/x/term"
 )
 
@@ -16,6 +16,10 @@ import (
 // beside the last. (Handing bubbletea a writer that claims the terminal
 // instead races inside bubbletea, on every question a server asks.) It
 // stops when ctx ends.
+//
+// bubbletea v2 also sends the program a size of its own when it starts:
+// 0x0 for an output that is no terminal, which could land after ours and
+// leave the prompt undrawn; sizeOption gives it the terminal's instead.
 func followSize(ctx context.Context, p *tea.Program, tty *os.File) {
 	send := func() {
 		if w, h, err := term.GetSize(int(tty.Fd())); err == nil {
@@ -35,4 +39,14 @@ func followSize(ctx context.Context, p *tea.Program, tty *os.File) {
 			}
 		}
 	}()
+}
+
+// sizeOption is the program option that starts it at the size of the
+// terminal tty (none if that cannot be read).
+func sizeOption(tty *os.File) []tea.ProgramOption {
+	w, h, err := term.GetSize(int(tty.Fd()))
+	if err != nil {
+		return nil
+	}
+	return []tea.ProgramOption{tea.WithWindowSize(w, h)}
 }

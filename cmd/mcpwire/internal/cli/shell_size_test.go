@@ -5,22 +5,24 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/creack/pty"
 )
 
-// sizeModel quits once the program tells it the window's size.
+// sizeModel quits once the program tells it the window's size. The 0x0
+// that bubbletea sends at start for an output that is no terminal is not
+// one.
 type sizeModel struct{ got tea.WindowSizeMsg }
 
 func (m *sizeModel) Init() tea.Cmd { return nil }
 func (m *sizeModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if s, ok := msg.(tea.WindowSizeMsg); ok {
+	if s, ok := msg.(tea.WindowSizeMsg); ok && s.Width > 0 {
 		m.got = s
 		return m, tea.Quit
 	}
 	return m, nil
 }
-func (m *sizeModel) View() string { return "" }
+func (m *sizeModel) View() tea.View { return tea.NewView("") }
 
 // The shell draws through the masking writer, yet bubbletea must know the
 // terminal's size: without its width the prompt is redrawn beside itself

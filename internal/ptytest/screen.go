@@ -1,0 +1,205 @@
+package ptytest
+
+import (
+	"strconv"
+	"strings"
+)
+
+// rows is the height of the terminal Start opens.
+const rows = 60
+
+// screen replays what a program wrote the way a terminal shows it: the
+// text of every line, those scrolled off the top included, after the
+// cursor movements and erasures that redraw a line in place. A program
+// that redraws only the cells that changed (bubbletea v2) writes a line
+// in pieces; the terminal, and a person, still see the whole line.
+type screen struct {
+	lines    [][]rune
+	row, col int
+	last     rune // the last character written, for REP
+	saved    [2]int
+}
+
+// render is the text the terminal shows after out, lines joined by
+// "\n". Cells never written or erased are left out at a line's end.
+func render(out string) string {
+	s := &screen{lines: [][]rune{nil}}
+	rs := []rune(out)
+	for i := 0; i < len(rs); i++ {
+		c := rs[i]
+		switch {
+		case c == '\x1b' && i+1 < len(rs):
+			i = s.escape(rs, i+1)
+		case c == '\r':
+			s.col = 0
+		case c == '\n':
+			s.down(1)
+		case c == '\b':
+			s.col = max(0, s.col-1)
+		case c == '\t':
+			s.col = (s.col/8 + 1) * 8
+		case c < ' ' || c == 0x7f:
+		default:
+			s.put(c)
+		}
+	}
+	text := make([]string, len(s.lines))
+	for i, l := range s.lines {
+		text[i] = string(l)
+	}
+	return strings.Join(text, "\n")
+}
+
+func (s *screen) line() []rune { return s.lines[s.row] }
+
+func (s *screen) down(n int) {
+	s.row += n
+	for s.row >= len(s.lines) {
+		s.lines = append(s.lines, nil)
+	}
+}
+
+// top is the first line on the screen (the ones above have scrolled off).
+func (s *screen) top() int { return max(0, len(s.lines)-rows) }
+
+func (s *screen) put(c rune) {
+	l := s.line()
+	for len(l) <= s.col {
+		l = append(l, ' ')
+	}
+	l[s.col] = c
+	s.lines[s.row] = l
+	s.col++
+	s.last = c
+}
+
+// escape applies the sequence after ESC at rs[i] and returns where it
+// ends.
+func (s *screen) escape(rs []rune, i int) int {
+	switch rs[i] {
+	case '[':
+		j := i + 1
+		for j < len(rs) && rs[j] >= 0x30 && rs[j] <= 0x3f {
+			j++
+		}
+		params := string(rs[i+1 : j])
+		for j < len(rs) && rs[j] >= 0x20 && rs[j] <= 0x2f {
+			j++
+		}
+		if j >= len(rs) {
+			return j
+		}
+		if strings.IndexAny(params, "<=>?") < 0 && j == i+1+len([]rune(params)) {
+			s.csi(rs[j], params)
+		}
+		return j
+	case ']', 'P', '_', '^':
+		// A string up to BEL or ST.
+		for j := i + 1; j < len(rs); j++ {
+			if rs[j] == '\x07' {
+				return j
+			}
+			if rs[j] == '\x1b' && j+1 < len(rs) && rs[j+1] == '\\' {
+				return j + 1
+			}
+		}
+		return len(rs)
+	case '(', ')':
+		return i + 1
+	case 'M': // reverse index
+		s.row = max(s.top(), s.row-1)
+	case '7':
+		s.saved = [2]int{s.row, s.col}
+	case '8':
+		s.row, s.col = s.saved[0], s.saved[1]
+	}
+	return i
+}
+
+// csi applies one control sequence (the ones a line editor redraws
+// with); others change no text.
+func (s *screen) csi(final rune, params string) {
+	ps := strings.Split(params, ";")
+	n := func(k, def int) int {
+		if k < len(ps) {
+			if v, err := strconv.Atoi(ps[k]); err == nil && v > 0 {
+				return v
+			}
+		}
+		return def
+	}
+	l := s.line()
+	switch final {
+	case 'A':
+		s.row = max(s.top(), s.row-n(0, 1))
+	case 'B', 'e':
+		s.down(n(0, 1))
+	case 'C', 'a':
+		s.col += n(0, 1)
+	case 'D':
+		s.col = max(0, s.col-n(0, 1))
+	case 'G', '`':
+		s.col = n(0, 1) - 1
+	case 'H', 'f':
+		s.row = s.top()
+		s.down(n(0, 1) - 1)
+		s.col = n(1, 1) - 1
+	case 'd':
+		s.row = s.top()
+		s.down(n(0, 1) - 1)
+	case 'E':
+		s.down(n(0, 1))
+		s.col = 0
+	case 'F':
+		s.row = max(s.top(), s.row-n(0, 1))
+		s.col = 0
+	case 'K':
+		switch n(0, 0) {
+		case 0:
+			s.lines[s.row] = l[:min(s.col, len(l))]
+		case 1:
+			for k := 0; k <= s.col && k < len(l); k++ {
+				l[k] = ' '
+			}
+		case 2:
+			s.lines[s.row] = nil
+		}
+	case 'J':
+		switch n(0, 0) {
+		case 0:
+			s.lines[s.row] = l[:min(s.col, len(l))]
+			s.lines = s.lines[:s.row+1]
+		case 2, 3:
+			for k := s.top(); k < len(s.lines); k++ {
+				s.lines[k] = nil
+			}
+		}
+	case 'X':
+		for k := s.col; k < s.col+n(0, 1) && k < len(l); k++ {
+			l[k] = ' '
+		}
+	case 'P':
+		if s.col < len(l) {
+			s.lines[s.row] = append(l[:s.col], l[min(len(l), s.col+n(0, 1)):]...)
+		}
+	case '@':
+		if s.col < len(l) {
+			ins := []rune(strings.Repeat(" ", n(0, 1)))
+			s.lines[s.row] = append(l[:s.col], append(ins, l[s.col:]...)...)
+		}
+	case 'b':
+		for range n(0, 1) {
+			s.put(s.last)
+		}
+	case 'L':
+		k := n(0, 1)
+		blank := make([][]rune, k)
+		s.lines = append(s.lines[:s.row], append(blank, s.lines[s.row:]...)...)
+	case 'M':
+		end := min(len(s.lines), s.row+n(0, 1))
+		s.lines = append(s.lines[:s.row], s.lines[end:]...)
+		if len(s.lines) <= s.row {
+			s.down(0)
+		}
+	}
+}
