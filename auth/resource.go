@@ -95,20 +95,14 @@ func redactURL(raw string) string {
 func redactParsed(u *url.URL) string {
 	c := *u
 	c.User = nil
-	// Typed without "//" ("u:token@host/mcp", "token@host/mcp"), the
-	// user info lands in Opaque or Path, where User misses it.
-	if i := strings.LastIndex(c.Opaque, "@"); i >= 0 {
-		c.Opaque = c.Opaque[i+1:]
-	}
-	if c.Host == "" {
-		first, _, _ := strings.Cut(c.Path, "/")
-		if i := strings.LastIndex(first, "@"); i >= 0 {
-			c.Path, c.RawPath = c.Path[i+1:], ""
-		}
-	}
 	c.Fragment, c.RawFragment = "", ""
 	if c.RawQuery != "" {
 		c.RawQuery = "REDACTED"
+	}
+	if c.Host == "" {
+		// Typed without "//" ("u:token@host/mcp"), the user info is in
+		// the opaque part or the path, where User misses it.
+		return clip(origin.CutBareUserinfo(c.String()), 200)
 	}
 	return clip(c.String(), 200)
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mcpwire/mcpwire/internal/origin"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
@@ -174,7 +175,7 @@ func redactURL(raw string) string {
 			s += "/" + path
 		}
 	} else {
-		s = cutBareUserinfo(s)
+		s = origin.CutBareUserinfo(s)
 	}
 	if hasQuery && q != "" {
 		s += "?REDACTED"
@@ -206,23 +207,9 @@ func redactParsedURL(u *url.URL) string {
 		// No "//": url.Parse saw no authority, so credentials typed
 		// without the scheme ("user:token@host/mcp") are still there,
 		// as the scheme and opaque part or as the path.
-		return cutBareUserinfo(c.String())
+		return origin.CutBareUserinfo(c.String())
 	}
 	return c.String()
-}
-
-// cutBareUserinfo drops what precedes the last "@" of the first segment
-// of a URL written without "//" ("user:token@host/mcp" is host/mcp): the
-// user info of a URL whose scheme was left out.
-func cutBareUserinfo(s string) string {
-	end := strings.IndexAny(s, "/?#")
-	if end < 0 {
-		end = len(s)
-	}
-	if i := strings.LastIndexByte(s[:end], '@'); i >= 0 {
-		return s[i+1:]
-	}
-	return s
 }
 
 // clipRunes shortens s to at most n bytes for an error line.
