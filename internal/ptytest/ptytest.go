@@ -145,6 +145,44 @@ func (s *Session) Expect(text string) {
 	}
 }
 
+// Prompt waits until the program waits for a new line at prompt: the
+// screen's last line reads prompt with nothing typed after it, and that
+// line ends after the previous match. Expect(prompt) is not enough
+// there: where a redraw moves the search back, it can match the prompt
+// echoed with an earlier command ("mcpwire> tools") while that command
+// still runs, and keys that need the prompt (Tab, Ctrl-D) would then go
+// out too early.
+func (s *Session) Prompt(prompt string) {
+	s.t.Helper()
+	want := strings.TrimRight(prompt, " ")
+	deadline := time.NewTimer(Deadline)
+	defer deadline.Stop()
+	ended := false
+	for {
+		scr := s.Screen()
+		from := s.markFrom(scr)
+		// The cursor's cell and the lines below it read as blanks.
+		end := len(strings.TrimRight(scr, " \n"))
+		start := strings.LastIndexByte(scr[:end], '\n') + 1
+		if scr[start:end] == want && end >= from {
+			// The mark at the line's start: what is typed next is
+			// looked for with the prompt before it.
+			s.mark, s.marked = start, scr
+			return
+		}
+		if ended {
+			s.t.Fatalf("the output ended without the prompt %q; after the last match:\n%s", prompt, Tail(scr[from:]))
+		}
+		select {
+		case <-s.grew:
+		case <-s.done:
+			ended = true // look once more at all that was written
+		case <-deadline.C:
+			s.t.Fatalf("no prompt %q waiting on the screen's last line; after the last match:\n%s", prompt, Tail(scr[from:]))
+		}
+	}
+}
+
 // markFrom is where in scr Expect looks next: the mark, or the start of
 // the first line up to the mark's that differs from the screen at the
 // mark (a line typed on further is looked at whole again).

@@ -38,20 +38,20 @@ func TestCLIPtyElicitModern(t *testing.T) {
 	t.Run("shell", func(t *testing.T) {
 		t.Parallel()
 		s := startTerminal(t, bin, append([]string{"shell"}, server...)...)
-		s.Expect("mcpwire> ")
+		s.Prompt("mcpwire> ")
 		s.Send("call "+toolConfirm, ptytest.Enter)
 		s.Expect(confirmMessage)
 		s.Expect("fill in the form and send it")
 		s.Send(ptytest.Down, ptytest.Enter) // decline
 		s.Expect("decline ok=<nil>")
-		s.Expect("mcpwire> ")
+		s.Prompt("mcpwire> ")
 		s.Send("call "+toolConfirm, ptytest.Enter)
 		s.Expect("fill in the form and send it")
 		s.Send(ptytest.Enter)
 		s.Expect("┃ ok")
 		s.Send("n")
 		s.Expect("accept ok=false")
-		s.Expect("mcpwire> ")
+		s.Prompt("mcpwire> ")
 		s.Send(ptytest.CtrlD)
 		if code := s.Wait(); code != 0 {
 			t.Errorf("exit %d; screen:\n%s", code, s.Screen())

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/ptytest"
 	"github.com/mcpwire/mcpwire/mcptest"
 )
 
@@ -25,7 +26,7 @@ func TestPtyShell(t *testing.T) {
 			state := t.TempDir()
 			s := startPty(t, []string{"XDG_STATE_HOME=" + state}, "shell", "--protocol", era, hs.URL)
 			s.Expect("mcpwire shell on")
-			s.Expect(shellPrompt)
+			s.Prompt(shellPrompt)
 
 			// Tab completes "ec" to the tool echo, then its argument.
 			s.Send("call ec", keyTab)
@@ -46,14 +47,11 @@ func TestPtyShell(t *testing.T) {
 			s.Send("call add a=2 b=40", keyEnter)
 			s.Expect(shellPrompt + "call add a=2 b=40\n")
 			s.Expect("42\n")
-			// Before 2026-07-28 the cancel is notifications/cancelled;
+			// Before 2026-07-28 the cancel is notifications/cancelled
+			// (a POST of its own, which may land after the next call);
 			// in it, closing the call's reply stream.
-			cancelled := false
-			for _, r := range hs.Requests() {
-				cancelled = cancelled || strings.Contains(string(r.Body), `"notifications/cancelled"`)
-			}
-			if !cancelled && era != "auto" {
-				t.Error("no notifications/cancelled reached the server")
+			if era != "auto" {
+				waitForCancelled(t, hs)
 			}
 
 			// A list_changed while typing.
@@ -69,7 +67,7 @@ func TestPtyShell(t *testing.T) {
 			s.Expect(shellPrompt + "call added-live ")
 			s.Send(keyEnter)
 			s.Expect("the live tool ran")
-			s.Expect(shellPrompt) // Tab completes at the prompt, not while a call runs
+			s.Prompt(shellPrompt) // Tab completes at the prompt, not while a call runs
 
 			// A resource URI completes as far as the two agree, then
 			// whole; read is the one-shot command on this connection.
@@ -79,7 +77,7 @@ func TestPtyShell(t *testing.T) {
 			s.Expect(shellPrompt + "read mcptest://static/hello.txt ")
 			s.Send(keyEnter)
 			s.Expect(mcptest.HelloText)
-			s.Expect(shellPrompt)
+			s.Prompt(shellPrompt)
 
 			s.Send(keyCtrlD)
 			if code := s.Wait(); code != 0 {
@@ -97,7 +95,7 @@ func TestPtyShell(t *testing.T) {
 func TestPtyShellJSON(t *testing.T) {
 	t.Parallel()
 	s := startPty(t, []string{"XDG_STATE_HOME=" + t.TempDir()}, append([]string{"shell", "--json"}, server()...)...)
-	s.Expect(shellPrompt)
+	s.Prompt(shellPrompt)
 	s.Send("call add a=2 b=40", keyEnter)
 	s.Expect(`"structuredContent": {`)
 	s.Expect(`"sum": 42`)
@@ -121,15 +119,31 @@ func TestShellNeedsTerminal(t *testing.T) {
 func TestPtyShellTypeAhead(t *testing.T) {
 	t.Parallel()
 	s := startPty(t, []string{"XDG_STATE_HOME=" + t.TempDir()}, append([]string{"shell"}, server()...)...)
-	s.Expect(shellPrompt)
+	s.Prompt(shellPrompt)
 	s.Send("call slow steps=8 delay_ms=250", keyEnter)
 	s.Expect("slow [") // the call runs
 	s.Send("call echo message=typed-ahead", keyEnter)
 	s.Expect(shellPrompt + "call echo message=typed-ahead\n")
 	s.Expect("typed-ahead\n")
-	s.Expect(shellPrompt)
+	s.Prompt(shellPrompt)
 	s.Send(keyCtrlD)
 	if code := s.Wait(); code != 0 {
 		t.Errorf("exit %d; screen:\n%s", code, screenTail(s.Screen()))
+	}
+}
+
+// waitForCancelled waits until hs has received a notifications/cancelled.
+func waitForCancelled(t *testing.T, hs *mcptest.HTTPServer) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), ptytest.Deadline)
+	defer cancel()
+	for n := 1; ; n++ {
+		reqs, err := hs.Log().WaitRequests(ctx, n)
+		if err != nil {
+			t.Fatalf("no notifications/cancelled reached the server: %v", err)
+		}
+		if strings.Contains(string(reqs[n-1].Body), `"notifications/cancelled"`) {
+			return
+		}
 	}
 }

@@ -38,7 +38,7 @@ func TestPtyShellConfigured(t *testing.T) {
 	editor := writeScript(t, t.TempDir(), "editor", `{ printf 'Teal, from the editor.\n'; cat "$1"; } > "$1.new" && mv "$1.new" "$1"`+"\n")
 	s := startPty(t, []string{"XDG_STATE_HOME=" + t.TempDir(), "EDITOR=" + editor, "VISUAL="}, "shell", "--config", file)
 	s.Expect("mcpwire shell on 2 configured servers (demo, spare)")
-	s.Expect(shellPrompt)
+	s.Prompt(shellPrompt)
 
 	s.Send("servers", keyEnter)
 	s.Expect("NAME")
@@ -46,36 +46,36 @@ func TestPtyShellConfigured(t *testing.T) {
 	s.Expect("connected")
 	s.Expect("spare")
 	s.Expect("connected")
-	s.Expect(shellPrompt)
+	s.Prompt(shellPrompt)
 
 	s.Send("tools", keyEnter)
 	s.Expect("mcp__demo__add")
 	s.Expect("mcp__spare__add")
-	s.Expect(shellPrompt)
+	s.Prompt(shellPrompt)
 	s.Send("call mcp__spare__ec", keyTab)
 	s.Expect(shellPrompt + "call mcp__spare__echo ")
 	s.Send("message=from-spare", keyEnter)
 	s.Expect("from-spare\n")
-	s.Expect(shellPrompt) // drawn again once the call is done: keys typed before are not the prompt's
+	s.Prompt(shellPrompt) // drawn again once the call is done: keys typed before are not the prompt's
 
 	// Nothing is in use yet: a command on one server says how to pick.
 	s.Send("info", keyEnter)
 	s.Expect("no server in use: pick one with use SERVER")
-	s.Expect(shellPrompt)
+	s.Prompt(shellPrompt)
 
 	s.Send("use d", keyTab)
 	s.Expect(shellPrompt + "use demo ")
 	s.Send(keyEnter)
 	s.Expect(`using server "demo"`)
-	s.Expect("mcpwire demo> ")
+	s.Prompt("mcpwire demo> ")
 	s.Send("call add-tool name=fresh", keyEnter)
 	s.Expect("[demo] notification: tools/list_changed")
-	s.Expect("mcpwire demo> ")
+	s.Prompt("mcpwire demo> ")
 	s.Send("call fre", keyTab)
 	s.Expect("mcpwire demo> call fresh ")
 	s.Send("message=new", keyEnter)
 	s.Expect("new\n")
-	s.Expect("mcpwire demo> ")
+	s.Prompt("mcpwire demo> ")
 
 	// A form, asked inside the shell and naming the server: filled in.
 	s.Send("call elicit message=Who-are-you?", keyEnter)
@@ -89,7 +89,7 @@ func TestPtyShellConfigured(t *testing.T) {
 	s.Field("color", keyEnter)
 	s.Field("ok", "n")
 	s.Expect(`"name":"mcptest-ada"`)
-	s.Expect("mcpwire demo> ")
+	s.Prompt("mcpwire demo> ")
 
 	// Declined, then cancelled with Ctrl-C: the call ends with the
 	// server's answer to that, and the shell stays.
@@ -97,16 +97,16 @@ func TestPtyShellConfigured(t *testing.T) {
 	s.Expect("fill in the form and send it")
 	s.Send(keyDown, keyEnter)
 	s.Expect(`{"action":"decline"}`)
-	s.Expect("mcpwire demo> ")
+	s.Prompt("mcpwire demo> ")
 	s.Send("call elicit message=Once-more?", keyEnter)
 	s.Expect("fill in the form and send it")
 	s.Send(keyCtrlC)
 	s.Expect(`{"action":"cancel"}`)
-	s.Expect("mcpwire demo> ")
+	s.Prompt("mcpwire demo> ")
 	s.Send("call add a=2 b=40", keyEnter)
 	s.Expect("mcpwire demo> call add a=2 b=40\n")
 	s.Expect("42\n")
-	s.Expect("mcpwire demo> ")
+	s.Prompt("mcpwire demo> ")
 
 	// Sampling: the reply is written in $EDITOR.
 	s.Send("call sample prompt=Name-a-colour", keyEnter)
@@ -115,11 +115,11 @@ func TestPtyShellConfigured(t *testing.T) {
 	s.Expect("write the reply in " + editor)
 	s.Send(keyEnter)
 	s.Expect("Teal, from the editor.")
-	s.Expect("mcpwire demo> ")
+	s.Prompt("mcpwire demo> ")
 
 	s.Send("use", keyEnter)
 	s.Expect("using every configured server")
-	s.Expect(shellPrompt)
+	s.Prompt(shellPrompt)
 	s.Send(keyCtrlD)
 	if code := s.Wait(); code != 0 {
 		t.Errorf("exit %d; screen:\n%s", code, screenTail(s.Screen()))
@@ -134,11 +134,11 @@ func TestPtyShellConfiguredServer(t *testing.T) {
 	file := writeDemoConfig(t, "demo", "spare")
 	s := startPty(t, []string{"XDG_STATE_HOME=" + t.TempDir()}, "shell", "--config", file, "spare")
 	s.Expect(`mcpwire shell on the configured servers, using "spare"`)
-	s.Expect("mcpwire spare> ")
+	s.Prompt("mcpwire spare> ")
 	s.Send("info", keyEnter)
 	s.Expect("mcpwire spare> info\n")
 	s.Expect("mcptest")
-	s.Expect("mcpwire spare> ")
+	s.Prompt("mcpwire spare> ")
 	s.Send("exit", keyEnter)
 	if code := s.Wait(); code != 0 {
 		t.Errorf("exit %d; screen:\n%s", code, screenTail(s.Screen()))

@@ -59,15 +59,13 @@ func TestPtyPlainCommandsAskTheTerminalNothing(t *testing.T) {
 func TestPtyShellAsksTheTerminalNothing(t *testing.T) {
 	t.Parallel()
 	s := startPty(t, []string{"XDG_STATE_HOME=" + t.TempDir()}, append([]string{"shell"}, server()...)...)
-	s.Expect(shellPrompt)
+	s.Prompt(shellPrompt)
 	s.Send("help", keyEnter)
 	s.Expect(shellPrompt + "help\n")
-	// The list's last line, then the prompt after it: the prompt alone
-	// may match the redrawn "mcpwire> help" line, and a Ctrl-D sent
-	// before the shell reads keys again is the line discipline's EOF,
-	// which no program sees.
+	// The list's last line, then the prompt waiting after it: a Ctrl-D
+	// sent while help still runs is dropped as type-ahead.
 	s.Expect("leave (or Ctrl-D)\n")
-	s.Expect(shellPrompt)
+	s.Prompt(shellPrompt)
 	s.Send(keyCtrlD)
 	if code := s.Wait(); code != 0 {
 		t.Errorf("exit %d; screen:\n%s", code, screenTail(s.Screen()))
