@@ -99,7 +99,7 @@ func (p *docParser) server(d member, section string) *Server {
 	}
 	fields, ok := objectMembers(d.Value, d.ValOff)
 	if !ok {
-		b.fail(d.ValOff, "", fmt.Sprintf("want an object holding the server's definition, got %s", jsonKind(d.Value)))
+		b.fail(d.ValOff, "", fmt.Sprintf("want an object holding the server's definition, got %s", p.kind(d.Value, d.ValOff)))
 		return nil
 	}
 	raw, err := canonicalJSON(d.Value)
@@ -393,26 +393,27 @@ func (b *serverBuilder) ignored(why string, fields ...*member) {
 
 // str decodes a string field; false (and a problem) for any other kind.
 func (b *serverBuilder) str(f *member, dst *string) bool {
-	if jsonKind(f.Value) != "string" || json.Unmarshal(f.Value, dst) != nil {
-		b.failKind(f.ValOff, f.Key, fmt.Sprintf("want a string, got %s", jsonKind(f.Value)))
+	kind := b.p.kind(f.Value, f.ValOff)
+	if kind != "string" || json.Unmarshal(f.Value, dst) != nil {
+		b.failKind(f.ValOff, f.Key, fmt.Sprintf("want a string, got %s", kind))
 		return false
 	}
 	return true
 }
 
 func (b *serverBuilder) boolean(f *member, dst *bool) {
-	if jsonKind(f.Value) != "boolean" {
-		b.failKind(f.ValOff, f.Key, fmt.Sprintf("want true or false, got %s", jsonKind(f.Value)))
+	if kind := b.p.kind(f.Value, f.ValOff); kind != "boolean" {
+		b.failKind(f.ValOff, f.Key, fmt.Sprintf("want true or false, got %s", kind))
 		return
 	}
 	*dst = string(f.Value) == "true"
 }
 
-// scalar turns a string, number or boolean into the string a process or
-// header gets: hosts that run on JavaScript stringify numbers in env and
-// args, so {"PORT": 3000} works there and works here.
-func scalar(v []byte) (string, bool) {
-	switch jsonKind(v) {
+// scalar turns a string, number or boolean (of the kind given) into the
+// string a process or header gets: hosts that run on JavaScript stringify
+// numbers in env and args, so {"PORT": 3000} works there and works here.
+func scalar(kind string, v []byte) (string, bool) {
+	switch kind {
 	case "string":
 		var s string
 		return s, json.Unmarshal(v, &s) == nil
@@ -426,15 +427,16 @@ func scalar(v []byte) (string, bool) {
 func (b *serverBuilder) list(f *member) []item {
 	elems, ok := arrayElements(f.Value, f.ValOff)
 	if !ok {
-		b.failKind(f.ValOff, f.Key, fmt.Sprintf("want an array of strings, got %s", jsonKind(f.Value)))
+		b.failKind(f.ValOff, f.Key, fmt.Sprintf("want an array of strings, got %s", b.p.kind(f.Value, f.ValOff)))
 		return nil
 	}
 	out := make([]item, 0, len(elems))
 	for i, e := range elems {
 		field := fmt.Sprintf("%s[%d]", f.Key, i)
-		v, ok := scalar(e.Value)
+		kind := b.p.kind(e.Value, e.ValOff)
+		v, ok := scalar(kind, e.Value)
 		if !ok {
-			b.failKind(e.ValOff, field, fmt.Sprintf("want a string, got %s", jsonKind(e.Value)))
+			b.failKind(e.ValOff, field, fmt.Sprintf("want a string, got %s", kind))
 			continue
 		}
 		out = append(out, item{field: field, val: v, off: e.ValOff})
@@ -447,16 +449,17 @@ func (b *serverBuilder) list(f *member) []item {
 func (b *serverBuilder) dict(f *member) []item {
 	ms, ok := objectMembers(f.Value, f.ValOff)
 	if !ok {
-		b.failKind(f.ValOff, f.Key, fmt.Sprintf("want an object of strings, got %s", jsonKind(f.Value)))
+		b.failKind(f.ValOff, f.Key, fmt.Sprintf("want an object of strings, got %s", b.p.kind(f.Value, f.ValOff)))
 		return nil
 	}
 	ms = b.p.lastWins(ms, b.name, f.Key+".")
 	out := make([]item, 0, len(ms))
 	for _, m := range ms {
 		field := f.Key + "." + m.Key
-		v, ok := scalar(m.Value)
+		kind := b.p.kind(m.Value, m.ValOff)
+		v, ok := scalar(kind, m.Value)
 		if !ok {
-			b.failKind(m.ValOff, field, fmt.Sprintf("want a string, got %s", jsonKind(m.Value)))
+			b.failKind(m.ValOff, field, fmt.Sprintf("want a string, got %s", kind))
 			continue
 		}
 		out = append(out, item{field: field, key: m.Key, val: v, off: m.ValOff})
@@ -468,7 +471,7 @@ func (b *serverBuilder) dict(f *member) []item {
 // no limit.
 func (b *serverBuilder) messageSize(f *member) int64 {
 	const hint = "want a whole number of bytes (67108864 for 64 MiB), or -1 for no limit"
-	if kind := jsonKind(f.Value); kind != "number" {
+	if kind := b.p.kind(f.Value, f.ValOff); kind != "number" {
 		b.failKind(f.ValOff, f.Key, fmt.Sprintf("got %s: %s", kind, hint))
 		return 0
 	}
@@ -488,7 +491,7 @@ func (b *serverBuilder) timeout(f *member, unit time.Duration) (time.Duration, b
 		hint = `want seconds (30) or a duration ("30s"); 0 disables`
 	}
 	var d time.Duration
-	switch jsonKind(f.Value) {
+	switch kind := b.p.kind(f.Value, f.ValOff); kind {
 	case "number":
 		var n float64
 		if json.Unmarshal(f.Value, &n) != nil || n > float64(math.MaxInt64)/float64(unit) {
@@ -505,7 +508,7 @@ func (b *serverBuilder) timeout(f *member, unit time.Duration) (time.Duration, b
 			return 0, false
 		}
 	default:
-		b.failKind(f.ValOff, f.Key, fmt.Sprintf("got %s: %s", jsonKind(f.Value), hint))
+		b.failKind(f.ValOff, f.Key, fmt.Sprintf("got %s: %s", kind, hint))
 		return 0, false
 	}
 	if d < 0 {
@@ -580,8 +583,8 @@ func (b *serverBuilder) envPolicy(f *member) bool {
 // oauth keeps the block as written, compacted and unexpanded, for the
 // authorization layer to interpret.
 func (b *serverBuilder) oauth(f *member) json.RawMessage {
-	if jsonKind(f.Value) != "object" {
-		b.failKind(f.ValOff, "oauth", fmt.Sprintf("want an object, got %s", jsonKind(f.Value)))
+	if kind := b.p.kind(f.Value, f.ValOff); kind != "object" {
+		b.failKind(f.ValOff, "oauth", fmt.Sprintf("want an object, got %s", kind))
 		return nil
 	}
 	var buf bytes.Buffer

@@ -129,6 +129,31 @@ var codexWrongTypes = []wrongType{
 	{"command = \"x\"\nenabled_tools = [{ name = \"read\" }]", "enabled_tools[0]", "want a string, got object"},
 	{"command = \"x\"\ndisabled_tools = 3", "disabled_tools", "want an array of strings, got number"},
 	{"command = \"x\"\ndisabled_tools = [\"\"]", "disabled_tools[0]", "empty pattern"},
+	// TOML's own kinds, which JSON has none for: not strings to a field.
+	{"command = 1979-05-27T07:32:00Z", "command", "want a string, got datetime"},
+	{"command = 1979-05-27T07:32:00", "command", "want a string, got datetime"},
+	{"command = 1979-05-27", "command", "want a string, got date"},
+	{"command = 07:32:00", "command", "want a string, got time"},
+	{"command = nan", "command", "want a string, got nan"},
+	{"command = \"x\"\nargs = [\"a\", -inf]", "args[1]", "want a string, got inf"},
+	{"command = \"x\"\nargs = [\"a\", 1979-05-27]", "args[1]", "want a string, got date"},
+	{"command = \"x\"\nenv = { K = 07:32:00 }", "env.K", "want a string, got time"},
+	{"command = \"x\"\ncwd = 1979-05-27", "cwd", "want a string, got date"},
+	{"command = \"x\"\nenabled = 1979-05-27", "enabled", "want true or false, got date"},
+	{"command = \"x\"\nenabled_tools = [1979-05-27]", "enabled_tools[0]", "want a string, got date"},
+	{"command = \"x\"\ntool_timeout_sec = 00:00:30", "tool_timeout_sec", `got time: want seconds (30) or a duration ("30s"); 0 disables`},
+	{"command = \"x\"\nstartup_timeout_sec = inf", "startup_timeout_sec", `got inf: want seconds (30) or a duration ("30s"); 0 disables`},
+	{"url = 1979-05-27", "url", "want a string, got date"},
+	{"url = \"https://h.example\"\nhttp_headers = { A = 1979-05-27T07:32:00Z }", "http_headers.A", "want a string, got datetime"},
+	{"url = \"https://h.example\"\nbearer_token_env_var = nan", "bearer_token_env_var", "want a string, got nan"},
+}
+
+// A server written as a TOML date is not a definition, and says so.
+func TestCodexServerOfTOMLKind(t *testing.T) {
+	_, problems := Parse([]byte("[mcp_servers]\ns = 1979-05-27\n"), "config.toml", FormatCodex, LoadOptions{})
+	if len(problems) != 1 || problems[0].Error() != `config.toml:2:1: server "s": want an object holding the server's definition, got date` {
+		t.Errorf("problems:\n%s", problemLines(problems))
+	}
 }
 
 func TestWrongTypeIsOneProblemCodex(t *testing.T) {
