@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
@@ -33,13 +35,14 @@ func (p *docParser) codexDocument(data []byte) ([]byte, positioner, bool) {
 		p.problems = append(p.problems, pr)
 		return nil, nil, false
 	}
-	w := &anchoredJSON{at: &anchoredIndex{lines: newLineIndex(data)}}
+	w := &anchoredJSON{at: &anchoredIndex{lines: newLineIndex(data)}, kinds: make(map[int]string)}
 	w.keys, w.children = tomlKeys(data)
 	w.buf.WriteByte('{')
 	if servers, ok := doc["mcp_servers"]; ok {
 		w.member([]string{"mcp_servers"}, servers)
 	}
 	w.buf.WriteByte('}')
+	p.kinds = w.kinds
 	return w.buf.Bytes(), w.at, true
 }
 
@@ -50,6 +53,7 @@ type anchoredJSON struct {
 	keys     map[string]int      // TOML key path (joined by keySep) -> offset
 	children map[string][]string // TOML table path -> its keys in file order
 	at       *anchoredIndex
+	kinds    map[int]string // see docParser.kinds
 }
 
 const keySep = "\x00"
@@ -66,14 +70,33 @@ func (w *anchoredJSON) member(path []string, v any) {
 }
 
 // value writes v: a table member by member in the order the TOML lists
-// them, anything else as encoding/json renders it.
+// them, an array element by element, anything else as encoding/json
+// renders it; a value JSON has no kind for as a string, its TOML kind
+// noted so that no field takes it for one.
 func (w *anchoredJSON) value(path []string, v any) {
-	table, ok := v.(map[string]any)
-	if !ok {
-		b, err := json.Marshal(v)
-		if err != nil { // nan and inf: let the builder say "want ..., got string"
+	if kind := tomlOnlyKind(v); kind != "" {
+		w.kinds[w.buf.Len()] = kind
+		b, err := json.Marshal(v) // a date or time as its text
+		if err != nil {           // nan, inf
 			b, _ = json.Marshal(fmt.Sprint(v))
 		}
+		w.buf.Write(b)
+		return
+	}
+	if list, ok := v.([]any); ok {
+		w.buf.WriteByte('[')
+		for i, e := range list {
+			if i > 0 {
+				w.buf.WriteByte(',')
+			}
+			w.value(path, e)
+		}
+		w.buf.WriteByte(']')
+		return
+	}
+	table, ok := v.(map[string]any)
+	if !ok {
+		b, _ := json.Marshal(v) // the rest of what TOML decodes to: strings, numbers, booleans
 		w.buf.Write(b)
 		return
 	}
@@ -100,6 +123,29 @@ func (w *anchoredJSON) value(path []string, v any) {
 		w.member(append(path[:len(path):len(path)], k), table[k])
 	}
 	w.buf.WriteByte('}')
+}
+
+// tomlOnlyKind names the kinds of TOML value that JSON has none for: a
+// date or time, which encoding/json would write as a string any string
+// field takes, and the floats nan and inf, which it cannot write. ""
+// for any other value.
+func tomlOnlyKind(v any) string {
+	switch v := v.(type) {
+	case time.Time, toml.LocalDateTime:
+		return "datetime"
+	case toml.LocalDate:
+		return "date"
+	case toml.LocalTime:
+		return "time"
+	case float64:
+		switch {
+		case math.IsNaN(v):
+			return "nan"
+		case math.IsInf(v, 0):
+			return "inf"
+		}
+	}
+	return ""
 }
 
 // tomlKeys returns the offset of the first appearance of every key path

@@ -70,7 +70,7 @@ tool_timeout_sec = nan
 	wantProblem(t, problems, `server "local": bearer_token_env_var: ignored`)
 	wantProblem(t, problems, `server "local": http_headers: ignored`)
 	wantProblem(t, problems, `server "remote": env_vars: ignored`)
-	wantProblem(t, problems, `server "odd": tool_timeout_sec:`, `"NaN" is not a duration`)
+	wantProblem(t, problems, `server "odd": tool_timeout_sec:`, "got nan: want seconds")
 	for _, p := range problems {
 		if strings.Contains(p.Error(), "s3cr3t") {
 			t.Errorf("problem shows the token: %s", p.Error())

@@ -126,9 +126,10 @@
 //
 // A bad file or entry never stops the others: Load returns every valid
 // server together with Problems, each naming file, line, column, server
-// and field. A file the caller named (LoadOptions.Files) is different:
-// an error in it fails Load with ErrInvalid, as an error in any file does
-// with LoadOptions.Strict. A malformed reference is quoted only up to its
+// and field. A value of the wrong type is one Problem, and no check of
+// that value adds another. A file the caller named (LoadOptions.Files)
+// is different: an error in it fails Load with ErrInvalid, as an error in
+// any file does with LoadOptions.Strict. A malformed reference is quoted only up to its
 // name (${TOKEN:…}). No Problem, error or String method ever contains the value
 // of an env entry, a header or a variable, or the user info, path or
 // query of a URL: they often hold tokens.

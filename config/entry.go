@@ -32,11 +32,40 @@ type serverBuilder struct {
 	name string
 	off  int // the server's name: where problems without a place point
 	bad  bool
+	// wrongType holds the fields whose value is not of the kind the field
+	// takes. What stands in for such a value is a zero ("" for a string),
+	// so a later check of it ("empty command", "disagree") would only
+	// repeat the type error in misleading words.
+	wrongType map[string]bool
 }
 
+// fail records an error about field's value, unless field already has
+// a type error: the one place where follow-on errors are dropped, so a
+// user sees one error per problem.
 func (b *serverBuilder) fail(off int, field, msg string) {
 	b.bad = true
+	if b.wrongType[field] {
+		return
+	}
 	b.add(off, field, msg, false)
+}
+
+// failPresent records an error about field being there at all, such as a
+// command on an HTTP server: true whatever its value, so it stands beside
+// a type error.
+func (b *serverBuilder) failPresent(off int, field, msg string) {
+	b.bad = true
+	b.add(off, field, msg, false)
+}
+
+// failKind records that field's value is of the wrong kind, and marks the
+// field so that no check of that value adds to it.
+func (b *serverBuilder) failKind(off int, field, msg string) {
+	b.fail(off, field, msg)
+	if b.wrongType == nil {
+		b.wrongType = make(map[string]bool)
+	}
+	b.wrongType[field] = true
 }
 
 func (b *serverBuilder) warn(off int, field, msg string) {
@@ -70,7 +99,7 @@ func (p *docParser) server(d member, section string) *Server {
 	}
 	fields, ok := objectMembers(d.Value, d.ValOff)
 	if !ok {
-		b.fail(d.ValOff, "", fmt.Sprintf("want an object holding the server's definition, got %s", jsonKind(d.Value)))
+		b.fail(d.ValOff, "", fmt.Sprintf("want an object holding the server's definition, got %s", p.kind(d.Value, d.ValOff)))
 		return nil
 	}
 	raw, err := canonicalJSON(d.Value)
@@ -165,7 +194,9 @@ func (p *docParser) server(d member, section string) *Server {
 	}
 
 	switch {
-	case f.enabled != nil && f.disabled != nil && enabled == disabled:
+	case f.enabled != nil && f.disabled != nil && !b.wrongType["enabled"] && enabled == disabled:
+		// The check reads both values: fail drops it when "disabled" has
+		// the wrong type, this guard when "enabled" has.
 		b.fail(f.disabled.KeyOff, "disabled", `"enabled" and "disabled" disagree; keep one`)
 	case f.enabled != nil:
 		s.Enabled = enabled
@@ -231,11 +262,12 @@ type decoded struct {
 // process expands and checks the fields of a stdio server.
 func (b *serverBuilder) process(s *Server, f *decoded) {
 	if f.command != nil {
-		v, ok := b.expand(f.command.ValOff, "command", f.commandStr)
+		field := f.command.Key // Zed: "command.path"
+		v, ok := b.expand(f.command.ValOff, field, f.commandStr)
 		if ok && strings.TrimSpace(v) == "" {
-			b.fail(f.command.ValOff, "command", "empty command")
+			b.fail(f.command.ValOff, field, "empty command")
 		}
-		b.noNUL(f.command.ValOff, "command", v)
+		b.noNUL(f.command.ValOff, field, v)
 		s.Command = v
 	}
 	for _, a := range f.argItems {
@@ -332,8 +364,8 @@ func (b *serverBuilder) envHeaders(s *Server, f *decoded) {
 			}
 		}
 	}
-	if f.bearer == nil || jsonKind(f.bearer.Value) != "string" {
-		return
+	if f.bearer == nil || b.wrongType[f.bearer.Key] {
+		return // absent, or its type error said it all: no variable to read
 	}
 	name := f.bearerVar
 	v, ok := b.p.res.lookup(name)
@@ -361,26 +393,27 @@ func (b *serverBuilder) ignored(why string, fields ...*member) {
 
 // str decodes a string field; false (and a problem) for any other kind.
 func (b *serverBuilder) str(f *member, dst *string) bool {
-	if jsonKind(f.Value) != "string" || json.Unmarshal(f.Value, dst) != nil {
-		b.fail(f.ValOff, f.Key, fmt.Sprintf("want a string, got %s", jsonKind(f.Value)))
+	kind := b.p.kind(f.Value, f.ValOff)
+	if kind != "string" || json.Unmarshal(f.Value, dst) != nil {
+		b.failKind(f.ValOff, f.Key, fmt.Sprintf("want a string, got %s", kind))
 		return false
 	}
 	return true
 }
 
 func (b *serverBuilder) boolean(f *member, dst *bool) {
-	if jsonKind(f.Value) != "boolean" {
-		b.fail(f.ValOff, f.Key, fmt.Sprintf("want true or false, got %s", jsonKind(f.Value)))
+	if kind := b.p.kind(f.Value, f.ValOff); kind != "boolean" {
+		b.failKind(f.ValOff, f.Key, fmt.Sprintf("want true or false, got %s", kind))
 		return
 	}
 	*dst = string(f.Value) == "true"
 }
 
-// scalar turns a string, number or boolean into the string a process or
-// header gets: hosts that run on JavaScript stringify numbers in env and
-// args, so {"PORT": 3000} works there and works here.
-func scalar(v []byte) (string, bool) {
-	switch jsonKind(v) {
+// scalar turns a string, number or boolean (of the kind given) into the
+// string a process or header gets: hosts that run on JavaScript stringify
+// numbers in env and args, so {"PORT": 3000} works there and works here.
+func scalar(kind string, v []byte) (string, bool) {
+	switch kind {
 	case "string":
 		var s string
 		return s, json.Unmarshal(v, &s) == nil
@@ -394,15 +427,16 @@ func scalar(v []byte) (string, bool) {
 func (b *serverBuilder) list(f *member) []item {
 	elems, ok := arrayElements(f.Value, f.ValOff)
 	if !ok {
-		b.fail(f.ValOff, f.Key, fmt.Sprintf("want an array of strings, got %s", jsonKind(f.Value)))
+		b.failKind(f.ValOff, f.Key, fmt.Sprintf("want an array of strings, got %s", b.p.kind(f.Value, f.ValOff)))
 		return nil
 	}
 	out := make([]item, 0, len(elems))
 	for i, e := range elems {
 		field := fmt.Sprintf("%s[%d]", f.Key, i)
-		v, ok := scalar(e.Value)
+		kind := b.p.kind(e.Value, e.ValOff)
+		v, ok := scalar(kind, e.Value)
 		if !ok {
-			b.fail(e.ValOff, field, fmt.Sprintf("want a string, got %s", jsonKind(e.Value)))
+			b.failKind(e.ValOff, field, fmt.Sprintf("want a string, got %s", kind))
 			continue
 		}
 		out = append(out, item{field: field, val: v, off: e.ValOff})
@@ -415,16 +449,17 @@ func (b *serverBuilder) list(f *member) []item {
 func (b *serverBuilder) dict(f *member) []item {
 	ms, ok := objectMembers(f.Value, f.ValOff)
 	if !ok {
-		b.fail(f.ValOff, f.Key, fmt.Sprintf("want an object of strings, got %s", jsonKind(f.Value)))
+		b.failKind(f.ValOff, f.Key, fmt.Sprintf("want an object of strings, got %s", b.p.kind(f.Value, f.ValOff)))
 		return nil
 	}
 	ms = b.p.lastWins(ms, b.name, f.Key+".")
 	out := make([]item, 0, len(ms))
 	for _, m := range ms {
 		field := f.Key + "." + m.Key
-		v, ok := scalar(m.Value)
+		kind := b.p.kind(m.Value, m.ValOff)
+		v, ok := scalar(kind, m.Value)
 		if !ok {
-			b.fail(m.ValOff, field, fmt.Sprintf("want a string, got %s", jsonKind(m.Value)))
+			b.failKind(m.ValOff, field, fmt.Sprintf("want a string, got %s", kind))
 			continue
 		}
 		out = append(out, item{field: field, key: m.Key, val: v, off: m.ValOff})
@@ -436,8 +471,8 @@ func (b *serverBuilder) dict(f *member) []item {
 // no limit.
 func (b *serverBuilder) messageSize(f *member) int64 {
 	const hint = "want a whole number of bytes (67108864 for 64 MiB), or -1 for no limit"
-	if kind := jsonKind(f.Value); kind != "number" {
-		b.fail(f.ValOff, f.Key, fmt.Sprintf("got %s: %s", kind, hint))
+	if kind := b.p.kind(f.Value, f.ValOff); kind != "number" {
+		b.failKind(f.ValOff, f.Key, fmt.Sprintf("got %s: %s", kind, hint))
 		return 0
 	}
 	var n int64
@@ -456,7 +491,7 @@ func (b *serverBuilder) timeout(f *member, unit time.Duration) (time.Duration, b
 		hint = `want seconds (30) or a duration ("30s"); 0 disables`
 	}
 	var d time.Duration
-	switch jsonKind(f.Value) {
+	switch kind := b.p.kind(f.Value, f.ValOff); kind {
 	case "number":
 		var n float64
 		if json.Unmarshal(f.Value, &n) != nil || n > float64(math.MaxInt64)/float64(unit) {
@@ -473,7 +508,7 @@ func (b *serverBuilder) timeout(f *member, unit time.Duration) (time.Duration, b
 			return 0, false
 		}
 	default:
-		b.fail(f.ValOff, f.Key, fmt.Sprintf("got %s: %s", jsonKind(f.Value), hint))
+		b.failKind(f.ValOff, f.Key, fmt.Sprintf("got %s: %s", kind, hint))
 		return 0, false
 	}
 	if d < 0 {
@@ -498,7 +533,9 @@ func (b *serverBuilder) patterns(f *member) []string {
 		}
 		out = append(out, it.val)
 	}
-	if len(items) == 0 && jsonKind(f.Value) == "array" {
+	// Only a list written empty: one whose entries were all wrong has had
+	// its problems.
+	if elems, ok := arrayElements(f.Value, f.ValOff); ok && len(elems) == 0 {
 		b.warn(f.ValOff, f.Key, "an empty list filters nothing; to turn the server off write \"enabled\": false")
 	}
 	return out
@@ -546,8 +583,8 @@ func (b *serverBuilder) envPolicy(f *member) bool {
 // oauth keeps the block as written, compacted and unexpanded, for the
 // authorization layer to interpret.
 func (b *serverBuilder) oauth(f *member) json.RawMessage {
-	if jsonKind(f.Value) != "object" {
-		b.fail(f.ValOff, "oauth", fmt.Sprintf("want an object, got %s", jsonKind(f.Value)))
+	if kind := b.p.kind(f.Value, f.ValOff); kind != "object" {
+		b.failKind(f.ValOff, "oauth", fmt.Sprintf("want an object, got %s", kind))
 		return nil
 	}
 	var buf bytes.Buffer
@@ -563,11 +600,11 @@ func (b *serverBuilder) oauth(f *member) json.RawMessage {
 func (b *serverBuilder) transportType(f *decoded) string {
 	urls := f.urls
 	if len(urls) > 1 {
-		b.fail(urls[1].KeyOff, urls[1].Key, fmt.Sprintf("both %q and %q are set; keep one", urls[0].Key, urls[1].Key))
+		b.failPresent(urls[1].KeyOff, urls[1].Key, fmt.Sprintf("both %q and %q are set; keep one", urls[0].Key, urls[1].Key))
 	}
 	hasURL, hasCmd := len(urls) > 0, f.command != nil
 	typ := ""
-	if f.typ != nil && jsonKind(f.typ.Value) == "string" {
+	if f.typ != nil && !b.wrongType["type"] {
 		var err error
 		if typ, err = ParseType(f.typeStr); err != nil {
 			b.fail(f.typ.ValOff, "type", strings.TrimPrefix(err.Error(), "config: "))
@@ -578,7 +615,7 @@ func (b *serverBuilder) transportType(f *decoded) string {
 	case "":
 		switch {
 		case hasCmd && hasURL:
-			b.fail(f.command.KeyOff, "", fmt.Sprintf("both \"command\" and %q are set: a server is either a process (command) or remote (url)", urls[0].Key))
+			b.failPresent(f.command.KeyOff, "", fmt.Sprintf("both \"command\" and %q are set: a server is either a process (command) or remote (url)", urls[0].Key))
 		case hasCmd:
 			return TypeStdio
 		case hasURL && urls[0].Key == "httpUrl":
@@ -595,14 +632,14 @@ func (b *serverBuilder) transportType(f *decoded) string {
 		return ""
 	case TypeStdio:
 		if hasURL {
-			b.fail(urls[0].KeyOff, urls[0].Key, "a stdio server takes \"command\", not a URL")
+			b.failPresent(urls[0].KeyOff, urls[0].Key, "a stdio server takes \"command\", not a URL")
 		}
 		if !hasCmd {
 			b.fail(f.typ.KeyOff, "command", "a stdio server needs a command")
 		}
 	default:
 		if hasCmd {
-			b.fail(f.command.KeyOff, "command", fmt.Sprintf("a %s server takes \"url\", not a command", typ))
+			b.failPresent(f.command.KeyOff, "command", fmt.Sprintf("a %s server takes \"url\", not a command", typ))
 		}
 		if !hasURL {
 			b.fail(f.typ.KeyOff, "url", fmt.Sprintf("a %s server needs a url", typ))

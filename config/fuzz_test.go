@@ -82,6 +82,7 @@ func FuzzCodex(f *testing.F) {
 		"[[mcp_servers]]\nname = \"x\"\n",
 		"mcp_servers = 3\n",
 		"[mcp_servers.d]\ncommand = \"x\"\n[mcp_servers.d]\n",
+		"[mcp_servers.e]\ncommand = 1979-05-27\nargs = [nan, 07:32:00, [1], { a = 1979-05-27T07:32:00Z }]\n[[mcp_servers.e.t]]\nq = -inf\n",
 	} {
 		f.Add([]byte(s))
 	}

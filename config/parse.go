@@ -79,6 +79,20 @@ type docParser struct {
 	opts     LoadOptions
 	res      *resolver
 	problems []Problem
+	// kinds maps the offsets of values written for what JSON has no kind
+	// for (Codex: a TOML datetime, nan) to that kind: kind reports it, so
+	// "command = 1979-05-27" is a type error, not a command.
+	kinds map[int]string
+}
+
+// kind names the type of the value v at offset off, for the checks and
+// messages of the fields: its JSON kind, or the TOML kind it was written
+// for.
+func (p *docParser) kind(v []byte, off int) string {
+	if k, ok := p.kinds[off]; ok {
+		return k
+	}
+	return jsonKind(v)
 }
 
 // add records a problem at byte offset off (negative: no position).
@@ -316,7 +330,7 @@ func (p *docParser) serverMap(m member, section string) []entry {
 	}
 	defs, ok := objectMembers(m.Value, m.ValOff)
 	if !ok {
-		p.add(m.ValOff, "", section, fmt.Sprintf("want an object mapping server names to definitions, got %s", jsonKind(m.Value)), false)
+		p.add(m.ValOff, "", section, fmt.Sprintf("want an object mapping server names to definitions, got %s", p.kind(m.Value, m.ValOff)), false)
 		return nil
 	}
 	defs = p.lastWins(defs, "", section+".")
