@@ -138,7 +138,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	if n := len(snapshot); n > 0 {
 		last = snapshot[n-1].Seq
 	}
-	if out.WriteEvent(sse.Event{Type: "asks", Data: s.opts.Hooks.snapshot()}) != nil {
+	if out.WriteEvent(sse.Event{Type: "asks", Data: s.redactJSON(s.opts.Hooks.snapshot())}) != nil {
 		return
 	}
 	for _, c := range s.calls.snapshot() {
@@ -172,7 +172,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			case "call":
 				err = out.WriteEvent(sse.Event{Type: "call", Data: e.call})
 			case "asks":
-				err = out.WriteEvent(sse.Event{Type: "asks", Data: s.opts.Hooks.snapshot()})
+				err = out.WriteEvent(sse.Event{Type: "asks", Data: s.redactJSON(s.opts.Hooks.snapshot())})
 			case "servers":
 				err = out.WriteEvent(sse.Event{Type: "servers", Data: []byte("{}")})
 			}
