@@ -141,7 +141,7 @@ func (s *Server) handleServers(w http.ResponseWriter, r *http.Request) {
 		}
 		out = append(out, v)
 	}
-	writeJSON(w, http.StatusOK, nonNil(out))
+	s.writeReply(w, nonNil(out)) // info and instructions are the servers' words
 }
 
 // handleReconnect ends a server's connection and connects it again; the
@@ -187,7 +187,7 @@ func (s *Server) withClient(fn func(ctx context.Context, c *mcp.Client, r *http.
 			s.writeError(w, http.StatusBadGateway, err)
 			return
 		}
-		writeJSON(w, http.StatusOK, v)
+		s.writeReply(w, v)
 	}
 }
 
@@ -239,7 +239,7 @@ func (s *Server) runCall(ctx context.Context, rec *callRecord, meta map[string]a
 	var res *mcp.CallToolResult
 	if err == nil {
 		opts := &mcp.CallOptions{Meta: meta, OnProgress: func(_ context.Context, p mcp.ProgressNotification) {
-			s.calls.update(rec, func(r *callRecord) { r.Progress = &progress{p.Progress, p.Total, p.Message} })
+			s.calls.update(rec, func(r *callRecord) { r.Progress = &progress{p.Progress, p.Total, s.opts.Redact(p.Message)} })
 		}}
 		res, err = c.CallTool(ctx, rec.Tool, rec.Arguments, opts)
 	}
@@ -248,16 +248,25 @@ func (s *Server) runCall(ctx context.Context, rec *callRecord, meta map[string]a
 		var schemaErr *mcp.OutputSchemaError
 		switch {
 		case err == nil:
-			r.State, r.Result = "done", res
+			r.State, r.Result = "done", s.resultJSON(res)
 		case errors.As(err, &schemaErr) && res != nil:
 			// The result came; it fails the tool's outputSchema.
-			r.State, r.Result, r.SchemaError = "done", res, s.opts.Redact(schemaErr.Error())
+			r.State, r.Result, r.SchemaError = "done", s.resultJSON(res), s.opts.Redact(schemaErr.Error())
 		case errors.Is(err, context.Canceled):
 			r.State, r.Error = "cancelled", "cancelled"
 		default:
 			r.State, r.Error = "failed", s.opts.Redact(err.Error())
 		}
 	})
+}
+
+// resultJSON is a call's result as the page gets it, secrets masked.
+func (s *Server) resultJSON(res *mcp.CallToolResult) json.RawMessage {
+	b, err := json.Marshal(res)
+	if err != nil {
+		return nil
+	}
+	return s.redactJSON(b)
 }
 
 func (s *Server) handleCancel(w http.ResponseWriter, r *http.Request) {
@@ -303,6 +312,17 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
+}
+
+// writeReply answers v, what servers sent, with the secrets masked.
+func (s *Server) writeReply(w http.ResponseWriter, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "encoding the answer failed"})
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(s.redactJSON(b))
 }
 
 func (s *Server) writeError(w http.ResponseWriter, status int, err error) {

@@ -33,7 +33,7 @@ func TestCallResultAndWire(t *testing.T) {
 	next := p.events(t)
 	started := postJSON[struct{ ID int64 }](t, p, "/api/call", `{"server":"demo","tool":"add","arguments":{"a":2,"b":3}}`)
 	rec, wire := waitCall(t, next, started.ID, nil)
-	if rec.State != "done" || rec.Result == nil || string(rec.Result.StructuredContent) != `{"sum":5}` {
+	if res := resultOf(t, rec); rec.State != "done" || res == nil || string(res.StructuredContent) != `{"sum":5}` {
 		t.Fatalf("call: %+v", rec)
 	}
 	if rec.Command != `mcpwire call add --args-json '{"a":2,"b":3}' -- demo-server` {

@@ -37,10 +37,11 @@ func nextAsks(t *testing.T, next func() sse.Event, n int) []ask {
 
 func textOf(t *testing.T, rec callRecord) string {
 	t.Helper()
-	if rec.State != "done" || rec.Result == nil || len(rec.Result.Content) == 0 {
-		t.Fatalf("call ended %s (%s) with %+v", rec.State, rec.Error, rec.Result)
+	res := resultOf(t, rec)
+	if rec.State != "done" || res == nil || len(res.Content) == 0 {
+		t.Fatalf("call ended %s (%s) with %s", rec.State, rec.Error, rec.Result)
 	}
-	return rec.Result.Content[0].Text
+	return res.Content[0].Text
 }
 
 // In both eras a sampling request and a form elicitation wait for the

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"sync"
 	"time"
-
-	"github.com/mcpwire/mcpwire/mcp"
 )
 
 // maxCalls bounds the history kept for the session.
@@ -24,11 +22,11 @@ type callRecord struct {
 	Started   time.Time       `json:"started"`
 	// State is running, done (a result, isError or not), failed (no
 	// result: an error) or cancelled.
-	State      string              `json:"state"`
-	DurationMS float64             `json:"durationMs,omitempty"`
-	Progress   *progress           `json:"progress,omitempty"`
-	Result     *mcp.CallToolResult `json:"result,omitempty"`
-	Error      string              `json:"error,omitempty"`
+	State      string          `json:"state"`
+	DurationMS float64         `json:"durationMs,omitempty"`
+	Progress   *progress       `json:"progress,omitempty"`
+	Result     json.RawMessage `json:"result,omitempty"` // secrets masked (redactJSON)
+	Error      string          `json:"error,omitempty"`
 	// SchemaError says how a result failed its tool's outputSchema; the
 	// result still shows.
 	SchemaError string `json:"schemaError,omitempty"`

@@ -195,3 +195,16 @@ func waitCall(t *testing.T, next func() sse.Event, id int64, onRunning func(call
 		}
 	}
 }
+
+// resultOf decodes call rec's result (nil when it has none).
+func resultOf(t *testing.T, rec callRecord) *mcp.CallToolResult {
+	t.Helper()
+	if rec.Result == nil {
+		return nil
+	}
+	var res mcp.CallToolResult
+	if err := json.Unmarshal(rec.Result, &res); err != nil {
+		t.Fatalf("call %d's result: %v in %s", rec.ID, err, rec.Result)
+	}
+	return &res
+}

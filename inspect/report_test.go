@@ -99,7 +99,7 @@ func TestReportOutputSchema(t *testing.T) {
 	call := postJSON[struct{ ID int64 }](t, p, "/api/call", `{"server":"demo","tool":"shout","arguments":{}}`)
 	rec, _ := waitCall(t, next, call.ID, nil)
 	if rec.State != "done" || rec.Result == nil || !strings.Contains(rec.SchemaError, "outputSchema") {
-		t.Fatalf("the call ended %s, schema verdict %q, result %v", rec.State, rec.SchemaError, rec.Result)
+		t.Fatalf("the call ended %s, schema verdict %q, result %s", rec.State, rec.SchemaError, rec.Result)
 	}
 	if got := findings(getReport(t, p)); !strings.Contains(got, checkOutput+` | tool "shout" (call #1) | `) {
 		t.Fatalf("the report lacks the output failure:\n%s", got)

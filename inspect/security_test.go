@@ -120,3 +120,21 @@ func TestServersViewRedacted(t *testing.T) {
 		t.Fatalf("servers view: %s", b)
 	}
 }
+
+// A server's replies reach the page with the secrets Redact knows masked,
+// as the wire log has them: a tool result, its progress, a prompt.
+func TestRepliesRedacted(t *testing.T) {
+	const secret = "tok-0123456789"
+	p := newPageWith(t, Options{Redact: func(s string) string { return strings.ReplaceAll(s, secret, "***") }}, secret)
+	next := p.events(t)
+	call := postJSON[struct{ ID int64 }](t, p, "/api/call", `{"server":"demo","tool":"echo","arguments":{"message":"`+secret+`"}}`)
+	rec, _ := waitCall(t, next, call.ID, nil)
+	if res := resultOf(t, rec); res == nil || len(res.Content) == 0 || res.Content[0].Text != "***" {
+		t.Errorf("the call's result on the page: %s", rec.Result)
+	}
+	resp := p.do(t, http.MethodPost, "/api/prompt?server=demo", `{"name":"summarize","arguments":{"topic":"`+secret+`"}}`, nil)
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK || strings.Contains(string(b), secret) || !strings.Contains(string(b), "***") {
+		t.Errorf("the prompt on the page: %s %s", resp.Status, b)
+	}
+}

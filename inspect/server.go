@@ -50,6 +50,8 @@ type Server struct {
 	guard   *guard
 	apps    appViews
 	signIns *signIns
+	// redactJSON masks Options.Redact's secrets in a server's reply.
+	redactJSON func([]byte) []byte
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -75,10 +77,14 @@ func New(opts Options) (*Server, error) {
 	if opts.Hooks == nil {
 		opts.Hooks = NewHooks()
 	}
+	var redact func(string) string // nil: nothing to mask in replies
 	if opts.Redact == nil {
 		opts.Redact = func(s string) string { return s }
+	} else {
+		redact = opts.Redact
 	}
-	s := &Server{opts: opts, hub: newHub(), signIns: newSignIns()}
+	s := &Server{opts: opts, hub: newHub(), signIns: newSignIns(),
+		redactJSON: func(b []byte) []byte { return redactJSON(b, redact) }}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.calls = newCalls(s.hub)
 	opts.Wire.setNotify(func(e *WireEntry) { s.hub.publish(event{kind: "wire", wire: e}) })

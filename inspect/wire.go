@@ -108,7 +108,13 @@ func (w *Wire) add(line []byte) {
 	if err := json.Unmarshal(line, &rec); err != nil || len(rec.Message) == 0 {
 		return
 	}
-	e := newWireEntry(rec.Time, rec.Transport, string(rec.Direction), rec.Message)
+	// The message as it stands in the line, not the decoder's copy: the
+	// entry then holds it once, as the byte bound counts it.
+	msg := rec.Message
+	if i := bytes.Index(line, msg); i >= 0 {
+		msg = line[i : i+len(msg) : i+len(msg)]
+	}
+	e := newWireEntry(rec.Time, rec.Transport, string(rec.Direction), msg)
 	e.line = line
 	w.insert(e)
 }

@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"testing"
@@ -91,4 +92,16 @@ func FuzzWireWrite(f *testing.F) {
 			}
 		}
 	})
+}
+
+// An entry keeps its message once, inside its recording line, so that
+// the byte bound (which counts the lines) is what the buffer holds.
+func TestWireEntryKeepsItsMessageOnce(t *testing.T) {
+	w := NewWire(0, 0)
+	w.Write(line(t, wirerec.Receive, "a", `{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"a long log line"}}`, time.Unix(1000, 0)))
+	e := w.Entries()[0]
+	i := bytes.Index(e.line, e.Message)
+	if i < 0 || &e.line[i] != &e.Message[0] {
+		t.Error("the entry holds a copy of its message beside its line")
+	}
 }

@@ -20,7 +20,7 @@ const annotateWindow = 1000
 // WireHTTP is the HTTP exchange that carried a message the client sent:
 // the status of the server's answer and the protocol's headers both ways.
 // Only Mcp-* headers (and the answer's Content-Type) are kept: never
-// Authorization, cookies or configured headers.
+// Authorization, cookies or configured headers (not even one named Mcp-*).
 type WireHTTP struct {
 	Status      int               `json:"status,omitempty"` // 0: no answer
 	ContentType string            `json:"contentType,omitempty"`
@@ -38,7 +38,7 @@ type WireHTTP struct {
 // own with the same pool settings, the transport's Authorizer still
 // applied.
 func (w *Wire) TapHTTP(t transport.Transport, name string) transport.Transport {
-	tap := func(hc **http.Client) {
+	tap := func(hc **http.Client, configured http.Header) {
 		if *hc != nil {
 			return
 		}
@@ -46,15 +46,15 @@ func (w *Wire) TapHTTP(t transport.Transport, name string) transport.Transport {
 		if d, ok := next.(*http.Transport); ok {
 			next = d.Clone()
 		}
-		*hc = &http.Client{Transport: &httpTap{next: next, wire: w, server: name}}
+		*hc = &http.Client{Transport: &httpTap{next: next, wire: w, server: name, configured: configured}}
 	}
 	switch t := t.(type) {
 	case *transport.StreamableHTTP:
-		tap(&t.HTTPClient)
+		tap(&t.HTTPClient, t.Headers)
 	case *transport.SSE:
-		tap(&t.HTTPClient)
+		tap(&t.HTTPClient, t.Headers)
 	case *transport.Auto:
-		tap(&t.HTTPClient)
+		tap(&t.HTTPClient, t.Headers)
 	}
 	return t
 }
@@ -65,6 +65,9 @@ type httpTap struct {
 	next   http.RoundTripper
 	wire   *Wire
 	server string
+	// configured are the user's own headers (secrets, whatever their
+	// names): left out of what the page shows.
+	configured http.Header
 }
 
 func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -84,11 +87,11 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	if !carried && purpose == "" {
 		return resp, err
 	}
-	x := &WireHTTP{Request: mcpHeaders(req.Header)}
+	x := &WireHTTP{Request: mcpHeaders(req.Header, h.configured)}
 	if err != nil {
 		x.Error = "no answer (the request failed before the server responded)"
 	} else {
-		x.Status, x.ContentType, x.Response = resp.StatusCode, resp.Header.Get("Content-Type"), mcpHeaders(resp.Header)
+		x.Status, x.ContentType, x.Response = resp.StatusCode, resp.Header.Get("Content-Type"), mcpHeaders(resp.Header, nil)
 	}
 	if carried {
 		h.wire.annotate(h.server, msg, x)
@@ -126,11 +129,12 @@ func (w *Wire) addExchange(server, method, purpose string, x *WireHTTP) {
 	w.insert(e)
 }
 
-// mcpHeaders are the Mcp-* headers of hdr, by their canonical names.
-func mcpHeaders(hdr http.Header) map[string]string {
+// mcpHeaders are the Mcp-* headers of hdr, by their canonical names,
+// but for those named in except.
+func mcpHeaders(hdr, except http.Header) map[string]string {
 	var out map[string]string
 	for k, v := range hdr {
-		if strings.HasPrefix(strings.ToLower(k), "mcp-") && len(v) > 0 {
+		if strings.HasPrefix(strings.ToLower(k), "mcp-") && len(v) > 0 && !hasHeader(except, k) {
 			if out == nil {
 				out = map[string]string{}
 			}
@@ -138,6 +142,17 @@ func mcpHeaders(hdr http.Header) map[string]string {
 		}
 	}
 	return out
+}
+
+// hasHeader reports whether hdr names k, in any case (a configured map
+// may hold names as the user spelled them).
+func hasHeader(hdr http.Header, k string) bool {
+	for name := range hdr {
+		if strings.EqualFold(name, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // annotate sets x on the newest message server sent that matches msg

@@ -14,14 +14,14 @@ import (
 
 // Over HTTP each message the client sends shows the status of its
 // exchange and the Mcp-* headers both ways, in both eras, and nothing of
-// the configured headers.
+// the configured headers, not even one whose name starts with Mcp-.
 func TestWireHTTPExchanges(t *testing.T) {
 	for _, era := range eras {
 		t.Run(era.protocol, func(t *testing.T) {
 			srv := mcptest.NewHTTPServer(t, mcptest.NewDefault(nil), nil)
 			wire := NewWire(0, 0)
 			const secret = "Bearer s3cret-header-value"
-			tr := &transport.StreamableHTTP{URL: srv.URL, Headers: http.Header{"Authorization": {secret}, "X-Custom": {"custom-value"}}}
+			tr := &transport.StreamableHTTP{URL: srv.URL, Headers: http.Header{"Authorization": {secret}, "X-Custom": {"custom-value"}, "mcp-api-key": {"mcp-named-secret"}}}
 			c, err := mcp.Connect(t.Context(), transport.Record(wire.TapHTTP(tr, "web"), transport.NewRecorder(wire), "web"), &mcp.ClientOptions{ProtocolVersion: era.protocol})
 			if err != nil {
 				t.Fatal(err)
@@ -36,7 +36,7 @@ func TestWireHTTPExchanges(t *testing.T) {
 					call = e
 				}
 				b, _ := json.Marshal(e)
-				if strings.Contains(string(b), "s3cret") || strings.Contains(string(b), "custom-value") {
+				if strings.Contains(string(b), "s3cret") || strings.Contains(string(b), "custom-value") || strings.Contains(string(b), "mcp-named-secret") {
 					t.Fatalf("a configured header's value shows: %s", b)
 				}
 			}

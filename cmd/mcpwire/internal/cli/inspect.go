@@ -126,8 +126,10 @@ func (o *inspectOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error
 		ln.Close()
 		return fmt.Errorf("serving the inspector's sandbox origin: %w", err)
 	}
+	// The URL names the address listened on (::1 and 127.0.0.2 too), but
+	// for all interfaces, where this machine's own loopback reaches it.
 	pageHost := "127.0.0.1"
-	if !loopback && !host.IP.IsUnspecified() {
+	if !host.IP.IsUnspecified() {
 		pageHost = host.IP.String()
 	}
 	sandboxOrigin := "http://" + net.JoinHostPort(pageHost, strconv.Itoa(sandboxLn.Addr().(*net.TCPAddr).Port))

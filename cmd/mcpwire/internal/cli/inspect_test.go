@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -56,6 +57,22 @@ func TestInspectListenLoopback(t *testing.T) {
 	}
 }
 
+// The printed URL names the loopback address listened on: with --listen
+// [::1]:0 that is ::1, where the page answers, not 127.0.0.1.
+func TestInspectListenIPv6Loopback(t *testing.T) {
+	ln, err := net.Listen("tcp", "[::1]:0")
+	if err != nil {
+		t.Skipf("no IPv6 loopback here: %v", err)
+	}
+	ln.Close()
+	c, base := startInspectOn(t, "::1", append([]string{"--listen", "[::1]:0"}, server()...)...)
+	var servers []struct{ Name, State string }
+	getJSON(t, c, base+"/api/servers", &servers)
+	if len(servers) != 1 || servers[0].State != "connected" {
+		t.Fatalf("servers: %+v", servers)
+	}
+}
+
 // urlWriter hands over the first URL printed.
 type urlWriter struct{ urls chan string }
 
@@ -74,6 +91,12 @@ func (w urlWriter) Write(p []byte) (int, error) {
 // startInspect runs "mcpwire inspect ARGS" until the test ends and returns
 // a client that made the first visit, and the page's base URL.
 func startInspect(t *testing.T, args ...string) (*http.Client, string) {
+	t.Helper()
+	return startInspectOn(t, "127.0.0.1", args...)
+}
+
+// startInspectOn is startInspect whose printed URL must name host.
+func startInspectOn(t *testing.T, host string, args ...string) (*http.Client, string) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
 	urls := make(chan string, 1)
@@ -96,8 +119,8 @@ func startInspect(t *testing.T, args ...string) (*http.Client, string) {
 		t.Fatalf("inspect ended early (%d): %s", r.code, errOut.String())
 	}
 	u, err := url.Parse(page)
-	if err != nil || u.Hostname() != "127.0.0.1" || u.Query().Get("token") == "" {
-		t.Fatalf("printed URL %q: want 127.0.0.1 with a token", page)
+	if err != nil || u.Hostname() != host || u.Query().Get("token") == "" {
+		t.Fatalf("printed URL %q: want %s with a token", page, host)
 	}
 	return pageClient(t, page)
 }
