@@ -485,10 +485,10 @@ func (ss *Session) receive(m jsonrpc.Message) {
 }
 
 // receiveBad answers a frame that could not be decoded, as JSON-RPC wants,
-// with an error response without id.
+// with an error response without id (see badFrameError).
 func (ss *Session) receiveBad(err error) {
 	ss.problem(err)
-	resp := &jsonrpc.Response{Error: jsonrpc.NewError(jsonrpc.CodeParseError, err.Error())}
+	resp := &jsonrpc.Response{Error: badFrameError(err)}
 	ss.goWork(func() { _ = ss.out.send(ss.ctx, resp, jsonrpc.ID{}) })
 }
 
