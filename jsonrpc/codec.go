@@ -31,9 +31,16 @@ func DecodeMessage(data []byte) (Message, error) { return decodeMessage(data, fa
 func decodeMessage(data []byte, retain bool) (Message, error) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
-		return nil, newDecodeError(data, "empty frame", nil)
+		return nil, newDecodeError(data, "empty frame", syntaxError(data))
 	}
 	if data[0] != '{' {
+		// Not JSON at all is told apart from JSON that is not an object
+		// (see DecodeError.Err): a server answers the one -32700 and
+		// the other -32600. Only refused frames pay for the scan.
+		if !jsonscan.Valid(data) {
+			err := syntaxError(data)
+			return nil, newDecodeError(data, "malformed JSON: "+syntaxReason(err), err)
+		}
 		if data[0] == '[' {
 			return nil, newDecodeError(data, "a batch (JSON array) where one message was expected", nil)
 		}

@@ -167,6 +167,36 @@ func TestDecodeErrorResponseID(t *testing.T) {
 	}
 }
 
+// TestDecodeErrorErrMeansNotJSON: Err is set for a frame that is not JSON
+// at all, whatever its first byte, and nil for JSON that is not a message.
+func TestDecodeErrorErrMeansNotJSON(t *testing.T) {
+	for frame, notJSON := range map[string]bool{
+		``:                  true,
+		`hello`:             true,
+		`[1,{bad`:           true,
+		`"unterminated`:     true,
+		`{bad`:              true,
+		`3`:                 false,
+		`[]`:                false,
+		`null`:              false,
+		`{"foo":1}`:         false,
+		`{"jsonrpc":"2.0"}`: false,
+	} {
+		for _, decode := range []func([]byte) error{
+			func(b []byte) error { _, err := DecodeMessage(b); return err },
+			func(b []byte) error { _, err := DecodeFrame(b); return err },
+		} {
+			var d *DecodeError
+			if err := decode([]byte(frame)); !errors.As(err, &d) {
+				t.Fatalf("%q: err = %v, want a *DecodeError", frame, err)
+			}
+			if (d.Err != nil) != notJSON {
+				t.Errorf("%q: Err = %v, want it set: %v", frame, d.Err, notJSON)
+			}
+		}
+	}
+}
+
 func TestDecodeErrorExcerptIsBounded(t *testing.T) {
 	frame := `{"jsonrpc":"1.0","method":"` + strings.Repeat("x", 1000) + `"}`
 	_, err := DecodeMessage([]byte(frame))

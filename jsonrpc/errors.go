@@ -116,7 +116,11 @@ type DecodeError struct {
 	Reason string
 	// Excerpt is the start of the offending frame, at most 200 bytes.
 	Excerpt string
-	// Err is the underlying JSON syntax error, if any.
+	// Err is why the frame could not be read as JSON: its syntax error
+	// when it is not JSON at all, or the reader's error for a frame it
+	// did not read whole (one over a size limit). It is nil for JSON that
+	// is not a valid message, which JSON-RPC 2.0 answers with -32600
+	// Invalid Request rather than -32700 Parse error.
 	Err error
 	// ID is the id of a frame that can only be a response (it has an id
 	// and no "method") but is not a valid one, such as one without

@@ -40,6 +40,8 @@ var mcpSeeds = []string{
 	`{"jsonrpc":"2.0","id":"\ud800","method":"x"}`,
 	"{\"jsonrpc\":\"2.0\",\"method\":\"\xff\"}",
 	`not json at all`,
+	`[1,{bad`,
+	`"unterminated`,
 	`{"jsonrpc":"2.0",`,
 	``,
 	`null`,
@@ -60,10 +62,33 @@ func FuzzDecodeMessage(f *testing.F) {
 				t.Fatalf("DecodeMessage error %T %v is not a *DecodeError", err, err)
 			}
 			checkResponseID(t, data, err)
+			checkErrTellsJSON(t, data, err)
 			return
 		}
 		checkRoundTrip(t, m)
 	})
+}
+
+// checkErrTellsJSON checks that every DecodeError in err has an Err
+// exactly when data is not JSON, which is how a server tells -32700 Parse
+// error from -32600 Invalid Request. The codec trims a frame as
+// bytes.TrimSpace does, which takes more than JSON's white space (\v, \f),
+// so JSON is judged on the trimmed frame.
+func checkErrTellsJSON(t *testing.T, data []byte, err error) {
+	t.Helper()
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range joined.Unwrap() {
+			checkErrTellsJSON(t, data, e)
+		}
+		return
+	}
+	var d *DecodeError
+	if !errors.As(err, &d) {
+		return
+	}
+	if notJSON := !json.Valid(bytes.TrimSpace(data)); (d.Err != nil) != notJSON {
+		t.Fatalf("%q: DecodeError.Err = %v, but the frame is JSON: %v", data, d.Err, !notJSON)
+	}
 }
 
 // checkResponseID checks that a DecodeError names an id only for a frame
@@ -97,6 +122,7 @@ func FuzzDecodeFrame(f *testing.F) {
 		if err != nil && !IsDecodeError(err) {
 			t.Fatalf("DecodeFrame error %T %v is not a DecodeError", err, err)
 		}
+		checkErrTellsJSON(t, data, err)
 		for _, m := range msgs {
 			if m == nil {
 				t.Fatalf("DecodeFrame returned a nil message (err %v)", err)

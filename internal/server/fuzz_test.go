@@ -29,13 +29,8 @@ func FuzzServerInput(f *testing.F) {
 	f.Fuzz(func(t *testing.T, input string) {
 		c, _ := pipeClient(t, NewDefault(&Options{PageSize: 2}))
 		c.initialize(LatestProtocolVersion)
-		for _, line := range strings.Split(input, "\n") {
-			if strings.TrimSpace(line) != "" {
-				c.sendRaw(line)
-			}
-		}
 		pingID := jsonrpc.StringID("fuzz-ping-" + t.Name())
-		c.send(&jsonrpc.Request{ID: pingID, Method: "ping"})
+		sent := c.sendLines(input, &jsonrpc.Request{ID: pingID, Method: "ping"})
 		for {
 			line, ok := c.nextLine()
 			if !ok {
@@ -48,6 +43,7 @@ func FuzzServerInput(f *testing.F) {
 			switch m := m.(type) {
 			case *jsonrpc.Response:
 				if m.ID == pingID {
+					<-sent
 					return
 				}
 			case *jsonrpc.Request:

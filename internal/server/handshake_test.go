@@ -148,11 +148,11 @@ func TestHandshakeOrderAndErrors(t *testing.T) {
 	if err := c.callErr("tools/call", []int{1}); err.Code != jsonrpc.CodeInvalidParams {
 		t.Errorf("array params: %v, want -32602", err)
 	}
-	// A line that is not JSON-RPC gets an id-less parse error and the
-	// session goes on.
+	// JSON that is not JSON-RPC gets an id-less Invalid Request (not a
+	// parse error: it parsed) and the session goes on.
 	c.sendRaw(`{"this is": "not json-rpc"}`)
 	m, _ := c.next()
-	if r, ok := m.(*jsonrpc.Response); !ok || r.ID.IsValid() || r.Error == nil || r.Error.Code != jsonrpc.CodeParseError {
+	if r, ok := m.(*jsonrpc.Response); !ok || r.ID.IsValid() || r.Error == nil || r.Error.Code != jsonrpc.CodeInvalidRequest {
 		t.Errorf("answer to a bad line: %#v", m)
 	}
 	c.call("ping", nil)

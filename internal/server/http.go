@@ -478,7 +478,8 @@ func readPosted(w http.ResponseWriter, r *http.Request, body []byte) (jsonrpc.Me
 	}
 	msg, err := jsonrpc.DecodeMessage(body)
 	if err != nil {
-		httpError(w, http.StatusBadRequest, jsonrpc.CodeParseError, "Parse error: %v", err)
+		e := badFrameError(err)
+		httpError(w, http.StatusBadRequest, e.Code, "%s", e.Message)
 		return nil, false
 	}
 	return msg, true

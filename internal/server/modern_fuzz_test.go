@@ -107,13 +107,8 @@ func FuzzModernStdio(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, input string) {
 		c, _ := pipeClient(t, NewDefault(&Options{Eras: ModernOnly}))
-		for _, line := range strings.Split(input, "\n") {
-			if strings.TrimSpace(line) != "" {
-				c.sendRaw(line)
-			}
-		}
 		id := jsonrpc.StringID("fuzz-discover")
-		c.send(&jsonrpc.Request{ID: id, Method: "server/discover", Params: json.RawMessage(`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`)})
+		sent := c.sendLines(input, &jsonrpc.Request{ID: id, Method: "server/discover", Params: json.RawMessage(`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`)})
 		for {
 			m, ok := c.next()
 			if !ok {
@@ -123,6 +118,7 @@ func FuzzModernStdio(f *testing.F) {
 				if r.Error != nil {
 					t.Errorf("discover failed after the input: %v", r.Error)
 				}
+				<-sent
 				return
 			}
 		}

@@ -67,7 +67,7 @@ func (ss *Session) serveStream(ctx context.Context, out *streamOut) error {
 			msg, err := out.st.Read(readCtx)
 			if err != nil {
 				if jsonrpc.IsDecodeError(err) {
-					ss.receiveBad(err)
+					ss.receiveBad(readCtx, err)
 					continue
 				}
 				readErr = err

@@ -15,12 +15,16 @@ import (
 // call paid (bench/NOTES.md, "The gateway").
 type turnReader = readmode.TurnReader[jsonrpc.Message]
 
-// sessionReceiver hands a turn's messages to the session.
-type sessionReceiver struct{ ss *Session }
+// sessionReceiver hands a turn's messages to the session; ctx is the
+// reader's.
+type sessionReceiver struct {
+	ss  *Session
+	ctx context.Context
+}
 
 func (r sessionReceiver) Receive(msg jsonrpc.Message, err error) bool {
 	if err != nil {
-		r.ss.receiveBad(err) // a turn passes only decode errors here
+		r.ss.receiveBad(r.ctx, err) // a turn passes only decode errors here
 		return true
 	}
 	r.ss.receive(msg)
@@ -33,7 +37,7 @@ func (r sessionReceiver) Receive(msg jsonrpc.Message, err error) bool {
 func (ss *Session) readTurns(ctx context.Context, st turnReader) error {
 	stop := context.AfterFunc(ctx, st.Interrupt)
 	defer stop()
-	to := sessionReceiver{ss}
+	to := sessionReceiver{ss, ctx}
 	for {
 		if err := ctx.Err(); err != nil {
 			return err

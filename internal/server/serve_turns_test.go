@@ -30,14 +30,8 @@ func (cs closeAll) Close() error {
 // must still be read and end the tool's ctx, and the end of Serve's ctx
 // must interrupt the turn.
 func TestServeInTurnsReadsCancellationDuringACall(t *testing.T) {
-	upR, upW, err := os.Pipe() // client -> server
-	if err != nil {
-		t.Fatal(err)
-	}
-	downR, downW, err := os.Pipe() // server -> client
-	if err != nil {
-		t.Fatal(err)
-	}
+	upR, upW := osPipe(t)     // client -> server
+	downR, downW := osPipe(t) // server -> client
 	started, cancelled := make(chan struct{}), make(chan struct{})
 	s := NewServer(nil)
 	s.AddTool(Tool{Name: "wait"}, func(ctx context.Context, _ *ToolRequest) (*ToolResult, error) {

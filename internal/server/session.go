@@ -485,11 +485,33 @@ func (ss *Session) receive(m jsonrpc.Message) {
 }
 
 // receiveBad answers a frame that could not be decoded, as JSON-RPC wants,
-// with an error response without id.
-func (ss *Session) receiveBad(err error) {
+// with an error response without id (see badFrameError).
+//
+// The reader (ctx is its context) waits for the answer to be written before
+// it reads on, so the answer comes before those to the frames after it and
+// is not lost when the input ends right after: the session ends once its
+// reader has, and that stops the writes still under way. The write itself
+// is the session's work, not the reader's, because a stream's write need
+// not honour ctx (a pipe's does not): a client that does not read holds
+// the reader up for drainTimeout at most, as long as a stdio client waits
+// for the server to finish after closing its input.
+func (ss *Session) receiveBad(ctx context.Context, err error) {
 	ss.problem(err)
-	resp := &jsonrpc.Response{Error: jsonrpc.NewError(jsonrpc.CodeParseError, err.Error())}
-	ss.goWork(func() { _ = ss.out.send(ss.ctx, resp, jsonrpc.ID{}) })
+	resp := &jsonrpc.Response{Error: badFrameError(err)}
+	written := make(chan struct{})
+	if !ss.goWork(func() {
+		defer close(written)
+		_ = ss.out.send(ss.ctx, resp, jsonrpc.ID{})
+	}) {
+		return
+	}
+	bound := time.NewTimer(drainTimeout)
+	defer bound.Stop()
+	select {
+	case <-written:
+	case <-bound.C:
+	case <-ctx.Done():
+	}
 }
 
 func (ss *Session) receiveNotification(n *jsonrpc.Notification) {

@@ -139,6 +139,33 @@ func (c *wireClient) sendRaw(line string) {
 	}
 }
 
+// sendLines writes the non-blank lines of input and then last on a
+// goroutine of its own, as a client that reads while it writes: the server
+// reads no further than its answer to a bad line, which a client that
+// only writes does not take, for a while (Session.receiveBad). The
+// channel is closed when all is written or the pipe was closed.
+func (c *wireClient) sendLines(input string, last jsonrpc.Message) <-chan struct{} {
+	c.t.Helper()
+	b, err := jsonrpc.EncodeMessage(last)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	lines := append(strings.Split(input, "\n"), string(b))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, line := range lines {
+			if strings.TrimSpace(line) == "" {
+				continue
+			}
+			if _, err := io.WriteString(c.w, line+"\n"); err != nil {
+				return // the test ended
+			}
+		}
+	}()
+	return done
+}
+
 func (c *wireClient) send(m jsonrpc.Message) {
 	c.t.Helper()
 	b, err := jsonrpc.EncodeMessage(m)
