@@ -125,29 +125,15 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 		set, err = loadConfig(f.Files, asked)
 	}
 	// An invalid named file comes back with its whole Set (config.ErrInvalid):
-	// the problems are sorted below, a server's own as that server's failure.
+	// checkProblems reports every problem of it.
 	if err != nil && (set == nil || !errors.Is(err, config.ErrInvalid)) {
 		return nil, Usagef("%s", err.Error())
 	}
 	for _, s := range append(append([]*config.Server(nil), set.Servers...), set.Shadowed...) {
 		addSecrets(streams, s)
 	}
-	project := projectFiles(f)
-	for _, p := range set.Problems {
-		// A server's own problems show as its failure; the rest (a file
-		// that does not parse) would otherwise go unnoticed. In a file the
-		// user named, in the project's own files, with --strict, or when
-		// no server is left, such a problem is an error: a CI health check
-		// must not pass on a broken config, nor a user read "(no servers
-		// configured)" when they configured one. A broken user-level file
-		// of another tool only warns, so that it does not stop the rest.
-		if p.Server != "" || (p.Warning && !sf.Verbose) {
-			continue
-		}
-		if !p.Warning && (len(f.Files) > 0 || f.Strict || project[p.File] || len(set.Servers) == 0) {
-			return nil, Usagef("%s", fold(streams.Redact(p.Error())))
-		}
-		fmt.Fprintf(streams.ErrOut, "mcpwire: warning: %s\n", fold(streams.Redact(p.Error())))
+	if err := checkProblems(streams, f, sf.Verbose, set); err != nil {
+		return nil, err
 	}
 	timeout, wait := sf.Timeout, sf.Timeout
 	if timeout == 0 {

@@ -170,13 +170,14 @@ func TestConnectTimeoutNamedWhenItRanOutFirst(t *testing.T) {
 	}
 }
 
-// An unset VS Code input names the CLI's ways to give it.
+// An unset VS Code input names the CLI's ways to give it. In a file named
+// with --config it is an error of the file (exit 2), as any server's is.
 func TestVSCodeInput(t *testing.T) {
 	dir := project(t)
 	cfg := filepath.Join(dir, ".vscode", "mcp.json")
 	srv, _ := json.Marshal(map[string]any{"command": os.Args[0], "args": []string{ServeName}, "env": map[string]string{"KEY": "${input:api-key}"}})
 	write(t, cfg, `{"inputs": [{"id": "api-key", "type": "promptString", "password": true}], "servers": {"s": `+string(srv)+`}}`)
-	r := run(t, "tools", "s", "--config", cfg).wantCode(t, ExitConnect)
+	r := run(t, "tools", "s", "--config", cfg).wantCode(t, ExitUsage)
 	if !strings.Contains(r.err, `input "api-key" has no value; set MCPWIRE_INPUT_API_KEY or give --input api-key=VALUE`) || strings.Contains(r.err, "LoadOptions") {
 		t.Errorf("stderr %q", r.err)
 	}
