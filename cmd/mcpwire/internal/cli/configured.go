@@ -354,14 +354,16 @@ func failureError(failed []manager.ServerStatus, total int) error {
 	return &ConnectError{Target: what, Err: errors.New("see above")}
 }
 
-// Warn prints one line per failed server.
-func (s *Session) Warn(failed []manager.ServerStatus) {
+// ShowFailed prints one line per failed server, worded as "mcpwire call
+// SERVER/TOOL" reports the same failure: the command's own error, which
+// follows, only sums them up ("see above"), so none of them is a warning.
+func (s *Session) ShowFailed(failed []manager.ServerStatus) {
 	for _, st := range failed {
 		msg, tail := string(st.State), ""
 		if st.Err != nil {
 			msg, tail = splitStderrTail(shortenNotMCP(deadlineAsTimeout(st.Err, s.Timeout, s.configTimeout(st.Name))))
 		}
-		fmt.Fprintf(s.io.ErrOut, "mcpwire: warning: server %q (%s): %s\n", st.Name, st.Source, Sanitize(fold(s.io.Redact(cliWording(msg)))))
+		fmt.Fprintf(s.io.ErrOut, "mcpwire: cannot connect to server %q (%s): %s\n", st.Name, st.Source, Sanitize(fold(s.io.Redact(cliWording(msg)))))
 		printStderrTail(s.io, tail)
 	}
 }

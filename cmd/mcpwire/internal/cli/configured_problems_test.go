@@ -97,3 +97,20 @@ func TestConfigServerWarningsVerbose(t *testing.T) {
 		t.Errorf("without --verbose: stderr %q", r.err)
 	}
 }
+
+// An invalid server of a discovered file fails "tools" as it fails
+// "call SERVER/TOOL": "cannot connect to server", not a warning.
+func TestConfigInvalidServerNotAWarning(t *testing.T) {
+	_, good := problemFiles(t)
+	user := filepath.Join(os.Getenv("HOME"), ".cursor", "mcp.json")
+	write(t, user, "{\"mcpServers\": {\n  \"good\": "+good+",\n  \"bad\": {\"command\": 3}\n}}")
+	r := run(t, "tools").wantCode(t, ExitConnect)
+	want := `mcpwire: cannot connect to server "bad" (` + user + `:3): `
+	if !strings.Contains(r.err, want) || strings.Contains(r.err, "warning") || !strings.Contains(r.out, "mcp__good__echo") {
+		t.Errorf("stdout %q, stderr %q; want %q", r.out, r.err, want)
+	}
+	r = run(t, "call", "bad/echo").wantCode(t, ExitConnect)
+	if !strings.Contains(r.err, `mcpwire: cannot connect to server "bad": `) {
+		t.Errorf("call: stderr %q", r.err)
+	}
+}
