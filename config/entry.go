@@ -145,7 +145,7 @@ func (p *docParser) server(d member, section string) *Server {
 			f.headers = m
 			f.headerItems = append(f.headerItems, b.dict(m)...)
 		case "source": // Zed: "custom", or "extension" for a server only Zed can start
-			_ = json.Unmarshal(m.Value, &f.source)
+			b.str(m, &f.source)
 		case "env_http_headers":
 			f.envHeaders = m
 			f.envHeaderItems = b.dict(m)

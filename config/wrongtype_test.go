@@ -78,6 +78,8 @@ func TestWrongTypeIsOneProblemJSON(t *testing.T) {
 			{`"command": {"path": ["x"], "args": ["a"]}`, "command.path", "want a string, got array"},
 			{`"command": {"path": "x", "args": "a"}`, "command.args", "want an array of strings, got string"},
 			{`"command": {"path": "x", "env": {"K": {}}}`, "command.env.K", "want a string, got object"},
+			{`"command": "x", "source": 3`, "source", "want a string, got number"},
+			{`"source": ["extension"], "command": "x"`, "source", "want a string, got array"},
 			{`"command": {"path": " "}`, "command.path", "empty command"},
 		}},
 	}

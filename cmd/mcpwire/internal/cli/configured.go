@@ -125,29 +125,15 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 		set, err = loadConfig(f.Files, asked)
 	}
 	// An invalid named file comes back with its whole Set (config.ErrInvalid):
-	// the problems are sorted below, a server's own as that server's failure.
+	// checkProblems reports every problem of it.
 	if err != nil && (set == nil || !errors.Is(err, config.ErrInvalid)) {
 		return nil, Usagef("%s", err.Error())
 	}
 	for _, s := range append(append([]*config.Server(nil), set.Servers...), set.Shadowed...) {
 		addSecrets(streams, s)
 	}
-	project := projectFiles(f)
-	for _, p := range set.Problems {
-		// A server's own problems show as its failure; the rest (a file
-		// that does not parse) would otherwise go unnoticed. In a file the
-		// user named, in the project's own files, with --strict, or when
-		// no server is left, such a problem is an error: a CI health check
-		// must not pass on a broken config, nor a user read "(no servers
-		// configured)" when they configured one. A broken user-level file
-		// of another tool only warns, so that it does not stop the rest.
-		if p.Server != "" || (p.Warning && !sf.Verbose) {
-			continue
-		}
-		if !p.Warning && (len(f.Files) > 0 || f.Strict || project[p.File] || len(set.Servers) == 0) {
-			return nil, Usagef("%s", fold(streams.Redact(p.Error())))
-		}
-		fmt.Fprintf(streams.ErrOut, "mcpwire: warning: %s\n", fold(streams.Redact(p.Error())))
+	if err := checkProblems(streams, f, sf.Verbose, set); err != nil {
+		return nil, err
 	}
 	timeout, wait := sf.Timeout, sf.Timeout
 	if timeout == 0 {
@@ -368,14 +354,16 @@ func failureError(failed []manager.ServerStatus, total int) error {
 	return &ConnectError{Target: what, Err: errors.New("see above")}
 }
 
-// Warn prints one line per failed server.
-func (s *Session) Warn(failed []manager.ServerStatus) {
+// ShowFailed prints one line per failed server, worded as "mcpwire call
+// SERVER/TOOL" reports the same failure: the command's own error, which
+// follows, only sums them up ("see above"), so none of them is a warning.
+func (s *Session) ShowFailed(failed []manager.ServerStatus) {
 	for _, st := range failed {
 		msg, tail := string(st.State), ""
 		if st.Err != nil {
 			msg, tail = splitStderrTail(shortenNotMCP(deadlineAsTimeout(st.Err, s.Timeout, s.configTimeout(st.Name))))
 		}
-		fmt.Fprintf(s.io.ErrOut, "mcpwire: warning: server %q (%s): %s\n", st.Name, st.Source, Sanitize(fold(s.io.Redact(cliWording(msg)))))
+		fmt.Fprintf(s.io.ErrOut, "mcpwire: cannot connect to server %q (%s): %s\n", st.Name, st.Source, Sanitize(fold(s.io.Redact(cliWording(msg)))))
 		printStderrTail(s.io, tail)
 	}
 }

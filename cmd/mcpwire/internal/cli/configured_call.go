@@ -57,7 +57,7 @@ func (s *Session) resolve(ctx context.Context, ref string) (server, tool string,
 		return server, tool, err
 	}
 	failed := failures(snap)
-	s.Warn(failed)
+	s.ShowFailed(failed)
 	if len(failed) > 0 {
 		return "", "", failureError(failed, len(snap.Servers))
 	}

@@ -175,7 +175,7 @@ func TestToolsAcrossConfiguredServers(t *testing.T) {
 	if row := lines(r.out, "mcp__beta__add "); len(row) == 1 && !strings.Contains(row[0], " (a: number, b: number) ") {
 		t.Errorf("row has no signature: %q", row[0])
 	}
-	if !strings.Contains(r.err, `warning: server "broken"`) {
+	if !strings.Contains(r.err, `mcpwire: cannot connect to server "broken" (`) {
 		t.Errorf("the failed server is not reported: %q", r.err)
 	}
 

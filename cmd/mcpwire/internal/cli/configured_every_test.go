@@ -129,7 +129,7 @@ func TestConfiguredServerFailuresReadLikeAdHoc(t *testing.T) {
 		t.Errorf("dies: %q", r.err)
 	}
 	r = run(t, "tools", "--config", cfg, "--timeout", "300ms").wantCode(t, ExitConnect)
-	if !strings.Contains(r.err, `warning: server "hung" (`) || !strings.Contains(r.err, "the handshake timed out after 300ms") ||
+	if !strings.Contains(r.err, `mcpwire: cannot connect to server "hung" (`) || !strings.Contains(r.err, "the handshake timed out after 300ms") ||
 		!strings.Contains(r.err, "  | line one\n  | line two\n") {
 		t.Errorf("all servers: %q", r.err)
 	}
@@ -148,7 +148,7 @@ func TestHandshakeTimeoutNamesTheConfiguredOne(t *testing.T) {
 		t.Errorf("one server: %q", r.err)
 	}
 	r = run(t, "tools", "--config", cfg, "--timeout", "20s").wantCode(t, ExitConnect)
-	if !strings.Contains(r.err, `warning: server "hung" (`) || !strings.Contains(r.err, want) {
+	if !strings.Contains(r.err, `mcpwire: cannot connect to server "hung" (`) || !strings.Contains(r.err, want) {
 		t.Errorf("all servers: %q", r.err)
 	}
 }
@@ -170,13 +170,14 @@ func TestConnectTimeoutNamedWhenItRanOutFirst(t *testing.T) {
 	}
 }
 
-// An unset VS Code input names the CLI's ways to give it.
+// An unset VS Code input names the CLI's ways to give it. In a file named
+// with --config it is an error of the file (exit 2), as any server's is.
 func TestVSCodeInput(t *testing.T) {
 	dir := project(t)
 	cfg := filepath.Join(dir, ".vscode", "mcp.json")
 	srv, _ := json.Marshal(map[string]any{"command": os.Args[0], "args": []string{ServeName}, "env": map[string]string{"KEY": "${input:api-key}"}})
 	write(t, cfg, `{"inputs": [{"id": "api-key", "type": "promptString", "password": true}], "servers": {"s": `+string(srv)+`}}`)
-	r := run(t, "tools", "s", "--config", cfg).wantCode(t, ExitConnect)
+	r := run(t, "tools", "s", "--config", cfg).wantCode(t, ExitUsage)
 	if !strings.Contains(r.err, `input "api-key" has no value; set MCPWIRE_INPUT_API_KEY or give --input api-key=VALUE`) || strings.Contains(r.err, "LoadOptions") {
 		t.Errorf("stderr %q", r.err)
 	}
@@ -195,8 +196,8 @@ func TestOthersPrintedWhileOneHangs(t *testing.T) {
 	write(t, cfg, `{"mcpServers": {"hung": `+string(hung)+`, "good": `+string(good)+`}}`)
 	both := &syncBuffer{} // stdout and stderr in the order written
 	r := runIO(t, t.Context(), &IOStreams{Out: both, ErrOut: both}, "resources", "--config", cfg, "--timeout", "5s")
-	result, warning := strings.Index(both.String(), "== good\n"), strings.Index(both.String(), `warning: server "hung"`)
-	if r.code != ExitConnect || result < 0 || warning < 0 || result > warning {
+	result, failure := strings.Index(both.String(), "== good\n"), strings.Index(both.String(), `cannot connect to server "hung" (`)
+	if r.code != ExitConnect || result < 0 || failure < 0 || result > failure {
 		t.Errorf("exit %d; want good's result before hung's failure:\n%s", r.code, both.String())
 	}
 }

@@ -10,12 +10,12 @@ import (
 
 // listConfiguredTools is "mcpwire tools" without a target: every tool of every
 // configured server, under the names a model sees. It prints what it got
-// even when some servers failed (each failure a warning line), then
+// even when some servers failed (a line for each failure), then
 // returns an error for exit status 3.
 func listConfiguredTools(ctx context.Context, io *IOStreams, f *ConfigFlags, sf *ServerFlags, format string, width int) error {
 	return withAllConfigured(ctx, io, f, sf, false, func(s *Session, snap *manager.Snapshot) error {
 		failed := failures(snap)
-		s.Warn(failed)
+		s.ShowFailed(failed)
 		var err error
 		switch format {
 		case "json":

@@ -62,7 +62,7 @@ func (sh *shell) runConfigured(ctx context.Context, f *TargetFlags, args []strin
 		if err != nil {
 			return err
 		}
-		s.Warn(failures(snap))
+		s.ShowFailed(failures(snap))
 		var names []string
 		for _, st := range snap.Servers {
 			names = append(names, st.Name)

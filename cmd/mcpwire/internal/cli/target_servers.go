@@ -52,7 +52,7 @@ type Conn struct {
 //     argument (mcpwire read everything/demo://x): that configured server.
 //   - Otherwise the configured servers: every enabled one for a command
 //     that takes no argument (each listed under its name; those that fail
-//     are warned about and make the exit status 3), and the only one for
+//     are reported and make the exit status 3), and the only one for
 //     a command that takes some.
 func (f *TargetFlags) Each(ctx context.Context, io *IOStreams, p Parsed, minArgs, maxArgs int, what string, fn func(c Conn, args []string) error) error {
 	return f.each(ctx, io, p, minArgs, maxArgs, what, nil, fn)
@@ -107,7 +107,7 @@ func (f *TargetFlags) each(ctx context.Context, io *IOStreams, p Parsed, minArgs
 
 // eachServer connects every enabled server at once and runs fn with each
 // as soon as it is up, in the order they come up, each under a "== NAME"
-// line; one that fails is warned about at once. The others' results are
+// line; one that fails is reported at once. The others' results are
 // not held back by a slow or dead one. It returns the exit-3 error when
 // any failed. With docs, fn's output is each server's JSON document (no
 // heading), and the merged document is printed once all have answered.
@@ -142,7 +142,7 @@ func (s *Session) eachServer(ctx context.Context, io *IOStreams, docs *jsonDocs,
 			o.st.State, o.st.Err = manager.StateFailed, unwrapManager(o.err)
 			failed = append(failed, o.st)
 			s.clearNotice()
-			s.Warn([]manager.ServerStatus{o.st})
+			s.ShowFailed([]manager.ServerStatus{o.st})
 			continue
 		}
 		c, err := s.connect(ctx, o.st.Name)
@@ -177,7 +177,7 @@ func (s *Session) eachServer(ctx context.Context, io *IOStreams, docs *jsonDocs,
 }
 
 // unwrapManager drops the manager's wrapping (which names the server, as
-// the warning already does).
+// the failure line already does).
 func unwrapManager(err error) error {
 	var me *manager.Error
 	if errors.As(err, &me) {

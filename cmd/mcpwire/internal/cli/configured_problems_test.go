@@ -1,0 +1,116 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// problemFiles gives the test a private home and an empty working
+// directory, and returns the definition of a server that starts.
+func problemFiles(t *testing.T) (dir, good string) {
+	t.Helper()
+	dir = untrustedHome(t)
+	t.Chdir(dir)
+	b, _ := json.Marshal(map[string]any{"command": os.Args[0], "args": []string{ServeName}})
+	return dir, string(b)
+}
+
+// A server's own error in a file named with --config is fatal, as the
+// file's are: exit 2 before anything starts, naming file, line, column,
+// server and field. serve, a gateway, refuses to start on it too.
+func TestConfigServerErrorFatalInNamedFile(t *testing.T) {
+	dir, good := problemFiles(t)
+	jsonFile := filepath.Join(dir, "bad.json")
+	write(t, jsonFile, "{\"mcpServers\": {\n  \"good\": "+good+",\n  \"bad\": {\"command\": [\"npx\"]}\n}}")
+	tomlFile := filepath.Join(dir, "codex.toml")
+	write(t, tomlFile, "[mcp_servers.good]\ncommand = \"x\"\n\n[mcp_servers.bad]\ncommand = 3\n")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{a("servers", "--config", jsonFile), jsonFile + `:3:22: server "bad": command: want a string, got array`},
+		{a("tools", "--config", jsonFile), jsonFile + `:3:22: server "bad": command: want a string, got array`},
+		{a("call", "--config", jsonFile, "good/echo", "--arg", "message=hi"), jsonFile + `:3:22: server "bad": command`},
+		{a("servers", "--config", tomlFile), tomlFile + `:5:1: server "bad": command: want a string, got number`},
+		{a("serve", "--stdio", "--config", jsonFile), jsonFile + `:3:22: server "bad": command: want a string, got array`},
+	} {
+		r := run(t, c.args...)
+		if r.code != ExitUsage || !strings.Contains(r.err, "mcpwire: "+c.want) || r.out != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.args, r.code, r.out, r.err, c.want)
+		}
+	}
+}
+
+// Every error of a named file is shown, not only the first.
+func TestConfigServerErrorsAllShown(t *testing.T) {
+	dir, good := problemFiles(t)
+	file := filepath.Join(dir, "bad.json")
+	write(t, file, "{\"mcpServers\": {\n  \"good\": "+good+",\n  \"b1\": {\"command\": 3},\n  \"b2\": {\"url\": true}\n}}")
+	r := run(t, "servers", "--config", file).wantCode(t, ExitUsage)
+	for _, want := range []string{`server "b1": command: want a string`, `server "b2": url: want a string`} {
+		if len(lines(r.err, "mcpwire: "+file+":")) != 2 || !strings.Contains(r.err, want) {
+			t.Errorf("stderr %q; want a line with %q", r.err, want)
+		}
+	}
+}
+
+// In a discovered file a server's error is that server's failure (exit 3,
+// the others still listed); with --strict it is fatal.
+func TestConfigServerErrorStrict(t *testing.T) {
+	_, good := problemFiles(t)
+	user := filepath.Join(os.Getenv("HOME"), ".cursor", "mcp.json")
+	write(t, user, "{\"mcpServers\": {\n  \"good\": "+good+",\n  \"bad\": {\"command\": [\"npx\"]}\n}}")
+	r := runIO(t, t.Context(), &IOStreams{Width: 200}, "servers").wantCode(t, ExitConnect)
+	if len(lines(r.out, "good ")) != 1 || !strings.Contains(r.out, `command: want a string, got array`) {
+		t.Errorf("without --strict: stdout %q, stderr %q", r.out, r.err)
+	}
+	for _, command := range []string{"servers", "tools"} {
+		r = run(t, command, "--strict").wantCode(t, ExitUsage)
+		if !strings.Contains(r.err, "mcpwire: "+user+`:3:22: server "bad": command: want a string, got array`) || r.out != "" {
+			t.Errorf("%s --strict: stdout %q, stderr %q", command, r.out, r.err)
+		}
+	}
+}
+
+// A server's warnings (an unknown field, an empty tool filter) are shown
+// with --verbose, as the file's are, each labelled once, and not without
+// it.
+func TestConfigServerWarningsVerbose(t *testing.T) {
+	dir, good := problemFiles(t)
+	file := filepath.Join(dir, "warn.json")
+	warned := strings.TrimSuffix(good, "}") + `, "bogus": 1, "enabledTools": []}`
+	write(t, file, "{\"mcpServers\": {\n  \"good\": "+warned+"\n}, \"extra\": 1}")
+	r := run(t, "servers", "--config", file, "--verbose").wantCode(t, 0)
+	for _, want := range []string{`server "good": unknown field "bogus" ignored`, `server "good": enabledTools: an empty list filters nothing`} {
+		if !strings.Contains(r.err, "mcpwire: warning: "+file+":2:") || !strings.Contains(r.err, want) {
+			t.Errorf("--verbose: stderr %q; want a warning %q", r.err, want)
+		}
+	}
+	if !strings.Contains(r.err, `unknown top-level key "extra" ignored`) || strings.Count(r.err, "warning: ") != len(lines(r.err, "mcpwire: warning: ")) {
+		t.Errorf("a warning labelled twice: %q", r.err)
+	}
+	r = run(t, "servers", "--config", file).wantCode(t, 0)
+	if strings.Contains(r.err, "bogus") {
+		t.Errorf("without --verbose: stderr %q", r.err)
+	}
+}
+
+// An invalid server of a discovered file fails "tools" as it fails
+// "call SERVER/TOOL": "cannot connect to server", not a warning.
+func TestConfigInvalidServerNotAWarning(t *testing.T) {
+	_, good := problemFiles(t)
+	user := filepath.Join(os.Getenv("HOME"), ".cursor", "mcp.json")
+	write(t, user, "{\"mcpServers\": {\n  \"good\": "+good+",\n  \"bad\": {\"command\": 3}\n}}")
+	r := run(t, "tools").wantCode(t, ExitConnect)
+	want := `mcpwire: cannot connect to server "bad" (` + user + `:3): `
+	if !strings.Contains(r.err, want) || strings.Contains(r.err, "warning") || !strings.Contains(r.out, "mcp__good__echo") {
+		t.Errorf("stdout %q, stderr %q; want %q", r.out, r.err, want)
+	}
+	r = run(t, "call", "bad/echo").wantCode(t, ExitConnect)
+	if !strings.Contains(r.err, `mcpwire: cannot connect to server "bad": `) {
+		t.Errorf("call: stderr %q", r.err)
+	}
+}
