@@ -127,7 +127,7 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 	// An invalid named file comes back with its whole Set (config.ErrInvalid):
 	// checkProblems reports every problem of it.
 	if err != nil && (set == nil || !errors.Is(err, config.ErrInvalid)) {
-		return nil, Usagef("%s", err.Error())
+		return nil, &ConfigError{Msg: err.Error()}
 	}
 	for _, s := range append(append([]*config.Server(nil), set.Servers...), set.Shadowed...) {
 		addSecrets(streams, s)

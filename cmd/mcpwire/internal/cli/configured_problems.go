@@ -41,7 +41,7 @@ func checkProblems(streams *IOStreams, f *ConfigFlags, verbose bool, set *config
 	for _, p := range fatal[:len(fatal)-1] {
 		fmt.Fprintf(streams.ErrOut, "mcpwire: %s\n", problemLine(streams, p))
 	}
-	return Usagef("%s", problemLine(streams, fatal[len(fatal)-1]))
+	return &ConfigError{Msg: problemLine(streams, fatal[len(fatal)-1])}
 }
 
 // problemLine is a problem as one line, secrets masked, without the

@@ -41,6 +41,14 @@ func TestConfigServerErrorFatalInNamedFile(t *testing.T) {
 		if r.code != ExitUsage || !strings.Contains(r.err, "mcpwire: "+c.want) || r.out != "" {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.args, r.code, r.out, r.err, c.want)
 		}
+		// The file is what is wrong, not the command line.
+		if strings.Contains(r.err, "for usage") {
+			t.Errorf("%q: stderr %q points at the command's usage", c.args, r.err)
+		}
+	}
+	r := run(t, "servers", "--config", filepath.Join(dir, "missing.json")).wantCode(t, ExitUsage)
+	if !strings.Contains(r.err, "missing.json") || strings.Contains(r.err, "for usage") {
+		t.Errorf("a missing --config file: stderr %q; want the file named and no usage hint", r.err)
 	}
 }
 

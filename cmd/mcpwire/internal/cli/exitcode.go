@@ -53,6 +53,7 @@ func ExitCode(ctx context.Context, err error) int {
 	var (
 		usage      *UsageError
 		untrusted  *UntrustedConfigError
+		configErr  *ConfigError
 		tool       *ToolError
 		conn       *ConnectError
 		signIn     *SignInError
@@ -63,7 +64,7 @@ func ExitCode(ctx context.Context, err error) int {
 		netErr     *net.OpError
 	)
 	switch {
-	case errors.As(err, &usage), errors.As(err, &untrusted):
+	case errors.As(err, &usage), errors.As(err, &untrusted), errors.As(err, &configErr):
 		return ExitUsage
 	case errors.As(err, &tool):
 		return ExitToolError

@@ -18,6 +18,16 @@ func Usagef(format string, args ...any) error {
 	return &UsageError{Msg: fmt.Sprintf(format, args...)}
 }
 
+// ConfigError is a config file that stops the command: one that does not
+// parse or cannot be read, or a server's error where errors are fatal
+// (--config, --strict). It maps to ExitUsage like a bad command line, but
+// no hint to read the command's usage follows it: the file is what to fix.
+type ConfigError struct {
+	Msg string
+}
+
+func (e *ConfigError) Error() string { return e.Msg }
+
 // ToolError reports a tool call whose result had isError set. The result
 // has already been printed; this only carries the exit status.
 type ToolError struct {

@@ -77,8 +77,12 @@ func Main(ctx context.Context, streams *IOStreams, args []string) int {
 	err := runCommand(ctx, &io, args)
 	io.recording.finish(&io) // every client is closed by now
 	code := Report(ctx, &io, err)
-	var untrusted *UntrustedConfigError
-	if code == ExitUsage && !errors.As(err, &untrusted) {
+	// The usage hint is for a command line gone wrong, not a config file.
+	var (
+		untrusted *UntrustedConfigError
+		configErr *ConfigError
+	)
+	if code == ExitUsage && !errors.As(err, &untrusted) && !errors.As(err, &configErr) {
 		fmt.Fprintf(io.ErrOut, "Run 'mcpwire help%s' for usage.\n", helpTopic(args))
 	}
 	return code
