@@ -223,7 +223,7 @@ func (c *Conn) collect(p *pendingCall) (res json.RawMessage, err error, ok, expi
 		}
 	case resp.late != nil:
 		p.late.Unchecked = true
-		p.late.Refuse = func() error { return c.refuseLate(p, resp.late.refused()) }
+		p.late.Refuse = c.refuser(p, resp)
 	}
 	return resp.Result, nil, true, false
 }

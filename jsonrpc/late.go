@@ -99,6 +99,12 @@ func (l *lateResult) refused() *DecodeError {
 	return d
 }
 
+// refuser is latecheck.Params.Refuse for call p and its response resp.
+// (A function of its own, so that only a late result costs the closure.)
+func (c *Conn) refuser(p *pendingCall, resp *Response) func() error {
+	return func() error { return c.refuseLate(p, resp.late.refused()) }
+}
+
 // refuseLate is latecheck.Params.Refuse for call p, whose response's
 // result was found not to be JSON (d): the frame is reported as any
 // unreadable one, and the call fails as one whose response could not be
