@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync/atomic"
 	"time"
+
+	"github.com/mcpwire/mcpwire/internal/latecheck"
 )
 
 // pendingCall is one of our requests waiting for its response. The caller
@@ -28,6 +30,10 @@ type pendingCall struct {
 	conn     *Conn
 	turnStop error
 	turnWoke bool
+
+	// late: the caller takes a result the codec left unchecked, and
+	// is told so here (see late.go); nil for any other call.
+	late *latecheck.Params
 
 	// Guarded by Conn.mu:
 	resp *Response // the peer's answer
@@ -126,6 +132,7 @@ func (c *Conn) Call(ctx context.Context, method string, params any, opts *CallOp
 		id: id, method: method, timeout: timeout, signal: make(chan struct{}, 1), conn: c,
 		req: Request{ID: Int64ID(id), Method: method, Params: raw},
 	}
+	p.late, _ = params.(*latecheck.Params)
 	if onStart != nil {
 		onStart(p.req.ID)
 	}
@@ -209,6 +216,14 @@ func (c *Conn) collect(p *pendingCall) (res json.RawMessage, err error, ok, expi
 		return nil, nil, false, expired
 	case resp.Error != nil:
 		return nil, resp.Error, true, false
+	case resp.late != nil && p.late == nil:
+		// Not for this call (takesLate keeps it from happening).
+		if d := resp.checkLate(); d != nil {
+			return nil, c.refuseLate(p, d), true, false
+		}
+	case resp.late != nil:
+		p.late.Unchecked = true
+		p.late.Refuse = c.refuser(p, resp)
 	}
 	return resp.Result, nil, true, false
 }

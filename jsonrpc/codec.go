@@ -47,22 +47,7 @@ func decodeMessage(data []byte, retain bool) (Message, error) {
 		return nil, newDecodeError(data, "not a JSON object", nil)
 	}
 	var env envelope
-	valid := validMembers(data, func(key, value []byte) {
-		switch string(key) {
-		case "jsonrpc":
-			env.jsonrpc = value
-		case "id":
-			env.id = value
-		case "method":
-			env.method = value
-		case "params":
-			env.params = value
-		case "result":
-			env.result = value
-		case "error":
-			env.error = value
-		}
-	})
+	valid := validMembers(data, env.set)
 	if !valid {
 		err := syntaxError(data)
 		return nil, newDecodeError(data, "malformed JSON: "+syntaxReason(err), err)
@@ -72,6 +57,24 @@ func decodeMessage(data []byte, retain bool) (Message, error) {
 		env.markResponse(err)
 	}
 	return m, err
+}
+
+// set keeps the member key (unescaped) of a message.
+func (env *envelope) set(key, value []byte) {
+	switch string(key) {
+	case "jsonrpc":
+		env.jsonrpc = value
+	case "id":
+		env.id = value
+	case "method":
+		env.method = value
+	case "params":
+		env.params = value
+	case "result":
+		env.result = value
+	case "error":
+		env.error = value
+	}
 }
 
 // markResponse gives err (a *DecodeError for the frame of env) the frame's

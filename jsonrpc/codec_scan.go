@@ -49,7 +49,14 @@ func objectMembers(obj []byte) iter.Seq2[[]byte, []byte] {
 // large result is crossed once, not twice. On invalid input some members
 // may have been seen before it says so.
 func validMembers(obj []byte, member func(key, value []byte)) bool {
-	return jsonscan.Object(obj, func(key, value []byte) bool {
+	return validMembersLeaving(obj, "", func(key, value []byte, _ bool) { member(key, value) })
+}
+
+// validMembersLeaving is validMembers with the value of a member whose
+// raw key is leave not checked (see jsonscan.ObjectLeaving); left says
+// which one that was.
+func validMembersLeaving(obj []byte, leave string, member func(key, value []byte, left bool)) bool {
+	return jsonscan.ObjectLeaving(obj, leave, func(key, value []byte, left bool) bool {
 		if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) {
 			// Rare: an escaped or non-UTF-8 key is decoded as a string.
 			quoted := append(append(append(make([]byte, 0, len(key)+2), '"'), key...), '"')
@@ -57,7 +64,7 @@ func validMembers(obj []byte, member func(key, value []byte)) bool {
 				key = []byte(k)
 			}
 		}
-		member(key, value)
+		member(key, value, left)
 		return true
 	})
 }

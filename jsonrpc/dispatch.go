@@ -37,7 +37,7 @@ func (c *Conn) take(msg Message, err error) (more, woke bool, why error) {
 			woke := c.failAnswered(err)
 			// Reported either way: it is the peer's protocol error,
 			// whether or not a call was waiting for the frame.
-			c.report(fmt.Errorf("jsonrpc: skipped an unreadable message from the peer: %w", err))
+			c.reportUnreadable(err)
 			return true, woke, nil
 		}
 		return false, false, err
@@ -47,6 +47,11 @@ func (c *Conn) take(msg Message, err error) (more, woke bool, why error) {
 	}
 	switch m := msg.(type) {
 	case *Response:
+		if m != nil && m.late != nil && !c.takesLate(m) {
+			if d := m.checkLate(); d != nil {
+				return c.take(nil, d)
+			}
+		}
 		if m != nil {
 			return true, c.handleResponse(m), nil
 		}
@@ -122,13 +127,15 @@ func (c *Conn) failAnswered(err error) (woke bool) {
 			return
 		}
 		s.calls.del(id)
-		p.finishLocked(&Response{ID: d.ID, Error: &Error{
-			Code:    CodeParseError,
-			Message: fmt.Sprintf("jsonrpc: the peer's response to %s (id %d) is not valid JSON-RPC: %v", p.method, id, d),
-		}}, nil)
+		p.finishLocked(&Response{ID: d.ID, Error: unreadableResponse(p.method, id, d)}, nil)
 		woke = p == s.turnCall
 	})
 	return woke
+}
+
+// reportUnreadable reports a frame of the peer's that could not be read.
+func (c *Conn) reportUnreadable(err error) {
+	c.report(fmt.Errorf("jsonrpc: skipped an unreadable message from the peer: %w", err))
 }
 
 // incomingRequest is a request of the peer whose handler is running.

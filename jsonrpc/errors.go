@@ -143,11 +143,12 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 const excerptLimit = 200
 
 func newDecodeError(frame []byte, reason string, err error) *DecodeError {
-	ex := frame
-	if len(ex) > excerptLimit {
-		ex = ex[:excerptLimit]
-	}
-	return &DecodeError{Reason: reason, Excerpt: string(ex), Err: err}
+	return &DecodeError{Reason: reason, Excerpt: frameExcerpt(frame), Err: err}
+}
+
+// frameExcerpt is the start of a frame as a DecodeError shows it.
+func frameExcerpt(frame []byte) string {
+	return string(frame[:min(len(frame), excerptLimit)])
 }
 
 // IsDecodeError reports whether err is (or wraps) a *DecodeError, that is a

@@ -15,6 +15,7 @@ import (
 	"strconv"
 
 	"github.com/mcpwire/mcpwire/internal/jsonenc"
+	"github.com/mcpwire/mcpwire/internal/latecheck"
 )
 
 // jsonrpcVersion is the only value the "jsonrpc" member may take.
@@ -126,6 +127,11 @@ type Response struct {
 	ID     ID
 	Result json.RawMessage
 	Error  *Error
+
+	// late is set by the engine's decoding of a frame given up to it
+	// when Result was not checked (see late.go); nil for every Response
+	// that leaves the engine otherwise.
+	late *lateResult
 }
 
 func (*Request) isMessage()      {}
@@ -186,6 +192,8 @@ func marshalParamsTrusted(params any) (json.RawMessage, bool, error) {
 		return p, false, nil
 	case jsonenc.Encoded:
 		return json.RawMessage(p), true, nil
+	case *latecheck.Params:
+		return json.RawMessage(p.Encoded), true, nil
 	}
 	raw, err := json.Marshal(params)
 	if err != nil {

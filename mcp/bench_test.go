@@ -119,6 +119,27 @@ func BenchmarkDecodeTextResultInPlace(b *testing.B) {
 	}
 }
 
+// BenchmarkCallToolLarge is a whole tools/call whose result is the
+// bench's 16 MB text (a \n escape every 87 bytes), read from an OS pipe
+// in turns, as a stdio server's output is; the peer is in process.
+func BenchmarkCallToolLarge(b *testing.B) {
+	line := `The quick brown fox jumps over the lazy dog; pack my box with five dozen liquor jugs.\n`
+	result := `{"content":[{"type":"text","text":"` + strings.Repeat(line, 16_000_000/len(line)) + `"}]}`
+	cs, ss := osPipes(b)
+	go benchPeer(ss, json.RawMessage(result))
+	c, err := NewClient(context.Background(), cs, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { c.Close() })
+	b.SetBytes(int64(len(result)))
+	for b.Loop() {
+		if _, err := c.CallTool(context.Background(), "big", nil, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkDecodeToolsList decodes a page of 1,000 tools, shaped like the
 // bench's canned server's, by the route ListTools takes and, for the
 // comparison in one run, by encoding/json alone.

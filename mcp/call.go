@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/mcpwire/mcpwire/internal/latecheck"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
@@ -29,6 +30,13 @@ func (c *Client) call(ctx context.Context, method string, params any, opts *json
 		}
 	} else if raw, err = c.conn.Call(ctx, method, params, opts); err != nil {
 		return requestError(method, err)
+	}
+	if lp, ok := params.(*latecheck.Params); ok && lp.Unchecked {
+		if done, err := decodeUnchecked(raw, out); done {
+			return err
+		} else if err != nil {
+			return requestError(method, lp.Refuse())
+		}
 	}
 	if !isJSONObject(raw) {
 		return fmt.Errorf("mcp: %s: the result is %s, not a JSON object", method, jsonKind(raw))

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpwire/mcpwire/internal/jsonenc"
+	"github.com/mcpwire/mcpwire/internal/latecheck"
 	"github.com/mcpwire/mcpwire/internal/seam"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
@@ -121,14 +122,21 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts *Call
 	if opts != nil {
 		p.Meta = opts.Meta
 	}
-	var params any = p
-	if p.Meta == nil { // both eras: the modern one splices its _meta into these bytes
-		params = p.encoded()
-	}
 	var res CallToolResult
 	var out any = &res
-	if dst := seam.RawToolResultOf(ctx); dst != nil {
+	dst := seam.RawToolResultOf(ctx)
+	if dst != nil {
 		out = &rawCallToolResult{res: &res, dst: dst}
+	}
+	var params any = p
+	switch {
+	case p.Meta != nil:
+	case dst == nil && c.modern == nil:
+		// The result may come unchecked by the codec, to be checked
+		// as it is decoded (see call).
+		params = &latecheck.Params{Encoded: p.encoded()}
+	default: // both eras: the modern one splices its _meta into these bytes
+		params = p.encoded()
 	}
 	hctx, err := c.withParamHeaders(ctx, name, p.Arguments)
 	if err != nil {

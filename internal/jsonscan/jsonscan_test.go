@@ -42,3 +42,26 @@ func TestSkipsStopAtTheEnd(t *testing.T) {
 		t.Errorf("SkipValue(nil) = %d", end)
 	}
 }
+
+// SkipQuoted ends a valid value where SkipValue does, and on any input
+// stays within it.
+func FuzzSkipQuoted(f *testing.F) {
+	for _, s := range []string{`"a\"b"`, `{"k":[1,{"x":"}"}]}`, `-1.5e3`, `"\\"`, `"\\\"`, `{"a":"\`, `[`, `"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, v []byte) {
+		for i := range min(len(v), 4) + 1 {
+			if end := SkipQuoted(v, i); end < i || end > len(v) {
+				t.Fatalf("SkipQuoted(%q, %d) = %d", v, i, end)
+			}
+		}
+		v = bytes.TrimSpace(v)
+		if len(v) == 0 || !json.Valid(v) {
+			return
+		}
+		in := append(append([]byte{}, v...), " ,1"...)
+		if end := SkipQuoted(in, 0); end != len(v) {
+			t.Fatalf("SkipQuoted(%q) = %d, want %d", in, end, len(v))
+		}
+	})
+}

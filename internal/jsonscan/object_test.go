@@ -46,3 +46,31 @@ func FuzzObject(f *testing.F) {
 		}
 	})
 }
+
+// ObjectLeaving with the values it leaves valid is Object; a document it
+// accepts is valid JSON exactly when the values it left are.
+func FuzzObjectLeaving(f *testing.F) {
+	for _, s := range validSeeds {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte(`{"a":1,"k":{"x":"\q"},"b":2}`))
+	f.Add([]byte(`{"k":"a\"b","k":[1,}`))
+	f.Add([]byte(`{"k":tru}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		leftValid := true
+		got := ObjectLeaving(b, "k", func(k, v []byte, left bool) bool {
+			if left != (string(k) == "k") || cap(v) != len(v) {
+				t.Fatalf("%q: member %q left %v", b, k, left)
+			}
+			if left {
+				leftValid = leftValid && Valid(v)
+			}
+			return true
+		})
+		trimmed := bytes.TrimSpace(b)
+		want := json.Valid(b) && len(trimmed) > 0 && trimmed[0] == '{'
+		if got && leftValid != want || !got && want {
+			t.Fatalf("ObjectLeaving(%q) = %v, values left valid %v; encoding/json: %v", b, got, leftValid, want)
+		}
+	})
+}

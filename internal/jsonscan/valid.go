@@ -225,7 +225,7 @@ func validLongString(b []byte, i int) (int, bool) {
 		if k := bytes.IndexByte(b[i:q], '\\'); k >= 0 {
 			end = i + k
 		}
-		if hasControl(b[i:end]) {
+		if HasControl(b[i:end]) {
 			return i, false
 		}
 		if end == q {
@@ -253,8 +253,8 @@ func escapeLen(b []byte, i int) int {
 	return 0
 }
 
-// hasControl reports whether b holds a byte below 0x20.
-func hasControl(b []byte) bool {
+// HasControl reports whether b holds a byte below 0x20.
+func HasControl(b []byte) bool {
 	var flags uint64
 	i := 0
 	for ; i+8 <= len(b); i += 8 {

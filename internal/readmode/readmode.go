@@ -41,6 +41,20 @@ type Receiver[M any] interface {
 	Receive(msg M, err error) bool
 }
 
+// FrameDecoder is a Receiver that decodes, itself, each frame that the
+// stream gives up (a line read into a buffer of its own, which the
+// stream would decode with jsonrpc.AppendFrameRetaining): the engine may
+// then leave a large result unchecked for the one caller that checks it
+// as it decodes it (see package latecheck). A stream reading in turns
+// hands such frames to DecodeGivenUp instead, and treats what it returns
+// as it would AppendFrameRetaining's; scrub is what the stream does to
+// the decode errors it passes on (taking secrets out of them), for the
+// receiver to do to one it finds later. A stream must not hand it frames
+// read for anyone but the engine.
+type FrameDecoder[M any] interface {
+	DecodeGivenUp(dst []M, frame []byte, scrub func(error)) ([]M, error)
+}
+
 // Pusher is a stream whose messages are read on goroutines of its own
 // anyway, such as an HTTP reply, read by the goroutine that posted the
 // request. Instead of queueing each message for Read, such a stream hands

@@ -73,7 +73,9 @@ type AuthorizationReplyObserver interface {
 // schemas) instead of checking them a second time, and its text-result
 // decoder unescapes texts in place, in a result it no longer needs as it
 // came. A stream that builds or passes on responses of other origins
-// returns false, or does not implement it.
+// returns false, or does not implement it. (A large result that the engine
+// left unchecked reaches only a call that asked for it through
+// latecheck.Params, whose decoder checks it.)
 type CheckedResults interface {
 	ResultsChecked() bool
 }

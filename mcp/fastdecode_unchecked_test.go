@@ -1,0 +1,179 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpwire/mcpwire/jsonrpc"
+	"github.com/mcpwire/mcpwire/transport"
+)
+
+// A result the codec left unchecked (decodeUnchecked) is refused exactly
+// when encoding/json refuses it; one it decodes is what encoding/json
+// makes of it; one it leaves for encoding/json is untouched; and one it
+// refuses after writing to it still has its first fault where it had it,
+// with the same account of it from encoding/json (what Refuse reports).
+func FuzzDecodeUnchecked(f *testing.F) {
+	for _, raw := range textResultSamples {
+		f.Add([]byte(raw))
+	}
+	for _, raw := range []string{
+		`{"content":[{"type":"text","text":"a\u0041\n"}]}`,
+		`{"content":[{"type":"text","text":"a\nb\x"}]}`,
+		`{"content":[{"type":"text","text":"a\nb` + "\t" + `"}]}`,
+		`{"content":[{"type":"text","text":"a\nb\u00zz"}]}`,
+		`{"content":[{"type":"text","text":"ok\n"},{"type":"text","text":"x\nbad\q"}]}`,
+		`{"content":[{"type":"text","text":"ok\n"},{"type":"text","text":"x\n` + "\x01" + `"}]}`,
+		`{"content":[{"type":"text","text":"x\n"}],"structuredContent":{"a":1}}`,
+		`{"content":[{"type":"text","text":"x\n"}],"structuredContent":{"a":}}`,
+		`{"content":[{"type":"text","text":"` + "\xff" + `\n"}]}`,
+		`{"content":[{"type":"text","text":"x\\"}]}`,
+		`{"content":[{"type":"text","text":"x\"}]}`,
+		`[1,2`,
+	} {
+		f.Add([]byte(raw))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		in := bytes.Clone(data)
+		var got CallToolResult
+		done, err := decodeUnchecked(in, &got)
+		valid := json.Valid(data)
+		switch {
+		case err != nil && valid:
+			t.Fatalf("%q: refused (%v), but encoding/json takes it", data, err)
+		case err == nil && !valid:
+			t.Fatalf("%q: taken (done %v), but encoding/json refuses it", data, done)
+		case err != nil:
+			want := json.Unmarshal(data, new(json.RawMessage))
+			if after := json.Unmarshal(in, new(json.RawMessage)); after == nil || after.Error() != want.Error() ||
+				after.(*json.SyntaxError).Offset != want.(*json.SyntaxError).Offset {
+				t.Fatalf("%q refused, written to as %q: encoding/json says %v, was %v", data, in, after, want)
+			}
+		case done:
+			var want CallToolResult
+			if err := json.Unmarshal(data, &want); err != nil {
+				t.Fatalf("%q decoded, encoding/json says %v", data, err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%q:\nunchecked %#v\nencoding/json %#v", data, got, want)
+			}
+		case !bytes.Equal(in, data):
+			t.Fatalf("%q left for encoding/json, but written to: %q", data, in)
+		}
+	})
+}
+
+// The bench's kind of result, large: escapes every line, \u ones, and a
+// fault past the first megabyte.
+func TestDecodeUncheckedLargeText(t *testing.T) {
+	text := strings.Repeat(`The quick brown fox \u00e9 jumps.\n`, 40000)
+	raw := []byte(`{"content":[{"type":"text","text":"` + text + `"}]}`)
+	var got CallToolResult
+	if done, err := decodeUnchecked(bytes.Clone(raw), &got); !done || err != nil {
+		t.Fatalf("done %v, err %v", done, err)
+	}
+	var want CallToolResult
+	if err := json.Unmarshal(raw, &want); err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("text of %d bytes, want %d (%v)", len(got.Content[0].Text), len(want.Content[0].Text), err)
+	}
+	bad := bytes.Replace(raw, []byte(`jumps.\n`), []byte(`jumps.\v`), 39000)
+	bad = bytes.Replace(bad, []byte(`jumps.\v`), []byte(`jumps.\n`), 38999)
+	if done, err := decodeUnchecked(bad, new(CallToolResult)); done || err == nil {
+		t.Fatalf("a \\v escape taken: done %v, err %v", done, err)
+	}
+}
+
+// Over a stdio-like stream, a large text result comes to CallTool
+// unchecked by the codec and is checked as it is decoded: a valid one
+// decodes as encoding/json decodes it, and a malformed one fails the
+// call as unreadable (jsonrpc.CodeParseError) at once, with the frame
+// reported to the ErrorHook as the codec would report it.
+func TestCallToolChecksALargeResultItself(t *testing.T) {
+	text := strings.Repeat(`a line of text \u00e9\n`, 1<<20/20)
+	for _, tc := range []struct {
+		name, result string
+		valid        bool
+	}{
+		{"valid", `{"content":[{"type":"text","text":"` + text + `"}]}`, true},
+		{"structured", `{"content":[{"type":"text","text":"` + text + `"}],"structuredContent":{"n":1}}`, true},
+		{"bad escape", `{"content":[{"type":"text","text":"` + text + `\q"}]}`, false},
+		{"control character", `{"content":[{"type":"text","text":"` + text + "\x01" + `"}]}`, false},
+		{"bad structured", `{"content":[{"type":"text","text":"` + text + `"}],"structuredContent":{"n":}}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cs, ss := osPipes(t)
+			go benchPeer(ss, json.RawMessage(tc.result))
+			reported := make(chan error, 4)
+			c, err := NewClient(context.Background(), cs, &ClientOptions{ErrorHook: func(err error) { reported <- err }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			// Checked by the codec instead, a malformed result would
+			// leave the call waiting until its deadline.
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			res, err := c.CallTool(ctx, "big", nil, nil)
+			if tc.valid {
+				var want CallToolResult
+				if err != nil || json.Unmarshal([]byte(tc.result), &want) != nil || res.Content[0].Text != want.Content[0].Text {
+					t.Fatalf("CallTool: %v", err)
+				}
+				return
+			}
+			var rpcErr *jsonrpc.Error
+			if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeParseError {
+				t.Fatalf("CallTool: %v, want a parse error", err)
+			}
+			// The peer answers the era probe with the same result: each
+			// frame is reported as the codec reports it.
+			for len(reported) > 0 {
+				r := <-reported
+				var got *jsonrpc.DecodeError
+				if !errors.As(r, &got) || !strings.Contains(got.Excerpt, `"id":`) {
+					t.Fatalf("reported %v", r)
+				}
+				id := got.Excerpt[strings.Index(got.Excerpt, `"id":`)+5:][:1]
+				_, codecErr := jsonrpc.DecodeMessage([]byte(`{"jsonrpc":"2.0","id":` + id + `,"result":` + tc.result + `}`))
+				var want *jsonrpc.DecodeError
+				if !errors.As(codecErr, &want) || got.Reason != want.Reason || got.Excerpt != want.Excerpt {
+					t.Fatalf("reported %v; the codec says %v", r, codecErr)
+				}
+			}
+		})
+	}
+}
+
+// osPipes connects a client and a server stream over two OS pipes, which
+// the client reads in turns, as it reads a stdio server's output.
+func osPipes(t testing.TB) (client, server jsonrpc.Stream) {
+	toClient, fromServer, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	toServer, fromClient, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	client = transport.NewStream(toClient, fromClient, closers{toClient, fromClient})
+	server = transport.NewStream(toServer, fromServer, closers{toServer, fromServer})
+	t.Cleanup(func() { server.Close() })
+	return client, server
+}
+
+type closers []io.Closer
+
+func (cs closers) Close() error {
+	for _, c := range cs {
+		c.Close()
+	}
+	return nil
+}
