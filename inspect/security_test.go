@@ -1,10 +1,14 @@
 package inspect
 
 import (
+	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/mcpwire/mcpwire/mcptest"
 )
 
 // Every request needs the token; the first visit turns it into an
@@ -136,5 +140,35 @@ func TestRepliesRedacted(t *testing.T) {
 	b, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != http.StatusOK || strings.Contains(string(b), secret) || !strings.Contains(string(b), "***") {
 		t.Errorf("the prompt on the page: %s %s", resp.Status, b)
+	}
+}
+
+// The report, an MCP App view and what a view's calls and reads answer
+// are the servers' words too: Redact masks them, even where the wire log
+// (here without secrets) has the secret as it came; so is what a view
+// sends, which the timeline shows.
+func TestReportAndViewsRedacted(t *testing.T) {
+	const secret = "tok-0123456789"
+	srv := mcptest.NewDefault(nil)
+	srv.AddTool(mcptest.Tool{Name: "named-" + secret}, func(context.Context, *mcptest.ToolRequest) (*mcptest.ToolResult, error) {
+		return mcptest.TextResult("the token is " + secret), nil
+	})
+	srv.AddResource(mcptest.Resource{URI: "ui://demo/view.html", Name: "view", MIMEType: appMIMEType, Text: "<p>" + secret + "</p>"})
+	p := newPageOn(t, srv, Options{SandboxOrigin: "http://127.0.0.1:1", Redact: func(s string) string { return strings.ReplaceAll(s, secret, "***") }})
+	get := p.do(t, http.MethodGet, "/api/report?server=demo", "", nil)
+	report, _ := io.ReadAll(get.Body)
+	_, view := postStatus(t, p, "/api/apps/view", `{"server":"demo","uri":"ui://demo/view.html"}`)
+	var v struct{ ID string }
+	_ = json.Unmarshal([]byte(view), &v)
+	_, call := postStatus(t, p, "/api/apps/call", `{"view":"`+v.ID+`","name":"named-`+secret+`"}`)
+	_, read := postStatus(t, p, "/api/apps/read", `{"view":"`+v.ID+`","uri":"ui://demo/view.html"}`)
+	// What the view sends goes on the timeline masked too.
+	postStatus(t, p, "/api/apps/log", `{"view":"`+v.ID+`","direction":"receive","message":{"said":"`+secret+`"}}`)
+	entries := p.wire.Entries()
+	logged := string(entries[len(entries)-1].Message)
+	for what, b := range map[string]string{"report": string(report), "view": view, "view's call": call, "view's read": read, "view's message": logged} {
+		if strings.Contains(b, secret) || !strings.Contains(b, "***") {
+			t.Errorf("the %s: %s", what, b)
+		}
 	}
 }
