@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/hex"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -92,7 +93,7 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet && r.URL.Path == "/" && q != "" &&
 			subtle.ConstantTimeCompare([]byte(q), []byte(g.token)) == 1 {
 			http.SetCookie(w, &http.Cookie{Name: g.cookie, Value: g.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
-			http.Redirect(w, r, "/", http.StatusSeeOther)
+			welcome(w)
 			return
 		}
 		http.Error(w, "unauthorized: open the URL mcpwire inspect printed (it carries the token)", http.StatusUnauthorized)
@@ -104,4 +105,23 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	g.next.ServeHTTP(w, r)
+}
+
+// welcomePage leads the first visit on to "/" (meta refresh, so the
+// page's CSP needs no script). It is a page, not a redirect: a browser
+// sends a SameSite=Strict cookie along a redirect only when the whole
+// chain is same-site, and the first visit comes from elsewhere (the
+// address bar, or the file:// page mcpwire opens the browser on); a
+// navigation this page starts is same-site.
+const welcomePage = `<!DOCTYPE html>
+<html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=/"><title>mcpwire inspect</title></head>
+<body><p><a href="/">Open the inspector</a></p></body></html>
+`
+
+// welcome answers the first visit with welcomePage.
+func welcome(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
+	_, _ = io.WriteString(w, welcomePage)
 }
