@@ -93,7 +93,11 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet && r.URL.Path == "/" && q != "" &&
 			subtle.ConstantTimeCompare([]byte(q), []byte(g.token)) == 1 {
 			http.SetCookie(w, &http.Cookie{Name: g.cookie, Value: g.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
-			welcome(w)
+			if r.Header.Get("Sec-Fetch-Site") == "cross-site" {
+				welcome(w)
+				return
+			}
+			http.Redirect(w, r, "/", http.StatusSeeOther)
 			return
 		}
 		http.Error(w, "unauthorized: open the URL mcpwire inspect printed (it carries the token)", http.StatusUnauthorized)
@@ -107,12 +111,12 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	g.next.ServeHTTP(w, r)
 }
 
-// welcomePage leads the first visit on to "/" (meta refresh, so the
-// page's CSP needs no script). It is a page, not a redirect: a browser
-// sends a SameSite=Strict cookie along a redirect only when the whole
-// chain is same-site, and the first visit comes from elsewhere (the
-// address bar, or the file:// page mcpwire opens the browser on); a
-// navigation this page starts is same-site.
+// welcomePage leads a first visit from another site (the file:// page
+// mcpwire opens the browser on) on to "/" with a meta refresh. A
+// redirect would not do there: a browser sends a SameSite=Strict cookie
+// along a redirect only when the whole chain is same-site, while a
+// navigation this page starts is. A visit typed or pasted into the
+// address bar (Sec-Fetch-Site: none) gets the redirect.
 const welcomePage = `<!DOCTYPE html>
 <html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=/"><title>mcpwire inspect</title></head>
 <body><p><a href="/">Open the inspector</a></p></body></html>

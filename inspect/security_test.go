@@ -30,12 +30,23 @@ func TestTokenRequired(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	welcome, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	// A page that leads on to "/", not a redirect: the cookie must go
-	// with the next request also when the visit came from another site.
-	if resp.StatusCode != http.StatusOK || !strings.Contains(string(welcome), `<meta http-equiv="refresh" content="0;url=/">`) {
-		t.Fatalf("first visit: %s %s, want a page that leads to /", resp.Status, welcome)
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/" {
+		t.Fatalf("first visit: %s to %q, want 303 to /", resp.Status, resp.Header.Get("Location"))
+	}
+	// From another site (the file:// page inspect opens), a page that
+	// leads on to "/", not a redirect: the cookie must go with the next
+	// request.
+	req, _ := http.NewRequest(http.MethodGet, p.ts.URL+"/?token="+p.token, nil)
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	cross, err := noRedirect.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	welcome, _ := io.ReadAll(cross.Body)
+	cross.Body.Close()
+	if cross.StatusCode != http.StatusOK || !strings.Contains(string(welcome), `<meta http-equiv="refresh" content="0;url=/">`) || len(cross.Cookies()) != 1 {
+		t.Fatalf("first visit from another site: %s %s, want the cookie and a page that leads to /", cross.Status, welcome)
 	}
 	cookies := resp.Cookies()
 	if len(cookies) != 1 || cookies[0].Value != p.token || !cookies[0].HttpOnly || cookies[0].SameSite != http.SameSiteStrictMode {
