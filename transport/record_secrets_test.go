@@ -64,3 +64,20 @@ func TestRecordRedactsEscapedSecrets(t *testing.T) {
 		}
 	}
 }
+
+// A JSON-RPC error's data keeps no secret however the server escaped it;
+// data that is not JSON still loses the secret's bytes.
+func TestScrubRPCErrorEscapedData(t *testing.T) {
+	const secret = `pa"ss\word-1`
+	for data, want := range map[string]string{
+		`{"echo":"\u0070a\u0022ss\u005cword-1!","n":1.50}`: `{"echo":"[redacted]!","n":1.50}`,
+		`{"echo":"pa\"ss\\word-1"}`:                        `{"echo":"[redacted]"}`,
+		`not json pa"ss\word-1`:                            `not json [redacted]`,
+	} {
+		e := &jsonrpc.Error{Message: "said " + secret, Data: json.RawMessage(data)}
+		scrubRPCError(e, []string{secret})
+		if string(e.Data) != want || e.Message != "said [redacted]" {
+			t.Errorf("data %s: %s %q, want %s", data, e.Data, e.Message, want)
+		}
+	}
+}
