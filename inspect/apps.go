@@ -186,7 +186,7 @@ func (s *Server) handleAppView(w http.ResponseWriter, r *http.Request) {
 	v := &appView{ID: NewToken(), Server: in.Server, URI: in.URI, Host: "http://" + r.Host,
 		Policy: buildAppPolicy(meta, []string{r.Host, sandbox.Host})}
 	s.apps.add(v)
-	writeJSON(w, http.StatusOK, map[string]any{
+	s.writeReply(w, map[string]any{ // the HTML is the server's
 		"id": v.ID, "label": v.Label, "html": html, "policy": v.Policy,
 		"sandboxOrigin": s.opts.SandboxOrigin,
 		"sandbox":       s.opts.SandboxOrigin + "/sandbox.html?view=" + url.QueryEscape(v.ID),
@@ -284,7 +284,7 @@ func (s *Server) withView(fn func(ctx context.Context, v *appView, c *mcp.Client
 			s.writeError(w, http.StatusBadGateway, err)
 			return
 		}
-		writeJSON(w, http.StatusOK, out)
+		s.writeReply(w, out)
 	}
 }
 
@@ -314,7 +314,8 @@ func (s *Server) handleAppLog(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, http.StatusBadRequest, errors.New("the message must be a JSON object"))
 		return
 	}
-	s.opts.Wire.addLocal(newWireEntry(time.Now(), v.Label, in.Direction, in.Message))
+	// What a view sends may quote what it was given, its HTML included.
+	s.opts.Wire.addLocal(newWireEntry(time.Now(), v.Label, in.Direction, s.redactJSON(in.Message)))
 	writeJSON(w, http.StatusOK, struct{}{})
 }
 

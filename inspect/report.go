@@ -303,5 +303,5 @@ func (s *Server) handleReport(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, http.StatusBadGateway, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, rep)
+	s.writeReply(w, rep) // findings quote the servers' names and messages
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/hex"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -92,6 +93,10 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet && r.URL.Path == "/" && q != "" &&
 			subtle.ConstantTimeCompare([]byte(q), []byte(g.token)) == 1 {
 			http.SetCookie(w, &http.Cookie{Name: g.cookie, Value: g.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+			if r.Header.Get("Sec-Fetch-Site") == "cross-site" {
+				welcome(w)
+				return
+			}
 			http.Redirect(w, r, "/", http.StatusSeeOther)
 			return
 		}
@@ -104,4 +109,23 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	g.next.ServeHTTP(w, r)
+}
+
+// welcomePage leads a first visit from another site (the file:// page
+// mcpwire opens the browser on) on to "/" with a meta refresh. A
+// redirect would not do there: a browser sends a SameSite=Strict cookie
+// along a redirect only when the whole chain is same-site, while a
+// navigation this page starts is. A visit typed or pasted into the
+// address bar (Sec-Fetch-Site: none) gets the redirect.
+const welcomePage = `<!DOCTYPE html>
+<html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=/"><title>mcpwire inspect</title></head>
+<body><p><a href="/">Open the inspector</a></p></body></html>
+`
+
+// welcome answers the first visit with welcomePage.
+func welcome(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
+	_, _ = io.WriteString(w, welcomePage)
 }

@@ -1,10 +1,14 @@
 package inspect
 
 import (
+	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/mcpwire/mcpwire/mcptest"
 )
 
 // Every request needs the token; the first visit turns it into an
@@ -29,6 +33,20 @@ func TestTokenRequired(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/" {
 		t.Fatalf("first visit: %s to %q, want 303 to /", resp.Status, resp.Header.Get("Location"))
+	}
+	// From another site (the file:// page inspect opens), a page that
+	// leads on to "/", not a redirect: the cookie must go with the next
+	// request.
+	req, _ := http.NewRequest(http.MethodGet, p.ts.URL+"/?token="+p.token, nil)
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	cross, err := noRedirect.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	welcome, _ := io.ReadAll(cross.Body)
+	cross.Body.Close()
+	if cross.StatusCode != http.StatusOK || !strings.Contains(string(welcome), `<meta http-equiv="refresh" content="0;url=/">`) || len(cross.Cookies()) != 1 {
+		t.Fatalf("first visit from another site: %s %s, want the cookie and a page that leads to /", cross.Status, welcome)
 	}
 	cookies := resp.Cookies()
 	if len(cookies) != 1 || cookies[0].Value != p.token || !cookies[0].HttpOnly || cookies[0].SameSite != http.SameSiteStrictMode {
@@ -136,5 +154,35 @@ func TestRepliesRedacted(t *testing.T) {
 	b, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != http.StatusOK || strings.Contains(string(b), secret) || !strings.Contains(string(b), "***") {
 		t.Errorf("the prompt on the page: %s %s", resp.Status, b)
+	}
+}
+
+// The report, an MCP App view and what a view's calls and reads answer
+// are the servers' words too: Redact masks them, even where the wire log
+// (here without secrets) has the secret as it came; so is what a view
+// sends, which the timeline shows.
+func TestReportAndViewsRedacted(t *testing.T) {
+	const secret = "tok-0123456789"
+	srv := mcptest.NewDefault(nil)
+	srv.AddTool(mcptest.Tool{Name: "named-" + secret}, func(context.Context, *mcptest.ToolRequest) (*mcptest.ToolResult, error) {
+		return mcptest.TextResult("the token is " + secret), nil
+	})
+	srv.AddResource(mcptest.Resource{URI: "ui://demo/view.html", Name: "view", MIMEType: appMIMEType, Text: "<p>" + secret + "</p>"})
+	p := newPageOn(t, srv, Options{SandboxOrigin: "http://127.0.0.1:1", Redact: func(s string) string { return strings.ReplaceAll(s, secret, "***") }})
+	get := p.do(t, http.MethodGet, "/api/report?server=demo", "", nil)
+	report, _ := io.ReadAll(get.Body)
+	_, view := postStatus(t, p, "/api/apps/view", `{"server":"demo","uri":"ui://demo/view.html"}`)
+	var v struct{ ID string }
+	_ = json.Unmarshal([]byte(view), &v)
+	_, call := postStatus(t, p, "/api/apps/call", `{"view":"`+v.ID+`","name":"named-`+secret+`"}`)
+	_, read := postStatus(t, p, "/api/apps/read", `{"view":"`+v.ID+`","uri":"ui://demo/view.html"}`)
+	// What the view sends goes on the timeline masked too.
+	postStatus(t, p, "/api/apps/log", `{"view":"`+v.ID+`","direction":"receive","message":{"said":"`+secret+`"}}`)
+	entries := p.wire.Entries()
+	logged := string(entries[len(entries)-1].Message)
+	for what, b := range map[string]string{"report": string(report), "view": view, "view's call": call, "view's read": read, "view's message": logged} {
+		if strings.Contains(b, secret) || !strings.Contains(b, "***") {
+			t.Errorf("the %s: %s", what, b)
+		}
 	}
 }

@@ -3,7 +3,6 @@ package transport
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
@@ -11,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpwire/mcpwire/internal/jsonscan"
 	"github.com/mcpwire/mcpwire/internal/renewhook"
 	"github.com/mcpwire/mcpwire/internal/seam"
 	"github.com/mcpwire/mcpwire/internal/wirerec"
@@ -25,7 +25,8 @@ import (
 //
 // direction is "send" (client to server) or "receive". Headers are never
 // recorded, and the secrets the Recorder knows (see AddSecrets) are
-// replaced with "[redacted]" wherever they appear in a message. mcptest
+// replaced with "[redacted]" wherever they appear in a message's strings,
+// however the peer escaped them. mcptest
 // replays such a file as a scripted server.
 //
 // A Recorder is safe for concurrent use; lines of concurrent streams are
@@ -35,7 +36,7 @@ import (
 type Recorder struct {
 	mu      sync.Mutex
 	w       io.Writer
-	secrets [][]byte // their JSON-escaped forms, longest first
+	secrets []string // longest first
 	err     error
 	buf     []byte
 	now     func() time.Time
@@ -56,8 +57,7 @@ func (r *Recorder) AddSecrets(values ...string) {
 		if len(v) < 4 {
 			continue
 		}
-		quoted, _ := json.Marshal(v)
-		r.secrets = append(r.secrets, quoted[1:len(quoted)-1])
+		r.secrets = append(r.secrets, v)
 	}
 	// Longest first, so that a secret containing another goes whole.
 	for i := 1; i < len(r.secrets); i++ {
@@ -86,15 +86,39 @@ func (r *Recorder) record(dir wirerec.Direction, transport string, msg jsonrpc.M
 	if err != nil {
 		return // not a message the stream could carry either
 	}
-	for _, s := range r.secrets {
-		b = bytes.ReplaceAll(b, s, []byte("[redacted]"))
-	}
+	b = r.redact(b)
 	line, err := wirerec.AppendLine(r.buf[:0], wirerec.Entry{Time: r.now(), Direction: dir, Transport: transport, Message: b})
 	if err == nil {
 		_, err = r.w.Write(line)
 	}
 	r.buf = line[:0]
 	r.err = err
+}
+
+// redact replaces the secrets in the strings of message b; r.mu is held.
+// It looks at the decoded text of each string: a server may escape any
+// character of a secret (\u0070 for p), so that neither the secret's
+// bytes nor the form an encoder of ours writes stand in b. Without a
+// backslash in b, a string's bytes are its text, so a message that holds
+// neither a backslash nor a secret is left as it is without a walk.
+func (r *Recorder) redact(b []byte) []byte {
+	if len(r.secrets) == 0 {
+		return b
+	}
+	found := bytes.IndexByte(b, '\\') >= 0
+	for _, s := range r.secrets {
+		found = found || bytes.Contains(b, []byte(s))
+	}
+	if !found {
+		return b
+	}
+	b, _ = jsonscan.MapStrings(b, func(text string) string {
+		for _, s := range r.secrets {
+			text = strings.ReplaceAll(text, s, "[redacted]")
+		}
+		return text
+	})
+	return b
 }
 
 // Record returns a Transport that connects through t and records every

@@ -3,11 +3,13 @@ package transport
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/jsonscan"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
@@ -104,6 +106,12 @@ func scrubRPCError(e *jsonrpc.Error, secrets []string) {
 		return
 	}
 	e.Message = scrubSecrets(e.Message, secrets)
+	// The data is JSON the server wrote, escaped as it liked (\u0070 for
+	// p): its strings' decoded text is what holds a secret.
+	if json.Valid(e.Data) {
+		e.Data, _ = jsonscan.MapStrings(e.Data, func(s string) string { return scrubSecrets(s, secrets) })
+		return
+	}
 	for _, v := range longestFirst(secrets) {
 		if bytes.Contains(e.Data, []byte(v)) {
 			e.Data = bytes.ReplaceAll(e.Data, []byte(v), []byte(redactedMark))

@@ -29,7 +29,15 @@ const stepTimeout = 45 * time.Second
 // checks that it ends cleanly.
 func inspector(t testing.TB, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(mcpwireBin, append([]string{"inspect", "--no-open"}, args...)...)
+	return inspectorWith(t, nil, append([]string{"--no-open"}, args...)...)
+}
+
+// inspectorWith runs "mcpwire inspect ARGS" with env added to its
+// environment, as inspector does.
+func inspectorWith(t testing.TB, env []string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(mcpwireBin, append([]string{"inspect"}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {

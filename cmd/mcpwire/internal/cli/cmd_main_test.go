@@ -27,6 +27,9 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == ServeName {
 		os.Exit(Main(context.Background(), System(), os.Args[1:]))
 	}
+	if len(os.Args) > 1 && os.Args[1] == secretsServerName {
+		os.Exit(secretsServer())
+	}
 	if os.Getenv(runAsMcpwire) == "1" {
 		os.Exit(Run(os.Args[1:])) // as cmd/mcpwire's main does (pty_test.go)
 	}

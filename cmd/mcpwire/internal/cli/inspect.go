@@ -150,7 +150,11 @@ func (o *inspectOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error
 	fmt.Fprintf(io.Out, "mcpwire inspect: %s\n", page)
 	fmt.Fprintln(io.ErrOut, "mcpwire: the inspector is running; Ctrl-C to stop")
 	if !o.NoOpen {
-		if err := browser.Open(ctx, page); err != nil {
+		// Through a private file: the token stays off command lines,
+		// which other users of this machine can read.
+		remove, err := browser.OpenPrivate(ctx, page)
+		defer remove() // the browser may read the file any time until the page ends
+		if err != nil {
 			fmt.Fprintf(io.ErrOut, "mcpwire: could not open a browser (%s); open the URL above\n", oneLine(err.Error()))
 		}
 	}
