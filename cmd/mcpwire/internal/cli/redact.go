@@ -19,8 +19,9 @@ const minSecretLen = 6
 // IOStreams holds a pointer, and Main's copy shares it.
 type secretSet struct {
 	mu    sync.RWMutex
-	list  []string
-	bytes [][]byte // list as bytes, for the writers' search
+	list  []string // the values as registered
+	forms []string // each value and the ways a JSON encoder writes it
+	bytes [][]byte // forms as bytes, for the writers' search
 }
 
 // AddSecret registers a value (a bearer token, a header value, an env
@@ -54,7 +55,10 @@ func (set *secretSet) add(v string) bool {
 		}
 	}
 	set.list = append(set.list, v)
-	set.bytes = append(set.bytes, []byte(v))
+	for _, f := range jsonForms(v) {
+		set.forms = append(set.forms, f)
+		set.bytes = append(set.bytes, []byte(f))
+	}
 	return true
 }
 
@@ -65,7 +69,7 @@ func (s *IOStreams) Redact(text string) string {
 	}
 	s.secrets.mu.RLock()
 	defer s.secrets.mu.RUnlock()
-	for _, v := range s.secrets.list {
+	for _, v := range s.secrets.forms {
 		text = strings.ReplaceAll(text, v, "***")
 	}
 	return text
@@ -96,7 +100,7 @@ func (r *redactWriter) Write(p []byte) (int, error) {
 		return r.w.Write(p)
 	}
 	masked := string(p)
-	for _, v := range r.secrets.list {
+	for _, v := range r.secrets.forms {
 		masked = strings.ReplaceAll(masked, v, "***")
 	}
 	r.secrets.mu.RUnlock()

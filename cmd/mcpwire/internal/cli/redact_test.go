@@ -35,3 +35,27 @@ func TestOutputMasksSecretsRegisteredAtAnyTime(t *testing.T) {
 		t.Fatalf("Redact: %q", io.Redact("a token-3-secret b"))
 	}
 }
+
+// A secret is masked however a JSON encoder wrote it: a server echoing it
+// in a reply that --json prints escapes its quote and backslash, Go's
+// encoders escape <, > and &, and Python's writes non-ASCII as \uXXXX.
+func TestOutputMasksSecretsAsJSONWritesThem(t *testing.T) {
+	var out syncBuffer
+	io := &IOStreams{secrets: &secretSet{}}
+	w := &lockedWriter{w: &redactWriter{w: &out, secrets: io.secrets}}
+	io.AddSecret(`pa"ss\wörd<&>-𝄞`)
+	for _, written := range []string{
+		`{"text":"pa\"ss\\wörd<&>-𝄞"}`,
+		`{"text":"pa\"ss\\wörd\u003c\u0026\u003e-𝄞"}`,
+		`{"text":"pa\"ss\\w\u00f6rd<&>-\ud834\udd1e"}`,
+		`pa"ss\wörd<&>-𝄞`,
+	} {
+		fmt.Fprintln(w, written)
+		if io.Redact(written) == written {
+			t.Errorf("Redact left %s as it was", written)
+		}
+	}
+	if got := out.String(); strings.Contains(got, "ss") || strings.Count(got, "***") != 4 {
+		t.Fatalf("output %q, want the secret masked in every form", got)
+	}
+}
