@@ -26,6 +26,7 @@ const Deadline = 20 * time.Second
 const (
 	Enter = "\r"
 	Down  = "\x1b[B"
+	CtrlA = "\x01" // to the line's start
 	CtrlC = "\x03"
 	CtrlD = "\x04"
 	Back  = "\x7f"
