@@ -19,8 +19,10 @@ import (
 
 // Deadline bounds a wait for text on the screen or for the command's end:
 // generous, since the machine may be busy; a test that passes never waits
-// for it.
-const Deadline = 20 * time.Second
+// for it. 20 s was too tight: a huh form of 13 fields redraws whole on
+// every key, which under -race on a loaded 2-core machine (load 13) took
+// up to ~1.5 s a key, and a wait after a dozen keys took 19 s.
+const Deadline = 60 * time.Second
 
 // Keys as a terminal sends them.
 const (
