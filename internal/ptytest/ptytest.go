@@ -19,13 +19,16 @@ import (
 
 // Deadline bounds a wait for text on the screen or for the command's end:
 // generous, since the machine may be busy; a test that passes never waits
-// for it.
-const Deadline = 20 * time.Second
+// for it. 20 s was too tight: a huh form of 13 fields redraws whole on
+// every key, which under -race on a loaded 2-core machine (load 13) took
+// up to ~1.5 s a key, and a wait after a dozen keys took 19 s.
+const Deadline = 60 * time.Second
 
 // Keys as a terminal sends them.
 const (
 	Enter = "\r"
 	Down  = "\x1b[B"
+	CtrlA = "\x01" // to the line's start
 	CtrlC = "\x03"
 	CtrlD = "\x04"
 	Back  = "\x7f"
@@ -38,6 +41,7 @@ type Session struct {
 	tty  *os.File
 	mu   sync.Mutex
 	buf  bytes.Buffer
+	scr  *screen       // buf as the terminal shows it
 	grew chan struct{} // signalled when buf grows or the output ends
 	// Expect looks at the screen after the previous match (mark bytes
 	// into marked, the screen then), or from where the screen has been
@@ -56,7 +60,7 @@ func Start(t testing.TB, cmd *exec.Cmd) *Session {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Session{t: t, tty: tty, grew: make(chan struct{}, 1), done: make(chan struct{}), exit: make(chan error, 1)}
+	s := &Session{t: t, tty: tty, scr: newScreen(), grew: make(chan struct{}, 1), done: make(chan struct{}), exit: make(chan error, 1)}
 	go s.read()
 	go func() { s.exit <- cmd.Wait() }()
 	t.Cleanup(func() {
@@ -74,6 +78,7 @@ func (s *Session) read() {
 		n, err := s.tty.Read(b)
 		s.mu.Lock()
 		s.buf.Write(b[:n])
+		s.scr.feed(b[:n])
 		s.mu.Unlock()
 		select {
 		case s.grew <- struct{}{}:
@@ -93,7 +98,11 @@ var controls = regexp.MustCompile(`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x
 // top included: what was written, with the cursor movements and erasures
 // applied, so that a line redrawn in pieces reads whole and a line
 // redrawn in place reads as it ends up.
-func (s *Session) Screen() string { return render(s.Raw()) }
+func (s *Session) Screen() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.scr.text()
+}
 
 // Written is everything written so far with the control sequences left
 // out, erased text included: what a check that something was never shown

@@ -3,6 +3,7 @@ package ptytest
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // rows is the height of the terminal Start opens.
@@ -13,23 +14,68 @@ const rows = 60
 // cursor movements and erasures that redraw a line in place. A program
 // that redraws only the cells that changed (bubbletea v2) writes a line
 // in pieces; the terminal, and a person, still see the whole line.
+//
+// It is fed the output as it arrives, as a terminal is: replaying all of
+// it again on every look costs time in the square of its length, and a
+// form redrawn on every key writes a megabyte, which under -race on a
+// busy machine took longer than a wait's Deadline.
 type screen struct {
 	lines    [][]rune
 	row, col int
 	last     rune // the last character written, for REP
 	saved    [2]int
+	// cut is the end of the output fed so far that is not applied yet:
+	// an escape sequence or a character that the next read completes.
+	cut []byte
 }
 
-// render is the text the terminal shows after out, lines joined by
-// "\n". Cells never written or erased are left out at a line's end.
-func render(out string) string {
-	s := &screen{lines: [][]rune{nil}}
-	rs := []rune(out)
+func newScreen() *screen { return &screen{lines: [][]rune{nil}} }
+
+// text is the text the terminal shows, lines joined by "\n". Cells never
+// written or erased are left out at a line's end.
+func (s *screen) text() string {
+	text := make([]string, len(s.lines))
+	for i, l := range s.lines {
+		text[i] = string(l)
+	}
+	return strings.Join(text, "\n")
+}
+
+// feed applies out, the next bytes the program wrote, keeping back an
+// escape sequence or a UTF-8 character that out ends in the middle of.
+func (s *screen) feed(out []byte) {
+	b := append(s.cut, out...)
+	whole := len(b) // up to the last character that is whole
+	if i := lastRuneStart(b); i >= 0 && !utf8.FullRune(b[i:]) {
+		whole = i
+	}
+	rs := []rune(string(b[:whole]))
+	used := s.apply(rs)
+	s.cut = append([]byte(string(rs[used:])), b[whole:]...)
+}
+
+// lastRuneStart is where the last character of b starts (-1: b is empty).
+func lastRuneStart(b []byte) int {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			return i
+		}
+	}
+	return len(b) - 1
+}
+
+// apply applies rs and returns how much of it it used: all but an escape
+// sequence rs ends in the middle of.
+func (s *screen) apply(rs []rune) int {
 	for i := 0; i < len(rs); i++ {
 		c := rs[i]
 		switch {
-		case c == '\x1b' && i+1 < len(rs):
-			i = s.escape(rs, i+1)
+		case c == '\x1b':
+			end, whole := s.escape(rs, i+1)
+			if !whole {
+				return i
+			}
+			i = end
 		case c == '\r':
 			s.col = 0
 		case c == '\n':
@@ -43,11 +89,7 @@ func render(out string) string {
 			s.put(c)
 		}
 	}
-	text := make([]string, len(s.lines))
-	for i, l := range s.lines {
-		text[i] = string(l)
-	}
-	return strings.Join(text, "\n")
+	return len(rs)
 }
 
 func (s *screen) line() []rune { return s.lines[s.row] }
@@ -74,8 +116,11 @@ func (s *screen) put(c rune) {
 }
 
 // escape applies the sequence after ESC at rs[i] and returns where it
-// ends.
-func (s *screen) escape(rs []rune, i int) int {
+// ends, or false where rs ends before the sequence does.
+func (s *screen) escape(rs []rune, i int) (int, bool) {
+	if i >= len(rs) {
+		return i, false
+	}
 	switch rs[i] {
 	case '[':
 		j := i + 1
@@ -87,25 +132,25 @@ func (s *screen) escape(rs []rune, i int) int {
 			j++
 		}
 		if j >= len(rs) {
-			return j
+			return j, false
 		}
 		if strings.IndexAny(params, "<=>?") < 0 && j == i+1+len([]rune(params)) {
 			s.csi(rs[j], params)
 		}
-		return j
+		return j, true
 	case ']', 'P', '_', '^':
 		// A string up to BEL or ST.
 		for j := i + 1; j < len(rs); j++ {
 			if rs[j] == '\x07' {
-				return j
+				return j, true
 			}
 			if rs[j] == '\x1b' && j+1 < len(rs) && rs[j+1] == '\\' {
-				return j + 1
+				return j + 1, true
 			}
 		}
-		return len(rs)
+		return len(rs), false
 	case '(', ')':
-		return i + 1
+		return i + 1, i+1 < len(rs)
 	case 'M': // reverse index
 		s.row = max(s.top(), s.row-1)
 	case '7':
@@ -113,7 +158,7 @@ func (s *screen) escape(rs []rune, i int) int {
 	case '8':
 		s.row, s.col = s.saved[0], s.saved[1]
 	}
-	return i
+	return i, true
 }
 
 // csi applies one control sequence (the ones a line editor redraws

@@ -37,7 +37,9 @@ func TestPtyElicitationForm(t *testing.T) {
 	s.Send("@example.com", keyEnter)
 	s.Field("Portfolio / personal website", "example", keyEnter)
 	s.Expect("not a URI")
-	s.Send(keyBack, keyBack, keyBack, keyBack, keyBack, keyBack, keyBack, "https://ada.example/", keyEnter)
+	// Corrected in few keys: every key redraws the whole form, which
+	// under -race on a busy machine takes up to ~0.7 s.
+	s.Send(keyCtrlA, "https://", keyEnter)
 	s.Field("Your date of birth", "2026-13-01", keyEnter)
 	s.Expect("not a date")
 	s.Send(keyBack, keyBack, keyBack, keyBack, keyBack, "01-02", keyEnter)
@@ -58,7 +60,7 @@ func TestPtyElicitationForm(t *testing.T) {
 	// The server's echo of what it got, keys in order.
 	for _, want := range []string{
 		`"birthdate": "2026-01-02"`, `"check": true`, `"email": "ada@example.com"`,
-		`"firstLine": "It was a dark and stormy night."`, `"homepage": "https://ada.example/"`,
+		`"firstLine": "It was a dark and stormy night."`, `"homepage": "https://example"`,
 		`"integer": 42`, `"legacyTitledEnum": "pet-2"`, `"name": "Ada"`, `"number": 3.14`,
 		`"titledMultipleSelectEnum": [`, `"fish-1"`, `"titledSingleSelectEnum": "hero-1"`,
 		`"untitledMultipleSelectEnum": [`, `"Guitar",`, `"Piano"`, `"untitledSingleSelectEnum": "Rachel"`,

@@ -21,6 +21,7 @@ const runAsMcpwire = "MCPWIRE_TEST_AS_MAIN"
 const (
 	keyEnter = ptytest.Enter
 	keyDown  = ptytest.Down
+	keyCtrlA = ptytest.CtrlA
 	keyCtrlC = ptytest.CtrlC
 	keyCtrlD = ptytest.CtrlD
 	keyBack  = ptytest.Back

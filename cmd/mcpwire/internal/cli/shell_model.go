@@ -40,9 +40,14 @@ type shellModel struct {
 	running context.CancelFunc // the command in flight; nil at the prompt
 	live    string
 	histAt  int // position in the history while browsing it
-	// ahead are the lines typed (ended with Enter) while a command ran,
-	// run in turn once it is done, as a shell takes type-ahead.
-	ahead []string
+	// ahead are the keys typed while a command runs, taken once it is
+	// done, as a shell takes type-ahead: Tab, the arrows and Ctrl-D too,
+	// which need the prompt's state. (A person, or a test, cannot tell
+	// from the screen that a command has ended: the prompt's last frame
+	// stays drawn until the next one, and output is printed above it.)
+	ahead []tea.KeyPressMsg
+	// quitting: the shell is ending; keys typed ahead are not taken.
+	quitting bool
 }
 
 func newShellModel(ctx context.Context, sh *shell) *shellModel {
@@ -76,12 +81,7 @@ func (m *shellModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case doneMsg:
 		m.running, m.live = nil, ""
 		m.in.Prompt = m.sh.prompt() // "use" may have changed it
-		if len(m.ahead) > 0 {
-			line := m.ahead[0]
-			m.ahead = m.ahead[1:]
-			return m, m.run(line)
-		}
-		return m, nil
+		return m, m.takeAhead()
 	case tea.KeyPressMsg:
 		if m.running != nil {
 			return m, m.typeAhead(msg)
@@ -89,6 +89,7 @@ func (m *shellModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		switch k := msg.String(); k {
 		case keyNameCtrlD:
 			if m.in.Value() == "" {
+				m.quitting = true
 				return m, tea.Quit
 			}
 		case keyNameCtrlC:
@@ -109,25 +110,32 @@ func (m *shellModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // typeAhead takes a key while a command runs: Ctrl-C cancels the command
-// (the shell stays) and drops what was typed ahead; other keys edit the
-// next line, which Enter queues.
+// (the shell stays) and drops what was typed ahead; other keys wait for
+// the prompt (takeAhead).
 func (m *shellModel) typeAhead(msg tea.KeyPressMsg) tea.Cmd {
-	switch msg.String() {
-	case keyNameCtrlC:
+	if msg.String() == keyNameCtrlC {
 		m.running()
 		m.ahead = nil
-		m.in.SetValue("")
 		return nil
-	case keyNameEnter:
-		m.ahead = append(m.ahead, m.in.Value())
-		m.in.SetValue("")
-		return nil
-	case keyNameTab, keyNameUp, keyNameDown, keyNameCtrlD:
-		return nil // they need the prompt's state
 	}
-	var cmd tea.Cmd
-	m.in, cmd = m.in.Update(msg)
-	return cmd
+	m.ahead = append(m.ahead, msg)
+	return nil
+}
+
+// takeAhead gives the prompt the keys typed while the command ran, in
+// order, up to one that runs a command again (the rest wait for that
+// one) or ends the shell. Their commands run side by side: a list of
+// completions a Tab prints may show after the echo of the line an Enter
+// then runs.
+func (m *shellModel) takeAhead() tea.Cmd {
+	var cmds []tea.Cmd
+	for len(m.ahead) > 0 && m.running == nil && !m.quitting {
+		k := m.ahead[0]
+		m.ahead = m.ahead[1:]
+		_, cmd := m.Update(k)
+		cmds = append(cmds, cmd)
+	}
+	return tea.Batch(cmds...)
 }
 
 // enter runs the typed line.
@@ -148,6 +156,7 @@ func (m *shellModel) run(line string) tea.Cmd {
 	m.sh.history.add(line)
 	m.histAt = m.sh.history.len()
 	if line == "exit" || line == "quit" {
+		m.quitting = true
 		return tea.Sequence(echo, tea.Quit)
 	}
 	ctx, cancel := context.WithCancel(m.ctx)

@@ -114,19 +114,19 @@ func TestShellNeedsTerminal(t *testing.T) {
 	}
 }
 
-// A line typed while a call runs is not lost: it runs once the call is
-// done, as a shell takes type-ahead.
+// Keys typed while a call runs are not lost: once the call is done the
+// prompt takes them in order, as a shell takes type-ahead, Tab (which
+// completes) and Ctrl-D (which leaves, after the line typed before it
+// has run) included.
 func TestPtyShellTypeAhead(t *testing.T) {
 	t.Parallel()
 	s := startPty(t, []string{"XDG_STATE_HOME=" + t.TempDir()}, append([]string{"shell"}, server()...)...)
 	s.Prompt(shellPrompt)
 	s.Send("call slow steps=8 delay_ms=250", keyEnter)
 	s.Expect("slow [") // the call runs
-	s.Send("call echo message=typed-ahead", keyEnter)
+	s.Send("call ec", keyTab, "message=typed-ahead", keyEnter, keyCtrlD)
 	s.Expect(shellPrompt + "call echo message=typed-ahead\n")
 	s.Expect("typed-ahead\n")
-	s.Prompt(shellPrompt)
-	s.Send(keyCtrlD)
 	if code := s.Wait(); code != 0 {
 		t.Errorf("exit %d; screen:\n%s", code, screenTail(s.Screen()))
 	}

@@ -56,7 +56,7 @@ func TestPtyShellConfigured(t *testing.T) {
 	s.Expect(shellPrompt + "call mcp__spare__echo ")
 	s.Send("message=from-spare", keyEnter)
 	s.Expect("from-spare\n")
-	s.Prompt(shellPrompt) // drawn again once the call is done: keys typed before are not the prompt's
+	s.Prompt(shellPrompt)
 
 	// Nothing is in use yet: a command on one server says how to pick.
 	s.Send("info", keyEnter)

@@ -62,8 +62,8 @@ func TestPtyShellAsksTheTerminalNothing(t *testing.T) {
 	s.Prompt(shellPrompt)
 	s.Send("help", keyEnter)
 	s.Expect(shellPrompt + "help\n")
-	// The list's last line, then the prompt waiting after it: a Ctrl-D
-	// sent while help still runs is dropped as type-ahead.
+	// The list's last line, then the prompt waiting after it (a Ctrl-D
+	// sent while help still runs would wait for it, as type-ahead).
 	s.Expect("leave (or Ctrl-D)\n")
 	s.Prompt(shellPrompt)
 	s.Send(keyCtrlD)
