@@ -118,9 +118,16 @@ func (m *shellModel) typeAhead(msg tea.KeyPressMsg) tea.Cmd {
 		m.ahead = nil
 		return nil
 	}
-	m.ahead = append(m.ahead, msg)
+	if len(m.ahead) < maxTypeAhead {
+		m.ahead = append(m.ahead, msg)
+	}
 	return nil
 }
+
+// maxTypeAhead bounds the keys kept while a command runs: a paste of a
+// whole file into a busy shell keeps its first 64 KiB of keys, and the
+// rest is dropped, as a terminal's own type-ahead buffer drops it.
+const maxTypeAhead = 64 << 10
 
 // takeAhead gives the prompt the keys typed while the command ran, in
 // order, up to one that runs a command again (the rest wait for that
