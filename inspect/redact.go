@@ -1,8 +1,6 @@
 package inspect
 
 import (
-	"encoding/json"
-
 	"github.com/mcpwire/mcpwire/internal/jsonscan"
 )
 
@@ -14,7 +12,7 @@ import (
 // server escaped it. b comes back as it is when redact changes nothing,
 // or b is not JSON; else only the masked strings differ.
 func redactJSON(b []byte, redact func(string) string) []byte {
-	if redact == nil || !json.Valid(b) {
+	if redact == nil || !jsonscan.Valid(b) {
 		return b
 	}
 	b, _ = jsonscan.MapStrings(b, redact)

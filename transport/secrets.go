@@ -3,7 +3,6 @@ package transport
 import (
 	"bytes"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"slices"
@@ -108,7 +107,7 @@ func scrubRPCError(e *jsonrpc.Error, secrets []string) {
 	e.Message = scrubSecrets(e.Message, secrets)
 	// The data is JSON the server wrote, escaped as it liked (\u0070 for
 	// p): its strings' decoded text is what holds a secret.
-	if json.Valid(e.Data) {
+	if jsonscan.Valid(e.Data) {
 		e.Data, _ = jsonscan.MapStrings(e.Data, func(s string) string { return scrubSecrets(s, secrets) })
 		return
 	}
