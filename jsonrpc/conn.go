@@ -364,7 +364,14 @@ func NewConn(s Stream, opts Options) *Conn {
 		// The turn starts free, as after a response: a first call made
 		// at once reads its own response, and the read goroutine takes
 		// the turn only when none came within idleTurnDelay.
+		// Armed under c.mu, which idleTurn and every other user of the
+		// timer take: on a loaded machine the timer can fire before
+		// AfterFunc's result is stored, and a stream that ended at once
+		// (a child that exited) then ended the connection with no timer
+		// to stop (a nil dereference CI met once).
+		c.mu.Lock()
 		c.rd.idleTimer = time.AfterFunc(idleTurnDelay, c.idleTurn)
+		c.mu.Unlock()
 		return c
 	}
 	go c.readLoop()
