@@ -359,6 +359,10 @@ func failureError(failed []manager.ServerStatus, total int) error {
 // follows, only sums them up ("see above"), so none of them is a warning.
 func (s *Session) ShowFailed(failed []manager.ServerStatus) {
 	for _, st := range failed {
+		if text, ok := invalidDefinition(st.Err); ok {
+			fmt.Fprintf(s.io.ErrOut, "mcpwire: server %q has an invalid definition: %s\n", st.Name, Sanitize(fold(s.io.Redact(text))))
+			continue
+		}
 		msg, tail := string(st.State), ""
 		if st.Err != nil {
 			msg, tail = splitStderrTail(shortenNotMCP(deadlineAsTimeout(st.Err, s.Timeout, s.configTimeout(st.Name))))

@@ -145,6 +145,11 @@ func connectError(t *Target, err error) error {
 	case errors.Is(err, manager.ErrUnknownServer), errors.Is(err, manager.ErrDisabled):
 		return Usagef("%s", err.Error())
 	}
+	// A broken definition is the config file's to fix, as it is under
+	// --config: exit 2, not a failure to connect.
+	if text, ok := invalidDefinition(err); ok {
+		return &ConfigError{Msg: fmt.Sprintf("%s has an invalid definition: %s", t.Desc, text)}
+	}
 	// The target already names the server.
 	var me *manager.Error
 	if errors.As(err, &me) {

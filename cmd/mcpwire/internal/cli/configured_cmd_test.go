@@ -175,7 +175,7 @@ func TestToolsAcrossConfiguredServers(t *testing.T) {
 	if row := lines(r.out, "mcp__beta__add "); len(row) == 1 && !strings.Contains(row[0], " (a: number, b: number) ") {
 		t.Errorf("row has no signature: %q", row[0])
 	}
-	if !strings.Contains(r.err, `mcpwire: cannot connect to server "broken" (`) {
+	if !strings.Contains(r.err, `mcpwire: server "broken" has an invalid definition: `) {
 		t.Errorf("the failed server is not reported: %q", r.err)
 	}
 
@@ -212,7 +212,7 @@ func TestCallConfiguredTools(t *testing.T) {
 	}
 	run(t, "call", "nobody/echo").wantCode(t, ExitUsage)
 	run(t, "call", "off/echo").wantCode(t, ExitUsage)
-	r = run(t, "call", "broken/echo").wantCode(t, ExitConnect)
+	r = run(t, "call", "broken/echo").wantCode(t, ExitUsage) // its definition's error
 	if !strings.Contains(r.err, "MCPWIRE_TEST_NEVER_SET") {
 		t.Errorf("broken server: %q", r.err)
 	}

@@ -106,19 +106,36 @@ func TestConfigServerWarningsVerbose(t *testing.T) {
 	}
 }
 
-// An invalid server of a discovered file fails "tools" as it fails
-// "call SERVER/TOOL": "cannot connect to server", not a warning.
+// An invalid server of a discovered file fails "tools", "servers" and
+// "call SERVER/TOOL" with its problem, not as a warning, and names the
+// file and the server once: the manager's label and source would repeat
+// them. Calling it by name is the config's error (exit 2), as under
+// --config.
 func TestConfigInvalidServerNotAWarning(t *testing.T) {
 	_, good := problemFiles(t)
 	user := filepath.Join(os.Getenv("HOME"), ".cursor", "mcp.json")
-	write(t, user, "{\"mcpServers\": {\n  \"good\": "+good+",\n  \"bad\": {\"command\": 3}\n}}")
+	write(t, user, "{\n\"mcpServers\": {\n  \"good\": "+good+",\n  \"bad\": {\"command\": 3}\n}}")
+	problem := user + `:4:22: command: want a string, got number`
+	once := func(what, out string) {
+		t.Helper()
+		if strings.Count(out, user) != 1 || strings.Contains(out, "invalid server definition") || strings.Contains(out, "warning") {
+			t.Errorf("%s: %q names the file other than once, or keeps the manager's label", what, out)
+		}
+	}
 	r := run(t, "tools").wantCode(t, ExitConnect)
-	want := `mcpwire: cannot connect to server "bad" (` + user + `:3): `
-	if !strings.Contains(r.err, want) || strings.Contains(r.err, "warning") || !strings.Contains(r.out, "mcp__good__echo") {
+	want := `mcpwire: server "bad" has an invalid definition: ` + problem + "\n"
+	if !strings.Contains(r.err, want) || !strings.Contains(r.out, "mcp__good__echo") {
 		t.Errorf("stdout %q, stderr %q; want %q", r.out, r.err, want)
 	}
-	r = run(t, "call", "bad/echo").wantCode(t, ExitConnect)
-	if !strings.Contains(r.err, `mcpwire: cannot connect to server "bad": `) {
-		t.Errorf("call: stderr %q", r.err)
+	once("tools", r.err)
+	r = run(t, "servers").wantCode(t, ExitConnect)
+	if want := "bad: invalid definition: " + problem + "\n"; !strings.Contains(r.out, want) {
+		t.Errorf("servers: stdout %q; want %q", r.out, want)
+	}
+	_, note, _ := strings.Cut(r.out, "\n\n") // the lines under the table
+	once("servers", note)
+	r = run(t, "call", "bad/echo").wantCode(t, ExitUsage)
+	if want := `mcpwire: server "bad" has an invalid definition: ` + problem + "\n"; r.err != want {
+		t.Errorf("call: stderr %q; want %q", r.err, want)
 	}
 }

@@ -101,8 +101,8 @@ func printServers(io *IOStreams, set *config.Set, snap *manager.Snapshot, source
 		}
 		for _, st := range snap.Servers {
 			if st.Err != nil && st.State != manager.StateConnected {
-				if st.State == manager.StateUntrusted {
-					fmt.Fprintf(w, "%s: %s\n", Sanitize(st.Name), Sanitize(io.Redact(statusNote(st))))
+				if _, invalid := invalidDefinition(st.Err); invalid || st.State == manager.StateUntrusted {
+					fmt.Fprintf(w, "%s: %s\n", Sanitize(st.Name), Sanitize(fold(io.Redact(statusNote(st)))))
 					continue
 				}
 				// The message on one line, then the server's stderr as
@@ -141,6 +141,9 @@ func statusNote(st manager.ServerStatus) string {
 	if st.State == manager.StateUntrusted {
 		return fmt.Sprintf("untrusted: %s is a project config file you have not approved; review and approve it with %q",
 			st.Source.File, trustCommandFor(st.Source.File))
+	}
+	if text, ok := invalidDefinition(st.Err); ok {
+		return "invalid definition: " + text
 	}
 	return cliWording(st.Err.Error())
 }
