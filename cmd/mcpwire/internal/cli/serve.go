@@ -218,12 +218,19 @@ func (o *gatewayOptions) upstreams(ctx context.Context, streams *IOStreams, p Pa
 		// A server that fails to connect is served all the same: its calls
 		// fail naming it, and supervision reconnects it.
 		_ = s.M.Connect(ctx, name)
+		for _, st := range s.M.Servers() {
+			if st.Name == name {
+				s.reportServing([]manager.ServerStatus{st})
+			}
+		}
 		return s.M, []string{name}, nil
 	}
-	if _, err := s.StartAll(ctx); err != nil {
+	snap, err := s.StartAll(ctx)
+	if err != nil {
 		s.Close()
 		return nil, nil, err
 	}
+	s.reportServing(snap.Servers)
 	return s.M, nil, nil
 }
 
