@@ -23,23 +23,23 @@ var sandboxScript string
 // page, /sandbox.html?view=ID, exists only for a view the page registered
 // through its own guarded API, and ID is a random 256-bit value that only
 // that page learns; any other request is refused. Cookies are not
-// port-scoped, so the page's token cookie also reaches this port: it is
-// never read here, this origin sets none, and it could not use it (the
-// page's API refuses every state-changing request or event stream whose
-// Origin is not the page's own). The Host header must name this machine,
-// as on the page's port (DNS rebinding). The sandbox page may be framed
-// only by the page's origin (frame-ancestors), carries the view's CSP as a
-// header (which the view's srcdoc frame inherits and cannot loosen), and
-// runs the view in a frame without allow-same-origin, so the view's origin
-// is opaque: it reaches neither this origin's DOM nor the page's.
+// port-scoped, but the page's token cookie is scoped to the page's random
+// path (see guard), which this origin never serves, so no request here
+// carries it; this origin sets none. The Host header must name this
+// machine and this port, as on the page's port (DNS rebinding). The
+// sandbox page may be framed only by the page's origin (frame-ancestors),
+// carries the view's CSP as a header (which the view's srcdoc frame
+// inherits and cannot loosen), and runs the view in a frame without
+// allow-same-origin, so the view's origin is opaque: it reaches neither
+// this origin's DOM nor the page's.
 func (s *Server) Sandbox() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Cache-Control", "no-store")
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "no-referrer")
-		if !s.guard.hostAllowed(r.Host) {
-			http.Error(w, "forbidden: the Host header does not name this machine", http.StatusForbidden)
+		if msg := s.guard.hostError(r); msg != "" {
+			http.Error(w, msg, http.StatusForbidden)
 			return
 		}
 		if r.Method != http.MethodGet || r.URL.Path != "/sandbox.html" {

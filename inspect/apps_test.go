@@ -102,7 +102,9 @@ func TestSandboxOriginGuard(t *testing.T) {
 		"no view":      get("/sandbox.html", ""),
 		"forged view":  get("/sandbox.html?view=forged", ""),
 		"foreign Host": get(strings.TrimPrefix(view.Sandbox, sb.URL), "evil.example:80"),
-		"other path":   get("/api/servers", ""),
+		// The page's port is another listener: the Host must name this one.
+		"the page's port in Host": get(strings.TrimPrefix(view.Sandbox, sb.URL), p.ts.Listener.Addr().String()),
+		"other path":              get("/api/servers", ""),
 	} {
 		if resp.StatusCode < 400 {
 			t.Errorf("%s: %s, want a refusal", what, resp.Status)

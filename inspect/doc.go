@@ -7,8 +7,10 @@
 // build step, nothing fetched from the network); live updates reach it by
 // server-sent events. The page runs tools and commands on the user's
 // behalf, so every request must carry the session's token (a cookie after
-// the first visit), name this machine in its Host header (against DNS
-// rebinding) and, for anything that changes state and for the event
+// the first visit, scoped to the page's random path, Server.Path, so that
+// no other local web server receives it), name this machine and the port
+// listened on in its Host header (against DNS rebinding and other local
+// servers' pages) and, for anything that changes state and for the event
 // stream, come from the page's own origin. There is no CORS.
 //
 // The wire log is fed through the transport recorder seam: wrap each

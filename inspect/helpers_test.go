@@ -28,6 +28,7 @@ func (t streamTransport) Connect(context.Context) (jsonrpc.Stream, error) { retu
 type page struct {
 	srv    *Server
 	ts     *httptest.Server
+	base   string // the page's URL without its trailing slash
 	token  string
 	client *http.Client
 	wire   *Wire
@@ -95,9 +96,10 @@ func openPage(t *testing.T, opts Options) *page {
 	}
 	p.ts = httptest.NewServer(p.srv)
 	t.Cleanup(func() { p.srv.Close(); p.ts.Close() })
+	p.base = p.ts.URL + strings.TrimSuffix(p.srv.Path(), "/")
 	jar, _ := cookiejar.New(nil)
 	p.client = &http.Client{Jar: jar}
-	resp, err := p.client.Get(p.ts.URL + "/?token=" + url.QueryEscape(p.token))
+	resp, err := p.client.Get(p.base + "/?token=" + url.QueryEscape(p.token))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,10 +110,11 @@ func openPage(t *testing.T, opts Options) *page {
 	return p
 }
 
-// do sends a request as the page would (same origin for POSTs).
+// do sends a request as the page would (same origin for POSTs); path is
+// under the page's own (p.base).
 func (p *page) do(t *testing.T, method, path, body string, header map[string]string) *http.Response {
 	t.Helper()
-	req, err := http.NewRequest(method, p.ts.URL+path, strings.NewReader(body))
+	req, err := http.NewRequest(method, p.base+path, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}

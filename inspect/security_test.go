@@ -4,19 +4,35 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mcpwire/mcpwire/mcptest"
 )
 
 // Every request needs the token; the first visit turns it into an
-// HttpOnly, SameSite=Strict cookie and drops it from the address bar.
+// HttpOnly, SameSite=Strict cookie scoped to the page's path and drops it
+// from the address bar. Outside that path every request gets the same
+// 404, token or not, so nothing tells where the page is.
 func TestTokenRequired(t *testing.T) {
 	p := newPage(t)
+	if path := p.srv.Path(); !strings.HasPrefix(path, "/s/") || !strings.HasSuffix(path, "/") || len(path) < len("/s//")+20 {
+		t.Fatalf("the page's path %q: want /s/RANDOM/", path)
+	}
+	other, err := New(Options{Servers: p.srv.opts.Servers, Token: p.token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other.Close()
+	if other.Path() == p.srv.Path() {
+		t.Errorf("two inspectors share the path %s", other.Path())
+	}
 	for _, path := range []string{"/", "/app.js", "/api/servers", "/api/events", "/api/wire.jsonl", "/?token=wrong" + p.token} {
-		resp, err := http.Get(p.ts.URL + path) // no cookie
+		resp, err := http.Get(p.base + path) // no cookie
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -25,19 +41,30 @@ func TestTokenRequired(t *testing.T) {
 			t.Errorf("GET %s without the token: %s, want 401", path, resp.Status)
 		}
 	}
+	for _, path := range []string{"/", "/?token=" + p.token, "/app.js", "/api/servers", "/s/", strings.TrimSuffix(p.srv.Path(), "/"), strings.TrimSuffix(p.srv.Path(), "/") + "x/"} {
+		resp, err := p.client.Get(p.ts.URL + path) // the cookie, were it sent
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound || strings.Contains(string(b), p.srv.Path()) {
+			t.Errorf("GET %s outside the page's path: %s %s, want 404", path, resp.Status, b)
+		}
+	}
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := noRedirect.Get(p.ts.URL + "/?token=" + p.token)
+	resp, err := noRedirect.Get(p.base + "/?token=" + p.token)
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/" {
-		t.Fatalf("first visit: %s to %q, want 303 to /", resp.Status, resp.Header.Get("Location"))
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != p.srv.Path() {
+		t.Fatalf("first visit: %s to %q, want 303 to %s", resp.Status, resp.Header.Get("Location"), p.srv.Path())
 	}
 	// From another site (the file:// page inspect opens), a page that
-	// leads on to "/", not a redirect: the cookie must go with the next
-	// request.
-	req, _ := http.NewRequest(http.MethodGet, p.ts.URL+"/?token="+p.token, nil)
+	// leads on to the page, not a redirect: the cookie must go with the
+	// next request.
+	req, _ := http.NewRequest(http.MethodGet, p.base+"/?token="+p.token, nil)
 	req.Header.Set("Sec-Fetch-Site", "cross-site")
 	cross, err := noRedirect.Do(req)
 	if err != nil {
@@ -45,12 +72,13 @@ func TestTokenRequired(t *testing.T) {
 	}
 	welcome, _ := io.ReadAll(cross.Body)
 	cross.Body.Close()
-	if cross.StatusCode != http.StatusOK || !strings.Contains(string(welcome), `<meta http-equiv="refresh" content="0;url=/">`) || len(cross.Cookies()) != 1 {
-		t.Fatalf("first visit from another site: %s %s, want the cookie and a page that leads to /", cross.Status, welcome)
+	if cross.StatusCode != http.StatusOK || !strings.Contains(string(welcome), `<meta http-equiv="refresh" content="0;url=`+p.srv.Path()+`">`) || len(cross.Cookies()) != 1 {
+		t.Fatalf("first visit from another site: %s %s, want the cookie and a page that leads to %s", cross.Status, welcome, p.srv.Path())
 	}
-	cookies := resp.Cookies()
-	if len(cookies) != 1 || cookies[0].Value != p.token || !cookies[0].HttpOnly || cookies[0].SameSite != http.SameSiteStrictMode {
-		t.Fatalf("cookie: %+v, want the token, HttpOnly, SameSite=Strict", cookies)
+	for _, cookies := range [][]*http.Cookie{resp.Cookies(), cross.Cookies()} {
+		if len(cookies) != 1 || cookies[0].Value != p.token || !cookies[0].HttpOnly || cookies[0].SameSite != http.SameSiteStrictMode || cookies[0].Path != p.srv.Path() {
+			t.Fatalf("cookie: %+v, want the token, HttpOnly, SameSite=Strict, Path=%s", cookies, p.srv.Path())
+		}
 	}
 }
 
@@ -64,10 +92,77 @@ func TestForeignHostRefused(t *testing.T) {
 			t.Errorf("Host %s: %s, want 403", host, resp.Status)
 		}
 	}
-	for _, host := range []string{"localhost", "[::1]:9"} {
+	_, port, _ := net.SplitHostPort(p.ts.Listener.Addr().String())
+	other := otherPort(port)
+	// Another port is another web server on this machine (a dev server
+	// the user visits): a page there must not drive this one either.
+	for _, host := range []string{"localhost", "127.0.0.1", "localhost:" + other, "127.0.0.1:" + other, "[::1]:" + other, "127.0.0.1:" + port + "0"} {
+		resp := p.do(t, http.MethodGet, "/api/servers", "", map[string]string{"Host": host})
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != http.StatusForbidden || !strings.Contains(string(b), "port") {
+			t.Errorf("Host %s: %s %s, want 403 naming the port", host, resp.Status, b)
+		}
+	}
+	for _, host := range []string{"localhost:" + port, "LocalHost:" + port, "127.0.0.1:" + port, "[::1]:" + port, "app.localhost:" + port} {
 		if resp := p.do(t, http.MethodGet, "/api/servers", "", map[string]string{"Host": host}); resp.StatusCode != http.StatusOK {
 			t.Errorf("Host %s: %s, want 200", host, resp.Status)
 		}
+	}
+}
+
+// The page served outside an http.Server cannot tell the port it listens
+// on, so it refuses rather than accept any.
+func TestHostPortUnknownRefused(t *testing.T) {
+	p := newPage(t)
+	req := httptest.NewRequest(http.MethodGet, p.base+"/api/servers", nil)
+	for _, c := range p.client.Jar.Cookies(req.URL) {
+		req.AddCookie(c)
+	}
+	w := httptest.NewRecorder()
+	p.srv.ServeHTTP(w, req)
+	if w.Code != http.StatusForbidden || !strings.Contains(w.Body.String(), "no listening address") {
+		t.Errorf("without a listening address: %d %s, want 403", w.Code, w.Body)
+	}
+}
+
+// otherPort is a port number other than port.
+func otherPort(port string) string {
+	if port == "3000" {
+		return "3001"
+	}
+	return "3000"
+}
+
+// The token cookie goes to this page only: a browser sends a cookie to
+// every port of a host, so without a narrower Path another web server on
+// this machine (a dev server on 127.0.0.1:3000) would receive the token
+// whenever the user visits it. The Go jar, like a browser, ignores ports.
+func TestTokenCookieNotSentToOtherLocalServers(t *testing.T) {
+	p := newPage(t)
+	var leaked []string
+	var mu sync.Mutex
+	dev := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range r.Cookies() {
+			leaked = append(leaked, r.URL.Path+": "+c.Name)
+		}
+	}))
+	defer dev.Close()
+	for _, path := range []string{"/", "/api/servers", "/s/", "/index.html", "/app.js"} {
+		resp, err := p.client.Get(dev.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(leaked) != 0 {
+		t.Errorf("another local server received the inspector's cookie: %q", leaked)
+	}
+	if resp := p.do(t, http.MethodGet, "/api/servers", "", nil); resp.StatusCode != http.StatusOK {
+		t.Errorf("the page itself: %s", resp.Status)
 	}
 }
 
@@ -120,11 +215,14 @@ func TestPageHasNoToken(t *testing.T) {
 // is added.
 func TestListenHostAllowed(t *testing.T) {
 	p := newPageWith(t, Options{Hosts: []string{"192.0.2.7"}})
-	if resp := p.do(t, http.MethodGet, "/api/servers", "", map[string]string{"Host": "192.0.2.7:8080"}); resp.StatusCode != http.StatusOK {
+	_, port, _ := net.SplitHostPort(p.ts.Listener.Addr().String())
+	if resp := p.do(t, http.MethodGet, "/api/servers", "", map[string]string{"Host": "192.0.2.7:" + port}); resp.StatusCode != http.StatusOK {
 		t.Errorf("the --listen host: %s", resp.Status)
 	}
-	if resp := p.do(t, http.MethodGet, "/api/servers", "", map[string]string{"Host": "192.0.2.8:8080"}); resp.StatusCode != http.StatusForbidden {
-		t.Errorf("another host: %s", resp.Status)
+	for _, host := range []string{"192.0.2.8:" + port, "192.0.2.7:" + otherPort(port)} {
+		if resp := p.do(t, http.MethodGet, "/api/servers", "", map[string]string{"Host": host}); resp.StatusCode != http.StatusForbidden {
+			t.Errorf("Host %s: %s, want 403", host, resp.Status)
+		}
 	}
 }
 

@@ -22,7 +22,8 @@ type Options struct {
 	// Token is the session's secret (NewToken); required.
 	Token string
 	// Hosts are host names besides this machine's that the Host header
-	// may name (the address of --listen).
+	// may name (the address of --listen). Whatever the name, the Host
+	// header must carry the port the request came in on.
 	Hosts []string
 	// Hooks answer the servers' sampling, elicitation and roots
 	// requests from the page and keep the problems their clients meet;
@@ -108,7 +109,17 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
-// ServeHTTP serves the page and its API.
+// Path is where the page is served: a path random per Server, with a
+// trailing slash. Every other path is answered 404, and the token cookie
+// is scoped to this one, so that the browser sends it to no other local
+// web server. The URL to open is http://HOST:PORT + Path + "?token=" +
+// Options.Token.
+func (s *Server) Path() string { return s.guard.base + "/" }
+
+// ServeHTTP serves the page and its API. It must be served by an
+// http.Server: a request's Host header must carry the port the connection
+// came in on (http.LocalAddrContextKey), and one without that address is
+// refused.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
 // Close cancels the calls still running, ends the event streams and waits

@@ -201,7 +201,7 @@ func TestSignInRefusals(t *testing.T) {
 			t.Errorf("%s: %s, want %d", c.name, resp.Status, c.want)
 		}
 	}
-	req, _ := http.NewRequest(http.MethodPost, p.ts.URL+"/api/signin", strings.NewReader(`{"server":"secure"}`))
+	req, _ := http.NewRequest(http.MethodPost, p.base+"/api/signin", strings.NewReader(`{"server":"secure"}`))
 	req.Header.Set("Origin", p.ts.URL)
 	req.Header.Set("Content-Type", "application/json")
 	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusUnauthorized {

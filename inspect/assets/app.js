@@ -10,6 +10,8 @@ const state = {
 const WIRE_KEEP = 100000; // the page's own bound, beside the server's
 const WIRE_ROWS = 2000;   // notifications listed at once
 
+// API paths are relative ("api/…", never "/api/…"): the page is served
+// under a random path, to which its session cookie is scoped.
 async function api(path, body) {
   const opts = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
   const resp = await fetch(path, opts);
@@ -49,7 +51,7 @@ function listChanged(e) {
 document.querySelectorAll("#tabs button").forEach((b) => { b.onclick = () => showTab(b.dataset.tab); });
 
 async function loadServers() {
-  state.servers = await api("/api/servers");
+  state.servers = await api("api/servers");
   const sel = $("#server");
   const keep = state.server;
   sel.replaceChildren(...state.servers.map((s) => h("option", { value: s.name, text: `${s.name} (${s.state})` })));
@@ -93,7 +95,7 @@ async function reconnect(name) {
   state.reconnects[name] = "reconnecting…";
   await loadServers().catch(() => {});
   try {
-    await api("/api/reconnect", { server: name });
+    await api("api/reconnect", { server: name });
     state.reconnects[name] = `reconnected at ${new Date().toLocaleTimeString()}`;
   } catch (e) { state.reconnects[name] = `reconnect failed: ${e.message}`; }
   await loadServers().catch(() => {});
@@ -103,7 +105,7 @@ async function reconnect(name) {
 async function loadTools() {
   const list = $("#tool-list");
   try {
-    state.tools = await api(q("/api/tools"));
+    state.tools = await api(q("api/tools"));
   } catch (e) { list.replaceChildren(h("li", {}, errorBox(e))); return; }
   drawTools();
 }
@@ -153,7 +155,7 @@ function openTool(tool, args) {
       metaValue = meta.value.trim() ? JSON.parse(meta.value) : undefined;
     } catch (e) { problem.textContent = e.message; return; }
     try {
-      const { id } = await api("/api/call", { server: state.server, tool: tool.name, arguments: argsValue, meta: metaValue });
+      const { id } = await api("api/call", { server: state.server, tool: tool.name, arguments: argsValue, meta: metaValue });
       state.currentCall = id;
       drawCurrentCall();
       Apps.open($("#app-view"), state.server, tool, argsValue, id); // apps.js: the tool's MCP App view, if it has one
@@ -176,7 +178,7 @@ function callView(rec) {
   const bar = h("div", { class: "toolbar" });
   if (rec.state === "running") {
     const cancel = h("button", { type: "button", class: "cancel", text: "Cancel" });
-    cancel.onclick = () => api("/api/cancel", { id: rec.id }).catch(() => {});
+    cancel.onclick = () => api("api/cancel", { id: rec.id }).catch(() => {});
     bar.append(cancel);
   }
   const copy = h("button", { type: "button", class: "copy", text: "Copy as mcpwire command" });
@@ -218,7 +220,7 @@ function drawHistory(rec) {
 }
 function historyItem(rec) {
   const rerun = h("button", { type: "button", class: "rerun", text: "Re-run" });
-  rerun.onclick = async () => { await api("/api/call", { server: rec.server, tool: rec.tool, arguments: rec.arguments, meta: rec.meta }); };
+  rerun.onclick = async () => { await api("api/call", { server: rec.server, tool: rec.tool, arguments: rec.arguments, meta: rec.meta }); };
   const edit = h("button", { type: "button", class: "edit", text: "Edit and run" });
   edit.onclick = async () => {
     state.server = rec.server; $("#server").value = rec.server;
@@ -235,7 +237,7 @@ function historyItem(rec) {
 async function loadResources() {
   const list = $("#resource-list");
   try {
-    const { resources, templates } = await api(q("/api/resources"));
+    const { resources, templates } = await api(q("api/resources"));
     list.replaceChildren(
       ...resources.map((r) => { const li = h("li", { "data-uri": r.uri }, h("span", { text: r.title || r.name }), h("small", { text: r.uri })); li.onclick = () => readResource(r.uri); return li; }),
       ...templates.map((t) => { const li = h("li", { "data-template": t.uriTemplate }, h("span", { text: (t.title || t.name) + " (template)" }), h("small", { text: t.uriTemplate })); li.onclick = () => openTemplate(t); return li; }));
@@ -275,7 +277,7 @@ async function readResource(uri) {
     btn.onclick = async () => {
       const on = !state.subscribed.has(key);
       try {
-        await api(q("/api/subscribe"), { uri, subscribe: on });
+        await api(q("api/subscribe"), { uri, subscribe: on });
         if (on) state.subscribed.set(key, 0); else state.subscribed.delete(key);
         btn.textContent = on ? "Unsubscribe" : "Subscribe";
         status.textContent = on ? "subscribed" : "unsubscribed";
@@ -289,7 +291,7 @@ async function readResource(uri) {
 }
 async function showRead(uri) {
   try {
-    const res = await api(q("/api/read"), { uri });
+    const res = await api(q("api/read"), { uri });
     const slot = $("#read-result");
     if (slot && slot.dataset.uri === uri) slot.replaceChildren(Render.read(res));
   } catch (e) { const slot = $("#read-result"); if (slot) slot.replaceChildren(errorBox(e)); }
@@ -314,7 +316,7 @@ function resourceUpdated(e) {
 async function loadPrompts() {
   const list = $("#prompt-list");
   try {
-    const prompts = await api(q("/api/prompts"));
+    const prompts = await api(q("api/prompts"));
     list.replaceChildren(...prompts.map((p) => { const li = h("li", { "data-prompt": p.name }, h("span", { text: p.title || p.name }), h("small", { text: p.description || "" })); li.onclick = () => openPrompt(p); return li; }));
   } catch (e) { list.replaceChildren(h("li", {}, errorBox(e))); }
 }
@@ -326,7 +328,7 @@ function openPrompt(p) {
   go.onclick = async () => {
     const args = {};
     inputs.forEach(({ a, el }) => { if (el.value !== "" || a.required) args[a.name] = el.value; });
-    try { out.replaceChildren(Render.prompt(await api(q("/api/prompt"), { name: p.name, arguments: args }))); } catch (e) { out.replaceChildren(errorBox(e)); }
+    try { out.replaceChildren(Render.prompt(await api(q("api/prompt"), { name: p.name, arguments: args }))); } catch (e) { out.replaceChildren(errorBox(e)); }
   };
   $("#prompt-detail").replaceChildren(h("h2", { text: p.title || p.name }), h("p", { text: p.description || "" }),
     ...inputs.map(({ a, el }) => h("div", { class: "field" }, h("label", { for: el.id, text: a.name + (a.required ? " *" : "") }), el, a.description ? h("div", { class: "desc", text: a.description }) : null)),
@@ -355,7 +357,7 @@ function drawNotes() {
 $("#note-level").onchange = drawNotes;
 $("#set-level").onclick = async () => {
   const st = $("#level-status");
-  try { await api(q("/api/loglevel"), { level: $("#note-level").value }); st.textContent = `asked ${state.server} for ${$("#note-level").value}`; } catch (e) { st.textContent = e.message; }
+  try { await api(q("api/loglevel"), { level: $("#note-level").value }); st.textContent = `asked ${state.server} for ${$("#note-level").value}`; } catch (e) { st.textContent = e.message; }
 };
 
 // ---- wire
@@ -475,7 +477,7 @@ $("#wire-notes").onchange = drawWire;
 
 // ---- live updates
 function connect() {
-  const es = new EventSource("/api/events");
+  const es = new EventSource("api/events");
   es.onopen = () => { $("#live").textContent = "live"; loadServers().catch(() => {}); };
   es.onerror = () => { $("#live").textContent = "reconnecting…"; };
   es.addEventListener("wire-reset", (ev) => {

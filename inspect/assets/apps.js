@@ -54,7 +54,7 @@ const Apps = (() => {
 
     async start() {
       try {
-        this.info = await post("/api/apps/view", { server: this.server, uri: resourceUri(this.tool) });
+        this.info = await post("api/apps/view", { server: this.server, uri: resourceUri(this.tool) });
       } catch (e) { this.status.textContent = `MCP App view: ${e.message}`; this.status.classList.add("verdict-error"); return; }
       if (this.closed) return;
       const p = this.info.policy;
@@ -87,7 +87,7 @@ const Apps = (() => {
     }
     async flushLog() {
       while (this.logQueue.length > 0) {
-        await post("/api/apps/log", this.logQueue[0]).catch(() => {});
+        await post("api/apps/log", this.logQueue[0]).catch(() => {});
         this.logQueue.shift();
       }
     }
@@ -130,11 +130,11 @@ const Apps = (() => {
           this.deliver();
           return undefined;
         case "tools/call": {
-          const res = await post("/api/apps/call", { view: this.info.id, name: params.name, arguments: params.arguments, _meta: params._meta });
+          const res = await post("api/apps/call", { view: this.info.id, name: params.name, arguments: params.arguments, _meta: params._meta });
           this.note(`tools/call ${params.name}: ${res.isError ? "isError" : "done"}`);
           return res;
         }
-        case "resources/read": return post("/api/apps/read", { view: this.info.id, uri: params.uri });
+        case "resources/read": return post("api/apps/read", { view: this.info.id, uri: params.uri });
         case "ui/open-link": {
           let u;
           try { u = new URL(params.url); } catch (_) { throw Object.assign(new Error("Invalid URL"), { code: -32602 }); }

@@ -12,7 +12,7 @@ const Asks = (() => {
   async function answer(card, body) {
     const problem = card.querySelector(".ask-problem");
     problem.textContent = "";
-    try { await api("/api/answer", body); card.classList.add("answered"); } catch (e) { problem.textContent = e.message; }
+    try { await api("api/answer", body); card.classList.add("answered"); } catch (e) { problem.textContent = e.message; }
   }
 
   function button(cls, text, onclick) {
@@ -104,14 +104,14 @@ const Asks = (() => {
         return name.length ? { uri, name: name.join(" ") } : { uri };
       });
       try {
-        const { failed } = await api("/api/roots", { roots });
+        const { failed } = await api("api/roots", { roots });
         status.textContent = failed.length ? "told the servers, except: " + failed.join("; ") : "the servers were told (roots/list_changed)";
       } catch (e) { status.textContent = e.message; }
     });
     save.id = "roots-save";
     document.getElementById("roots").replaceChildren(h("div", { class: "card" }, h("h2", { text: "Roots" }),
       h("p", { class: "muted", text: "What the servers get when they ask for roots/list." }), area, h("div", { class: "toolbar" }, save, status)));
-    try { area.value = (await api("/api/roots")).map((r) => r.uri + (r.name ? " " + r.name : "")).join("\n"); } catch (_) { /* left empty */ }
+    try { area.value = (await api("api/roots")).map((r) => r.uri + (r.name ? " " + r.name : "")).join("\n"); } catch (_) { /* left empty */ }
   }
 
   return { draw, drawRoots };

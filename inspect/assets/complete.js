@@ -16,7 +16,7 @@ const Complete = (() => {
     const ask = async () => {
       const mine = ++asked;
       try {
-        const res = await api(q("/api/complete"), { ref, argument: { name, value: input.value }, arguments: given() });
+        const res = await api(q("api/complete"), { ref, argument: { name, value: input.value }, arguments: given() });
         if (mine !== asked) return; // a newer keystroke asked since
         list.replaceChildren(...(res.values || []).slice(0, 100).map((v) => h("option", { value: v })));
         input.dataset.completions = String((res.values || []).length);

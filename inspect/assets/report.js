@@ -9,7 +9,7 @@ const Report = (() => {
     const box = document.getElementById("report");
     box.replaceChildren(h("p", { class: "muted", text: `checking ${state.server}…` }));
     let rep;
-    try { rep = await api(q("/api/report")); } catch (e) { box.replaceChildren(errorBox(e)); return; }
+    try { rep = await api(q("api/report")); } catch (e) { box.replaceChildren(errorBox(e)); return; }
     const errors = rep.findings.filter((f) => f.severity === "error").length;
     const summary = h("p", { id: "report-summary", class: errors ? "verdict-error" : "verdict-ok",
       text: errors ? `${errors} problem${errors > 1 ? "s" : ""} against the specification, ${rep.findings.length - errors} warning(s)` : `no problem found; ${rep.findings.length} warning(s)` });

@@ -21,7 +21,7 @@ const SignIn = (() => {
     delete problems[name];
     let out;
     try {
-      out = await api("/api/signin", { server: name });
+      out = await api("api/signin", { server: name });
     } catch (e) {
       problems[name] = e.message;
       await loadServers().catch(() => {});

@@ -186,7 +186,7 @@ func TestMCPAppViewRendersAndIsConfined(t *testing.T) {
   out.top = reach(() => win.top.document.body);
   out.cookie = reach(() => this.cookie);
   const fetchIt = async (u) => { try { await win.fetch(u, { mode: "no-cors" }); return "reached"; } catch (e) { return "blocked: " + e.name; } };
-  out.pageFetch = await fetchIt(`+jsString(pageOrigin+"/api/servers")+`);
+  out.pageFetch = await fetchIt(`+jsString(strings.SplitN(page, "?", 2)[0]+"api/servers")+`);
   out.outsideFetch = await fetchIt(`+jsString(outside.URL+"/data")+`);
   out.outsideImage = await new Promise((resolve) => {
     const img = this.createElement("img");

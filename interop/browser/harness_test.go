@@ -57,7 +57,7 @@ func inspectorWith(t testing.TB, env []string, args ...string) string {
 	if err != nil {
 		t.Fatalf("reading the URL mcpwire inspect prints: %v", err)
 	}
-	u := regexp.MustCompile(`http://127\.0\.0\.1:\d+/\?token=[A-Za-z0-9_-]+`).FindString(line)
+	u := regexp.MustCompile(`http://127\.0\.0\.1:\d+/s/[A-Za-z0-9_-]+/\?token=[A-Za-z0-9_-]+`).FindString(line)
 	if u == "" {
 		t.Fatalf("no URL with a token in %q", line)
 	}

@@ -2,9 +2,13 @@ package browser
 
 import (
 	"bufio"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 
@@ -48,5 +52,32 @@ func TestOpenedThroughThePrivateFile(t *testing.T) {
 	)
 	if at := get(t, ctx, "read the address", chromedp.Evaluate[string](`location.href`)); at != page[:strings.Index(page, "?")] {
 		t.Errorf("the page is at %s, want %s without the token", at, page)
+	}
+	// Another web server on this machine (a dev server the user visits
+	// next) gets no cookie of the inspector's, though the browser keeps
+	// cookies per host, not per port.
+	var mu sync.Mutex
+	var sent []string
+	dev := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		names := []string{} // names only: a failure must not print the token
+		for _, c := range r.Cookies() {
+			names = append(names, c.Name)
+		}
+		sent = append(sent, r.URL.Path+": "+strings.Join(names, " "))
+		mu.Unlock()
+		_, _ = io.WriteString(w, "<!doctype html><title>dev</title><p>dev server</p>")
+	}))
+	defer dev.Close()
+	run(t, ctx, "visit another local server", chromedp.Navigate(dev.URL+"/"), chromedp.Navigate(dev.URL+"/s/"))
+	mu.Lock()
+	defer mu.Unlock()
+	if len(sent) < 2 {
+		t.Fatalf("the dev server saw %q, want both visits", sent)
+	}
+	for _, s := range sent {
+		if strings.Contains(s, "mcpwire_inspect_") {
+			t.Errorf("the dev server received the inspector's cookie: %s", s)
+		}
 	}
 }

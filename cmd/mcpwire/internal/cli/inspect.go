@@ -45,12 +45,13 @@ without it, every configured server is shown.
 
 The page is served on 127.0.0.1, on a free port unless --port is given.
 The printed URL carries a random token; every request needs it (the
-browser keeps it as a cookie after the first visit), names this machine
-in its Host header, and changes nothing unless it comes from the page
-itself. --listen ADDR (host:port) serves on another address: anyone who
-can reach it and has the URL can run the servers' tools, so mcpwire
-warns. --no-open prints the URL without opening a browser. Ctrl-C stops
-the page and every server.`,
+browser keeps it as a cookie after the first visit, sent only under the
+page's random path, so no other local web server receives it), names
+this machine and the page's port in its Host header, and changes nothing
+unless it comes from the page itself. --listen ADDR (host:port) serves
+on another address: anyone who can reach it and has the URL can run the
+servers' tools, so mcpwire warns. --no-open prints the URL without
+opening a browser. Ctrl-C stops the page and every server.`,
 		Options: func() Options { return &inspectOptions{} },
 	}
 }
@@ -141,7 +142,7 @@ func (o *inspectOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error
 		sandboxLn.Close()
 		return err
 	}
-	page := (&url.URL{Scheme: "http", Host: net.JoinHostPort(pageHost, strconv.Itoa(host.Port)), Path: "/", RawQuery: "token=" + token}).String()
+	page := (&url.URL{Scheme: "http", Host: net.JoinHostPort(pageHost, strconv.Itoa(host.Port)), Path: insp.Path(), RawQuery: "token=" + token}).String()
 	srv := &http.Server{Handler: insp, ReadHeaderTimeout: 10 * time.Second, ErrorLog: quietLog}
 	sandboxSrv := &http.Server{Handler: insp.Sandbox(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: quietLog}
 	served := make(chan error, 2)

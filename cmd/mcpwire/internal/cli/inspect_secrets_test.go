@@ -116,7 +116,7 @@ func pageRequest(t *testing.T, c *http.Client, base, method, path, body string) 
 	t.Helper()
 	req, _ := http.NewRequest(method, base+path, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Origin", base)
+	req.Header.Set("Origin", originOf(base))
 	resp, err := c.Do(req)
 	if err != nil {
 		t.Fatal(err)

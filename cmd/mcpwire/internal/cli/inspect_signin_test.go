@@ -81,7 +81,7 @@ func TestInspectSignInFromThePage(t *testing.T) {
 
 			req, _ := http.NewRequest(http.MethodPost, base+"/api/signin", strings.NewReader(`{"server":`+jsonQuote(name)+`}`))
 			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Origin", base)
+			req.Header.Set("Origin", originOf(base))
 			sresp, err := client.Do(req)
 			if err != nil {
 				t.Fatal(err)

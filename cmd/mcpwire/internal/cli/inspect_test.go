@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -71,6 +72,54 @@ func TestInspectListenIPv6Loopback(t *testing.T) {
 	if len(servers) != 1 || servers[0].State != "connected" {
 		t.Fatalf("servers: %+v", servers)
 	}
+	checkHostPort(t, c, base)
+}
+
+// --listen on a loopback address or name serves the page there; its Host
+// header may name any loopback name, at the port listened on only.
+func TestInspectListenLoopbackVariants(t *testing.T) {
+	ln, err := net.Listen("tcp", "localhost:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	localhost := ln.Addr().(*net.TCPAddr).IP.String() // where Go listens for "localhost"
+	ln.Close()
+	for addr, host := range map[string]string{"127.0.0.1:0": "127.0.0.1", "localhost:0": localhost} {
+		t.Run(addr, func(t *testing.T) {
+			c, base := startInspectOn(t, host, append([]string{"--listen", addr}, server()...)...)
+			var servers []struct{ State string }
+			getJSON(t, c, base+"/api/servers", &servers)
+			if len(servers) != 1 || servers[0].State != "connected" {
+				t.Fatalf("servers: %+v", servers)
+			}
+			checkHostPort(t, c, base)
+		})
+	}
+}
+
+// checkHostPort checks that the page at base answers a Host header of
+// "localhost" at its port, and refuses one at another port.
+func checkHostPort(t *testing.T, c *http.Client, base string) {
+	t.Helper()
+	u, _ := url.Parse(base)
+	port, _ := strconv.Atoi(u.Port())
+	for _, p := range []int{port, port + 1} {
+		req, _ := http.NewRequest(http.MethodGet, base+"/api/servers", nil)
+		req.Host = "localhost:" + strconv.Itoa(p)
+		for _, ck := range c.Jar.Cookies(req.URL) { // the jar would pick them by Host
+			req.AddCookie(ck)
+		}
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if want := http.StatusOK; p != port && (resp.StatusCode != http.StatusForbidden || !strings.Contains(string(b), "port")) ||
+			p == port && resp.StatusCode != want {
+			t.Errorf("Host localhost:%d (the page is at port %d): %s %s", p, port, resp.Status, b)
+		}
+	}
 }
 
 // urlWriter hands over the first URL printed.
@@ -126,7 +175,8 @@ func startInspectOn(t *testing.T, host string, args ...string) (*http.Client, st
 }
 
 // pageClient opens the printed URL, whose token becomes the client's
-// cookie, and returns the client and the page's origin.
+// cookie, and returns the client and the page's URL without its trailing
+// slash (the API is under it).
 func pageClient(t *testing.T, page string) (*http.Client, string) {
 	t.Helper()
 	u, err := url.Parse(page)
@@ -140,7 +190,17 @@ func pageClient(t *testing.T, page string) (*http.Client, string) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	return c, "http://" + u.Host
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("first visit: %s", resp.Status)
+	}
+	return c, "http://" + u.Host + strings.TrimSuffix(u.Path, "/")
+}
+
+// originOf is the origin of the page whose base pageClient returned: the
+// Origin header the page's own requests carry.
+func originOf(base string) string {
+	u, _ := url.Parse(base)
+	return u.Scheme + "://" + u.Host
 }
 
 // inspect over "-- COMMAND": the page lists the server, calls its tool,
@@ -160,7 +220,7 @@ func TestInspectStdioTarget(t *testing.T) {
 	events := sse.NewReader(bufio.NewReader(resp.Body))
 	req, _ := http.NewRequest(http.MethodPost, base+"/api/call", strings.NewReader(`{"server":"`+servers[0].Name+`","tool":"echo","arguments":{"message":"hi there"}}`))
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Origin", base)
+	req.Header.Set("Origin", originOf(base))
 	call, err := c.Do(req)
 	if err != nil || call.StatusCode != http.StatusOK {
 		t.Fatalf("call: %v %v", err, call)
@@ -197,7 +257,7 @@ func TestInspectExportRedactsSecrets(t *testing.T) {
 	getJSON(t, c, base+"/api/servers", &servers)
 	req, _ := http.NewRequest(http.MethodPost, base+"/api/prompt?server="+url.QueryEscape(servers[0].Name), strings.NewReader(`{"name":"summarize","arguments":{"topic":"`+secret+`"}}`))
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Origin", base)
+	req.Header.Set("Origin", originOf(base))
 	resp, err := c.Do(req)
 	if err != nil || resp.StatusCode != http.StatusOK {
 		t.Fatalf("prompt: %v %v", err, resp)
