@@ -83,7 +83,8 @@ func (g *guard) hostError(r *http.Request) string {
 		return "forbidden: the Host header's port cannot be checked: no listening address"
 	}
 	if _, want, err := net.SplitHostPort(local.String()); err != nil || port != want {
-		return "forbidden: the Host header does not name the port this server listens on"
+		// A tunnel (ssh -L) must keep the port's number; say which.
+		return "forbidden: the Host header does not name the port this server listens on (" + want + "); a forwarded port must keep that number"
 	}
 	return ""
 }
