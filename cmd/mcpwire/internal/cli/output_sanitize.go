@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -13,7 +15,7 @@ import (
 // "^[" for ESC. C1 controls (U+0080–U+009F, among them the one-rune CSI
 // U+009B), bidirectional overrides and isolates and invisible characters
 // (see isInvisible), which could make text read otherwise than it is, are
-// shown as \uXXXX; a byte that is not UTF-8 (a raw 0x9B is a CSI to some
+// shown as \uXXXX (\UXXXXXXXX beyond U+FFFF); a byte that is not UTF-8 (a raw 0x9B is a CSI to some
 // terminals) as \xXX. JSON output is never sanitized: it is escaped by
 // encoding instead (see escapeForTerminal).
 func Sanitize(s string) string {
@@ -34,6 +36,8 @@ func Sanitize(s string) string {
 			b.WriteByte(byte(r) + '@')
 		case r == 0x7f:
 			b.WriteString("^?")
+		case r > 0xffff: // tag characters
+			fmt.Fprintf(&b, "\\U%08x", r)
 		default: // C1 controls, bidirectional and invisible characters
 			fmt.Fprintf(&b, "\\u%04x", r)
 		}
@@ -57,8 +61,17 @@ func isUnsafeForTerminal(r rune) bool {
 // U+061C), and the zero-width ones (U+200B–U+200D, U+2060–U+2064,
 // U+180E, U+FEFF), with which a server could make a name or a command
 // look like another. Line and paragraph separators (U+2028, U+2029)
-// break lines where a terminal shows none.
+// break lines where a terminal shows none. So do the rest of the format
+// characters (Cf: the soft hyphen, interlinear annotations, and the tag
+// characters U+E0020–U+E007F, which spell ASCII that no terminal shows,
+// a way to hide instructions in a description a person reviews) and the
+// other default-ignorable ones (the Hangul fillers that make a name look
+// empty). Variation selectors are not among them: U+FE0F picks an emoji's
+// colour form and hides nothing.
 func isInvisible(r rune) bool {
+	if r >= 0xad && unicode.In(r, unicode.Cf, unicode.Other_Default_Ignorable_Code_Point) {
+		return true
+	}
 	switch {
 	case r >= 0x200b && r <= 0x200f, r >= 0x202a && r <= 0x202e,
 		r >= 0x2060 && r <= 0x2064, r >= 0x2066 && r <= 0x2069:
@@ -88,6 +101,9 @@ func escapeForTerminal(b []byte) []byte {
 		switch {
 		case r == utf8.RuneError && n == 1:
 			out = append(out, `\ufffd`...)
+		case isUnsafeJSONRune(r) && r > 0xffff: // JSON has only \uXXXX: a surrogate pair
+			hi, lo := utf16.EncodeRune(r)
+			out = fmt.Appendf(out, `\u%04x\u%04x`, hi, lo)
 		case isUnsafeJSONRune(r):
 			out = fmt.Appendf(out, `\u%04x`, r)
 		default:

@@ -54,6 +54,24 @@ func TestJSONOutputEscapesTerminalControls(t *testing.T) {
 	}
 }
 
+// A character beyond the Basic Multilingual Plane that --json escapes (a
+// tag character) is written as a UTF-16 surrogate pair, as JSON wants:
+// one \uXXXX of five digits would decode as another character.
+func TestJSONOutputEscapesTagCharacters(t *testing.T) {
+	hidden := "ok\U000e0069\U000e0067"
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, map[string]string{"text": hidden}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `\udb40\udc69`) {
+		t.Errorf("output %s lacks the surrogate pair of U+E0069", buf.String())
+	}
+	var got struct{ Text string }
+	if err := json.Unmarshal(buf.Bytes(), &got); err != nil || got.Text != hidden {
+		t.Errorf("output %s decodes to %q (%v), want %q", buf.String(), got.Text, err, hidden)
+	}
+}
+
 // A byte that is not UTF-8 in a server's raw JSON (a one-byte CSI) comes
 // out as \ufffd.
 func TestJSONOutputEscapesInvalidUTF8(t *testing.T) {
@@ -66,6 +84,7 @@ func TestJSONOutputEscapesInvalidUTF8(t *testing.T) {
 func FuzzEscapeForTerminal(f *testing.F) {
 	f.Add(hostileText)
 	f.Add("{\"a\":\"\x9b\"}")
+	f.Add("tag\U000e0041\u00ad")
 	f.Fuzz(func(t *testing.T, s string) {
 		b, err := json.Marshal(s)
 		if err != nil {
