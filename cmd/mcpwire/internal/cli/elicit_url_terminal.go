@@ -63,7 +63,9 @@ func askURL(ctx context.Context, io *IOStreams, done *urlCompletions, req *mcp.E
 		return &mcp.ElicitResult{Action: mcp.ElicitDecline}, nil
 	}
 	shown := Sanitize(io.Redact(req.URL))
-	detail := fmt.Sprintf("%s\n\nDomain: %s\nURL:    %s", Sanitize(io.Redact(req.Message)), Sanitize(u.Hostname()), shown)
+	// The message is indented, so that it cannot pass for the Domain and
+	// URL lines, which are what the person checks.
+	detail := fmt.Sprintf("%s\n\nDomain: %s\nURL:    %s", sanitizeQuoted(io.Redact(req.Message), "  "), Sanitize(u.Hostname()), shown)
 	var choice int
 	err = io.ask(func(p Prompter) error {
 		var err error

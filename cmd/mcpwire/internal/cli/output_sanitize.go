@@ -46,6 +46,29 @@ func Sanitize(s string) string {
 	return b.String()
 }
 
+// sanitizeLine is Sanitize for a value that must stay on its line (a
+// command in the trust review, a model's name): a newline is shown as ^J
+// too, so that the value cannot start a line of its own that passes for
+// one of mcpwire's.
+func sanitizeLine(s string) string {
+	return strings.ReplaceAll(Sanitize(s), "\n", "^J")
+}
+
+// sanitizeIndented is Sanitize for text of several lines that follows
+// one of mcpwire's labels in a prompt ("user: ..."): every line after the
+// first is indented by indent, so that none of them passes for a line of
+// mcpwire's own ("Max tokens: ...") however it begins.
+func sanitizeIndented(s, indent string) string {
+	return strings.ReplaceAll(strings.TrimRight(Sanitize(s), "\n"), "\n", "\n"+indent)
+}
+
+// sanitizeQuoted is sanitizeIndented with the first line indented too:
+// for a server's message that stands on its own lines in a prompt, next
+// to lines of mcpwire's ("Domain: ...").
+func sanitizeQuoted(s, indent string) string {
+	return indent + sanitizeIndented(s, indent)
+}
+
 // isUnsafeForTerminal reports the runes Sanitize shows escaped: controls
 // (but newline and tab) and the characters of isInvisible.
 func isUnsafeForTerminal(r rune) bool {

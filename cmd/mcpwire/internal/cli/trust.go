@@ -156,7 +156,7 @@ func describeInspection(w io.Writer, in *config.Inspection) {
 		fmt.Fprintf(w, "  %s (%s)\n", Sanitize(s.Name), transportName(s.Type))
 		line := func(label, value string) {
 			if value != "" {
-				fmt.Fprintf(w, "    %-9s %s\n", label+":", Sanitize(value))
+				fmt.Fprintf(w, "    %-9s %s\n", label+":", sanitizeLine(value)) // a newline must not add a line
 			}
 		}
 		line("command", s.Command)
