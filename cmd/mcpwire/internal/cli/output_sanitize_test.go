@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -134,5 +136,22 @@ func TestSanitizeWriterJoinsCutCharacters(t *testing.T) {
 	}
 	if want := "日本\\u202e語 \\x9b2J ok\n"; out.String() != want {
 		t.Errorf("written byte by byte: %q, want %q", out.String(), want)
+	}
+}
+
+// Text printed is sanitized in a pipe too (a pipe often ends at a
+// terminal: "| head"); --output FILE keeps a text result's bytes exact,
+// carriage returns and escape sequences included.
+func TestCallOutputFileKeepsExactBytes(t *testing.T) {
+	t.Parallel()
+	text := "line one\r\nline two\x1b[1m\u202e\u0085"
+	file := filepath.Join(t.TempDir(), "out.txt")
+	r := run(t, args(a("call", "echo", "--arg", "message="+text), server())...).wantCode(t, 0)
+	if strings.ContainsAny(r.out, "\r\x1b\u202e\u0085") {
+		t.Errorf("stdout %q, want it sanitized", r.out)
+	}
+	run(t, args(a("call", "echo", "--arg", "message="+text, "--output", file), server())...).wantCode(t, 0)
+	if b, err := os.ReadFile(file); err != nil || string(b) != text {
+		t.Errorf("--output wrote %q (%v), want %q", b, err, text)
 	}
 }
