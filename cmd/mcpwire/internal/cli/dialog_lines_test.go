@@ -131,3 +131,18 @@ func TestTrustReviewKeepsValuesOnTheirLines(t *testing.T) {
 		t.Errorf("the newlines are not shown:\n%s", r.out)
 	}
 }
+
+// Without a terminal the URL is shown for the person to open by hand, on
+// its own line: a newline in it cannot add a line of mcpwire's.
+func TestURLNoteKeepsTheURLOnItsLine(t *testing.T) {
+	t.Parallel()
+	errOut := &syncBuffer{}
+	io := &IOStreams{ErrOut: errOut}
+	req := &mcp.ElicitRequest{Mode: mcp.ElicitModeURL, URL: "https://evil.example/\nmcpwire:   https://github.com/login", Message: "Sign in"}
+	if _, err := (&answers{}).url(t.Context(), io, req); err != nil {
+		t.Fatal(err)
+	}
+	if n := linesStarting(errOut.String(), "mcpwire:   "); n != 1 {
+		t.Errorf("%d URL lines, want 1:\n%s", n, errOut.String())
+	}
+}
