@@ -146,3 +146,17 @@ func TestURLNoteKeepsTheURLOnItsLine(t *testing.T) {
 		t.Errorf("%d URL lines, want 1:\n%s", n, errOut.String())
 	}
 }
+
+// An international domain is shown as the ASCII the browser resolves
+// (punycode): "раураl.com" in Cyrillic letters reads as paypal.com.
+func TestURLPromptShowsInternationalDomainsInASCII(t *testing.T) {
+	t.Parallel()
+	p := &recordingPrompter{}
+	io := &IOStreams{ErrOut: &syncBuffer{}, Prompter: p}
+	req := &mcp.ElicitRequest{Mode: mcp.ElicitModeURL, URL: "https://\u0440\u0430\u0443\u0440\u0430l.com/login", Message: "Pay"}
+	askURL(t.Context(), io, &urlCompletions{}, req)
+	shown := p.text()
+	if !strings.Contains(shown, "Domain: xn--l-7sba6dbr.com") {
+		t.Errorf("the domain is not shown in ASCII:\n%s", shown)
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpwire/mcpwire/internal/browser"
 	"github.com/mcpwire/mcpwire/mcp"
+	"golang.org/x/net/idna"
 )
 
 // A URL-mode elicitation sends the person to a web page (a sign-in, a
@@ -65,7 +66,8 @@ func askURL(ctx context.Context, io *IOStreams, done *urlCompletions, req *mcp.E
 	shown := Sanitize(io.Redact(req.URL))
 	// The message is indented, so that it cannot pass for the Domain and
 	// URL lines, which are what the person checks.
-	detail := fmt.Sprintf("%s\n\nDomain: %s\nURL:    %s", sanitizeQuoted(io.Redact(req.Message), "  "), Sanitize(u.Hostname()), shown)
+	host := domainForReview(u.Hostname())
+	detail := fmt.Sprintf("%s\n\nDomain: %s\nURL:    %s", sanitizeQuoted(io.Redact(req.Message), "  "), host, shown)
 	var choice int
 	err = io.ask(func(p Prompter) error {
 		var err error
@@ -99,7 +101,7 @@ func askURL(ctx context.Context, io *IOStreams, done *urlCompletions, req *mcp.E
 		}()
 	}
 	err = io.ask(func(p Prompter) error {
-		_, err := p.Select(waitCtx, "Waiting for the page at "+Sanitize(u.Hostname())+" to be completed", "Choose done once you have finished there.", []string{"done"})
+		_, err := p.Select(waitCtx, "Waiting for the page at "+host+" to be completed", "Choose done once you have finished there.", []string{"done"})
 		return err
 	})
 	switch {
@@ -117,4 +119,28 @@ func askURL(ctx context.Context, io *IOStreams, done *urlCompletions, req *mcp.E
 // ($BROWSER, else the system's opener; see browser.Open).
 func openBrowser(ctx context.Context, rawURL string) error {
 	return browser.Open(ctx, rawURL)
+}
+
+// domainForReview is a URL's host as the person checks it before opening
+// it: an international name in the ASCII form the browser resolves
+// (punycode), since its letters can copy another's ("раураl.com" in
+// Cyrillic reads as paypal.com); the URL line shows it as written.
+func domainForReview(host string) string {
+	if isASCII(host) {
+		return Sanitize(host)
+	}
+	ascii, err := idna.Lookup.ToASCII(host)
+	if err != nil {
+		return Sanitize(host) + " (not a valid international domain name)"
+	}
+	return ascii + " (an international domain name, in ASCII)"
+}
+
+func isASCII(s string) bool {
+	for i := range len(s) {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
