@@ -160,3 +160,13 @@ func TestURLPromptShowsInternationalDomainsInASCII(t *testing.T) {
 		t.Errorf("the domain is not shown in ASCII:\n%s", shown)
 	}
 }
+
+// The trust review names an international domain in ASCII too.
+func TestTrustReviewShowsInternationalDomainsInASCII(t *testing.T) {
+	if got := urlForReview("https://\u0440\u0430\u0443\u0440\u0430l.com/mcp?k=1"); !strings.Contains(got, "(domain in ASCII: xn--l-7sba6dbr.com)") {
+		t.Errorf("urlForReview = %q, want the domain in ASCII", got)
+	}
+	if got := urlForReview("https://api.example.com/mcp"); got != "https://api.example.com/mcp" {
+		t.Errorf("urlForReview = %q", got)
+	}
+}

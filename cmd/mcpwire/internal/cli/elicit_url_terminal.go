@@ -129,11 +129,18 @@ func domainForReview(host string) string {
 	if isASCII(host) {
 		return Sanitize(host)
 	}
-	ascii, err := idna.Lookup.ToASCII(host)
-	if err != nil {
+	ascii, ok := asciiDomain(host)
+	if !ok {
 		return Sanitize(host) + " (not a valid international domain name)"
 	}
 	return ascii + " (an international domain name, in ASCII)"
+}
+
+// asciiDomain is an international domain name in ASCII (punycode); false
+// when it is not a valid one.
+func asciiDomain(host string) (string, bool) {
+	ascii, err := idna.Lookup.ToASCII(host)
+	return ascii, err == nil
 }
 
 func isASCII(s string) bool {

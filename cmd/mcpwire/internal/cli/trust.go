@@ -199,6 +199,13 @@ func urlForReview(raw string) string {
 		return raw
 	}
 	out := (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String()
+	if h := u.Hostname(); !isASCII(h) { // its letters can copy another's
+		if ascii, ok := asciiDomain(h); ok {
+			out += " (domain in ASCII: " + ascii + ")"
+		} else {
+			out += " (not a valid international domain name)"
+		}
+	}
 	if u.User != nil {
 		out += " (with a user name in the URL)"
 	}
