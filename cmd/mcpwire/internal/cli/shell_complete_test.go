@@ -54,3 +54,16 @@ func TestShellCandidatesLeaveOutUnsafeWords(t *testing.T) {
 		}
 	}
 }
+
+// A resources/updated notification's URI stays on its line in the shell.
+func TestShellNotificationKeepsTheURIOnItsLine(t *testing.T) {
+	t.Parallel()
+	errOut := &syncBuffer{}
+	sh := &shell{real: &IOStreams{ErrOut: errOut}}
+	opts := &mcp.ClientOptions{}
+	sh.clientOptions(opts)
+	opts.OnResourceUpdated(t.Context(), mcp.ResourceUpdated{URI: "file:///a\nmcpwire: using server \"prod\""})
+	if got := errOut.String(); got != "notification: resources/updated file:///a^Jmcpwire: using server \"prod\"\n" {
+		t.Errorf("printed %q", got)
+	}
+}
