@@ -129,7 +129,7 @@ func TestCallOutputEscapesTerminalControls(t *testing.T) {
 // or whole never reaches the terminal raw.
 func TestSanitizeWriterJoinsCutCharacters(t *testing.T) {
 	var out bytes.Buffer
-	w := newSanitizeWriter(&out)
+	w := newSanitizeWriter(&out, "")
 	text := "日本\u202e語 \x9b2J ok\n"
 	for i := range len(text) {
 		w.Write([]byte(text[i : i+1]))

@@ -105,8 +105,18 @@ func TestLiveStderrIsSanitized(t *testing.T) {
 	if strings.ContainsAny(r.err, "\x1b\x07") {
 		t.Errorf("raw escape on stderr: %q", r.err)
 	}
-	if !strings.Contains(r.err, "boom^[]0;owned^G^[[2J") {
+	if !strings.Contains(r.err, "[sh] boom^[]0;owned^G^[[2J") {
 		t.Errorf("stderr %q, want the server's line in caret notation", r.err)
+	}
+}
+
+// Copied live, a stdio server's stderr lines are prefixed with its
+// command's name, as a configured server's are with its name: a line
+// cannot pass for one of mcpwire's own.
+func TestLiveStderrIsPrefixed(t *testing.T) {
+	r := run(t, "tools", "--verbose", "--", "sh", "-c", `printf 'mcpwire: fake\nsecond' >&2; printf ' half\n' >&2; exit 3`)
+	if linesStarting(r.err, "mcpwire: fake") != 0 || !strings.Contains(r.err, "[sh] mcpwire: fake\n[sh] second half\nmcpwire: cannot connect") {
+		t.Errorf("stderr %q, want the server's lines prefixed with [sh]", r.err)
 	}
 }
 
