@@ -198,3 +198,13 @@ func TestCallTextAloneCopiesAFile(t *testing.T) {
 		t.Errorf("add printed %q, want its text alone", r.out)
 	}
 }
+
+// A log message of several lines cannot make one of them pass for
+// mcpwire's own: the lines after the first are indented.
+func TestLogLinesAfterTheFirstAreIndented(t *testing.T) {
+	t.Parallel()
+	r := run(t, args(a("call", "log", "--verbose", "--arg", "message=fine\nmcpwire: the server is verified"), server())...).wantCode(t, 0)
+	if !strings.Contains(r.err, "fine\n  mcpwire: the server is verified\n") || linesStarting(r.err, "mcpwire: the server") != 0 {
+		t.Errorf("stderr %q, want the second line indented", r.err)
+	}
+}

@@ -122,16 +122,19 @@ func TestCompletionSanitizesServerText(t *testing.T) {
 	for _, c := range []struct {
 		word string
 		ok   bool
-	}{{"ex/echo", true}, {"ex/two words", false}, {"ex/a\tb", false}, {"ex/line\nbreak", false}, {"ex/\x1b[31m", false}, {"", false}} {
+	}{{"ex/echo", true}, {"ex/two words", false}, {"ex/a\tb", false}, {"ex/line\nbreak", false}, {"ex/\x1b[31m", false}, {"", false},
+		{"ex/\u009b31m", false}, {"ex/\x9b31m", false}, {"ex/gpj\u202eexe", false}, {"ex/zero\u200bwidth", false}, {"ex/ünïcode", true}} {
 		if got := completable(c.word); got != c.ok {
 			t.Errorf("completable(%q) = %v, want %v", c.word, got, c.ok)
 		}
 	}
 	long := strings.Repeat("x", 100)
 	for in, want := range map[string]string{
-		"Echoes.\nSecond line":  "Echoes.",
-		"\x1b]0;title\x07 Hi\t": "]0;title  Hi",
-		long:                    strings.Repeat("x", 59) + "…",
+		"Echoes.\nSecond line":   "Echoes.",
+		"\x1b]0;title\x07 Hi\t":  "]0;title  Hi",
+		long:                     strings.Repeat("x", 59) + "…",
+		"C1 \u009b2J raw \x9b2J": "C1  2J raw \ufffd2J",
+		"rlo \u202etxt.exe":      "rlo \\u202etxt.exe",
 	} {
 		if got := shortDesc(in); got != want {
 			t.Errorf("shortDesc(%q) = %q, want %q", in, got, want)

@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcpwire/mcpwire/mcp"
 )
@@ -61,9 +62,13 @@ func completeWords(ctx context.Context, io *IOStreams, words []string) error {
 }
 
 // completable reports whether a shell can offer w: a word from a server
-// with a space or a control character in it cannot be typed as one word.
+// with a space or a control character in it cannot be typed as one word,
+// and one that Sanitize would change (a C1 control, a byte that is not
+// UTF-8, a bidirectional or invisible character) would reach the
+// terminal raw in the shell's list, or not be the word it looks like.
 func completable(w string) bool {
-	return w != "" && !strings.ContainsFunc(w, func(r rune) bool { return r <= ' ' || r == 0x7f })
+	return w != "" && utf8.ValidString(w) &&
+		!strings.ContainsFunc(w, func(r rune) bool { return r <= ' ' || isUnsafeForTerminal(r) })
 }
 
 // shortDesc is the first line of a description, made safe and short.
@@ -75,6 +80,7 @@ func shortDesc(s string) string {
 		}
 		return r
 	}, s))
+	s = Sanitize(s)
 	if r := []rune(s); len(r) > 60 {
 		s = string(r[:59]) + "…"
 	}

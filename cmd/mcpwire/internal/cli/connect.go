@@ -39,7 +39,7 @@ func Connect(ctx context.Context, io *IOStreams, t *Target) (*mcp.Client, error)
 	}
 	if t.Verbose || t.LogLevel != "" {
 		opts.OnLogMessage = func(_ context.Context, m mcp.LoggingMessage) {
-			fmt.Fprintln(io.ErrOut, Sanitize(LogLine(m)))
+			fmt.Fprintln(io.ErrOut, logText(m))
 		}
 	}
 	if t.Verbose {
@@ -86,6 +86,13 @@ func LogLine(m mcp.LoggingMessage) string {
 		return fmt.Sprintf("server log [%s] %s: %s", m.Level, m.Logger, data)
 	}
 	return fmt.Sprintf("server log [%s] %s", m.Level, data)
+}
+
+// logText is LogLine as printed: sanitized, its lines after the first
+// indented, so that a log message cannot end a line and start one that
+// passes for mcpwire's own ("mcpwire: ...").
+func logText(m mcp.LoggingMessage) string {
+	return sanitizeIndented(LogLine(m), "  ")
 }
 
 // Explain adds to a failed request's error what the user can do about it:

@@ -20,7 +20,7 @@ func askForm(ctx context.Context, io *IOStreams, req *mcp.ElicitRequest) (*mcp.E
 		return &mcp.ElicitResult{Action: mcp.ElicitDecline}, nil
 	}
 	heading := Sanitize(asker(ctx)) + " asks:"
-	message := Sanitize(io.Redact(req.Message))
+	message := sanitizeQuoted(io.Redact(req.Message), "  ") // not to pass for a heading
 	for {
 		var action string
 		var answer formAnswer

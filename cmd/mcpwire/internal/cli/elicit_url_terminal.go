@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpwire/mcpwire/internal/browser"
 	"github.com/mcpwire/mcpwire/mcp"
+	"golang.org/x/net/idna"
 )
 
 // A URL-mode elicitation sends the person to a web page (a sign-in, a
@@ -63,7 +64,10 @@ func askURL(ctx context.Context, io *IOStreams, done *urlCompletions, req *mcp.E
 		return &mcp.ElicitResult{Action: mcp.ElicitDecline}, nil
 	}
 	shown := Sanitize(io.Redact(req.URL))
-	detail := fmt.Sprintf("%s\n\nDomain: %s\nURL:    %s", Sanitize(io.Redact(req.Message)), Sanitize(u.Hostname()), shown)
+	// The message is indented, so that it cannot pass for the Domain and
+	// URL lines, which are what the person checks.
+	host := domainForReview(u.Hostname())
+	detail := fmt.Sprintf("%s\n\nDomain: %s\nURL:    %s", sanitizeQuoted(io.Redact(req.Message), "  "), host, shown)
 	var choice int
 	err = io.ask(func(p Prompter) error {
 		var err error
@@ -97,7 +101,7 @@ func askURL(ctx context.Context, io *IOStreams, done *urlCompletions, req *mcp.E
 		}()
 	}
 	err = io.ask(func(p Prompter) error {
-		_, err := p.Select(waitCtx, "Waiting for the page at "+Sanitize(u.Hostname())+" to be completed", "Choose done once you have finished there.", []string{"done"})
+		_, err := p.Select(waitCtx, "Waiting for the page at "+host+" to be completed", "Choose done once you have finished there.", []string{"done"})
 		return err
 	})
 	switch {
@@ -115,4 +119,35 @@ func askURL(ctx context.Context, io *IOStreams, done *urlCompletions, req *mcp.E
 // ($BROWSER, else the system's opener; see browser.Open).
 func openBrowser(ctx context.Context, rawURL string) error {
 	return browser.Open(ctx, rawURL)
+}
+
+// domainForReview is a URL's host as the person checks it before opening
+// it: an international name in the ASCII form the browser resolves
+// (punycode), since its letters can copy another's ("раураl.com" in
+// Cyrillic reads as paypal.com); the URL line shows it as written.
+func domainForReview(host string) string {
+	if isASCII(host) {
+		return Sanitize(host)
+	}
+	ascii, ok := asciiDomain(host)
+	if !ok {
+		return Sanitize(host) + " (not a valid international domain name)"
+	}
+	return ascii + " (an international domain name, in ASCII)"
+}
+
+// asciiDomain is an international domain name in ASCII (punycode); false
+// when it is not a valid one.
+func asciiDomain(host string) (string, bool) {
+	ascii, err := idna.Lookup.ToASCII(host)
+	return ascii, err == nil
+}
+
+func isASCII(s string) bool {
+	for i := range len(s) {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -13,7 +15,7 @@ import (
 // "^[" for ESC. C1 controls (U+0080–U+009F, among them the one-rune CSI
 // U+009B), bidirectional overrides and isolates and invisible characters
 // (see isInvisible), which could make text read otherwise than it is, are
-// shown as \uXXXX; a byte that is not UTF-8 (a raw 0x9B is a CSI to some
+// shown as \uXXXX (\UXXXXXXXX beyond U+FFFF); a byte that is not UTF-8 (a raw 0x9B is a CSI to some
 // terminals) as \xXX. JSON output is never sanitized: it is escaped by
 // encoding instead (see escapeForTerminal).
 func Sanitize(s string) string {
@@ -34,12 +36,37 @@ func Sanitize(s string) string {
 			b.WriteByte(byte(r) + '@')
 		case r == 0x7f:
 			b.WriteString("^?")
+		case r > 0xffff: // tag characters
+			fmt.Fprintf(&b, "\\U%08x", r)
 		default: // C1 controls, bidirectional and invisible characters
 			fmt.Fprintf(&b, "\\u%04x", r)
 		}
 		i += n
 	}
 	return b.String()
+}
+
+// sanitizeLine is Sanitize for a value that must stay on its line (a
+// command in the trust review, a model's name): a newline is shown as ^J
+// too, so that the value cannot start a line of its own that passes for
+// one of mcpwire's.
+func sanitizeLine(s string) string {
+	return strings.ReplaceAll(Sanitize(s), "\n", "^J")
+}
+
+// sanitizeIndented is Sanitize for text of several lines that follows
+// one of mcpwire's labels in a prompt ("user: ..."): every line after the
+// first is indented by indent, so that none of them passes for a line of
+// mcpwire's own ("Max tokens: ...") however it begins.
+func sanitizeIndented(s, indent string) string {
+	return strings.ReplaceAll(strings.TrimRight(Sanitize(s), "\n"), "\n", "\n"+indent)
+}
+
+// sanitizeQuoted is sanitizeIndented with the first line indented too:
+// for a server's message that stands on its own lines in a prompt, next
+// to lines of mcpwire's ("Domain: ...").
+func sanitizeQuoted(s, indent string) string {
+	return indent + sanitizeIndented(s, indent)
 }
 
 // isUnsafeForTerminal reports the runes Sanitize shows escaped: controls
@@ -57,8 +84,17 @@ func isUnsafeForTerminal(r rune) bool {
 // U+061C), and the zero-width ones (U+200B–U+200D, U+2060–U+2064,
 // U+180E, U+FEFF), with which a server could make a name or a command
 // look like another. Line and paragraph separators (U+2028, U+2029)
-// break lines where a terminal shows none.
+// break lines where a terminal shows none. So do the rest of the format
+// characters (Cf: the soft hyphen, interlinear annotations, and the tag
+// characters U+E0020–U+E007F, which spell ASCII that no terminal shows,
+// a way to hide instructions in a description a person reviews) and the
+// other default-ignorable ones (the Hangul fillers that make a name look
+// empty). Variation selectors are not among them: U+FE0F picks an emoji's
+// colour form and hides nothing.
 func isInvisible(r rune) bool {
+	if r >= 0xad && unicode.In(r, unicode.Cf, unicode.Other_Default_Ignorable_Code_Point) {
+		return true
+	}
 	switch {
 	case r >= 0x200b && r <= 0x200f, r >= 0x202a && r <= 0x202e,
 		r >= 0x2060 && r <= 0x2064, r >= 0x2066 && r <= 0x2069:
@@ -88,6 +124,9 @@ func escapeForTerminal(b []byte) []byte {
 		switch {
 		case r == utf8.RuneError && n == 1:
 			out = append(out, `\ufffd`...)
+		case isUnsafeJSONRune(r) && r > 0xffff: // JSON has only \uXXXX: a surrogate pair
+			hi, lo := utf16.EncodeRune(r)
+			out = fmt.Appendf(out, `\u%04x\u%04x`, hi, lo)
 		case isUnsafeJSONRune(r):
 			out = fmt.Appendf(out, `\u%04x`, r)
 		default:

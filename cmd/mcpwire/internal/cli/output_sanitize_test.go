@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -54,6 +56,24 @@ func TestJSONOutputEscapesTerminalControls(t *testing.T) {
 	}
 }
 
+// A character beyond the Basic Multilingual Plane that --json escapes (a
+// tag character) is written as a UTF-16 surrogate pair, as JSON wants:
+// one \uXXXX of five digits would decode as another character.
+func TestJSONOutputEscapesTagCharacters(t *testing.T) {
+	hidden := "ok\U000e0069\U000e0067"
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, map[string]string{"text": hidden}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `\udb40\udc69`) {
+		t.Errorf("output %s lacks the surrogate pair of U+E0069", buf.String())
+	}
+	var got struct{ Text string }
+	if err := json.Unmarshal(buf.Bytes(), &got); err != nil || got.Text != hidden {
+		t.Errorf("output %s decodes to %q (%v), want %q", buf.String(), got.Text, err, hidden)
+	}
+}
+
 // A byte that is not UTF-8 in a server's raw JSON (a one-byte CSI) comes
 // out as \ufffd.
 func TestJSONOutputEscapesInvalidUTF8(t *testing.T) {
@@ -66,6 +86,7 @@ func TestJSONOutputEscapesInvalidUTF8(t *testing.T) {
 func FuzzEscapeForTerminal(f *testing.F) {
 	f.Add(hostileText)
 	f.Add("{\"a\":\"\x9b\"}")
+	f.Add("tag\U000e0041\u00ad")
 	f.Fuzz(func(t *testing.T, s string) {
 		b, err := json.Marshal(s)
 		if err != nil {
@@ -108,12 +129,29 @@ func TestCallOutputEscapesTerminalControls(t *testing.T) {
 // or whole never reaches the terminal raw.
 func TestSanitizeWriterJoinsCutCharacters(t *testing.T) {
 	var out bytes.Buffer
-	w := newSanitizeWriter(&out)
+	w := newSanitizeWriter(&out, "")
 	text := "日本\u202e語 \x9b2J ok\n"
 	for i := range len(text) {
 		w.Write([]byte(text[i : i+1]))
 	}
 	if want := "日本\\u202e語 \\x9b2J ok\n"; out.String() != want {
 		t.Errorf("written byte by byte: %q, want %q", out.String(), want)
+	}
+}
+
+// Text printed is sanitized in a pipe too (a pipe often ends at a
+// terminal: "| head"); --output FILE keeps a text result's bytes exact,
+// carriage returns and escape sequences included.
+func TestCallOutputFileKeepsExactBytes(t *testing.T) {
+	t.Parallel()
+	text := "line one\r\nline two\x1b[1m\u202e\u0085"
+	file := filepath.Join(t.TempDir(), "out.txt")
+	r := run(t, args(a("call", "echo", "--arg", "message="+text), server())...).wantCode(t, 0)
+	if strings.ContainsAny(r.out, "\r\x1b\u202e\u0085") {
+		t.Errorf("stdout %q, want it sanitized", r.out)
+	}
+	run(t, args(a("call", "echo", "--arg", "message="+text, "--output", file), server())...).wantCode(t, 0)
+	if b, err := os.ReadFile(file); err != nil || string(b) != text {
+		t.Errorf("--output wrote %q (%v), want %q", b, err, text)
 	}
 }

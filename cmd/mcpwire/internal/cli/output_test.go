@@ -91,6 +91,14 @@ func TestSanitize(t *testing.T) {
 		"isolate \u2066x\u2069":    "isolate \\u2066x\\u2069",
 		"zero\u200bwidth\ufeff":    "zero\\u200bwidth\\ufeff",
 		"joiner\u2060mark\u200f":   "joiner\\u2060mark\\u200f",
+		// Tag characters spell ASCII nobody sees ("ASCII smuggling"),
+		// beyond the Basic Multilingual Plane; the other format
+		// characters and the Hangul fillers show nothing either.
+		"tag\U000e0069\U000e0067": "tag\\U000e0069\\U000e0067",
+		"soft\u00adhyphen":        "soft\\u00adhyphen",
+		"annotated\ufff9x\ufffb":  "annotated\\ufff9x\\ufffb",
+		"filler\u3164\u115f":      "filler\\u3164\\u115f",
+		"emoji ❤️ stays":          "emoji ❤️ stays", // U+FE0F selects the emoji form
 	}
 	for in, want := range cases {
 		if got := Sanitize(in); got != want {

@@ -61,7 +61,9 @@ func (h *huhPrompter) Form(ctx context.Context, heading, message string, spec *f
 	lists := make([][]string, len(spec.Fields))
 	bools := make([]bool, len(spec.Fields))
 	for i, f := range spec.Fields {
-		title := Sanitize(f.Title)
+		// A title and a choice's label stay on their line: a newline in
+		// them would draw a line, or a choice, that is not one.
+		title := sanitizeLine(f.Title)
 		if f.Required {
 			title += " (required)"
 		}
@@ -84,14 +86,14 @@ func (h *huhPrompter) Form(ctx context.Context, heading, message string, spec *f
 				opts = append(opts, huh.NewOption("(none)", ""))
 			}
 			for _, o := range f.Options {
-				opts = append(opts, huh.NewOption(Sanitize(o.Label), o.Value))
+				opts = append(opts, huh.NewOption(sanitizeLine(o.Label), o.Value))
 			}
 			fields = append(fields, huh.NewSelect[string]().Title(title).Description(desc).Options(opts...).Value(&texts[i]))
 		case fieldChoices:
 			lists[i] = f.DefaultList
 			var opts []huh.Option[string]
 			for _, o := range f.Options {
-				opts = append(opts, huh.NewOption(Sanitize(o.Label), o.Value))
+				opts = append(opts, huh.NewOption(sanitizeLine(o.Label), o.Value))
 			}
 			fields = append(fields, huh.NewMultiSelect[string]().Title(title).Description(desc+" (space toggles)").Options(opts...).Value(&lists[i]).Validate(f.checkChoices))
 		}

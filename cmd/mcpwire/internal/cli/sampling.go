@@ -68,7 +68,7 @@ func (f *samplingFlags) answer(ctx context.Context, io *IOStreams, req *mcp.Crea
 // confirmSampling shows the request and the command's reply, and sends
 // the reply only when the person approves it.
 func confirmSampling(ctx context.Context, io *IOStreams, req *mcp.CreateMessageRequest, res *mcp.CreateMessageResult) (*mcp.CreateMessageResult, error) {
-	detail := samplingSummary(io, req) + "\n\nThe reply of --sampling-cmd (model " + Sanitize(res.Model) + "):\n" + contentText(io, res.Content)
+	detail := samplingSummary(io, req) + "\n\nThe reply of --sampling-cmd (model " + sanitizeLine(res.Model) + "):\n" + replyIndent + contentText(io, res.Content, replyIndent)
 	var choice int
 	err := io.ask(func(p Prompter) error {
 		var err error
@@ -87,15 +87,15 @@ func confirmSampling(ctx context.Context, io *IOStreams, req *mcp.CreateMessageR
 func samplingSummary(io *IOStreams, req *mcp.CreateMessageRequest) string {
 	var b strings.Builder
 	if req.SystemPrompt != "" {
-		fmt.Fprintf(&b, "System prompt: %s\n", Sanitize(io.Redact(req.SystemPrompt)))
+		fmt.Fprintf(&b, "System prompt: %s\n", sanitizeIndented(io.Redact(req.SystemPrompt), replyIndent))
 	}
 	for _, m := range req.Messages {
-		fmt.Fprintf(&b, "%s: %s\n", Sanitize(string(m.Role)), contentText(io, m.Content))
+		fmt.Fprintf(&b, "%s: %s\n", sanitizeLine(string(m.Role)), contentText(io, m.Content, replyIndent))
 	}
 	if p := req.ModelPreferences; p != nil {
 		var hints []string
 		for _, h := range p.Hints {
-			hints = append(hints, Sanitize(h.Name))
+			hints = append(hints, sanitizeLine(h.Name))
 		}
 		fmt.Fprintf(&b, "Model preferences: hints %s; cost %s, speed %s, intelligence %s\n",
 			orNone(strings.Join(hints, ", ")), priority(p.CostPriority), priority(p.SpeedPriority), priority(p.IntelligencePriority))
@@ -107,25 +107,30 @@ func samplingSummary(io *IOStreams, req *mcp.CreateMessageRequest) string {
 	if len(req.Tools) > 0 {
 		var names []string
 		for _, t := range req.Tools {
-			names = append(names, Sanitize(t.Name))
+			names = append(names, sanitizeLine(t.Name))
 		}
 		fmt.Fprintf(&b, "\nTools: %s", strings.Join(names, ", "))
 	}
 	return b.String()
 }
 
+// replyIndent indents the lines of a server's text after the first in
+// the sampling summary (and the whole reply), which leaves the start of a
+// line to mcpwire's own labels.
+const replyIndent = "  "
+
 // contentText is sampling content as text: text blocks as they are,
-// others by their kind.
-func contentText(io *IOStreams, c mcp.SamplingContent) string {
+// others by their kind; every line after the first indented by indent.
+func contentText(io *IOStreams, c mcp.SamplingContent, indent string) string {
 	var parts []string
 	for _, block := range c {
 		if block.Type == mcp.ContentText {
-			parts = append(parts, Sanitize(io.Redact(block.Text)))
+			parts = append(parts, sanitizeIndented(io.Redact(block.Text), indent))
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("[%s %s]", Sanitize(block.Type), Sanitize(block.MimeType)))
+		parts = append(parts, fmt.Sprintf("[%s %s]", sanitizeLine(block.Type), sanitizeLine(block.MimeType)))
 	}
-	return strings.Join(parts, "\n")
+	return strings.Join(parts, "\n"+indent)
 }
 
 func priority(p *float64) string {

@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,6 +20,13 @@ const evil = "\x1b]0;owned\x07\x1b[2J\u009b31m"
 // escapingServer is a Streamable HTTP MCP server, written by hand, whose
 // every name, title and description carries escape sequences.
 func escapingServer(t *testing.T) string {
+	t.Helper()
+	return escapingServerWithout(t)
+}
+
+// escapingServerWithout is escapingServer, failing the methods named with
+// an error whose message carries the escape sequences.
+func escapingServerWithout(t *testing.T, failing ...string) string {
 	t.Helper()
 	results := map[string]any{
 		"initialize": map[string]any{
@@ -54,7 +64,7 @@ func escapingServer(t *testing.T) string {
 			return
 		}
 		reply := map[string]any{"jsonrpc": "2.0", "id": req.ID}
-		if res, ok := results[req.Method]; ok {
+		if res, ok := results[req.Method]; ok && !slices.Contains(failing, req.Method) {
 			reply["result"] = res
 		} else {
 			reply["error"] = map[string]any{"code": -32601, "message": "no " + req.Method + evil}
@@ -95,8 +105,18 @@ func TestLiveStderrIsSanitized(t *testing.T) {
 	if strings.ContainsAny(r.err, "\x1b\x07") {
 		t.Errorf("raw escape on stderr: %q", r.err)
 	}
-	if !strings.Contains(r.err, "boom^[]0;owned^G^[[2J") {
+	if !strings.Contains(r.err, "[sh] boom^[]0;owned^G^[[2J") {
 		t.Errorf("stderr %q, want the server's line in caret notation", r.err)
+	}
+}
+
+// Copied live, a stdio server's stderr lines are prefixed with its
+// command's name, as a configured server's are with its name: a line
+// cannot pass for one of mcpwire's own.
+func TestLiveStderrIsPrefixed(t *testing.T) {
+	r := run(t, "tools", "--verbose", "--", "sh", "-c", `printf 'mcpwire: fake\nsecond' >&2; printf ' half\n' >&2; exit 3`)
+	if linesStarting(r.err, "mcpwire: fake") != 0 || !strings.Contains(r.err, "[sh] mcpwire: fake\n[sh] second half\nmcpwire: cannot connect") {
+		t.Errorf("stderr %q, want the server's lines prefixed with [sh]", r.err)
 	}
 }
 
@@ -105,5 +125,21 @@ func TestProgressMessageIsSanitized(t *testing.T) {
 	got := progressText(mcp.ProgressNotification{Progress: 1, Message: "step" + evil})
 	if strings.ContainsAny(got, "\x1b\x07\u009b") || !strings.Contains(got, "step^[") {
 		t.Errorf("progressText = %q", got)
+	}
+}
+
+// serve's warnings carry a server's error messages (a failed listing of
+// its resource templates): they reach the operator's terminal without
+// their escape sequences, on one line.
+func TestServeWarningsAreSanitized(t *testing.T) {
+	untrustedHome(t)
+	url := escapingServerWithout(t, "resources/templates/list")
+	write(t, filepath.Join(os.Getenv("HOME"), ".cursor", "mcp.json"), `{"mcpServers": {"evil": {"url": "`+url+`"}}}`)
+	r := run(t, "serve", "--stdio").wantCode(t, 0) // stdin is empty: the host left at once
+	if !strings.Contains(r.err, "listing its resource templates") {
+		t.Fatalf("no warning about the failed listing:\n%s", r.err)
+	}
+	if strings.ContainsAny(r.err, "\x1b\x07\u009b") {
+		t.Errorf("raw escape on stderr: %q", r.err)
 	}
 }

@@ -141,7 +141,11 @@ func (o *gatewayOptions) Run(ctx context.Context, streams *IOStreams, p Parsed) 
 	}
 	// Every exit closes the manager, which ends every child it started.
 	defer m.Close()
-	warn := func(err error) { fmt.Fprintf(streams.ErrOut, "mcpwire: serve: %s\n", streams.Redact(err.Error())) }
+	// A warning can carry an upstream server's error message: one line,
+	// without its escape sequences.
+	warn := func(err error) {
+		fmt.Fprintf(streams.ErrOut, "mcpwire: serve: %s\n", Sanitize(fold(streams.Redact(err.Error()))))
+	}
 	gopts := &gateway.Options{
 		Name: ClientName, Version: Version(),
 		Separator: o.Separator, Prefixes: prefixes, NoPrefix: o.NoPrefix, Servers: only, Relay: relay,

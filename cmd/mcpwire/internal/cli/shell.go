@@ -135,9 +135,9 @@ func (sh *shell) clientOptions(opts *mcp.ClientOptions) {
 	opts.OnResourcesListChanged = func(context.Context) { note(mcp.NotificationResourcesListChanged) }
 	opts.OnPromptsListChanged = func(context.Context) { note(mcp.NotificationPromptsListChanged) }
 	opts.OnResourceUpdated = func(_ context.Context, u mcp.ResourceUpdated) {
-		sh.println(Sanitize("notification: resources/updated " + u.URI))
+		sh.println(sanitizeLine("notification: resources/updated " + u.URI))
 	}
-	opts.OnLogMessage = func(_ context.Context, m mcp.LoggingMessage) { sh.println(Sanitize(LogLine(m))) }
+	opts.OnLogMessage = func(_ context.Context, m mcp.LoggingMessage) { sh.println(logText(m)) }
 }
 
 // listChangedNotes say what each list_changed notification means.

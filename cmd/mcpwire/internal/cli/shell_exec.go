@@ -196,7 +196,9 @@ func (sh *shell) toolList(ctx context.Context) ([]mcp.Tool, error) {
 
 // candidates are the completions of the last word of line: commands,
 // tool names, argument names ("K="), enum values, resource URIs, prompt
-// names and log levels.
+// names and log levels. A server's word that cannot be typed as one, or
+// that would steer the terminal (see completable), is left out: the
+// candidates are printed and put on the line as they are.
 func (sh *shell) candidates(ctx context.Context, line string) []string {
 	head, word := splitLastWord(line)
 	fields := strings.Fields(head)
@@ -222,7 +224,7 @@ func (sh *shell) candidates(ctx context.Context, line string) []string {
 	}
 	var out []string
 	for _, c := range all {
-		if strings.HasPrefix(c, word) {
+		if strings.HasPrefix(c, word) && completable(c) {
 			out = append(out, c)
 		}
 	}

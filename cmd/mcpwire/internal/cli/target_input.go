@@ -194,7 +194,7 @@ func (a *answers) url(ctx context.Context, io *IOStreams, req *mcp.ElicitRequest
 		action = mcp.ElicitCancel
 	}
 	fmt.Fprintf(io.ErrOut, "mcpwire: %s asks you to open a URL: %s\nmcpwire:   %s\nmcpwire: %sd: mcpwire opens no URL for a server; open it yourself if you trust it, then run the command again\n",
-		asker(ctx), quoteQuestion(io, req.Message), Sanitize(io.Redact(req.URL)), action)
+		asker(ctx), quoteQuestion(io, req.Message), sanitizeLine(io.Redact(req.URL)), action)
 	return &mcp.ElicitResult{Action: action}, nil
 }
 

@@ -156,7 +156,7 @@ func describeInspection(w io.Writer, in *config.Inspection) {
 		fmt.Fprintf(w, "  %s (%s)\n", Sanitize(s.Name), transportName(s.Type))
 		line := func(label, value string) {
 			if value != "" {
-				fmt.Fprintf(w, "    %-9s %s\n", label+":", Sanitize(value))
+				fmt.Fprintf(w, "    %-9s %s\n", label+":", sanitizeLine(value)) // a newline must not add a line
 			}
 		}
 		line("command", s.Command)
@@ -199,6 +199,13 @@ func urlForReview(raw string) string {
 		return raw
 	}
 	out := (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String()
+	if h := u.Hostname(); !isASCII(h) { // its letters can copy another's
+		if ascii, ok := asciiDomain(h); ok {
+			out += " (domain in ASCII: " + ascii + ")"
+		} else {
+			out += " (not a valid international domain name)"
+		}
+	}
 	if u.User != nil {
 		out += " (with a user name in the URL)"
 	}
