@@ -1,3 +1,5 @@
+//go:build unix
+
 package server
 
 import (
@@ -37,7 +39,14 @@ var stuckOuts = []stuckOut{
 	// write in progress.
 	{"blocking pipe", func(t *testing.T) (io.WriteCloser, *os.File) {
 		var fds [2]int
-		if err := syscall.Pipe2(fds[:], syscall.O_CLOEXEC); err != nil {
+		syscall.ForkLock.RLock()
+		err := syscall.Pipe(fds[:])
+		if err == nil {
+			syscall.CloseOnExec(fds[0])
+			syscall.CloseOnExec(fds[1])
+		}
+		syscall.ForkLock.RUnlock()
+		if err != nil {
 			t.Fatal(err)
 		}
 		return os.NewFile(uintptr(fds[1]), "blocking-w"), os.NewFile(uintptr(fds[0]), "blocking-r")
@@ -154,4 +163,39 @@ func startLargeReply(t *testing.T, hostOut io.Writer, peer io.Reader) {
 func isResponseTo(t *testing.T, line string, id int64) bool {
 	r := decodeResponse(t, line)
 	return r != nil && r.ID == jsonrpc.Int64ID(id) && r.Error == nil
+}
+
+// TestChildEndsWhileItsStdoutIsNotRead: the server as a child process
+// (ServeStdio), whose host stops reading its stdout in the middle of a
+// reply and then closes its stdin, exits once the request in flight has
+// had drainTimeout to be answered.
+func TestChildEndsWhileItsStdoutIsNotRead(t *testing.T) {
+	ctx, kill := context.WithCancel(context.Background())
+	defer kill()
+	cmd := ChildCommand().Command(ctx)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	startLargeReply(t, stdin, stdout)
+	go func() { exited <- cmd.Wait() }()
+	_ = stdin.Close()
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("the child: %v, want a normal exit", err)
+		}
+	case <-time.After(hangBound):
+		kill()
+		<-exited
+		t.Fatalf("the child still runs %v after its stdin ended, blocked writing to a host that does not read", hangBound)
+	}
 }
