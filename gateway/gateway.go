@@ -301,6 +301,15 @@ func (g *Gateway) callTool(ctx context.Context, req *server.ToolRequest) (*serve
 // ServeLines serves one host on JSON lines (mcpwire serve --stdio) until
 // in ends, ctx ends or the gateway is closed. It closes in and out.
 //
+// A host that stops reading out does not keep ServeLines or Close from
+// returning: when in ends, the calls in flight get 2 s to be answered; a
+// write still blocked then, or when ctx ends or the gateway is closed, is
+// given up, and out is closed, which interrupts the write when out is an
+// OS pipe in the runtime's poller (as os.Pipe makes them) or a network
+// connection. Otherwise the goroutine writing stays until out's Write
+// returns, which is the caller's to bring about (closing what is behind
+// out), or the process's exit.
+//
 // The host's lines go through package transport's stream, not the server
 // core's own (which stays separate from the client's framing for tests):
 // it writes a reply with one system call from the replying goroutine and

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
@@ -26,9 +27,23 @@ type rawWriter interface {
 //
 // Concurrency: Read from one goroutine at a time; Write and WriteRaw from
 // many (they are serialized whole); Close at any time, idempotent.
+//
+// A client that stops reading blocks the write in progress. Close must end
+// the session all the same, so a write either can be cut short (an
+// in-memory pipe, which closing ends; a writer with write deadlines, such
+// as an OS pipe in the runtime's poller or a network connection, which
+// Close gives a deadline already past) and runs on the writing goroutine,
+// or it cannot (a pipe a child process inherited in blocking mode, a
+// writer of the caller's) and runs on a goroutine of its own that Write
+// stops waiting for at Close (or when ctx ends): that goroutine ends when
+// the underlying Write returns, which is up to whatever is behind it.
 type lineStream struct {
 	w       io.Writer
 	closeFn func() error
+	// cut cuts short a write in progress, nil when nothing but closeFn
+	// can; handOff says writes cannot be cut short at all.
+	cut     func()
+	handOff bool
 
 	wlock  chan struct{} // one-slot semaphore over w, so waiting honours ctx
 	frames chan lineFrame
@@ -51,7 +66,9 @@ type queued struct {
 }
 
 // newLineStream reads frames from r and writes them to w; closeFn must
-// unblock a pending read of r and a pending write to w (closing pipes does).
+// unblock a pending read of r (closing a pipe does) and release w. A
+// pending write to w need not be something closeFn can end (see
+// lineStream).
 func newLineStream(r io.Reader, w io.Writer, closeFn func() error) *lineStream {
 	s := &lineStream{
 		w:       w,
@@ -60,8 +77,30 @@ func newLineStream(r io.Reader, w io.Writer, closeFn func() error) *lineStream {
 		frames:  make(chan lineFrame),
 		closed:  make(chan struct{}),
 	}
+	s.cut, s.handOff = writeCutter(w)
 	go s.readLines(r)
 	return s
+}
+
+// writeDeadliner is a writer whose blocked Write a deadline cuts short.
+type writeDeadliner interface {
+	SetWriteDeadline(t time.Time) error
+}
+
+// writeCutter says how a write in progress to w is cut short: by cut,
+// by closing w (an io.Pipe, cut nil), or not at all (handOff).
+func writeCutter(w io.Writer) (cut func(), handOff bool) {
+	switch w := w.(type) {
+	case *io.PipeWriter:
+		return nil, false
+	case writeDeadliner:
+		// An *os.File answers with an error when it is not in the
+		// poller (a terminal, a regular file, a blocking pipe).
+		if w.SetWriteDeadline(time.Time{}) == nil {
+			return func() { _ = w.SetWriteDeadline(time.Unix(1, 0)) }, false
+		}
+	}
+	return nil, true
 }
 
 func (s *lineStream) readLines(r io.Reader) {
@@ -144,32 +183,69 @@ func (s *lineStream) Write(ctx context.Context, msg jsonrpc.Message) error {
 	return s.WriteRaw(ctx, append(b, '\n'))
 }
 
-// WriteRaw writes b as it is, serialized with messages.
+// WriteRaw writes b as it is, serialized with messages. b must not change
+// afterwards: a write handed off (see lineStream) may still use it after
+// WriteRaw returned.
 func (s *lineStream) WriteRaw(ctx context.Context, b []byte) error {
 	select {
 	case s.wlock <- struct{}{}:
 	case <-s.closed:
-		return fmt.Errorf("%w: stream closed", jsonrpc.ErrClosed)
+		return errLineStreamClosed
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	defer func() { <-s.wlock }()
 	select {
 	case <-s.closed:
-		return fmt.Errorf("%w: stream closed", jsonrpc.ErrClosed)
+		<-s.wlock
+		return errLineStreamClosed
 	default:
 	}
-	if _, err := s.w.Write(b); err != nil {
+	if s.handOff {
+		return s.writeHandedOff(ctx, b)
+	}
+	_, err := s.w.Write(b)
+	<-s.wlock
+	if err != nil {
 		return fmt.Errorf("%w: writing: %w", jsonrpc.ErrClosed, err)
 	}
 	return nil
 }
 
-// Close closes both directions. It is idempotent.
+var errLineStreamClosed = fmt.Errorf("%w: stream closed", jsonrpc.ErrClosed)
+
+// writeHandedOff writes b on a goroutine of its own, holding the write
+// lock until the write is over, so that a line whose writer stopped
+// waiting is still written whole before the next: Close, or the end of
+// ctx, stops the wait, not the write.
+func (s *lineStream) writeHandedOff(ctx context.Context, b []byte) error {
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.w.Write(b)
+		<-s.wlock
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			return fmt.Errorf("%w: writing: %w", jsonrpc.ErrClosed, err)
+		}
+		return nil
+	case <-s.closed:
+		return errLineStreamClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Close closes both directions, cutting short a write in progress where
+// the writer allows it (see lineStream). It is idempotent.
 func (s *lineStream) Close() error {
 	var err error
 	s.once.Do(func() {
 		close(s.closed)
+		if s.cut != nil {
+			s.cut()
+		}
 		if s.closeFn != nil {
 			err = s.closeFn()
 		}

@@ -18,9 +18,7 @@ func (r *Replay) ServeStdio(ctx context.Context) error {
 		r.mu.Unlock()
 		return errors.New("mcptest: the replay is closed")
 	}
-	st := newLineStream(os.Stdin, os.Stdout, func() error {
-		return errors.Join(os.Stdout.Close(), os.Stdin.Close())
-	})
+	st := stdioStream()
 	r.streams[st] = struct{}{}
 	r.wg.Add(1)
 	r.mu.Unlock()

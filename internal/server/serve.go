@@ -98,6 +98,14 @@ func (ss *Session) serveStream(ctx context.Context, out *streamOut) error {
 // to os.Stderr (unless Options.Stderr is set) and the crash fault writes
 // "mcptest: crashing on purpose" to stderr and exits the process with
 // status 3. It returns when stdin ends or ctx ends, having closed stdout.
+//
+// A host that stops reading stdout does not keep it from returning: when
+// stdin ends, the requests in flight get drainTimeout (2 s) to be
+// answered, and a write still blocked then, or when ctx ends or the
+// server is closed, is given up. On Linux a stdout pipe is written
+// through a file of its own in the runtime's poller, which cuts such a
+// write short; elsewhere (and for stdout that is no pipe) the write is
+// left to a goroutine that ends with the process.
 func (s *Server) ServeStdio(ctx context.Context) error {
 	s.mu.Lock()
 	if s.stderr == nil {
@@ -108,10 +116,18 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 		os.Exit(3)
 	}
 	s.mu.Unlock()
-	st := newLineStream(os.Stdin, os.Stdout, func() error {
-		return errors.Join(os.Stdout.Close(), os.Stdin.Close())
+	return s.Serve(ctx, stdioStream())
+}
+
+// stdioStream is the line stream of a server that runs as a child
+// process: it reads os.Stdin and writes os.Stdout, through a file whose
+// blocked write Close can cut short when there is one (cuttableOutput),
+// and closes both.
+func stdioStream() *lineStream {
+	out, release := cuttableOutput(os.Stdout)
+	return newLineStream(os.Stdin, out, func() error {
+		return errors.Join(release(), os.Stdout.Close(), os.Stdin.Close())
 	})
-	return s.Serve(ctx, st)
 }
 
 // pipePair returns two connected line streams over in-memory pipes.
@@ -151,6 +167,15 @@ func (s *Server) servePipe() (client jsonrpc.Stream, ss *Session, done <-chan st
 // out, as ServeStdio does on the process's own streams but without its
 // crash and stderr wiring: a program that embeds the server (the gateway's
 // --stdio) owns its process. Both are closed when serving ends.
+//
+// A client that stops reading out does not keep ServeLines or Close from
+// returning. A write blocked when serving ends is cut short when out
+// allows it: an *io.PipeWriter by its Close, a writer with
+// SetWriteDeadline (an OS pipe in the runtime's poller, a network
+// connection) by a deadline already past. Any other write (a blocking
+// pipe, a writer of the caller's) is left to a goroutine of its own,
+// which ends when out's Write returns: the caller owns out, and closing
+// what is behind it (or the client reading again) ends that goroutine.
 func (s *Server) ServeLines(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
 	st := newLineStream(in, out, func() error { return errors.Join(out.Close(), in.Close()) })
 	return s.Serve(ctx, st)

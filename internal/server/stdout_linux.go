@@ -1,0 +1,44 @@
+package server
+
+import (
+	"os"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// cuttableOutput returns a file that writes where out does and whose
+// blocked write a deadline can cut short, and how to release it; out
+// itself when that cannot be had, or when out is cut short already.
+//
+// A child process inherits its stdout pipe in blocking mode (os/exec
+// hands it over so), and a blocking write cannot be cut short: the line
+// stream would then write through a goroutine per line (see lineStream),
+// a hand-off on every reply. Putting out itself in non-blocking mode is
+// not an option: the mode belongs to the open file, which the child's
+// stderr may share (2>&1), and stderr writes would then fail with EAGAIN.
+// Opening the pipe again through /proc gives a file of its own, whose
+// mode touches nothing else. Linux only: elsewhere /dev/fd duplicates the
+// descriptor, file and mode included.
+func cuttableOutput(out *os.File) (*os.File, func() error) {
+	keep := func() error { return nil }
+	if out.SetWriteDeadline(time.Time{}) == nil {
+		return out, keep // in the runtime's poller already
+	}
+	fi, err := out.Stat()
+	if err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		return out, keep // a terminal, a regular file, a socket
+	}
+	// Fd is safe here: it changes the mode only of a file in the poller.
+	path := "/proc/self/fd/" + strconv.FormatUint(uint64(out.Fd()), 10)
+	fd, err := syscall.Open(path, syscall.O_WRONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return out, keep // no /proc, or no reader left (ENXIO)
+	}
+	f := os.NewFile(uintptr(fd), out.Name()) // non-blocking: in the poller
+	if f.SetWriteDeadline(time.Time{}) != nil {
+		_ = f.Close()
+		return out, keep
+	}
+	return f, f.Close
+}
