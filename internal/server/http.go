@@ -452,6 +452,7 @@ func (h *HTTPHandler) newSession(r *http.Request, stateless bool) (*httpOut, err
 		ss.mu.Unlock()
 		return o, nil
 	}
+	ss.setID(newSessionID())
 	h.mu.Lock()
 	h.sessions[ss.ID()] = o
 	h.mu.Unlock()

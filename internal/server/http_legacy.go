@@ -115,6 +115,7 @@ func (h *LegacySSEHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 	if h.Peer != nil {
 		ss.peer = h.Peer(r)
 	}
+	ss.setID(newSessionID())
 	h.mu.Lock()
 	h.sessions[ss.ID()] = o
 	h.mu.Unlock()
