@@ -24,6 +24,10 @@ import (
 // authorization server.
 const jwksRefetchFloor = 30 * time.Second
 
+// jwksFetchTimeout bounds one fetch of the key set (metadata included),
+// whatever client OAuthOptions gave.
+const jwksFetchTimeout = 10 * time.Second
+
 // maxJWKSBytes bounds a key set or metadata document read from the
 // network.
 const maxJWKSBytes = 1 << 20
@@ -136,7 +140,12 @@ func (s *keySet) key(ctx context.Context, kid string) (crypto.PublicKey, error) 
 		}
 		return nil, fmt.Errorf("the JWT's key %q is not in the authorization server's key set", clip(kid))
 	}
-	s.failed = s.fetchLocked(ctx)
+	// The fetch is the key set's, not this request's: a caller that
+	// hangs up must not make it fail (and, through the floor, refuse
+	// every other caller's token), so it runs on its own bound.
+	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), jwksFetchTimeout)
+	defer cancel()
+	s.failed = s.fetchLocked(fctx)
 	if s.failed != nil {
 		return nil, s.failed
 	}
