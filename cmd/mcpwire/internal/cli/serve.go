@@ -242,10 +242,10 @@ func (o *gatewayOptions) serveHTTP(ctx context.Context, streams *IOStreams, g *g
 		ln.Close()
 		return err
 	}
-	srv := &http.Server{Handler: g.Handler(&gateway.HTTPOptions{
+	srv := newServeHTTPServer(g.Handler(&gateway.HTTPOptions{
 		AllowedHosts: o.AllowedHosts, LegacySSE: o.LegacySSE, BearerToken: token, SessionKeys: keys, SessionMaxAge: o.SessionAge,
 		OAuth: o.Ops.oauth(), Metrics: o.Ops.MetricsListen == "",
-	})}
+	}))
 	fmt.Fprintf(streams.ErrOut, "mcpwire: serving at http://%s/mcp\n", ln.Addr())
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
