@@ -423,11 +423,15 @@ func (h *HTTPHandler) session(w http.ResponseWriter, r *http.Request) *httpOut {
 	reopen := o == nil && h.sealer != nil && !h.revokedLocked(id)
 	h.mu.Unlock()
 	if reopen {
-		o = h.reopen(id)
+		o = h.reopen(id, r)
 	}
 	if o != nil && h.outlived(o.issued) {
 		h.warn(h.tooOld(o.issued))
 		h.ExpireSession(id)
+		o = nil
+	}
+	if o != nil && !h.ownedBy(o.ss, r) {
+		h.warn(errNotOwner)
 		o = nil
 	}
 	if o == nil {

@@ -167,6 +167,9 @@ func (h *LegacySSEHandler) servePost(w http.ResponseWriter, r *http.Request) {
 	h.mu.Lock()
 	o := h.sessions[r.URL.Query().Get("sessionId")]
 	h.mu.Unlock()
+	if o != nil && h.Peer != nil && h.Peer(r) != o.ss.peer {
+		o = nil // another caller's session: as if there were none
+	}
 	if o == nil {
 		http.Error(w, "mcptest legacy SSE: unknown sessionId", http.StatusNotFound)
 		return
