@@ -103,8 +103,8 @@ func (o *gatewayOptions) check() (map[string]string, error) {
 	if o.NoAuth && (o.Stdio || o.AuthTokenEnv != "" || o.Ops.OAuthIssuer != "") {
 		return nil, Usagef("--no-auth is for --listen, without --auth-token-env or --oauth-issuer")
 	}
-	if o.AuthTokenEnv != "" && os.Getenv(o.AuthTokenEnv) == "" {
-		return nil, Usagef("--auth-token-env: the environment variable %s is not set or empty", o.AuthTokenEnv)
+	if o.AuthTokenEnv != "" && strings.TrimSpace(os.Getenv(o.AuthTokenEnv)) == "" {
+		return nil, Usagef("--auth-token-env: the environment variable %s is not set, or empty or white space only", o.AuthTokenEnv)
 	}
 	if o.Separator == "" {
 		return nil, Usagef("--separator must not be empty")
