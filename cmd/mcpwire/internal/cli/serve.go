@@ -128,7 +128,7 @@ func (o *gatewayOptions) Run(ctx context.Context, streams *IOStreams, p Parsed) 
 	if err != nil {
 		return err
 	}
-	if err := o.loadSessionKeys(); err != nil {
+	if err := o.loadSessionKeys(streams); err != nil {
 		return err
 	}
 	// What upstreams ask of their client (sampling, elicitation, roots)
