@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"io"
 	"net/http"
 	"strings"
@@ -14,19 +13,7 @@ import (
 // as much as it cared to send.
 func TestLegacyMessageBodyIsBounded(t *testing.T) {
 	hs := NewHTTPServer(t, NewDefault(&Options{NoRecord: true}), nil)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, hs.SSEURL, nil)
-	req.Header.Set("Accept", "text/event-stream")
-	resp, err := hs.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ev, err := openEvents(t, resp).next()
-	if err != nil || ev.Type != "endpoint" {
-		t.Fatalf("first event %+v, %v", ev, err)
-	}
-	endpoint := strings.TrimSuffix(hs.SSEURL, "/sse") + string(ev.Data)
+	endpoint := openLegacy(t, hs)
 	// A well-formed notification, one byte over the bound, sent as it is
 	// made rather than held in memory here.
 	head, tail := `{"jsonrpc":"2.0","method":"notifications/big","params":{"p":"`, `"}}`
