@@ -94,6 +94,11 @@ func (o *gatewayOptions) check() (map[string]string, error) {
 	if o.Stdio && (len(o.AllowedHosts) > 0 || o.LegacySSE || o.AuthTokenEnv != "" || o.SessionKey != "" || o.SessionAge != defaultSessionMaxAge) {
 		return nil, Usagef("--allowed-host, --legacy-sse, --auth-token-env, --session-key-file and --session-max-age are for --listen")
 	}
+	for i, h := range o.AllowedHosts {
+		if err := checkAllowedHost(i, h); err != nil {
+			return nil, err
+		}
+	}
 	if o.SessionAge < 0 {
 		return nil, Usagef("--session-max-age must not be negative (0: no bound)")
 	}
