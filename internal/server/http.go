@@ -67,7 +67,9 @@ type HTTPOptions struct {
 	// Peer, when set, names who sent the request that starts a session
 	// (an initialize, or a stateless or 2026-07-28 request); the session's
 	// tool handlers read it back as Session.Peer. A gateway in front of
-	// the handler puts the authenticated caller there.
+	// the handler puts the authenticated caller there. A session then
+	// serves only that caller: a request from another naming its id gets
+	// 404 (the legacy handler's Peer does the same).
 	Peer func(*http.Request) string
 }
 
