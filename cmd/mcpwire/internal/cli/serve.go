@@ -109,7 +109,7 @@ func (o *gatewayOptions) check() (map[string]string, error) {
 		return nil, Usagef("--no-auth is for --listen, without --auth-token-env or --oauth-issuer")
 	}
 	if o.AuthTokenEnv != "" && strings.TrimSpace(os.Getenv(o.AuthTokenEnv)) == "" {
-		return nil, Usagef("--auth-token-env: the environment variable %s is not set, or empty or white space only", o.AuthTokenEnv)
+		return nil, Usagef("--auth-token-env: the environment variable %s is not set or empty (or white space only)", o.AuthTokenEnv)
 	}
 	if o.Separator == "" {
 		return nil, Usagef("--separator must not be empty")
