@@ -24,6 +24,10 @@ import (
 // authorization server.
 const jwksRefetchFloor = 30 * time.Second
 
+// jwksFetchTimeout bounds one fetch of the key set (metadata included),
+// whatever client OAuthOptions gave.
+const jwksFetchTimeout = 10 * time.Second
+
 // maxJWKSBytes bounds a key set or metadata document read from the
 // network.
 const maxJWKSBytes = 1 << 20
@@ -110,11 +114,17 @@ func (k *jwk) publicKey() (crypto.PublicKey, error) {
 type keySet struct {
 	client *http.Client
 	issuer string
-	url    string // the JWKS; empty until the issuer's metadata named it
 	floor  time.Duration
 	now    func() time.Time
 
-	mu      sync.Mutex // held across a fetch: one fetch at a time
+	// fetching is held across a fetch: one at a time. It guards url.
+	fetching sync.Mutex
+	url      string // the JWKS; empty until the issuer's metadata named it
+
+	// mu guards what a check reads. It is never held across a fetch, so
+	// a token under a key already held is checked while a made-up kid's
+	// fetch waits on the issuer.
+	mu      sync.Mutex
 	keys    map[string]crypto.PublicKey
 	fetched time.Time
 	failed  error // of the last fetch, nil when it succeeded
@@ -122,49 +132,74 @@ type keySet struct {
 
 // key returns the key named kid ("" matches a set's one key without kid).
 func (s *keySet) key(ctx context.Context, kid string) (crypto.PublicKey, error) {
+	if k, err, done := s.held(kid); done {
+		return k, err
+	}
+	s.fetching.Lock()
+	defer s.fetching.Unlock()
+	// Another caller's fetch may have brought the key, or counts for
+	// the floor.
+	if k, err, done := s.held(kid); done {
+		return k, err
+	}
+	s.mu.Lock()
+	s.fetched = s.now() // a failed fetch counts too, for the floor
+	s.mu.Unlock()
+	// The fetch is the key set's, not this request's: a caller that
+	// hangs up must not make it fail (and, through the floor, refuse
+	// every other caller's token), so it runs on its own bound.
+	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), jwksFetchTimeout)
+	defer cancel()
+	keys, err := s.fetch(fctx)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if k, ok := s.keys[kid]; ok {
-		return k, nil
+	if s.failed = err; err != nil {
+		return nil, err
 	}
-	// The floor holds after a failed fetch too, the first included: an
-	// issuer that is down is not asked once per token (each fetch waits
-	// the client's timeout with the lock held).
-	if !s.fetched.IsZero() && s.now().Sub(s.fetched) < s.floor {
-		if s.keys == nil && s.failed != nil {
-			return nil, fmt.Errorf("%w (tried again at most once every %s)", s.failed, s.floor)
-		}
-		return nil, fmt.Errorf("the JWT's key %q is not in the authorization server's key set", clip(kid))
-	}
-	s.failed = s.fetchLocked(ctx)
-	if s.failed != nil {
-		return nil, s.failed
-	}
+	s.keys = keys
 	if k, ok := s.keys[kid]; ok {
 		return k, nil
 	}
 	return nil, fmt.Errorf("the JWT's key %q is not in the authorization server's key set", clip(kid))
 }
 
-func (s *keySet) fetchLocked(ctx context.Context) error {
-	s.fetched = s.now() // a failed fetch counts too, for the floor
+// held answers from what is held: the key, or, within the floor of the
+// last fetch, why there is none. done is false when a fetch is due.
+func (s *keySet) held(kid string) (crypto.PublicKey, error, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if k, ok := s.keys[kid]; ok {
+		return k, nil, true
+	}
+	// The floor holds after a failed fetch too, the first included: an
+	// issuer that is down is not asked once per token.
+	if !s.fetched.IsZero() && s.now().Sub(s.fetched) < s.floor {
+		if s.keys == nil && s.failed != nil {
+			return nil, fmt.Errorf("%w (tried again at most once every %s)", s.failed, s.floor), true
+		}
+		return nil, fmt.Errorf("the JWT's key %q is not in the authorization server's key set", clip(kid)), true
+	}
+	return nil, nil, false
+}
+
+// fetch reads the key set; s.fetching is held.
+func (s *keySet) fetch(ctx context.Context) (map[string]crypto.PublicKey, error) {
 	if s.url == "" {
 		u, err := s.discover(ctx)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		s.url = u
 	}
 	var b []byte
 	if err := s.getJSON(ctx, s.url, &b); err != nil {
-		return fmt.Errorf("fetching the key set: %w", err)
+		return nil, fmt.Errorf("fetching the key set: %w", err)
 	}
 	keys, err := parseJWKS(b)
 	if err != nil {
-		return fmt.Errorf("the key set at %s: %w", redactURL(s.url), err)
+		return nil, fmt.Errorf("the key set at %s: %w", redactURL(s.url), err)
 	}
-	s.keys = keys
-	return nil
+	return keys, nil
 }
 
 // discover reads jwks_uri from the issuer's metadata: RFC 8414's

@@ -26,6 +26,9 @@ type testIssuer struct {
 	keys    []map[string]string // the public JWKs served
 	fetches int
 	down    bool // the JWKS answers 503
+	// hold, when set, makes each JWKS fetch say so on holding and then
+	// wait until hold is closed.
+	hold, holding chan struct{}
 }
 
 func newTestIssuer(t *testing.T) *testIssuer {
@@ -35,6 +38,13 @@ func newTestIssuer(t *testing.T) *testIssuer {
 		_ = json.NewEncoder(w).Encode(map[string]string{"issuer": is.url, "jwks_uri": is.url + "/jwks"})
 	})
 	mux.HandleFunc("GET /jwks", func(w http.ResponseWriter, _ *http.Request) {
+		is.mu.Lock()
+		hold, holding := is.hold, is.holding
+		is.mu.Unlock()
+		if hold != nil {
+			holding <- struct{}{}
+			<-hold
+		}
 		is.mu.Lock()
 		defer is.mu.Unlock()
 		is.fetches++
@@ -58,6 +68,15 @@ func (is *testIssuer) publish(keys ...*testKey) {
 	for _, k := range keys {
 		is.keys = append(is.keys, k.jwk)
 	}
+}
+
+// holdFetches makes every later JWKS fetch wait until the returned func
+// is called; each one that starts is sent on the returned channel.
+func (is *testIssuer) holdFetches() (<-chan struct{}, func()) {
+	is.mu.Lock()
+	defer is.mu.Unlock()
+	is.hold, is.holding = make(chan struct{}), make(chan struct{}, 1)
+	return is.holding, sync.OnceFunc(func() { close(is.hold) })
 }
 
 // setDown makes the JWKS fail (503) or serve again.

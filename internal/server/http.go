@@ -67,7 +67,9 @@ type HTTPOptions struct {
 	// Peer, when set, names who sent the request that starts a session
 	// (an initialize, or a stateless or 2026-07-28 request); the session's
 	// tool handlers read it back as Session.Peer. A gateway in front of
-	// the handler puts the authenticated caller there.
+	// the handler puts the authenticated caller there. A session then
+	// serves only that caller: a request from another naming its id gets
+	// 404 (the legacy handler's Peer does the same).
 	Peer func(*http.Request) string
 }
 
@@ -423,11 +425,15 @@ func (h *HTTPHandler) session(w http.ResponseWriter, r *http.Request) *httpOut {
 	reopen := o == nil && h.sealer != nil && !h.revokedLocked(id)
 	h.mu.Unlock()
 	if reopen {
-		o = h.reopen(id)
+		o = h.reopen(id, r)
 	}
 	if o != nil && h.outlived(o.issued) {
 		h.warn(h.tooOld(o.issued))
 		h.ExpireSession(id)
+		o = nil
+	}
+	if o != nil && !h.ownedBy(o.ss, r) {
+		h.warn(errNotOwner)
 		o = nil
 	}
 	if o == nil {
@@ -452,6 +458,7 @@ func (h *HTTPHandler) newSession(r *http.Request, stateless bool) (*httpOut, err
 		ss.mu.Unlock()
 		return o, nil
 	}
+	ss.setID(newSessionID())
 	h.mu.Lock()
 	h.sessions[ss.ID()] = o
 	h.mu.Unlock()

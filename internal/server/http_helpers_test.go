@@ -259,3 +259,20 @@ func jsonrpcErrorBody(t *testing.T, resp *http.Response) *jsonrpc.Error {
 	}
 	return r.Error
 }
+
+// openLegacy opens a legacy HTTP+SSE session on srv and returns the URL
+// its messages go to; the stream closes when the test ends.
+func openLegacy(t *testing.T, srv *HTTPServer) string {
+	t.Helper()
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, srv.SSEURL, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := openEvents(t, resp).next()
+	if err != nil || ev.Type != "endpoint" {
+		t.Fatalf("first event %+v, %v", ev, err)
+	}
+	return strings.TrimSuffix(srv.SSEURL, "/sse") + string(ev.Data)
+}

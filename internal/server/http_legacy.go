@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -38,7 +40,12 @@ func (s *Server) LegacySSEHandler() *LegacySSEHandler {
 }
 
 // ServeHTTP implements http.Handler.
-func (h *LegacySSEHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.h.ServeHTTP(w, r) }
+// A POSTed body is bounded as the Streamable handler's is: it is read
+// whole into memory.
+func (h *LegacySSEHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, maxRequestBody)
+	h.h.ServeHTTP(w, r)
+}
 
 // Requests returns every request received so far, secrets redacted;
 // none when the server keeps no record (Options.NoRecord).
@@ -115,6 +122,7 @@ func (h *LegacySSEHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 	if h.Peer != nil {
 		ss.peer = h.Peer(r)
 	}
+	ss.setID(newSessionID())
 	h.mu.Lock()
 	h.sessions[ss.ID()] = o
 	h.mu.Unlock()
@@ -159,11 +167,21 @@ func (h *LegacySSEHandler) servePost(w http.ResponseWriter, r *http.Request) {
 	h.mu.Lock()
 	o := h.sessions[r.URL.Query().Get("sessionId")]
 	h.mu.Unlock()
+	if o != nil && h.Peer != nil && h.Peer(r) != o.ss.peer {
+		o = nil // another caller's session: as if there were none
+	}
 	if o == nil {
 		http.Error(w, "mcptest legacy SSE: unknown sessionId", http.StatusNotFound)
 		return
 	}
-	body, _ := io.ReadAll(r.Body)
+	body, err := io.ReadAll(r.Body)
+	if tooLarge := (*http.MaxBytesError)(nil); errors.As(err, &tooLarge) {
+		http.Error(w, fmt.Sprintf("mcptest legacy SSE: the body is over %d bytes", tooLarge.Limit), http.StatusRequestEntityTooLarge)
+		return
+	} else if err != nil {
+		http.Error(w, "mcptest legacy SSE: reading the body: "+err.Error(), http.StatusBadRequest)
+		return
+	}
 	msgs, err := jsonrpc.DecodeFrame(body)
 	if err != nil && len(msgs) == 0 {
 		http.Error(w, "mcptest legacy SSE: "+err.Error(), http.StatusBadRequest)

@@ -37,6 +37,10 @@ type replyStream struct {
 	// delivered is how far a standalone stream was written; a new GET
 	// without Last-Event-ID continues from there.
 	delivered int
+	// base is how many events were dropped from the front of events (the
+	// standalone stream's, past keepStandalone): positions and event ids
+	// count from the stream's start, events[0] is event base.
+	base int
 	// json: the POST waits for one response to send as application/json.
 	json     bool
 	response chan *jsonrpc.Response
@@ -91,6 +95,12 @@ func newHTTPOut(h *HTTPHandler) *httpOut {
 // the stream of a call in flight or just answered, not one of calls ago.
 const keepEnded = 64
 
+// keepStandalone bounds the events the standalone stream keeps: the
+// newest, for a GET that resumes or comes later. Each was kept until the
+// session ended, so a long session, or one a host left without DELETE,
+// grew with every notification sent to it.
+const keepStandalone = 256
+
 // endedLocked notes that st has its response, forgetting the oldest
 // answered stream past keepEnded: resuming it then gets 400 like an
 // unknown event id.
@@ -121,9 +131,15 @@ func (o *httpOut) openReply(id jsonrpc.ID, asJSON, cut bool) *replyStream {
 func (o *httpOut) appendLocked(st *replyStream, data []byte, priming bool) {
 	ev := sseEvent{data: data, priming: priming}
 	if !o.h.opts.NoEventIDs {
-		ev.id = o.tag + strconv.Itoa(st.num) + "-" + strconv.Itoa(len(st.events))
+		ev.id = o.tag + strconv.Itoa(st.num) + "-" + strconv.Itoa(st.base+len(st.events))
 	}
 	st.events = append(st.events, ev)
+	if drop := len(st.events) - keepStandalone; st == o.standalone && drop > 0 {
+		// Not cleared: a writer may be reading them. The array is let go
+		// once append grows a new one, copying only what is kept.
+		st.events = st.events[drop:]
+		st.base += drop
+	}
 	close(st.changed)
 	st.changed = make(chan struct{})
 }
@@ -203,10 +219,12 @@ func (o *httpOut) resumePoint(lastID string) (*replyStream, int, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	st := o.streams[n]
-	if st == nil || i < 0 || i >= len(st.events) {
+	if st == nil || i < 0 || i >= st.base+len(st.events) {
 		return nil, 0, fmt.Errorf("Last-Event-ID %q names no event of this session", lastID)
 	}
-	return st, i + 1, nil
+	// An event the standalone stream no longer keeps: it goes on from
+	// the oldest it does (what came between is gone).
+	return st, max(i+1, st.base), nil
 }
 
 // attach marks st as being written by a connection; false if one already is.
@@ -234,7 +252,8 @@ func (o *httpOut) writeStream(w http.ResponseWriter, r *http.Request, st *replyS
 	sw := sse.NewWriter(hf)
 	for {
 		o.mu.Lock()
-		evs := st.events[pos:]
+		pos = max(pos, st.base) // what was dropped is gone
+		evs := st.events[pos-st.base:]
 		final, changed, cut := st.final, st.changed, st.cut
 		o.mu.Unlock()
 		for i, ev := range evs {

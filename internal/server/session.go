@@ -178,16 +178,17 @@ func (ss *Session) shutdown() {
 	ss.srv.mu.Unlock()
 }
 
-// ID names the session: "session-N" in order of creation (over Streamable
-// HTTP it is also the Mcp-Session-Id, unless HTTPOptions.SessionKeys seal
-// it).
+// ID names the session: "session-N" in order of creation, except where
+// a transport hands the id to the client: over Streamable HTTP (the
+// Mcp-Session-Id) and the legacy HTTP+SSE transport (its sessionId) it is
+// 128 random bits in hex, or the sealed id under HTTPOptions.SessionKeys.
 func (ss *Session) ID() string {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	return ss.id
 }
 
-// setID renames the session to its sealed Mcp-Session-Id.
+// setID renames the session to the id its transport hands the client.
 func (ss *Session) setID(id string) {
 	ss.mu.Lock()
 	ss.id = id

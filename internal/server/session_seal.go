@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"time"
 )
 
@@ -37,6 +38,9 @@ type sealedSession struct {
 	// Issued is when the session started (Unix seconds), kept so that a
 	// replica can tell an id's age.
 	Issued int64 `json:"iat"`
+	// Peer is who started the session (HTTPOptions.Peer), so that every
+	// replica serves it to them only; empty in ids sealed before it was.
+	Peer string `json:"who,omitempty"`
 }
 
 // sessionSealer seals with its first key and opens with any of them, so
@@ -127,7 +131,7 @@ func (h *HTTPHandler) sealSession(o *httpOut) (string, error) {
 	ss := o.ss
 	ss.mu.Lock()
 	issued := time.Now()
-	st := sealedSession{Version: ss.version, ClientInfo: ss.clientInfo, ClientCaps: ss.clientCaps, Issued: issued.Unix()}
+	st := sealedSession{Version: ss.version, ClientInfo: ss.clientInfo, ClientCaps: ss.clientCaps, Issued: issued.Unix(), Peer: ss.peer}
 	ss.mu.Unlock()
 	o.issued = time.Unix(issued.Unix(), 0) // what another replica reads back
 	id, err := h.sealer.seal(st)
@@ -147,9 +151,10 @@ func (h *HTTPHandler) sealSession(o *httpOut) (string, error) {
 
 // reopen serves a sealed id this replica does not hold (another replica
 // started the session, or this one restarted): a new local session is
-// built from what the id carries. A refused id is reported through
-// SessionWarn without its content; nil means the caller answers 404.
-func (h *HTTPHandler) reopen(id string) *httpOut {
+// built from what the id carries, r's sender its owner when the id names
+// none. A refused id is reported through SessionWarn without its content;
+// nil means the caller answers 404.
+func (h *HTTPHandler) reopen(id string, r *http.Request) *httpOut {
 	st, err := h.sealer.open(id)
 	if err != nil {
 		h.warn(fmt.Errorf("refused a session id: %w", err))
@@ -168,6 +173,9 @@ func (h *HTTPHandler) reopen(id string) *httpOut {
 	}
 	o.ss = ss
 	ss.setID(id)
+	if ss.peer = st.Peer; st.Peer == "" {
+		h.setPeer(ss, r)
+	}
 	ss.mu.Lock()
 	ss.initialize = true
 	ss.version = st.Version

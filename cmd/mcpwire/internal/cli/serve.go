@@ -94,6 +94,11 @@ func (o *gatewayOptions) check() (map[string]string, error) {
 	if o.Stdio && (len(o.AllowedHosts) > 0 || o.LegacySSE || o.AuthTokenEnv != "" || o.SessionKey != "" || o.SessionAge != defaultSessionMaxAge) {
 		return nil, Usagef("--allowed-host, --legacy-sse, --auth-token-env, --session-key-file and --session-max-age are for --listen")
 	}
+	for i, h := range o.AllowedHosts {
+		if err := checkAllowedHost(i, h); err != nil {
+			return nil, err
+		}
+	}
 	if o.SessionAge < 0 {
 		return nil, Usagef("--session-max-age must not be negative (0: no bound)")
 	}
@@ -103,8 +108,8 @@ func (o *gatewayOptions) check() (map[string]string, error) {
 	if o.NoAuth && (o.Stdio || o.AuthTokenEnv != "" || o.Ops.OAuthIssuer != "") {
 		return nil, Usagef("--no-auth is for --listen, without --auth-token-env or --oauth-issuer")
 	}
-	if o.AuthTokenEnv != "" && os.Getenv(o.AuthTokenEnv) == "" {
-		return nil, Usagef("--auth-token-env: the environment variable %s is not set or empty", o.AuthTokenEnv)
+	if o.AuthTokenEnv != "" && strings.TrimSpace(os.Getenv(o.AuthTokenEnv)) == "" {
+		return nil, Usagef("--auth-token-env: the environment variable %s is not set or empty (or white space only)", o.AuthTokenEnv)
 	}
 	if o.Separator == "" {
 		return nil, Usagef("--separator must not be empty")
@@ -128,7 +133,7 @@ func (o *gatewayOptions) Run(ctx context.Context, streams *IOStreams, p Parsed) 
 	if err != nil {
 		return err
 	}
-	if err := o.loadSessionKeys(); err != nil {
+	if err := o.loadSessionKeys(streams); err != nil {
 		return err
 	}
 	// What upstreams ask of their client (sampling, elicitation, roots)
@@ -253,10 +258,10 @@ func (o *gatewayOptions) serveHTTP(ctx context.Context, streams *IOStreams, g *g
 		ln.Close()
 		return err
 	}
-	srv := &http.Server{Handler: g.Handler(&gateway.HTTPOptions{
+	srv := newServeHTTPServer(g.Handler(&gateway.HTTPOptions{
 		AllowedHosts: o.AllowedHosts, LegacySSE: o.LegacySSE, BearerToken: token, SessionKeys: keys, SessionMaxAge: o.SessionAge,
 		OAuth: o.Ops.oauth(), Metrics: o.Ops.MetricsListen == "",
-	})}
+	}))
 	fmt.Fprintf(streams.ErrOut, "mcpwire: serving at http://%s/mcp\n", ln.Addr())
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"net/http"
 	"net/url"
 	"os"
 	"time"
@@ -138,7 +137,7 @@ func (f *serveOpsFlags) serveMetrics(streams *IOStreams, g *gateway.Gateway) (fu
 	if err != nil {
 		return nil, err
 	}
-	srv := &http.Server{Handler: g.OpsHandler()}
+	srv := newServeHTTPServer(g.OpsHandler())
 	fmt.Fprintf(streams.ErrOut, "mcpwire: metrics at http://%s/metrics\n", ln.Addr())
 	done := make(chan struct{})
 	go func() {

@@ -14,12 +14,17 @@ const sessionKeyEnv = "MCPWIRE_SESSION_KEY"
 
 // loadSessionKeys reads the session keys of --listen before any server
 // starts, so that a bad key fails at once.
-func (o *gatewayOptions) loadSessionKeys() error {
+func (o *gatewayOptions) loadSessionKeys(streams *IOStreams) error {
 	if o.Listen == "" {
 		return nil
 	}
 	keys, err := sessionKeys(o.SessionKey)
 	o.sessionKeys = keys
+	if err == nil && o.SessionKey != "" {
+		if w := sessionKeyFileWarning(o.SessionKey); w != "" {
+			fmt.Fprintf(streams.ErrOut, "mcpwire: serve: %s\n", w)
+		}
+	}
 	return err
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"strings"
 )
 
 // endpointToken is the bearer token hosts must send to --listen's
@@ -18,7 +19,10 @@ import (
 func (o *gatewayOptions) endpointToken(streams *IOStreams) (string, error) {
 	switch {
 	case o.AuthTokenEnv != "":
-		return os.Getenv(o.AuthTokenEnv), nil // check made sure it is set
+		// Without surrounding white space, which no host can send (HTTP
+		// drops it from a header value) and a value read from a file
+		// often ends in. check made sure something is left.
+		return strings.TrimSpace(os.Getenv(o.AuthTokenEnv)), nil
 	case o.NoAuth:
 		fmt.Fprintln(streams.ErrOut, "mcpwire: serve: warning: --no-auth: any process that reaches the address can call every served tool")
 		return "", nil
