@@ -73,9 +73,13 @@ func idleStatus(t *testing.T, h http.Handler, id string) int {
 	return idleRequest(t.Context(), h, http.MethodPost, id, idlePing).Code
 }
 
-// idleCount is how many sessions the server and the handler hold.
-func idleCount(srv *Server, h *HTTPHandler) (int, int) {
-	return len(srv.Sessions()), len(h.SessionIDs())
+// wantSessions fails the test unless the server and the handler hold n
+// sessions each, when.
+func wantSessions(t *testing.T, srv *Server, h *HTTPHandler, n int, when string) {
+	t.Helper()
+	if s, hs := len(srv.Sessions()), len(h.SessionIDs()); s != n || hs != n {
+		t.Fatalf("%s: %d sessions, %d in the handler; want %d each", when, s, hs, n)
+	}
 }
 
 func TestSessionIdleExpires(t *testing.T) {
@@ -89,14 +93,10 @@ func TestSessionIdleExpires(t *testing.T) {
 		// The ping was the session's last use: a minute from it counts.
 		time.Sleep(59 * time.Second)
 		synctest.Wait()
-		if s, hs := idleCount(srv, h); s != 1 || hs != 1 {
-			t.Fatalf("59 s after the ping: %d sessions, %d in the handler; want 1, 1", s, hs)
-		}
+		wantSessions(t, srv, h, 1, "59 s after the ping")
 		time.Sleep(2 * time.Second)
 		synctest.Wait()
-		if s, hs := idleCount(srv, h); s != 0 || hs != 0 {
-			t.Fatalf("61 s after the ping: %d sessions, %d in the handler; want 0, 0", s, hs)
-		}
+		wantSessions(t, srv, h, 0, "61 s after the ping")
 		if got := idleStatus(t, h, id); got != http.StatusNotFound {
 			t.Fatalf("ping in the expired session: %d, want 404", got)
 		}
@@ -112,16 +112,12 @@ func TestSessionIdleNotWhileGETStreamOpen(t *testing.T) {
 		wg.Go(func() { idleRequest(ctx, h, http.MethodGet, id, "") })
 		time.Sleep(time.Hour)
 		synctest.Wait()
-		if s, hs := idleCount(srv, h); s != 1 || hs != 1 {
-			t.Fatalf("an hour with the GET stream open: %d sessions, %d in the handler; want 1, 1", s, hs)
-		}
+		wantSessions(t, srv, h, 1, "an hour with the GET stream open")
 		cancel()
 		wg.Wait()
 		time.Sleep(61 * time.Second)
 		synctest.Wait()
-		if s, hs := idleCount(srv, h); s != 0 || hs != 0 {
-			t.Fatalf("61 s after the GET stream closed: %d sessions, %d in the handler; want 0, 0", s, hs)
-		}
+		wantSessions(t, srv, h, 0, "61 s after the GET stream closed")
 	})
 }
 
@@ -134,25 +130,19 @@ func TestSessionIdleNotWhileCallRuns(t *testing.T) {
 		wg.Go(func() { idleRequest(ctx, h, http.MethodPost, id, idleCall) })
 		time.Sleep(time.Hour)
 		synctest.Wait()
-		if s, hs := idleCount(srv, h); s != 1 || hs != 1 {
-			t.Fatalf("an hour into a call: %d sessions, %d in the handler; want 1, 1", s, hs)
-		}
+		wantSessions(t, srv, h, 1, "an hour into a call")
 		// The client gives up its POST; the call goes on, and its
 		// response may still reach a GET: the session is not idle.
 		cancel()
 		wg.Wait()
 		time.Sleep(time.Hour)
 		synctest.Wait()
-		if s, hs := idleCount(srv, h); s != 1 || hs != 1 {
-			t.Fatalf("an hour into a call whose POST ended: %d sessions, %d in the handler; want 1, 1", s, hs)
-		}
+		wantSessions(t, srv, h, 1, "an hour into a call whose POST ended")
 		close(unblock)
 		synctest.Wait()
 		time.Sleep(2 * time.Minute)
 		synctest.Wait()
-		if s, hs := idleCount(srv, h); s != 0 || hs != 0 {
-			t.Fatalf("2 min after the call ended: %d sessions, %d in the handler; want 0, 0", s, hs)
-		}
+		wantSessions(t, srv, h, 0, "2 min after the call ended")
 	})
 }
 
@@ -163,20 +153,14 @@ func TestSessionIdleSealedReopens(t *testing.T) {
 		id := idleStart(t, h)
 		time.Sleep(61 * time.Second)
 		synctest.Wait()
-		if s, hs := idleCount(srv, h); s != 0 || hs != 0 {
-			t.Fatalf("61 s idle: %d sessions, %d in the handler; want 0, 0", s, hs)
-		}
+		wantSessions(t, srv, h, 0, "61 s idle")
 		if got := idleStatus(t, h, id); got != http.StatusOK {
 			t.Fatalf("ping with the sealed id after its copy expired: %d, want 200 (reopened)", got)
 		}
-		if s, hs := idleCount(srv, h); s != 1 || hs != 1 {
-			t.Fatalf("reopened: %d sessions, %d in the handler; want 1, 1", s, hs)
-		}
+		wantSessions(t, srv, h, 1, "reopened")
 		time.Sleep(61 * time.Second)
 		synctest.Wait()
-		if s, hs := idleCount(srv, h); s != 0 || hs != 0 {
-			t.Fatalf("61 s after the reopened session's ping: %d sessions, %d in the handler; want 0, 0", s, hs)
-		}
+		wantSessions(t, srv, h, 0, "61 s after the reopened session's ping")
 	})
 }
 
@@ -195,9 +179,7 @@ func TestMaxSessionsRefusesBeyondCap(t *testing.T) {
 		if id := w.Header().Get(headerSessionID); id != "" {
 			t.Fatalf("the refused initialize got session id %q", id)
 		}
-		if s, hs := idleCount(srv, h); s != 2 || hs != 2 {
-			t.Fatalf("after the refusal: %d sessions, %d in the handler; want 2, 2", s, hs)
-		}
+		wantSessions(t, srv, h, 2, "after the refusal")
 		if w := idleRequest(t.Context(), h, http.MethodDelete, first, ""); w.Code != http.StatusOK {
 			t.Fatalf("DELETE: %d %q", w.Code, w.Body)
 		}

@@ -21,18 +21,26 @@ func TestServeSessionLimitFlags(t *testing.T) {
 		{[]string{"--stdio", "--session-idle-timeout", "1m"}, "are for --listen", 0, 0},
 		{[]string{"--stdio", "--max-sessions", "5"}, "are for --listen", 0, 0},
 	} {
-		o := &gatewayOptions{}
-		fs := NewFlagSet("serve")
-		o.Flags(fs)
-		if err := fs.Parse(tc.args); err != nil {
-			t.Fatal(err)
-		}
-		_, err := o.check()
-		if (tc.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%v: %v, want %q", tc.args, err, tc.want)
-		}
+		o, err := checkServeFlags(t, tc.args, tc.want)
 		if err == nil && (o.SessionIdle != tc.idle || o.MaxSessions != tc.sessions) {
 			t.Errorf("%v: idle %s, max %d; want %s, %d", tc.args, o.SessionIdle, o.MaxSessions, tc.idle, tc.sessions)
 		}
 	}
+}
+
+// checkServeFlags parses args as serve's flags and checks them, failing
+// the test unless the check's error says want ("": no error).
+func checkServeFlags(t *testing.T, args []string, want string) (*gatewayOptions, error) {
+	t.Helper()
+	o := &gatewayOptions{}
+	fs := NewFlagSet("serve")
+	o.Flags(fs)
+	if err := fs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	_, err := o.check()
+	if (want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), want) {
+		t.Errorf("%v: %v, want %q", args, err, want)
+	}
+	return o, err
 }
