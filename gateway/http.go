@@ -35,6 +35,16 @@ type HTTPOptions struct {
 	// starts a new session) once that long has passed since its session
 	// started, on every replica. Zero is no bound.
 	SessionMaxAge time.Duration
+	// SessionIdleTimeout, when positive, ends an HTTP session after that
+	// long with no request (an open GET stream is one) and no call
+	// running; its id then gets 404 and the host starts a new session.
+	// With SessionKeys only this replica's copy ends: the id opens again
+	// at its next request. Zero keeps sessions until DELETE.
+	SessionIdleTimeout time.Duration
+	// MaxSessions, when positive, bounds the HTTP sessions open at once,
+	// in each transport: past it, an initialize (or a legacy /sse GET)
+	// gets 503 with an error saying so. Zero is no bound.
+	MaxSessions int
 	// OAuth, when set, requires a JWT access token from an authorization
 	// server instead (see OAuthOptions); it excludes BearerToken.
 	OAuth *OAuthOptions
@@ -55,12 +65,17 @@ func (g *Gateway) Handler(opts *HTTPOptions) http.Handler {
 		o = *opts
 	}
 	mux := http.NewServeMux()
-	streamable := g.srv.StreamableHTTPHandler(&server.HTTPOptions{SessionKeys: o.SessionKeys, SessionMaxAge: o.SessionMaxAge, SessionWarn: g.warn, Peer: peerOf})
+	streamable := g.srv.StreamableHTTPHandler(&server.HTTPOptions{
+		SessionKeys: o.SessionKeys, SessionMaxAge: o.SessionMaxAge, SessionWarn: g.warn, Peer: peerOf,
+		SessionIdleTimeout: o.SessionIdleTimeout, MaxSessions: o.MaxSessions,
+	})
 	mux.Handle("/mcp", streamable)
 	closers := []func(){streamable.Close}
 	if o.LegacySSE {
 		legacy := g.srv.LegacySSEHandler()
 		legacy.Peer = peerOf
+		legacy.MaxSessions = o.MaxSessions
+		legacy.Warn = g.warn
 		mux.Handle("/sse", legacy)
 		mux.Handle("/message", legacy)
 		closers = append(closers, legacy.Close)

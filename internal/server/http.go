@@ -71,6 +71,18 @@ type HTTPOptions struct {
 	// serves only that caller: a request from another naming its id gets
 	// 404 (the legacy handler's Peer does the same).
 	Peer func(*http.Request) string
+	// SessionIdleTimeout, when positive, ends a session that has been
+	// idle that long: no request naming it (an open GET stream is one)
+	// and no call of its running. Its id then gets 404, which tells the
+	// client to start a new session. With SessionKeys only this handler's
+	// copy ends: the id opens again at its next request, until
+	// SessionMaxAge. Zero keeps sessions until DELETE.
+	SessionIdleTimeout time.Duration
+	// MaxSessions, when positive, bounds the sessions the handler keeps
+	// at once: a request that would start another (an initialize, or a
+	// sealed id this handler does not hold) gets 503 with a JSON-RPC
+	// error saying so. Zero is no bound.
+	MaxSessions int
 }
 
 // HTTPFailure is a scripted error answer (see HTTPHandler.FailNext).
@@ -223,6 +235,9 @@ func (h *HTTPHandler) forget(id string) *httpOut {
 	defer h.mu.Unlock()
 	o := h.sessions[id]
 	delete(h.sessions, id)
+	if o != nil {
+		o.stopIdleLocked()
+	}
 	return o
 }
 
@@ -409,7 +424,9 @@ func plainMediaType(v string) bool {
 }
 
 // session finds the session a request names: 400 without the header,
-// 404 for an unknown (expired, deleted) one.
+// 404 for an unknown (expired, deleted) one, 503 for a sealed one this
+// handler has no room to open. The session is held for the request: the
+// caller releases it.
 func (h *HTTPHandler) session(w http.ResponseWriter, r *http.Request) *httpOut {
 	id := r.Header.Get(headerSessionID)
 	if id == "" {
@@ -420,20 +437,30 @@ func (h *HTTPHandler) session(w http.ResponseWriter, r *http.Request) *httpOut {
 	o := h.sessions[id]
 	if o != nil && o.ss.ctx.Err() != nil {
 		delete(h.sessions, id) // ended by Server.Close
+		o.stopIdleLocked()
 		o = nil
+	}
+	if o != nil {
+		o.hold()
 	}
 	reopen := o == nil && h.sealer != nil && !h.revokedLocked(id)
 	h.mu.Unlock()
 	if reopen {
-		o = h.reopen(id, r)
+		var err error
+		if o, err = h.reopen(id, r); errors.Is(err, errTooManySessions) {
+			h.refuseFull(w)
+			return nil
+		}
 	}
 	if o != nil && h.outlived(o.issued) {
 		h.warn(h.tooOld(o.issued))
+		o.release()
 		h.ExpireSession(id)
 		o = nil
 	}
 	if o != nil && !h.ownedBy(o.ss, r) {
 		h.warn(errNotOwner)
+		o.release()
 		o = nil
 	}
 	if o == nil {
@@ -460,7 +487,12 @@ func (h *HTTPHandler) newSession(r *http.Request, stateless bool) (*httpOut, err
 	}
 	ss.setID(newSessionID())
 	h.mu.Lock()
-	h.sessions[ss.ID()] = o
+	if h.fullLocked() {
+		h.mu.Unlock()
+		ss.shutdown()
+		return nil, errTooManySessions
+	}
+	h.registerLocked(ss.ID(), o)
 	h.mu.Unlock()
 	return o, nil
 }
@@ -512,10 +544,14 @@ func (h *HTTPHandler) servePost(w http.ResponseWriter, r *http.Request, body []b
 			httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "Bad Request: initialize must not carry %s", headerSessionID)
 			return
 		}
-		if o, err = h.newSession(r, false); err != nil {
+		if o, err = h.newSession(r, false); errors.Is(err, errTooManySessions) {
+			h.refuseFull(w)
+			return
+		} else if err != nil {
 			httpError(w, http.StatusServiceUnavailable, -32000, "%v", err)
 			return
 		}
+		defer o.release()
 		if h.sealer == nil { // else once initialize is answered, below
 			w.Header().Set(headerSessionID, o.ss.ID())
 		}
@@ -523,6 +559,7 @@ func (h *HTTPHandler) servePost(w http.ResponseWriter, r *http.Request, body []b
 		if o = h.session(w, r); o == nil {
 			return
 		}
+		defer o.release()
 		w.Header().Set(headerSessionID, o.ss.ID())
 	}
 	if !isReq {
@@ -639,6 +676,7 @@ func (h *HTTPHandler) serveGet(w http.ResponseWriter, r *http.Request) {
 	if o == nil {
 		return
 	}
+	defer o.release()
 	w.Header().Set(headerSessionID, o.ss.ID())
 	st, pos := o.standalone, 0
 	if last := r.Header.Get("Last-Event-ID"); last != "" {
@@ -675,6 +713,7 @@ func (h *HTTPHandler) serveDelete(w http.ResponseWriter, r *http.Request) {
 	if o == nil {
 		return
 	}
+	o.release()
 	h.ExpireSession(o.ss.ID())
 	w.WriteHeader(http.StatusOK)
 }

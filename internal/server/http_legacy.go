@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mcpwire/mcpwire/internal/sse"
 	"github.com/mcpwire/mcpwire/jsonrpc"
@@ -30,6 +31,14 @@ type LegacySSEHandler struct {
 	// Peer, when set before serving, names who opened each session's
 	// stream, as HTTPOptions.Peer does.
 	Peer func(*http.Request) string
+	// MaxSessions, when set before serving and positive, bounds the
+	// sessions open at once: a GET past it gets 503. Each holds a
+	// connection, so they end with them; the cap bounds a flood.
+	MaxSessions int
+	// Warn, when set before serving, receives why a session was ended
+	// by the server (its client stopped reading its stream); never the
+	// session's id.
+	Warn func(error)
 }
 
 // LegacySSEHandler returns a handler for the legacy HTTP+SSE transport.
@@ -68,19 +77,66 @@ func (h *LegacySSEHandler) Close() {
 type legacyOut struct {
 	mu      sync.Mutex
 	queue   [][]byte
+	bytes   int // in queue
 	changed chan struct{}
 	ss      *Session
 	crashed chan struct{}
 	once    sync.Once
+	// full is closed when the queue went past its bounds: the client
+	// does not read its stream, which then ends (see push).
+	full     chan struct{}
+	fullOnce sync.Once
+	// w is the stream's writer, whose write deadline push moves to now
+	// to free a write blocked on a client that does not read.
+	w http.ResponseWriter
 }
+
+// The bounds of a legacy session's queue, as the client's own queues
+// have (jsonrpc.DefaultQueueLength and DefaultQueueBytes). Everything
+// of this transport travels on the one GET stream, responses included,
+// which cannot be dropped: a client that lets its stream fill to these
+// bounds has stopped reading, and its session ends instead of growing.
+// The stream's writer holds what it took from the queue besides, so a
+// session holds at most twice these.
+const (
+	legacyQueueLength = 1024
+	legacyQueueBytes  = 8 << 20
+)
 
 func (o *legacyOut) push(b []byte) {
 	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.isFull() {
+		return // the stream is ending
+	}
+	// One message larger than the byte bound still goes through an
+	// empty queue.
+	if len(o.queue) >= legacyQueueLength || (len(o.queue) > 0 && o.bytes+len(b) > legacyQueueBytes) {
+		o.fullOnce.Do(func() { close(o.full) })
+		// A write blocked on the client fails now, so the stream's
+		// handler sees full; without the ability, it sees it once the
+		// write returns.
+		_ = http.NewResponseController(o.w).SetWriteDeadline(time.Now())
+		o.queue, o.bytes = nil, 0
+		return
+	}
 	o.queue = append(o.queue, b)
+	o.bytes += len(b)
 	close(o.changed)
 	o.changed = make(chan struct{})
-	o.mu.Unlock()
 }
+
+func (o *legacyOut) isFull() bool {
+	select {
+	case <-o.full:
+		return true
+	default:
+		return false
+	}
+}
+
+// errLegacyNotReading is why a session whose client stopped reading ends.
+var errLegacyNotReading = fmt.Errorf("ended a legacy HTTP+SSE session: its client did not read its stream while %d messages or %d bytes waited", legacyQueueLength, legacyQueueBytes)
 
 func (o *legacyOut) send(_ context.Context, msg jsonrpc.Message, _ jsonrpc.ID) error {
 	b, err := jsonrpc.EncodeMessage(msg)
@@ -112,7 +168,7 @@ func (h *LegacySSEHandler) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *LegacySSEHandler) serveStream(w http.ResponseWriter, r *http.Request) {
-	o := &legacyOut{changed: make(chan struct{}), crashed: make(chan struct{})}
+	o := &legacyOut{changed: make(chan struct{}), crashed: make(chan struct{}), full: make(chan struct{}), w: w}
 	ss, err := h.srv.newSession(o, false)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusServiceUnavailable)
@@ -124,6 +180,12 @@ func (h *LegacySSEHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 	}
 	ss.setID(newSessionID())
 	h.mu.Lock()
+	if h.MaxSessions > 0 && len(h.sessions) >= h.MaxSessions {
+		h.mu.Unlock()
+		ss.shutdown()
+		http.Error(w, fmt.Sprintf("mcptest legacy SSE: %v: this server keeps at most %d sessions open; try again once one ends", errTooManySessions, h.MaxSessions), http.StatusServiceUnavailable)
+		return
+	}
 	h.sessions[ss.ID()] = o
 	h.mu.Unlock()
 	defer func() {
@@ -141,10 +203,17 @@ func (h *LegacySSEHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 	for {
 		o.mu.Lock()
 		queue, changed := o.queue, o.changed
-		o.queue = nil
+		o.queue, o.bytes = nil, 0
 		o.mu.Unlock()
+		if o.isFull() {
+			h.warnf(errLegacyNotReading)
+			return
+		}
 		for _, b := range queue {
 			if err := sw.WriteEvent(sse.Event{Type: "message", Data: b}); err != nil {
+				if o.isFull() { // the deadline push set
+					h.warnf(errLegacyNotReading)
+				}
 				return
 			}
 		}
@@ -152,6 +221,9 @@ func (h *LegacySSEHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		select {
+		case <-o.full:
+			h.warnf(errLegacyNotReading)
+			return
 		case <-changed:
 		case <-r.Context().Done():
 			return
@@ -160,6 +232,12 @@ func (h *LegacySSEHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 		case <-o.crashed:
 			panic(http.ErrAbortHandler)
 		}
+	}
+}
+
+func (h *LegacySSEHandler) warnf(err error) {
+	if h.Warn != nil {
+		h.Warn(err)
 	}
 }
 

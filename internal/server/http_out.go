@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpwire/mcpwire/internal/sse"
@@ -71,6 +72,14 @@ type httpOut struct {
 	// issued is when a sealed session started (zero when not sealed),
 	// which HTTPOptions.SessionMaxAge bounds.
 	issued time.Time
+
+	// Idle expiry (session_idle.go): requests being served now, when the
+	// last one ended (Unix nanoseconds), the timer, and the key o is kept
+	// under in h.sessions (set under h.mu, as idle is).
+	active   atomic.Int32
+	lastUsed atomic.Int64
+	idle     *time.Timer
+	key      string
 }
 
 func newHTTPOut(h *HTTPHandler) *httpOut {

@@ -145,6 +145,7 @@ func (h *HTTPHandler) sealSession(o *httpOut) (string, error) {
 		delete(h.sessions, old)
 	}
 	h.sessions[id] = o
+	o.key = id
 	h.mu.Unlock()
 	return id, nil
 }
@@ -153,23 +154,24 @@ func (h *HTTPHandler) sealSession(o *httpOut) (string, error) {
 // started the session, or this one restarted): a new local session is
 // built from what the id carries, r's sender its owner when the id names
 // none. A refused id is reported through SessionWarn without its content;
-// nil means the caller answers 404.
-func (h *HTTPHandler) reopen(id string, r *http.Request) *httpOut {
+// nil means the caller answers 404, unless the error is
+// errTooManySessions. What it returns is held for the request.
+func (h *HTTPHandler) reopen(id string, r *http.Request) (*httpOut, error) {
 	st, err := h.sealer.open(id)
 	if err != nil {
 		h.warn(fmt.Errorf("refused a session id: %w", err))
-		return nil
+		return nil, nil
 	}
 	issued := time.Unix(st.Issued, 0)
 	if h.outlived(issued) {
 		h.warn(h.tooOld(issued))
-		return nil
+		return nil, nil
 	}
 	o := newHTTPOut(h)
 	o.issued = issued
 	ss, err := h.srv.newSession(o, false)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	o.ss = ss
 	ss.setID(id)
@@ -187,13 +189,21 @@ func (h *HTTPHandler) reopen(id string, r *http.Request) *httpOut {
 	ss.initOnce.Do(func() { close(ss.initialized) })
 	h.mu.Lock()
 	if prev := h.sessions[id]; prev != nil || h.closed || h.revokedLocked(id) {
+		if prev != nil {
+			prev.hold()
+		}
 		h.mu.Unlock()
 		ss.shutdown() // a concurrent request reopened it first, or it ended
-		return prev
+		return prev, nil
 	}
-	h.sessions[id] = o
+	if h.fullLocked() {
+		h.mu.Unlock()
+		ss.shutdown()
+		return nil, errTooManySessions
+	}
+	h.registerLocked(id, o)
 	h.mu.Unlock()
-	return o
+	return o, nil
 }
 
 func (h *HTTPHandler) warn(err error) {

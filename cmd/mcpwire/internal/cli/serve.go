@@ -61,6 +61,8 @@ type gatewayOptions struct {
 	NoAuth       bool
 	SessionKey   string
 	SessionAge   time.Duration
+	SessionIdle  time.Duration
+	MaxSessions  int
 	sessionKeys  [][]byte // read by loadSessionKeys
 	Ops          serveOpsFlags
 }
@@ -78,8 +80,20 @@ func (o *gatewayOptions) Flags(fs *flag.FlagSet) {
 	fs.BoolVar(&o.NoAuth, "no-auth", false, "with --listen, serve without a token (any process that reaches the address can call the tools)")
 	fs.StringVar(&o.SessionKey, "session-key-file", "", "with --listen, seal session ids with the hex keys in `FILE` (else $"+sessionKeyEnv+"), so that replicas sharing them serve each other's sessions")
 	fs.DurationVar(&o.SessionAge, "session-max-age", defaultSessionMaxAge, "with session keys, refuse a session id `DURATION` after its session started (the host starts a new one); 0: no bound")
+	fs.DurationVar(&o.SessionIdle, "session-idle-timeout", defaultSessionIdle, "with --listen, end an HTTP session after `DURATION` with no request, no open GET stream and no call running (the host starts a new one); 0: never")
+	fs.IntVar(&o.MaxSessions, "max-sessions", defaultMaxSessions, "with --listen, refuse a new HTTP session (503) while `N` are open; 0: no cap")
 	o.Ops.register(fs)
 }
+
+// defaultSessionIdle ends sessions that hosts left without DELETE. A host
+// that keeps its GET stream open is never idle; one that does not, and is
+// quiet this long, gets 404 at its next request and starts a new session,
+// which the spec asks of it and which costs one initialize.
+const defaultSessionIdle = 30 * time.Minute
+
+// defaultMaxSessions bounds what a flood of sessions can hold within the
+// idle time: a few kilobytes each when idle, so tens of megabytes.
+const defaultMaxSessions = 10000
 
 // defaultSessionMaxAge bounds a sealed session id's life: an id that
 // leaked, or was ended on another replica, stays valid wherever the key
@@ -91,8 +105,9 @@ func (o *gatewayOptions) check() (map[string]string, error) {
 	if o.Stdio == (o.Listen != "") {
 		return nil, Usagef("give one of --stdio and --listen ADDR")
 	}
-	if o.Stdio && (len(o.AllowedHosts) > 0 || o.LegacySSE || o.AuthTokenEnv != "" || o.SessionKey != "" || o.SessionAge != defaultSessionMaxAge) {
-		return nil, Usagef("--allowed-host, --legacy-sse, --auth-token-env, --session-key-file and --session-max-age are for --listen")
+	if o.Stdio && (len(o.AllowedHosts) > 0 || o.LegacySSE || o.AuthTokenEnv != "" || o.SessionKey != "" || o.SessionAge != defaultSessionMaxAge ||
+		o.SessionIdle != defaultSessionIdle || o.MaxSessions != defaultMaxSessions) {
+		return nil, Usagef("--allowed-host, --legacy-sse, --auth-token-env, --session-key-file, --session-max-age, --session-idle-timeout and --max-sessions are for --listen")
 	}
 	for i, h := range o.AllowedHosts {
 		if err := checkAllowedHost(i, h); err != nil {
@@ -101,6 +116,12 @@ func (o *gatewayOptions) check() (map[string]string, error) {
 	}
 	if o.SessionAge < 0 {
 		return nil, Usagef("--session-max-age must not be negative (0: no bound)")
+	}
+	if o.SessionIdle < 0 {
+		return nil, Usagef("--session-idle-timeout must not be negative (0: sessions never expire)")
+	}
+	if o.MaxSessions < 0 {
+		return nil, Usagef("--max-sessions must not be negative (0: no cap)")
 	}
 	if err := o.Ops.check(o.Stdio, o.AuthTokenEnv != ""); err != nil {
 		return nil, err
@@ -260,6 +281,7 @@ func (o *gatewayOptions) serveHTTP(ctx context.Context, streams *IOStreams, g *g
 	}
 	srv := newServeHTTPServer(g.Handler(&gateway.HTTPOptions{
 		AllowedHosts: o.AllowedHosts, LegacySSE: o.LegacySSE, BearerToken: token, SessionKeys: keys, SessionMaxAge: o.SessionAge,
+		SessionIdleTimeout: o.SessionIdle, MaxSessions: o.MaxSessions,
 		OAuth: o.Ops.oauth(), Metrics: o.Ops.MetricsListen == "",
 	}))
 	fmt.Fprintf(streams.ErrOut, "mcpwire: serving at http://%s/mcp\n", ln.Addr())

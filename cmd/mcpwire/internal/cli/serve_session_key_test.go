@@ -89,16 +89,7 @@ func TestServeSessionKeyFlag(t *testing.T) {
 		{[]string{"--listen", ":0", "--session-max-age", "0"}, ""},
 		{[]string{"--listen", ":0", "--session-max-age", "90m"}, ""},
 	} {
-		o := &gatewayOptions{}
-		fs := NewFlagSet("serve")
-		o.Flags(fs)
-		if err := fs.Parse(tc.args); err != nil {
-			t.Fatal(err)
-		}
-		_, err := o.check()
-		if (tc.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%v: %v, want %q", tc.args, err, tc.want)
-		}
+		o, err := checkServeFlags(t, tc.args, tc.want)
 		if err == nil && o.SessionAge.String() != map[string]string{"0": "0s", "90m": "1h30m0s"}[tc.args[3]] {
 			t.Errorf("%v: --session-max-age parsed as %s", tc.args, o.SessionAge)
 		}
