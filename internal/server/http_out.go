@@ -39,9 +39,12 @@ type replyStream struct {
 	// without Last-Event-ID continues from there.
 	delivered int
 	// base is how many events were dropped from the front of events (the
-	// standalone stream's, past keepStandalone): positions and event ids
-	// count from the stream's start, events[0] is event base.
+	// standalone stream's, see trimStandaloneLocked): positions and event
+	// ids count from the stream's start, events[0] is event base.
 	base int
+	// unsentSize is the bytes of the standalone stream's events not yet
+	// written (from delivered on).
+	unsentSize int
 	// json: the POST waits for one response to send as application/json.
 	json     bool
 	response chan *jsonrpc.Response
@@ -104,11 +107,20 @@ func newHTTPOut(h *HTTPHandler) *httpOut {
 // the stream of a call in flight or just answered, not one of calls ago.
 const keepEnded = 64
 
-// keepStandalone bounds the events the standalone stream keeps: the
-// newest, for a GET that resumes or comes later. Each was kept until the
-// session ended, so a long session, or one a host left without DELETE,
-// grew with every notification sent to it.
-const keepStandalone = 256
+// The standalone stream's bounds. Each event was kept until the session
+// ended, so a long session, or one a host left without DELETE, grew with
+// every notification sent to it. Events written already are kept for a
+// GET that resumes: the newest keepStandalone of them. Events not yet
+// written wait for their reader, who is usually just behind: a burst
+// outruns the writer by thousands of events (a bound of 256 on them lost
+// events that the host was reading). They are bounded, the oldest going
+// first, only for a host that does not read for long, or never opens the
+// stream.
+const (
+	keepStandalone  = 256
+	maxUnsentEvents = 16 << 10
+	maxUnsentBytes  = 16 << 20
+)
 
 // endedLocked notes that st has its response, forgetting the oldest
 // answered stream past keepEnded: resuming it then gets 400 like an
@@ -143,14 +155,29 @@ func (o *httpOut) appendLocked(st *replyStream, data []byte, priming bool) {
 		ev.id = o.tag + strconv.Itoa(st.num) + "-" + strconv.Itoa(st.base+len(st.events))
 	}
 	st.events = append(st.events, ev)
-	if drop := len(st.events) - keepStandalone; st == o.standalone && drop > 0 {
-		// Not cleared: a writer may be reading them. The array is let go
-		// once append grows a new one, copying only what is kept.
-		st.events = st.events[drop:]
-		st.base += drop
+	if st == o.standalone {
+		st.unsentSize += len(data)
+		o.trimStandaloneLocked(st)
 	}
 	close(st.changed)
 	st.changed = make(chan struct{})
+}
+
+// trimStandaloneLocked drops the standalone stream's oldest events past
+// its bounds (see keepStandalone). Not cleared: a writer may be reading
+// them. The array is let go once append grows a new one, copying only
+// what is kept.
+func (o *httpOut) trimStandaloneLocked(st *replyStream) {
+	written := max(st.delivered-st.base, 0)
+	drop := written - keepStandalone
+	for i := written; len(st.events)-i > 1 && (len(st.events)-i > maxUnsentEvents || st.unsentSize > maxUnsentBytes); i++ {
+		st.unsentSize -= len(st.events[i].data)
+		drop = i + 1
+	}
+	if drop > 0 {
+		st.events = st.events[drop:]
+		st.base += drop
+	}
 }
 
 func (o *httpOut) send(ctx context.Context, msg jsonrpc.Message, related jsonrpc.ID) error {
@@ -287,7 +314,13 @@ func (o *httpOut) writeStream(w http.ResponseWriter, r *http.Request, st *replyS
 			pos++
 			if st == o.standalone {
 				o.mu.Lock()
-				st.delivered = max(st.delivered, pos)
+				if pos > st.delivered && pos > st.base {
+					st.unsentSize -= len(ev.data)
+					st.delivered = pos
+					if pos-st.base > 2*keepStandalone {
+						o.trimStandaloneLocked(st) // now and then, not per event
+					}
+				}
 				o.mu.Unlock()
 			}
 		}
