@@ -35,15 +35,15 @@ type replyStream struct {
 	changed chan struct{}
 	// attached: a connection is writing this stream now.
 	attached bool
-	// delivered is how far a standalone stream was written; a new GET
-	// without Last-Event-ID continues from there.
+	// delivered is how far the stream was written; a new GET without
+	// Last-Event-ID continues the standalone stream from there.
 	delivered int
-	// base is how many events were dropped from the front of events (the
-	// standalone stream's, see trimStandaloneLocked): positions and event
-	// ids count from the stream's start, events[0] is event base.
+	// base is how many events were dropped from the front of events (see
+	// trimLocked): positions and event ids count from the stream's start,
+	// events[0] is event base.
 	base int
-	// unsentSize is the bytes of the standalone stream's events not yet
-	// written (from delivered on).
+	// unsentSize is the bytes of the events not yet written (from
+	// delivered on).
 	unsentSize int
 	// json: the POST waits for one response to send as application/json.
 	json     bool
@@ -107,17 +107,20 @@ func newHTTPOut(h *HTTPHandler) *httpOut {
 // the stream of a call in flight or just answered, not one of calls ago.
 const keepEnded = 64
 
-// The standalone stream's bounds. Each event was kept until the session
-// ended, so a long session, or one a host left without DELETE, grew with
-// every notification sent to it. Events written already are kept for a
-// GET that resumes: the newest keepStandalone of them. Events not yet
-// written wait for their reader, who is usually just behind: a burst
-// outruns the writer by thousands of events (a bound of 256 on them lost
-// events that the host was reading). They are bounded, the oldest going
-// first, only for a host that does not read for long, or never opens the
-// stream.
+// What a stream keeps: the standalone stream for as long as the session
+// lives, a reply's while its call runs and among the last keepEnded. Every
+// event was kept, so a long session, or one a host left without DELETE,
+// grew with every notification sent to it, and a long call with every
+// progress notification. Events written already are kept for a client
+// that resumes: the newest keepWritten of them (to twice that, trimmed
+// now and then). Events not yet written wait for their reader, who is
+// usually just behind: a burst outruns the writer by thousands of events
+// (a bound of 256 on them lost events that the host was reading). They
+// are bounded, the oldest going first, only for a host that does not read
+// for long, or never opens the stream; a reply's response, its last
+// event, is never dropped.
 const (
-	keepStandalone  = 256
+	keepWritten     = 256
 	maxUnsentEvents = 16 << 10
 	maxUnsentBytes  = 16 << 20
 )
@@ -155,21 +158,19 @@ func (o *httpOut) appendLocked(st *replyStream, data []byte, priming bool) {
 		ev.id = o.tag + strconv.Itoa(st.num) + "-" + strconv.Itoa(st.base+len(st.events))
 	}
 	st.events = append(st.events, ev)
-	if st == o.standalone {
-		st.unsentSize += len(data)
-		o.trimStandaloneLocked(st)
-	}
+	st.unsentSize += len(data)
+	o.trimLocked(st)
 	close(st.changed)
 	st.changed = make(chan struct{})
 }
 
-// trimStandaloneLocked drops the standalone stream's oldest events past
-// its bounds (see keepStandalone). Not cleared: a writer may be reading
+// trimLocked drops st's oldest events past the bounds of what a stream
+// keeps (see keepWritten). Not cleared: a writer may be reading
 // them. The array is let go once append grows a new one, copying only
 // what is kept.
-func (o *httpOut) trimStandaloneLocked(st *replyStream) {
+func (o *httpOut) trimLocked(st *replyStream) {
 	written := max(st.delivered-st.base, 0)
-	drop := written - keepStandalone
+	drop := written - keepWritten
 	for i := written; len(st.events)-i > 1 && (len(st.events)-i > maxUnsentEvents || st.unsentSize > maxUnsentBytes); i++ {
 		st.unsentSize -= len(st.events[i].data)
 		drop = i + 1
@@ -312,17 +313,15 @@ func (o *httpOut) writeStream(w http.ResponseWriter, r *http.Request, st *replyS
 				return // the client went away; the events stay for resumption
 			}
 			pos++
-			if st == o.standalone {
-				o.mu.Lock()
-				if pos > st.delivered && pos > st.base {
-					st.unsentSize -= len(ev.data)
-					st.delivered = pos
-					if pos-st.base > 2*keepStandalone {
-						o.trimStandaloneLocked(st) // now and then, not per event
-					}
+			o.mu.Lock()
+			if pos > st.delivered && pos > st.base {
+				st.unsentSize -= len(ev.data)
+				st.delivered = pos
+				if pos-st.base > 2*keepWritten {
+					o.trimLocked(st) // now and then, not per event
 				}
-				o.mu.Unlock()
 			}
+			o.mu.Unlock()
 		}
 		if len(evs) > 0 {
 			continue

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -14,7 +15,7 @@ import (
 // every message sent on it (a list_changed, a resource update, a log
 // message outside a call) was kept until the session ended: a long
 // session grew with every notification the server ever sent it. Written
-// events are kept for resumption, the newest keepStandalone to twice that, and
+// events are kept for resumption, the newest keepWritten to twice that, and
 // a Last-Event-ID older than those resumes from the oldest kept.
 func TestStandaloneStreamKeepsABoundedLog(t *testing.T) {
 	s := NewDefault(nil)
@@ -27,7 +28,7 @@ func TestStandaloneStreamKeepsABoundedLog(t *testing.T) {
 		t.Fatalf("GET: %s", resp.Status)
 	}
 	stream := openEvents(t, resp)
-	n := 3*keepStandalone + 10
+	n := 3*keepWritten + 10
 	for i := range n {
 		if err := ss.Notify(context.Background(), "notifications/test", map[string]int{"i": i}); err != nil {
 			t.Fatal(err)
@@ -56,8 +57,8 @@ func TestStandaloneStreamKeepsABoundedLog(t *testing.T) {
 	o.mu.Lock()
 	kept := len(o.standalone.events)
 	o.mu.Unlock()
-	if kept > 2*keepStandalone { // trimmed now and then, not per event
-		t.Errorf("the standalone stream keeps %d written events, want at most %d", kept, 2*keepStandalone)
+	if kept > 2*keepWritten { // trimmed now and then, not per event
+		t.Errorf("the standalone stream keeps %d written events, want at most %d", kept, 2*keepWritten)
 	}
 	// A host that comes back naming the first event resumes from the
 	// oldest kept (the first stream is still attached here, so this asks
@@ -70,7 +71,7 @@ func TestStandaloneStreamKeepsABoundedLog(t *testing.T) {
 
 // The bound on the standalone stream is on what a host has not read for
 // a long time, not on what is in flight: a host that reads its stream
-// while far more than keepStandalone events are sent gets every one, in
+// while far more than keepWritten events are sent gets every one, in
 // order. Trimming by count alone dropped events the writer had not yet
 // reached.
 func TestStandaloneStreamLosesNothingAReaderKeepsUpWith(t *testing.T) {
@@ -84,7 +85,7 @@ func TestStandaloneStreamLosesNothingAReaderKeepsUpWith(t *testing.T) {
 		t.Fatalf("GET: %s", resp.Status)
 	}
 	stream := openEvents(t, resp)
-	n := 8 * keepStandalone
+	n := 8 * keepWritten
 	sent := make(chan error, 1)
 	go func() {
 		for i := range n {
@@ -147,5 +148,41 @@ func TestStandaloneStreamBoundsWhatNobodyReads(t *testing.T) {
 	notify(maxUnsentBytes/(64<<10)+10, strings.Repeat("x", 64<<10))
 	if n, size, counted, _ := kept(); size > maxUnsentBytes || size != counted || n >= maxUnsentEvents {
 		t.Errorf("kept %d events of %d bytes (counted %d); want at most %d bytes", n, size, counted, maxUnsentBytes)
+	}
+}
+
+// A call's reply stream is bounded the same way for a host that does not
+// read it (a long call's progress to a stalled client), and its response,
+// the stream's last event, is kept whatever came before it.
+func TestReplyStreamBoundsWhatNobodyReads(t *testing.T) {
+	s := NewDefault(nil)
+	hs := NewHTTPServer(t, s, nil)
+	c := newHTTPClient(t, hs)
+	c.initialize("2025-06-18")
+	hs.Streamable.mu.Lock()
+	o := hs.Streamable.sessions[c.session]
+	hs.Streamable.mu.Unlock()
+	id := jsonrpc.StringID("long-call")
+	st := o.openReply(id, false, false)
+	for i := range maxUnsentEvents + 10 {
+		n := &jsonrpc.Notification{Method: "notifications/progress", Params: json.RawMessage(`{"progressToken":1,"progress":` + strconv.Itoa(i) + `}`)}
+		if err := o.send(context.Background(), n, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := o.send(context.Background(), &jsonrpc.Response{ID: id, Result: json.RawMessage(`{"content":[]}`)}, id); err != nil {
+		t.Fatal(err)
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	size := 0
+	for _, ev := range st.events {
+		size += len(ev.data)
+	}
+	if len(st.events) > maxUnsentEvents || size != st.unsentSize || !st.final {
+		t.Errorf("kept %d events of %d bytes (counted %d), final %v; want at most %d, counted right, final", len(st.events), size, st.unsentSize, st.final, maxUnsentEvents)
+	}
+	if last := st.events[len(st.events)-1].data; !strings.Contains(string(last), `"long-call"`) {
+		t.Errorf("the last event kept is %s, want the response", last)
 	}
 }
