@@ -70,7 +70,7 @@ type oauthCheck struct {
 func newOAuthCheck(o *OAuthOptions, next http.Handler) *oauthCheck {
 	client := o.Client
 	if client == nil {
-		client = &http.Client{Timeout: 10 * time.Second}
+		client = keyClient()
 	}
 	return &oauthCheck{
 		issuer: o.Issuer, audience: o.Audience, now: time.Now, next: next,

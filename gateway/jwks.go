@@ -243,9 +243,18 @@ func (s *keySet) getJSON(ctx context.Context, u string, out *[]byte) error {
 	if err != nil {
 		return fmt.Errorf("%s: %v", redactURL(u), err)
 	}
+	if err := keyURLError(req.URL); err != nil {
+		return err
+	}
 	req.Header.Set("Accept", "application/json")
 	resp, err := s.client.Do(req)
 	if err != nil {
+		// The redirect's own reason says what to fix; other causes may
+		// quote the URL, query and all, so are not repeated.
+		var ue *url.Error
+		if errors.Is(err, errKeyRedirect) && errors.As(err, &ue) {
+			return fmt.Errorf("GET %s: %v", redactURL(u), ue.Err)
+		}
 		return fmt.Errorf("GET %s: the request failed", redactURL(u))
 	}
 	defer resp.Body.Close()

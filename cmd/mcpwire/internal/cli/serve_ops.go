@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpwire/mcpwire/gateway"
 	"github.com/mcpwire/mcpwire/gateway/tracing"
+	"github.com/mcpwire/mcpwire/internal/origin"
 )
 
 // serveOpsFlags are serve's policy and operation flags: the audit log,
@@ -57,13 +58,27 @@ func (f *serveOpsFlags) check(stdio, staticToken bool) error {
 	if f.OAuthAudience == "" {
 		return Usagef("--oauth-issuer needs --oauth-audience AUD (the audience tokens must name)")
 	}
-	if err := checkHTTPURL(f.OAuthIssuer); err != nil {
+	if err := checkKeyURL(f.OAuthIssuer); err != nil {
 		return Usagef("--oauth-issuer: %v", err)
 	}
 	if f.OAuthJWKS != "" {
-		if err := checkHTTPURL(f.OAuthJWKS); err != nil {
+		if err := checkKeyURL(f.OAuthJWKS); err != nil {
 			return Usagef("--oauth-jwks: %v", err)
 		}
+	}
+	return nil
+}
+
+// checkKeyURL accepts where the gateway may read the keys that sign
+// access tokens: https, or http on loopback (the gateway refuses the rest
+// at its first fetch; said at start, it is a usage error, not a 401 on
+// every request).
+func checkKeyURL(raw string) error {
+	if err := checkHTTPURL(raw); err != nil {
+		return err
+	}
+	if u, _ := url.Parse(raw); u.Scheme == "http" && !origin.IsLoopbackHost(u.Hostname()) {
+		return errors.New("not an https URL (plain http is for loopback only: the keys that sign access tokens must not be read over an open channel)")
 	}
 	return nil
 }
