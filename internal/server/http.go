@@ -62,7 +62,8 @@ type HTTPOptions struct {
 	// an id that leaked, or was ended on another replica, stays usable.
 	SessionMaxAge time.Duration
 	// SessionWarn receives the session ids refused under SessionKeys (the
-	// reason, never the id). Nil discards.
+	// reason, never the id), at most 10 a minute: the next one after a
+	// minute that held some back says how many. Nil discards.
 	SessionWarn func(error)
 	// Peer, when set, names who sent the request that starts a session
 	// (an initialize, or a stateless or 2026-07-28 request); the session's
@@ -119,6 +120,7 @@ type HTTPHandler struct {
 	// are unusable, which every request is then answered with.
 	sealer       *sessionSealer
 	sealErr      error
+	warns        warnLimit            // of SessionWarn
 	revoked      map[string]time.Time // session_revoke.go
 	revokedOrder []revocation
 }

@@ -207,7 +207,13 @@ func (h *HTTPHandler) reopen(id string, r *http.Request) (*httpOut, error) {
 }
 
 func (h *HTTPHandler) warn(err error) {
-	if h.opts.SessionWarn != nil {
+	if h.opts.SessionWarn == nil {
+		return
+	}
+	if ok, note := h.warns.admit(time.Now()); ok {
+		if note != "" {
+			err = fmt.Errorf("%w%s", err, note)
+		}
 		h.opts.SessionWarn(err)
 	}
 }
