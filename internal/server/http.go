@@ -236,10 +236,7 @@ func (h *HTTPHandler) forget(id string) *httpOut {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	o := h.sessions[id]
-	delete(h.sessions, id)
-	if o != nil {
-		o.stopIdleLocked()
-	}
+	h.unregisterLocked(id, o)
 	return o
 }
 
@@ -438,8 +435,7 @@ func (h *HTTPHandler) session(w http.ResponseWriter, r *http.Request) *httpOut {
 	h.mu.Lock()
 	o := h.sessions[id]
 	if o != nil && o.ss.ctx.Err() != nil {
-		delete(h.sessions, id) // ended by Server.Close
-		o.stopIdleLocked()
+		h.unregisterLocked(id, o) // ended by Server.Close
 		o = nil
 	}
 	if o != nil {

@@ -193,6 +193,9 @@ func (h *LegacySSEHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 		delete(h.sessions, ss.ID())
 		h.mu.Unlock()
 		ss.shutdown()
+		if o.isFull() { // whichever way the stream noticed
+			h.warnf(errLegacyNotReading)
+		}
 	}()
 	startEventStream(w)
 	sw := sse.NewWriter(w)
@@ -206,15 +209,11 @@ func (h *LegacySSEHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 		o.queue, o.bytes = nil, 0
 		o.mu.Unlock()
 		if o.isFull() {
-			h.warnf(errLegacyNotReading)
 			return
 		}
 		for _, b := range queue {
 			if err := sw.WriteEvent(sse.Event{Type: "message", Data: b}); err != nil {
-				if o.isFull() { // the deadline push set
-					h.warnf(errLegacyNotReading)
-				}
-				return
+				return // the client went, or push's deadline cut the write
 			}
 		}
 		if len(queue) > 0 {
@@ -222,7 +221,6 @@ func (h *LegacySSEHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 		}
 		select {
 		case <-o.full:
-			h.warnf(errLegacyNotReading)
 			return
 		case <-changed:
 		case <-r.Context().Done():

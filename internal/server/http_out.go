@@ -281,6 +281,26 @@ func (o *httpOut) detach(st *replyStream) {
 	o.mu.Unlock()
 }
 
+// wrote notes that st was written up to pos, batch being the events
+// written last, which end there: once a batch, not per event, as the lock
+// is the session's.
+func (o *httpOut) wrote(st *replyStream, batch []sseEvent, pos int) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	start := pos - len(batch)
+	// Those before delivered were counted by an earlier connection, those
+	// before base when trimLocked dropped them.
+	for j := max(st.delivered, st.base, start); j < pos; j++ {
+		st.unsentSize -= len(batch[j-start].data)
+	}
+	if pos > st.delivered {
+		st.delivered = pos
+		if pos-st.base > 2*keepWritten {
+			o.trimLocked(st) // now and then, not per batch
+		}
+	}
+}
+
 // writeStream writes st's events from index pos on, as they come, until
 // the reply is complete, the client goes away or the session ends. The
 // caller has attached st and written the response header.
@@ -310,20 +330,13 @@ func (o *httpOut) writeStream(w http.ResponseWriter, r *http.Request, st *replyS
 			// (a new one per call).
 			hf.hold = final && i == len(evs)-1
 			if err := sw.WriteEvent(e); err != nil {
+				o.wrote(st, evs[:i], pos)
 				return // the client went away; the events stay for resumption
 			}
 			pos++
-			o.mu.Lock()
-			if pos > st.delivered && pos > st.base {
-				st.unsentSize -= len(ev.data)
-				st.delivered = pos
-				if pos-st.base > 2*keepWritten {
-					o.trimLocked(st) // now and then, not per event
-				}
-			}
-			o.mu.Unlock()
 		}
 		if len(evs) > 0 {
+			o.wrote(st, evs, pos)
 			continue
 		}
 		if final {

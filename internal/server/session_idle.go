@@ -96,17 +96,18 @@ func (o *httpOut) checkIdle() {
 		h.mu.Unlock()
 		return
 	}
-	delete(h.sessions, o.key)
-	o.idle.Stop()
+	h.unregisterLocked(o.key, o)
 	h.mu.Unlock()
 	// Not revoked: a sealed id opens again at its next request, as on a
 	// replica that never held it.
 	o.ss.shutdown()
 }
 
-// stopIdleLocked stops o's idle timer once o is forgotten. h.mu is held.
-func (o *httpOut) stopIdleLocked() {
-	if o.idle != nil {
+// unregisterLocked forgets the session kept under id, o or nil, and
+// stops o's idle timer: what registerLocked began. h.mu is held.
+func (h *HTTPHandler) unregisterLocked(id string, o *httpOut) {
+	delete(h.sessions, id)
+	if o != nil && o.idle != nil {
 		o.idle.Stop()
 	}
 }
