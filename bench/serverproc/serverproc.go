@@ -21,11 +21,22 @@ import (
 // It runs from the bench module's directory (found from this source file's
 // package path via `go list`).
 func Build(ctx context.Context, dir string) (string, error) {
-	bin := filepath.Join(dir, "cannedserver")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/mcpwire/mcpwire/bench/cmd/cannedserver")
+	return buildCommand(ctx, dir, "cannedserver", "the canned server")
+}
+
+// BuildRelay compiles cmd/linerelay, the gateway workload's floor, into
+// dir and returns the binary's path.
+func BuildRelay(ctx context.Context, dir string) (string, error) {
+	return buildCommand(ctx, dir, "linerelay", "the line relay")
+}
+
+// buildCommand compiles the bench module's cmd/NAME into dir/NAME.
+func buildCommand(ctx context.Context, dir, name, what string) (string, error) {
+	bin := filepath.Join(dir, name)
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/mcpwire/mcpwire/bench/cmd/"+name)
 	cmd.Dir = ModuleDir()
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building the canned server: %w\n%s", err, out)
+		return "", fmt.Errorf("building %s: %w\n%s", what, err, out)
 	}
 	return bin, nil
 }

@@ -26,6 +26,9 @@ type env struct {
 	// mcpwireBin is the mcpwire command, built for the gateway workload
 	// (mcpwireErr says why not).
 	mcpwireBin, mcpwireErr string
+	// relayBin is the line relay, the gateway workload's floor over a
+	// stdio upstream; relayErr says why it is missing.
+	relayBin, relayErr string
 }
 
 // transports in table order.

@@ -115,10 +115,10 @@ func TestServeURL(t *testing.T) {
 }
 
 func TestGatewayGoals(t *testing.T) {
-	seq := newTable("gw-seq/stdio", "", []string{routeDirect, routeServeStdio, routeServeHTTP, routeMCPProxy}, mP50)
+	seq := newTable("gw-seq/stdio", "", []string{routeDirect, routeServeStdio, routeServeHTTP, routeRelay, routeMCPProxy}, mP50)
 	conc := newTable("gw-conc/stdio", "", seq.Clients, mRate)
 	for c, v := range map[string][2]float64{
-		routeDirect: {40, 60000}, routeServeStdio: {80, 45000}, routeServeHTTP: {150, 12000}, routeMCPProxy: {140, 3000},
+		routeDirect: {40, 60000}, routeServeStdio: {80, 45000}, routeServeHTTP: {150, 12000}, routeRelay: {65, 51000}, routeMCPProxy: {140, 3000},
 	} {
 		seq.add(c, mP50.Key, v[0])
 		conc.add(c, mRate.Key, v[1])
@@ -127,8 +127,14 @@ func TestGatewayGoals(t *testing.T) {
 	(&report{tables: []*Table{seq, conc}}).writeGatewayGoals(&b)
 	out := b.String()
 	// Added p50 40 µs (met), 0.75x direct (met), p50 behind mcp-proxy
-	// (not met), calls/s ahead (met).
+	// (not met), calls/s ahead (met). The relay's rows are the floor,
+	// shown and not judged: +25 µs and 0.85x direct.
 	if !strings.Contains(out, "+40.0 µs") || !strings.Contains(out, "3 of 4 met.") {
 		t.Errorf("gateway goals:\n%s", out)
+	}
+	for _, want := range []string{"p50 added by the " + routeRelay + " ↓ | 65.0 µs | direct 40.0 µs | +25.0 µs | | |", "calls/s through the " + routeRelay + " ↑ | 51000 | direct 60000 | 0.85× direct | | |"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("gateway goals lack the relay's row %q:\n%s", want, out)
+		}
 	}
 }

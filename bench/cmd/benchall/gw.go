@@ -25,6 +25,7 @@ const (
 	routeMCPProxy     = "mcp-proxy (npm)"
 	routeSupergateway = "supergateway (npm)"
 	routeMCPHub       = "mcp-hub (npm)"
+	routeRelay        = "line relay (floor)"
 )
 
 // route is one way from the host to the canned server.
@@ -50,6 +51,7 @@ var gatewayUsage = map[string]string{
 	routeServeHTTP:    "`mcpwire serve --listen 127.0.0.1:0 -- CANNED` (or `... URL`), the host over Streamable HTTP.",
 	routeMCPProxy:     "npm `mcp-proxy` 6.7.19: `mcp-proxy --host 127.0.0.1 --port P --server stream -- CANNED`, the host over Streamable HTTP at /mcp (a server process per session, its default).",
 	routeSupergateway: "npm `supergateway` 4.0.0: `--stdio CANNED --outputTransport streamableHttp --stateful --port P` (the host over Streamable HTTP at /mcp, a server per session); with an HTTP upstream `--streamableHttp URL`, spawned by the host over stdio.",
+	routeRelay:        "`bench/cmd/linerelay CANNED`, spawned by the host: a process that copies bytes both ways and parses nothing. It is the floor of any gateway between a stdio host and a stdio server: one more process on the path, two more pipe crossings.",
 	routeMCPHub:       "npm `mcp-hub` 4.2.1, an aggregating gateway: a config naming the canned server `canned`, `mcp-hub --port P --config FILE`; the host over the 2024-11-05 HTTP+SSE transport at /mcp (the one it serves), tools named `canned__echo`.",
 }
 
@@ -86,6 +88,12 @@ func (e *env) routes(tr string) []route {
 		}},
 	}
 	if tr == "stdio" {
+		rs = append(rs, route{name: routeRelay, hostStdio: true, open: func(up clients.Target) (clients.Target, *gwProc, error) {
+			if e.relayBin == "" {
+				return clients.Target{}, nil, fmt.Errorf("the line relay was not built: %s", e.relayErr)
+			}
+			return clients.Target{Command: e.relayBin, Args: append([]string{up.Command}, up.Args...)}, nil, nil
+		}})
 		rs = append(rs, route{name: routeMCPProxy, open: func(up clients.Target) (clients.Target, *gwProc, error) {
 			bin, err := nodeBin("mcp-proxy")
 			if err != nil {

@@ -17,20 +17,24 @@ import (
 	"github.com/mcpwire/mcpwire/bench/serverproc"
 )
 
-// gwBuilds are the canned server and the mcpwire command, built once for
-// the package's tests.
-var gwBuilds = sync.OnceValues(func() ([2]string, error) {
+// gwBuilds are the canned server, the mcpwire command and the line
+// relay, built once for the package's tests.
+var gwBuilds = sync.OnceValues(func() ([3]string, error) {
 	dir, err := os.MkdirTemp("", "benchall-test-")
 	if err != nil {
-		return [2]string{}, err
+		return [3]string{}, err
 	}
 	ctx := context.Background()
 	bin, err := serverproc.Build(ctx, dir)
 	if err != nil {
-		return [2]string{}, err
+		return [3]string{}, err
 	}
 	mw, err := serverproc.BuildMCPWire(ctx, dir)
-	return [2]string{bin, mw}, err
+	if err != nil {
+		return [3]string{}, err
+	}
+	relay, err := serverproc.BuildRelay(ctx, dir)
+	return [3]string{bin, mw, relay}, err
 })
 
 // gwEnv serves the canned server over HTTP beside the builds, as a run
@@ -46,7 +50,7 @@ func gwEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Stop() })
-	return &env{reps: 1, quick: true, log: io.Discard, dir: t.TempDir(), bin: bins[0], mcpwireBin: bins[1],
+	return &env{reps: 1, quick: true, log: io.Discard, dir: t.TempDir(), bin: bins[0], mcpwireBin: bins[1], relayBin: bins[2],
 		targets: map[string]clients.Target{"stdio": {Command: bins[0]}, "http": {URL: srv.URL}}}
 }
 

@@ -68,6 +68,9 @@ func (r *report) writeGatewayGoals(w io.Writer) {
 			row.met, row.ok = v/d >= gwMinThroughput, true
 		}
 		rows = append(rows, row)
+		if tr == "stdio" {
+			rows = append(rows, relayFloorRows(seq, conc)...)
+		}
 		// Ahead of every other gateway, on p50 and on calls/s.
 		for _, g := range otherGateways {
 			if !slices.Contains(seq.Clients, g) {
@@ -118,6 +121,7 @@ func (r *report) writeGatewayGoals(w io.Writer) {
 	}
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	p("## The gateway\n\n")
+	p("The line relay rows are the floor of the stdio goals: `bench/cmd/linerelay` copies bytes between the host and the canned server and parses nothing, so what it adds is one more process on the path, which every gateway pays before doing any work of its own.\n\n")
 	p("Issue #35's goals for `mcpwire serve`, the host being mcpwire's client in every row: the p50 it adds on a stdio upstream, its throughput at %d callers against the direct call, and its lead over every other gateway measured, each compared with `mcpwire serve` reached the same way (over stdio or over HTTP). %s\n\n", concurrency, gatewayInstalls)
 	p("| figure | mcpwire serve | against | ratio | target | met |\n|---|---:|---:|---:|---:|:---:|\n")
 	met, total := 0, 0
@@ -137,4 +141,28 @@ func (r *report) writeGatewayGoals(w io.Writer) {
 		p("| %s | %s | %s | %s | %s | %s |\n", row.figure, row.mine, row.floor, row.ratio, row.target, check(row.met))
 	}
 	p("\n%d of %d met.\n\n", met, total)
+}
+
+// relayFloorRows are the shown rows of the line relay over a stdio
+// upstream: the p50 it adds to the direct call and its throughput against
+// the direct call's, the floor under the two stdio goals.
+func relayFloorRows(seq, conc *Table) []floorRow {
+	if !slices.Contains(seq.Clients, routeRelay) {
+		return nil
+	}
+	p50 := floorRow{figure: "gw-seq/stdio: p50 added by the " + routeRelay + " ↓", target: "(shown)", mine: "failed"}
+	if v, ok := seq.med(routeRelay, mP50.Key); ok {
+		if d, ok := seq.med(routeDirect, mP50.Key); ok {
+			p50.mine, p50.floor, p50.ratio = fmt.Sprintf("%.1f µs", v), fmt.Sprintf("direct %.1f µs", d), fmt.Sprintf("+%.1f µs", v-d)
+			p50.ok, p50.met = true, true
+		}
+	}
+	rate := floorRow{figure: "gw-conc/stdio: calls/s through the " + routeRelay + " ↑", target: "(shown)", mine: "failed"}
+	if v, ok := conc.med(routeRelay, mRate.Key); ok {
+		if d, ok := conc.med(routeDirect, mRate.Key); ok && d > 0 {
+			rate.mine, rate.floor, rate.ratio = fmt.Sprintf("%.0f", v), fmt.Sprintf("direct %.0f", d), fmt.Sprintf("%.2f× direct", v/d)
+			rate.ok, rate.met = true, true
+		}
+	}
+	return []floorRow{p50, rate}
 }

@@ -147,6 +147,9 @@ func run(out string, reps int, only, transports, which string, quick bool, rawOu
 		if e.mcpwireBin, err = serverproc.BuildMCPWire(context.Background(), dir); err != nil {
 			e.mcpwireErr = err.Error()
 		}
+		if e.relayBin, err = serverproc.BuildRelay(context.Background(), dir); err != nil {
+			e.relayErr = err.Error()
+		}
 		for _, name := range []string{"mcp-proxy", "supergateway", "mcp-hub"} {
 			if _, err := nodeBin(name); err != nil {
 				e.logf("gw: %s; its rows will say so", err)
