@@ -231,6 +231,11 @@ func (g *Gateway) sync() []error {
 	g.mu.Lock()
 	g.routes = routes
 	g.mu.Unlock()
+	if g.metrics != nil {
+		// Before the host hears of the change: a scrape after the new
+		// list shows no series of a tool it no longer has.
+		g.metrics.forget(prev, routes)
+	}
 	g.srv.SetTools(tools, g.callTool)
 	return errs
 }

@@ -55,6 +55,27 @@ func (m *metrics) hook(_ context.Context, c *Call) (context.Context, func(*CallE
 	}
 }
 
+// forget deletes the call series of every upstream tool routed in prev
+// and no longer in now, so that an upstream whose tool names change over
+// a long run does not grow the scrape without bound. A call still in
+// flight to such a tool makes its series again when it ends; that is
+// bounded by the calls in flight.
+func (m *metrics) forget(prev, now map[string]route) {
+	kept := make(map[route]bool, len(now))
+	for _, r := range now {
+		kept[r] = true
+	}
+	for _, r := range prev {
+		if kept[r] {
+			continue
+		}
+		labels := prometheus.Labels{"server": r.server, "tool": r.tool}
+		m.calls.DeletePartialMatch(labels)
+		m.errors.Delete(labels)
+		m.duration.Delete(labels)
+	}
+}
+
 // statusCollector reports, at each scrape, every upstream's state and the
 // sessions open: values that are read, not counted.
 type statusCollector struct {
