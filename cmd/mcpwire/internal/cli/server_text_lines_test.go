@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/manager"
+	"github.com/mcpwire/mcpwire/mcp"
 	"github.com/mcpwire/mcpwire/mcptest"
 )
 
@@ -116,3 +118,26 @@ func TestPromptRoleAndCompletionValuesStayOnTheirLines(t *testing.T) {
 	}
 }
 
+// A notification watched is one line, whatever its method holds.
+func TestWatchLineIsOneLine(t *testing.T) {
+	got := watchLine("[s] ", &mcp.Notification{Method: "notifications/x\nmcpwire: FAKE", Params: json.RawMessage(`{"a":
+1}`)})
+	if got != "[s] notifications/x^Jmcpwire: FAKE {\"a\": \u23ce 1}" {
+		t.Errorf("got %q", got)
+	}
+}
+
+// In the shell on configured servers, a server's log message of several
+// lines has its lines after the first indented, as on the command line
+// (logText): none passes for a line of mcpwire's.
+func TestShellServerLogLinesAreIndented(t *testing.T) {
+	var errOut strings.Builder
+	sh := &shell{real: &IOStreams{ErrOut: &errOut}, io: &IOStreams{}, servers: &shellServers{s: &Session{}}}
+	sh.serverEvent(manager.Event{Kind: manager.Notification, Server: "s", Notification: &mcp.Notification{
+		Method: mcp.NotificationMessage,
+		Params: json.RawMessage(`{"level": "info", "data": "first\nmcpwire: FAKE\nlast"}`),
+	}})
+	if linesStarting(errOut.String(), "mcpwire: FAKE") != 0 || !strings.Contains(errOut.String(), "first\n  mcpwire: FAKE\n  last\n") {
+		t.Errorf("shell output %q, want the lines after the first indented", errOut.String())
+	}
+}
