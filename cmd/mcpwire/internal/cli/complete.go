@@ -69,7 +69,7 @@ func (o *completeOptions) Run(ctx context.Context, io *IOStreams, p Parsed) erro
 			return WriteJSON(io.Out, res)
 		}
 		for _, v := range res.Values {
-			fmt.Fprintln(io.Out, Sanitize(v))
+			fmt.Fprintln(io.Out, sanitizeLine(v)) // one value a line
 		}
 		return nil
 	})

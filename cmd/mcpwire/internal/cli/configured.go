@@ -7,6 +7,7 @@ package cli
 // tool names.
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -409,16 +410,24 @@ func (p *prefixWriter) Write(b []byte) (int, error) {
 	defer p.mu.Unlock()
 	p.buf = append(p.buf, b...)
 	for {
-		i := strings.IndexByte(string(p.buf), '\n')
+		i := bytes.IndexByte(p.buf, '\n')
 		if i < 0 {
 			break
 		}
 		fmt.Fprintf(p.w, "%s%s\n", p.prefix, Sanitize(string(p.buf[:i])))
 		p.buf = p.buf[i+1:]
 	}
-	if len(p.buf) > 4096 { // a very long line without a newline
-		fmt.Fprintf(p.w, "%s%s\n", p.prefix, Sanitize(string(p.buf)))
-		p.buf = p.buf[:0]
+	if len(p.buf) > maxHeldLine { // a very long line without a newline
+		// Written in parts; a part ends where a character does, else
+		// both halves would show as bytes that are not UTF-8. The start
+		// of the cut character waits for its end.
+		keep := incompleteTail(p.buf)
+		fmt.Fprintf(p.w, "%s%s\n", p.prefix, Sanitize(string(p.buf[:len(p.buf)-keep])))
+		p.buf = append(p.buf[:0], p.buf[len(p.buf)-keep:]...)
 	}
 	return len(b), nil
 }
+
+// maxHeldLine is how much of a line without its newline prefixWriter
+// holds before it writes that much as a line of its own.
+const maxHeldLine = 4096

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"bytes"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/mcpwire/mcpwire/config"
 	"github.com/mcpwire/mcpwire/manager"
@@ -71,5 +73,39 @@ func TestPrefixWriter(t *testing.T) {
 	w.Write([]byte("o\n\x1b[31mred\n"))
 	if got := b.String(); got != "[s] one\n[s] two\n[s] "+Sanitize("\x1b[31mred")+"\n" {
 		t.Errorf("got %q", got)
+	}
+}
+
+// A line too long to hold is written in parts; a part never ends inside
+// a UTF-8 character, which would show as two pieces that are not UTF-8.
+// The pipe's reads (here of 4097 bytes, after a lead of 0 to 3 ASCII
+// bytes) put the cut at every place inside a 2-, 3- and 4-byte character.
+func TestPrefixWriterKeepsCharactersWhole(t *testing.T) {
+	for _, char := range []string{"é", "語", "🙂"} {
+		for lead := range 4 {
+			var b bytes.Buffer
+			w := &prefixWriter{w: &b, prefix: "[s] "}
+			text := strings.Repeat("x", lead) + strings.Repeat(char, 9000/len(char)) + "\n"
+			for rest := text; rest != ""; {
+				n := min(4097, len(rest))
+				w.Write([]byte(rest[:n]))
+				rest = rest[n:]
+			}
+			got := b.String()
+			if !utf8.ValidString(got) || strings.Contains(got, `\x`) {
+				t.Fatalf("%q after %d bytes: a character was cut: %q", char, lead, got)
+			}
+			var joined strings.Builder
+			for line := range strings.Lines(got) {
+				part, ok := strings.CutPrefix(line, "[s] ")
+				if !ok {
+					t.Fatalf("line without its prefix: %q", line)
+				}
+				joined.WriteString(strings.TrimSuffix(part, "\n"))
+			}
+			if joined.String() != strings.TrimSuffix(text, "\n") {
+				t.Errorf("%q after %d bytes: the parts do not make the line", char, lead)
+			}
+		}
 	}
 }

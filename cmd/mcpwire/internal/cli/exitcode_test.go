@@ -112,6 +112,18 @@ func TestReportInterruptedAndNil(t *testing.T) {
 	}
 }
 
+// The tail's first byte is where its 8 KiB limit falls: never inside a
+// character, which would show as bytes that are not UTF-8.
+func TestTailStartsOnACharacter(t *testing.T) {
+	for end := range 3 { // the cut falls at each byte of a character
+		tl := newTail()
+		tl.Write([]byte(strings.Repeat("語", tailBytes/3+100) + strings.Repeat("x", end)))
+		if got := Sanitize(tl.String()); strings.Contains(got, `\x`) || !strings.HasPrefix(got, "語") {
+			t.Errorf("with %d ASCII bytes at the end: the tail starts %q", end, got[:min(len(got), 12)])
+		}
+	}
+}
+
 func TestTail(t *testing.T) {
 	tl := newTail()
 	for i := range 30 {

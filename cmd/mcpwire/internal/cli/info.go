@@ -58,20 +58,17 @@ func printInfo(w io.Writer, c *mcp.Client) {
 	if si.Title != "" && si.Title != si.Name {
 		name += " (" + si.Title + ")"
 	}
-	fmt.Fprintf(w, "Server:        %s %s\n", Sanitize(name), Sanitize(si.Version))
+	fmt.Fprintf(w, "Server:        %s %s\n", sanitizeLine(name), sanitizeLine(si.Version))
 	// The era, and in the stateless one the versions server/discover
 	// listed.
 	era := " (legacy era, opened with initialize)"
 	if c.Modern() {
-		era = " (modern era, stateless; the server supports " + Sanitize(strings.Join(c.ServerVersions(), ", ")) + ")"
+		era = " (modern era, stateless; the server supports " + sanitizeLine(strings.Join(c.ServerVersions(), ", ")) + ")"
 	}
-	fmt.Fprintf(w, "Protocol:      %s%s\n", Sanitize(c.ProtocolVersion()), era)
+	fmt.Fprintf(w, "Protocol:      %s%s\n", sanitizeLine(c.ProtocolVersion()), era)
 	fmt.Fprintf(w, "Capabilities:  %s\n", capabilities(c.ServerCapabilities()))
 	if ins := strings.TrimSpace(c.Instructions()); ins != "" {
-		fmt.Fprintln(w, "Instructions:")
-		for _, line := range strings.Split(Sanitize(ins), "\n") {
-			fmt.Fprintf(w, "  %s\n", strings.TrimRight(line, " \t"))
-		}
+		writeProse(w, "Instructions", ins)
 	}
 }
 
@@ -107,7 +104,7 @@ func capabilities(caps mcp.ServerCapabilities) string {
 	add("completions", caps.Completions != nil)
 	add("tasks", caps.Tasks != nil)
 	for name := range caps.Experimental {
-		parts = append(parts, "experimental:"+Sanitize(name))
+		parts = append(parts, "experimental:"+sanitizeLine(name))
 	}
 	if len(parts) == 0 {
 		return "(none)"

@@ -37,6 +37,6 @@ func showPing(ctx context.Context, io *IOStreams, v view) error {
 		}{true, si, float64(took.Microseconds()) / 1000})
 	}
 	fmt.Fprintf(io.Out, "ok: %s %s answered ping in %s\n",
-		Sanitize(si.Name), Sanitize(si.Version), took.Round(10*time.Microsecond))
+		sanitizeLine(si.Name), sanitizeLine(si.Version), took.Round(10*time.Microsecond))
 	return nil
 }

@@ -70,7 +70,7 @@ func printPrompt(w io.Writer, res *mcp.GetPromptResult) {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s:\n", Sanitize(string(m.Role)))
+		fmt.Fprintf(w, "%s:\n", sanitizeLine(string(m.Role)))
 		WriteContent(w, []mcp.Content{m.Content})
 	}
 	if len(res.Messages) == 0 {

@@ -262,7 +262,9 @@ func (sh *shell) serverEvent(e manager.Event) {
 	default:
 		return // progress is the call's live line
 	}
-	sh.println(Sanitize(fmt.Sprintf("[%s] %s", e.Server, sh.io.Redact(line))))
+	// A log message may have lines of its own: as logText does, those
+	// after the first are indented.
+	sh.println(sanitizeIndented(fmt.Sprintf("[%s] %s", e.Server, sh.io.Redact(line)), "  "))
 }
 
 // serverNames completes "use".

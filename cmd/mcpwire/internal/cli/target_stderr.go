@@ -4,6 +4,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Limits of what is kept of a stdio server's stderr for error messages.
@@ -27,6 +28,11 @@ func (t *tail) Write(p []byte) (int, error) {
 	defer t.mu.Unlock()
 	t.buf = append(t.buf, p...)
 	if over := len(t.buf) - tailBytes; over > 0 {
+		// The limit may fall inside a character: its last bytes go too,
+		// else they would show as bytes that are not UTF-8.
+		for n := 0; n < utf8.UTFMax-1 && over < len(t.buf) && !utf8.RuneStart(t.buf[over]); n++ {
+			over++
+		}
 		t.buf = append(t.buf[:0], t.buf[over:]...)
 	}
 	return len(p), nil

@@ -120,14 +120,18 @@ func toolSummary(t mcp.Tool) string {
 	return Describe(t.Name, t.DisplayName(), t.Description)
 }
 
-// printToolDetail writes one tool in full.
+// printToolDetail writes one tool in full. The server's one-line values
+// (names, the title, a default) show a newline as ^J, and the description
+// is indented under its label (see writeProse): nothing the server wrote
+// starts a line that passes for one of the labels here.
 func printToolDetail(w io.Writer, t *mcp.Tool) {
-	fmt.Fprintln(w, Sanitize(signature(t.Name, t.InputSchema, t.OutputSchema)))
+	fmt.Fprintln(w, sanitizeLine(signature(t.Name, t.InputSchema, t.OutputSchema)))
 	if t.DisplayName() != t.Name {
-		fmt.Fprintf(w, "Title: %s\n", Sanitize(t.DisplayName()))
+		fmt.Fprintf(w, "Title: %s\n", sanitizeLine(t.DisplayName()))
 	}
 	if d := strings.TrimSpace(t.Description); d != "" {
-		fmt.Fprintf(w, "\n%s\n", Sanitize(d))
+		fmt.Fprintln(w)
+		writeProse(w, "Description", d)
 	}
 	if s, ok := parseObjectSchema(t.InputSchema); ok {
 		fmt.Fprintln(w, "\nParameters:")
@@ -151,7 +155,7 @@ func printToolDetail(w io.Writer, t *mcp.Tool) {
 			if prop.Description != "" {
 				line += ": " + strings.Join(strings.Fields(prop.Description), " ")
 			}
-			fmt.Fprintln(w, Sanitize(line))
+			fmt.Fprintln(w, sanitizeLine(line))
 		}
 	} else {
 		fmt.Fprintln(w, "\nParameters: (none)")

@@ -59,6 +59,12 @@ func (o *watchOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
 // a session may hold no open stream).
 const watchProbeEvery = 3 * time.Second
 
+// watchLine is a notification as one line of text: the method, then its
+// params folded onto the line.
+func watchLine(prefix string, n *mcp.Notification) string {
+	return prefix + sanitizeLine(n.Method) + " " + Sanitize(oneLine(string(n.Params)))
+}
+
 // watch prints c's notifications until ctx ends (ctx.Err()) or the
 // server goes away (a *ConnectError).
 func (o *watchOptions) watch(ctx context.Context, io *IOStreams, format string, c Conn) error {
@@ -71,7 +77,7 @@ func (o *watchOptions) watch(ctx context.Context, io *IOStreams, format string, 
 			return // the modern era's plumbing of the listen, not news
 		}
 		if format == "text" {
-			fmt.Fprintf(io.Out, "%s%s %s\n", prefix, Sanitize(n.Method), Sanitize(oneLine(string(n.Params))))
+			fmt.Fprintln(io.Out, watchLine(prefix, n))
 			return
 		}
 		params := n.Params
