@@ -167,7 +167,9 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 		StartUntrusted: trustProjectFromEnv(),
 	}
 	if sf.Verbose {
-		opts.Stderr = func(server string) io.Writer { return &prefixWriter{w: streams.ErrOut, prefix: "[" + server + "] "} }
+		opts.Stderr = func(server string) io.Writer {
+			return &prefixWriter{w: streams.ErrOut, prefix: "[" + server + "] ", secrets: streams.secrets}
+		}
 	}
 	if streams.stderrTails != nil { // mcpwire inspect shows each server's stderr tail
 		opts.Stderr = streams.stderrTails.tee(opts.Stderr)
@@ -401,8 +403,11 @@ func fold(s string) string {
 type prefixWriter struct {
 	w      io.Writer
 	prefix string
-	mu     sync.Mutex
-	buf    []byte
+	// secrets, when set, are the values to mask: an overlong line is not
+	// cut inside one (see startCut).
+	secrets *secretSet
+	mu      sync.Mutex
+	buf     []byte
 }
 
 func (p *prefixWriter) Write(b []byte) (int, error) {
@@ -419,9 +424,10 @@ func (p *prefixWriter) Write(b []byte) (int, error) {
 	}
 	if len(p.buf) > maxHeldLine { // a very long line without a newline
 		// Written in parts; a part ends where a character does, else
-		// both halves would show as bytes that are not UTF-8. The start
-		// of the cut character waits for its end.
-		keep := incompleteTail(p.buf)
+		// both halves would show as bytes that are not UTF-8, and not
+		// inside a secret, else neither half would be masked. The start
+		// of the cut character or secret waits for its end.
+		keep := max(incompleteTail(p.buf), p.secrets.startCut(p.buf))
 		fmt.Fprintf(p.w, "%s%s\n", p.prefix, Sanitize(string(p.buf[:len(p.buf)-keep])))
 		p.buf = append(p.buf[:0], p.buf[len(p.buf)-keep:]...)
 	}

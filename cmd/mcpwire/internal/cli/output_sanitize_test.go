@@ -155,3 +155,23 @@ func TestCallOutputFileKeepsExactBytes(t *testing.T) {
 		t.Errorf("--output wrote %q (%v), want %q", b, err, text)
 	}
 }
+
+// A server's line streamed to stderr and left open (its newline not yet
+// come) is broken off when mcpwire writes a line of its own there, and
+// the server's next bytes start a line of their own, after its prefix:
+// they can never continue at column 0 below mcpwire's line, where they
+// would pass for one of mcpwire's own ("mcpwire: ...").
+func TestStreamedServerLineBrokenByMcpwiresOwn(t *testing.T) {
+	var out bytes.Buffer
+	errOut := &lockedWriter{w: &out}
+	server := newSanitizeWriter(errOut, "[srv] ")
+	server.Write([]byte("half a line"))
+	errOut.Write([]byte("mcpwire: a line of mcpwire's\n"))
+	server.Write([]byte("mcpwire: FAKE\nnext"))
+	server.Write([]byte(" line\n"))
+	errOut.Write([]byte("mcpwire: done\n"))
+	want := "[srv] half a line\nmcpwire: a line of mcpwire's\n[srv] mcpwire: FAKE\n[srv] next line\nmcpwire: done\n"
+	if out.String() != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", out.String(), want)
+	}
+}

@@ -75,6 +75,28 @@ func (s *IOStreams) Redact(text string) string {
 	return text
 }
 
+// startCut returns how many bytes at the end of b could begin a
+// registered secret that b does not finish (0 when none could): a writer
+// that sends text on in pieces holds those back until the rest comes, so
+// that the secret reaches redactWriter whole. s may be nil.
+func (s *secretSet) startCut(b []byte) int {
+	if s == nil {
+		return 0
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	longest := 0
+	for _, v := range s.bytes {
+		for n := min(len(v)-1, len(b)); n > longest; n-- {
+			if bytes.HasSuffix(b, v[:n]) {
+				longest = n
+				break
+			}
+		}
+	}
+	return longest
+}
+
 // redactWriter masks the registered secrets in everything written to w:
 // a server that echoes a token back (in a tool result, an error, a JSON
 // reply printed with --json) must not get it onto the screen or into a

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"sync"
@@ -57,5 +58,43 @@ func TestOutputMasksSecretsAsJSONWritesThem(t *testing.T) {
 	}
 	if got := out.String(); strings.Contains(got, "ss") || strings.Count(got, "***") != 4 {
 		t.Fatalf("output %q, want the secret masked in every form", got)
+	}
+}
+
+// A server's stderr reaches the terminal in pieces of any size (the
+// ad-hoc server's live stream with --verbose; a configured server's
+// overlong line), and a registered secret cut between two pieces must
+// be masked all the same: the writer holds back the tail of a piece that
+// could be the start of a secret until the rest comes.
+func TestStreamedStderrMasksASecretCutInTwo(t *testing.T) {
+	secret := "s3cr3t-t0ken-value"
+	newStreams := func(out *bytes.Buffer) *IOStreams {
+		io := &IOStreams{secrets: &secretSet{}}
+		io.AddSecret(secret)
+		io.ErrOut = &lockedWriter{w: &redactWriter{w: out, secrets: io.secrets}}
+		return io
+	}
+	for cut := 1; cut < len(secret); cut++ {
+		first, second := "token is "+secret[:cut], secret[cut:]+" and more\n"
+		var live bytes.Buffer
+		io := newStreams(&live)
+		w := newSanitizeWriter(io.ErrOut, "[srv] ")
+		w.secrets = io.secrets
+		w.Write([]byte(first))
+		w.Write([]byte(second))
+		if !strings.Contains(live.String(), "[srv] token is ") || !strings.HasSuffix(live.String(), " and more\n") ||
+			strings.Contains(live.String(), secret[len(secret)/2:]) || strings.Contains(live.String(), secret[:len(secret)/2]) {
+			t.Errorf("live stream, cut at %d: %q", cut, live.String())
+		}
+
+		var long bytes.Buffer
+		io = newStreams(&long)
+		pw := &prefixWriter{w: io.ErrOut, prefix: "[srv] ", secrets: io.secrets}
+		pad := strings.Repeat("x", maxHeldLine-len("token is ")-cut+1)
+		pw.Write([]byte(pad + first))
+		pw.Write([]byte(second))
+		if strings.Contains(long.String(), secret[len(secret)/2:]) || strings.Contains(long.String(), secret[:len(secret)/2]) {
+			t.Errorf("overlong line, cut at %d: part of the secret shows: %q", cut, long.String()[len(pad):])
+		}
 	}
 }

@@ -198,14 +198,34 @@ Run "mcpwire help COMMAND" (or "mcpwire COMMAND -h") for a command's flags.
 `)
 }
 
-// lockedWriter serialises writes from several goroutines.
+// lockedWriter serialises writes from several goroutines. It also keeps
+// a server's streamed stderr line (see sanitizeWriter) from running into
+// mcpwire's own: a write made while such a line is open starts on a new
+// line.
 type lockedWriter struct {
 	mu sync.Mutex
 	w  io.Writer
+	// open is the stream whose line the last write left without its
+	// newline, or nil.
+	open *sanitizeWriter
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if err := l.breakOpenLine(nil); err != nil {
+		return 0, err
+	}
 	return l.w.Write(p)
+}
+
+// breakOpenLine ends the line another stream than by left open. l.mu is
+// held.
+func (l *lockedWriter) breakOpenLine(by *sanitizeWriter) error {
+	if l.open == nil || l.open == by {
+		return nil
+	}
+	l.open = nil
+	_, err := io.WriteString(l.w, "\n")
+	return err
 }

@@ -19,9 +19,12 @@ import (
 type sanitizeWriter struct {
 	w      io.Writer
 	prefix string
+	// secrets, when set, are the values to mask: the start of one that a
+	// write ends with is held back until its end comes (see startCut).
+	secrets *secretSet
 
 	mu      sync.Mutex
-	pending []byte // the start of a character the last write cut
+	pending []byte // the start of a character or a secret the last write cut
 	midLine bool   // the last write ended inside a line: its prefix is out
 }
 
@@ -34,14 +37,48 @@ func (s *sanitizeWriter) Write(p []byte) (int, error) {
 	defer s.mu.Unlock()
 	b := append(s.pending, p...)
 	s.pending = nil
-	if cut := incompleteTail(b); cut > 0 {
+	if cut := max(incompleteTail(b), s.secrets.startCut(b)); cut > 0 {
 		s.pending = append([]byte(nil), b[len(b)-cut:]...)
 		b = b[:len(b)-cut]
 	}
-	if _, err := io.WriteString(s.w, s.prefixed(Sanitize(string(b)))); err != nil {
+	text := Sanitize(string(b))
+	if text == "" {
+		return len(p), nil
+	}
+	if lw, ok := s.w.(*lockedWriter); ok {
+		if err := s.writeShared(lw, text); err != nil {
+			return 0, err
+		}
+		return len(p), nil
+	}
+	if _, err := io.WriteString(s.w, s.prefixed(text)); err != nil {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// writeShared writes text to the stream that mcpwire's own lines share.
+// If anything else was written since this stream's line was left open,
+// that line has been ended (see lockedWriter), so text starts a line of
+// its own, after the prefix; if another stream's line is open, it is
+// ended first. s.mu is held.
+func (s *sanitizeWriter) writeShared(lw *lockedWriter, text string) error {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	if s.midLine && lw.open != s {
+		s.midLine = false
+	}
+	if err := lw.breakOpenLine(s); err != nil {
+		return err
+	}
+	if _, err := io.WriteString(lw.w, s.prefixed(text)); err != nil {
+		return err
+	}
+	lw.open = nil
+	if s.midLine {
+		lw.open = s
+	}
+	return nil
 }
 
 // prefixed puts the prefix before each line that text starts. s.mu is

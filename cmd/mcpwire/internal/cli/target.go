@@ -182,7 +182,9 @@ func (f *ServerFlags) stdio(io *IOStreams, argv []string) (*Target, error) {
 	}
 	opts := transport.ServerOptions{Stderr: t.stderr}
 	if f.Verbose {
-		opts.Stderr = multiWriter(t.stderr, newSanitizeWriter(io.ErrOut, "["+Sanitize(filepath.Base(argv[0]))+"] "))
+		live := newSanitizeWriter(io.ErrOut, "["+Sanitize(filepath.Base(argv[0]))+"] ")
+		live.secrets = io.secrets
+		opts.Stderr = multiWriter(t.stderr, live)
 		io.stderrLive = true
 	}
 	given := slices.Collect(maps.Keys(def.Env))
