@@ -3,6 +3,7 @@ package transport
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // ExitError is the terminal error Read returns when a stdio server exits or
@@ -60,6 +61,11 @@ func stderrTail(log []byte) string {
 	if len(s) > tailMaxBytes {
 		s = s[len(s)-tailMaxBytes:]
 		cut = true
+		// Start on a character: the end of one cut in two would show as
+		// a replacement character.
+		for i := 0; i < utf8.UTFMax-1 && len(s) > 0 && !utf8.RuneStart(s[0]); i++ {
+			s = s[1:]
+		}
 		if i := strings.IndexByte(s, '\n'); i >= 0 && i < len(s)-1 {
 			s = s[i+1:]
 		}

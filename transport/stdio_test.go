@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
@@ -621,6 +622,16 @@ func TestStderrTail(t *testing.T) {
 	}
 	if got := stderrTail(nil); got != "" {
 		t.Fatalf("empty tail = %q", got)
+	}
+	// One long line of three-byte characters, cut by size wherever a
+	// character's bytes fall: the tail starts on a character, not with
+	// a replacement for the cut one's end.
+	for pad := range 3 {
+		text := strings.Repeat("x", pad) + strings.Repeat("語", 1000)
+		tail := stderrTail([]byte(text))
+		if strings.ContainsRune(tail, utf8.RuneError) || !strings.HasPrefix(tail, "…\n語") {
+			t.Errorf("pad %d: tail starts %q", pad, tail[:min(len(tail), 12)])
+		}
 	}
 }
 
