@@ -419,7 +419,8 @@ func (p *prefixWriter) Write(b []byte) (int, error) {
 		if i < 0 {
 			break
 		}
-		fmt.Fprintf(p.w, "%s%s\n", p.prefix, Sanitize(string(p.buf[:i])))
+		line := bytes.TrimSuffix(p.buf[:i], []byte("\r")) // CRLF ends a line too
+		fmt.Fprintf(p.w, "%s%s\n", p.prefix, Sanitize(string(line)))
 		p.buf = p.buf[i+1:]
 	}
 	if len(p.buf) > maxHeldLine { // a very long line without a newline

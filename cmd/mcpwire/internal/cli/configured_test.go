@@ -71,7 +71,8 @@ func TestPrefixWriter(t *testing.T) {
 	w := &prefixWriter{w: &b, prefix: "[s] "}
 	w.Write([]byte("one\ntw"))
 	w.Write([]byte("o\n\x1b[31mred\n"))
-	if got := b.String(); got != "[s] one\n[s] two\n[s] "+Sanitize("\x1b[31mred")+"\n" {
+	w.Write([]byte("windows\r\nbare\rcr\n")) // a CRLF line ends as any other
+	if got := b.String(); got != "[s] one\n[s] two\n[s] "+Sanitize("\x1b[31mred")+"\n[s] windows\n[s] bare^Mcr\n" {
 		t.Errorf("got %q", got)
 	}
 }
