@@ -168,7 +168,7 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 	}
 	if sf.Verbose {
 		opts.Stderr = func(server string) io.Writer {
-			return &prefixWriter{w: streams.ErrOut, prefix: "[" + server + "] ", secrets: streams.secrets}
+			return streams.heldStderr.add(&prefixWriter{w: streams.ErrOut, prefix: "[" + server + "] ", secrets: streams.secrets})
 		}
 	}
 	if streams.stderrTails != nil { // mcpwire inspect shows each server's stderr tail
@@ -433,6 +433,58 @@ func (p *prefixWriter) Write(b []byte) (int, error) {
 		p.buf = append(p.buf[:0], p.buf[len(p.buf)-keep:]...)
 	}
 	return len(b), nil
+}
+
+// flush writes the line held without its newline, if any.
+func (p *prefixWriter) flush() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.buf) > 0 {
+		fmt.Fprintf(p.w, "%s%s\n", p.prefix, Sanitize(string(bytes.TrimSuffix(p.buf, []byte("\r")))))
+		p.buf = nil
+	}
+}
+
+// heldLines are the prefixWriters of a command's servers, the newest for
+// each: a server's last line may lack its newline, and prefixWriter
+// writes only whole lines, so Main writes what they hold once the servers
+// have stopped. A server started again (a reconnect) replaces its older
+// writer, whose child is gone, after writing what that one held: a
+// long-running command keeps one a server. Safe for concurrent use
+// (servers start in parallel); nil keeps nothing.
+type heldLines struct {
+	mu sync.Mutex
+	ws map[string]*prefixWriter // by prefix
+}
+
+func (h *heldLines) add(w *prefixWriter) *prefixWriter {
+	if h == nil {
+		return w
+	}
+	h.mu.Lock()
+	old := h.ws[w.prefix]
+	if h.ws == nil {
+		h.ws = map[string]*prefixWriter{}
+	}
+	h.ws[w.prefix] = w
+	h.mu.Unlock()
+	if old != nil {
+		old.flush()
+	}
+	return w
+}
+
+func (h *heldLines) flush() {
+	if h == nil {
+		return
+	}
+	h.mu.Lock()
+	ws := h.ws
+	h.ws = nil
+	h.mu.Unlock()
+	for _, w := range ws {
+		w.flush()
+	}
 }
 
 // maxHeldLine is how much of a line without its newline prefixWriter

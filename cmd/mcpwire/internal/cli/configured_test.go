@@ -2,6 +2,9 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -108,5 +111,41 @@ func TestPrefixWriterKeepsCharactersWhole(t *testing.T) {
 				t.Errorf("%q after %d bytes: the parts do not make the line", char, lead)
 			}
 		}
+	}
+}
+
+// With --verbose, a configured server's last stderr line is shown even
+// when no newline ends it (a server whose last words lack one): it is
+// written, after the server's prefix, once the command is done with the
+// server.
+func TestConfiguredStderrLastLineWithoutNewline(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "mcp.json")
+	def, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"talks": map[string]any{
+		"command": "sh", "args": []string{"-c", `printf 'first line\nlast words' >&2; exec "$0" "$1"`, os.Args[0], ServeName}}}})
+	write(t, file, string(def))
+	r := run(t, "tools", "--verbose", "--config", file).wantCode(t, ExitOK)
+	if !strings.Contains(r.err, "[talks] first line\n") || !strings.Contains(r.err, "[talks] last words\n") {
+		t.Errorf("stderr %q, want both of the server's lines, prefixed", r.err)
+	}
+}
+
+// A server started again replaces its older stderr writer, after that
+// one's unfinished line is written: a command that runs for days over a
+// server that keeps restarting holds one writer for it, not one a start.
+func TestHeldLinesKeepOneWriterAServer(t *testing.T) {
+	var b bytes.Buffer
+	h := &heldLines{}
+	first := h.add(&prefixWriter{w: &b, prefix: "[s] "})
+	first.Write([]byte("dying wo"))
+	h.add(&prefixWriter{w: &b, prefix: "[other] "})
+	for range 100 {
+		h.add(&prefixWriter{w: &b, prefix: "[s] "}).Write([]byte("x"))
+	}
+	if len(h.ws) != 2 {
+		t.Errorf("%d writers held, want one a server (2)", len(h.ws))
+	}
+	h.flush()
+	if got, want := b.String(), "[s] dying wo\n"+strings.Repeat("[s] x\n", 100); got != want {
+		t.Errorf("written %q, want %q", got, want)
 	}
 }

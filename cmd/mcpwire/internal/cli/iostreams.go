@@ -37,6 +37,9 @@ type IOStreams struct {
 	// stderrLive is set once a server's stderr is copied to ErrOut
 	// (--verbose), so Report does not repeat it.
 	stderrLive bool
+	// heldStderr are the configured servers' live stderr copies, whose
+	// unfinished last lines Main writes when the command is done.
+	heldStderr *heldLines
 	// recording is the --record file, closed when the command ends.
 	recording *recording
 	// wireTap records every server's messages for mcpwire inspect's

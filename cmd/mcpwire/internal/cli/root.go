@@ -74,7 +74,9 @@ func Main(ctx context.Context, streams *IOStreams, args []string) int {
 	}
 	io.Out = &lockedWriter{w: &redactWriter{w: streams.Out, secrets: io.secrets}}
 	io.ErrOut = &lockedWriter{w: &redactWriter{w: streams.ErrOut, secrets: io.secrets}}
+	io.heldStderr = &heldLines{}
 	err := runCommand(ctx, &io, args)
+	io.heldStderr.flush()    // every server has stopped by now
 	io.recording.finish(&io) // every client is closed by now
 	code := Report(ctx, &io, err)
 	// The usage hint is for a command line gone wrong, not a config file.
