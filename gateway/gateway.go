@@ -40,8 +40,12 @@ type Options struct {
 	Servers []string
 	// PageSize splits tools/list into pages; default DefaultPageSize.
 	PageSize int
-	// Redact, when set, rewrites the text of every upstream failure before
-	// it reaches a host (the CLI blanks the secrets of its config there).
+	// Redact, when set, rewrites every string the gateway sends a host
+	// (results, notifications, relayed requests, errors: each string of
+	// the JSON, which stays valid) and the text of every upstream failure,
+	// in the audit log too. The CLI blanks the secrets of its config with
+	// it, so that upstream credentials reach no host. It must be cheap on
+	// text that holds nothing to rewrite and return that text unchanged.
 	Redact func(string) string
 	// Warn receives what goes wrong without stopping the gateway: a tool
 	// left out of the list because its name is taken. Nil discards.
@@ -156,6 +160,10 @@ func New(m *manager.Manager, opts *Options) (*Gateway, error) {
 		// A host's session may last for millions of calls: nothing it
 		// sends is kept.
 		NoRecord: true,
+		// Upstream credentials stay the gateway's own: whatever an
+		// upstream echoes back (a tool that prints its environment)
+		// reaches no host with them.
+		Redact: o.Redact,
 	})
 	if errs := g.sync(); len(errs) > 0 {
 		g.stop()

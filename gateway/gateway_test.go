@@ -109,7 +109,9 @@ func TestUpstreamErrorsStayTheirs(t *testing.T) {
 	bad.AddTool(server.Tool{Name: "hello"}, func(context.Context, *server.ToolRequest) (*server.ToolResult, error) {
 		return nil, errors.New("upstream trouble")
 	})
-	c := inProcess(t, map[string]*server.Server{"good": good, "bad": bad}, &Options{Redact: strings.ToUpper})
+	// Redact stands for the CLI's masking: it rewrites one value.
+	redact := func(s string) string { return strings.ReplaceAll(s, `"bad"`, `"BAD"`) }
+	c := inProcess(t, map[string]*server.Server{"good": good, "bad": bad}, &Options{Redact: redact})
 	res, err := c.CallTool(t.Context(), "bad__hello", nil, nil)
 	if err != nil || !res.IsError || res.Content[0].Text != "upstream trouble" {
 		t.Fatalf("bad__hello: %v %+v", err, res)

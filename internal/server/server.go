@@ -48,6 +48,14 @@ type Options struct {
 	Stderr io.Writer
 	// Faults are armed from the start (see Server.Fault).
 	Faults []Fault
+	// Redact, when set, rewrites the strings of every message the server
+	// sends a client: results, notifications, its own requests, error
+	// messages and data. A gateway masks the credentials it holds for its
+	// upstreams with it. It is called on a message's raw JSON as a whole
+	// first; a message it leaves as it was is sent as it is, and in one it
+	// changed, it is applied to each decoded string, so the JSON stays
+	// valid and only the strings change. See redactOut.
+	Redact func(string) string
 	// Eras selects the protocol eras served: both (the default), modern
 	// (2026-07-28 only) or legacy (up to 2025-11-25 only). See Eras.
 	Eras Eras

@@ -100,6 +100,9 @@ func relatedID(ctx context.Context) jsonrpc.ID {
 // goroutine that Close waits for (counted under the lock so that Close
 // never waits on a group that is still growing).
 func (s *Server) newSession(out outbound, track bool) (*Session, error) {
+	if s.opts.Redact != nil {
+		out = redactOut{outbound: out, redact: s.opts.Redact}
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	ss := &Session{
 		srv:         s,

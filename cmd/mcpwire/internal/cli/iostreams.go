@@ -37,6 +37,12 @@ type IOStreams struct {
 	// stderrLive is set once a server's stderr is copied to ErrOut
 	// (--verbose), so Report does not repeat it.
 	stderrLive bool
+	// protocolOut is stdout before Main's masking, for serve --stdio: its
+	// stdout carries JSON-RPC, whose strings the gateway masks one by one
+	// (Options.Redact); a mask over the bytes could turn a number that
+	// equals a secret (a request id) into "***" and the line into one no
+	// host can read. Nil outside Main.
+	protocolOut io.Writer
 	// heldStderr are the configured servers' live stderr copies, whose
 	// unfinished last lines Main writes when the command is done.
 	heldStderr *heldLines

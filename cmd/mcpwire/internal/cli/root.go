@@ -72,6 +72,7 @@ func Main(ctx context.Context, streams *IOStreams, args []string) int {
 	if io.secrets == nil {
 		io.secrets = &secretSet{}
 	}
+	io.protocolOut = streams.Out
 	io.Out = &lockedWriter{w: &redactWriter{w: streams.Out, secrets: io.secrets}}
 	io.ErrOut = &lockedWriter{w: &redactWriter{w: streams.ErrOut, secrets: io.secrets}}
 	io.heldStderr = &heldLines{}

@@ -194,7 +194,11 @@ func (o *gatewayOptions) Run(ctx context.Context, streams *IOStreams, p Parsed) 
 	}
 	defer stopMetrics()
 	if o.Stdio {
-		return g.ServeLines(ctx, readCloser(pollableStdin(streams.In)), writeCloser(streams.Out))
+		out := streams.Out
+		if streams.protocolOut != nil {
+			out = streams.protocolOut // the gateway masks each string (Redact)
+		}
+		return g.ServeLines(ctx, readCloser(pollableStdin(streams.In)), writeCloser(out))
 	}
 	return o.serveHTTP(ctx, streams, g)
 }
