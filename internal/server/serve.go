@@ -73,7 +73,7 @@ func (ss *Session) serveStream(ctx context.Context, out *streamOut) error {
 				readErr = err
 				break
 			}
-			ss.receive(msg)
+			ss.receive(readCtx, msg)
 		}
 	}
 	closedByServer := ss.ctx.Err() != nil

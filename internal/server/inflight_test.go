@@ -1,0 +1,164 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"testing/synctest"
+
+	"github.com/mcpwire/mcpwire/jsonrpc"
+)
+
+// boundedServer has MaxInFlight bound and two tools: "hold", whose calls
+// report on started that they run and then wait for release (or their
+// cancellation), and "ask", which asks the client for its roots.
+func boundedServer(bound int) (s *Server, started chan string, release chan struct{}) {
+	s = NewServer(&Options{NoRecord: true, MaxInFlight: bound})
+	started, release = make(chan string, 16), make(chan struct{})
+	s.AddTool(Tool{Name: "hold"}, func(ctx context.Context, _ *ToolRequest) (*ToolResult, error) {
+		started <- "hold"
+		select {
+		case <-release:
+			return TextResult("released"), nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	})
+	s.AddTool(Tool{Name: "ask"}, func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
+		started <- "ask"
+		roots, err := req.Session.ListRoots(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return TextResult(string(roots)), nil
+	})
+	return s, started, release
+}
+
+var holdCall = map[string]any{"name": "hold", "arguments": map[string]any{}}
+
+// wantBusy fails unless r is the busy error for id under bound.
+func wantBusy(t *testing.T, r *jsonrpc.Response, id jsonrpc.ID, bound int) {
+	t.Helper()
+	want := fmt.Sprintf("server busy: %d requests already in flight on this session", bound)
+	if r == nil || r.ID != id || r.Error == nil || r.Error.Code != CodeServerBusy || !strings.Contains(r.Error.Message, want) {
+		t.Fatalf("want error %d %q for %s, got %#v", CodeServerBusy, want, id, r)
+	}
+}
+
+// nextResponse reads the next message, failing unless it is a response.
+func nextResponse(t *testing.T, c *wireClient) *jsonrpc.Response {
+	t.Helper()
+	m, ok := c.next()
+	r, isResp := m.(*jsonrpc.Response)
+	if !ok || !isResp {
+		t.Fatalf("want a response, got %#v; frames: %s", m, c.excerpt())
+	}
+	return r
+}
+
+// A session runs at most MaxInFlight requests at once: the ones past it
+// are answered with the busy error at once, in order, while the session
+// reads on, so that a cancellation (a notification) and the answer to a
+// request of the server's (a response) still arrive while it is full; a
+// place set free takes the next request; and the requests it runs finish
+// once let go. A host that pipelined without bound made a goroutine (and,
+// in the gateway, an upstream call) per request.
+func TestSessionBoundsRequestsInFlight(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const bound = 3
+		s, started, release := boundedServer(bound)
+		defer s.Close()
+		c := initialized(t, s)
+		ss := s.Sessions()[0]
+		held := make([]jsonrpc.ID, bound)
+		for i := range held {
+			held[i] = c.request("tools/call", holdCall)
+		}
+		for range bound {
+			<-started
+		}
+		// Past the bound: any request, a ping as well as a call.
+		over := []jsonrpc.ID{c.request("tools/call", holdCall), c.request("ping", nil)}
+		for _, id := range over {
+			wantBusy(t, nextResponse(t, c), id, bound)
+		}
+		synctest.Wait()
+		select {
+		case what := <-started:
+			t.Fatalf("a %s call past the bound ran", what)
+		default:
+		}
+
+		// A notification is read and acted on while the session is full.
+		c.notify(jsonrpc.MethodCancelled, map[string]any{"requestId": held[0]})
+		ctx, cancel := context.WithTimeout(context.Background(), safetyNet)
+		defer cancel()
+		if err := ss.WaitCancelled(ctx, held[0]); err != nil {
+			t.Fatal(err)
+		}
+		// Its place is free again: "ask" takes it, and the session is full
+		// while its request to the client waits for the answer.
+		ask := c.request("tools/call", map[string]any{"name": "ask", "arguments": map[string]any{}})
+		if what := <-started; what != "ask" {
+			t.Fatalf("%s started, want ask", what)
+		}
+		m, _ := c.next()
+		roots, ok := m.(*jsonrpc.Request)
+		if !ok || roots.Method != "roots/list" {
+			t.Fatalf("want the roots/list request of ask, got %#v", m)
+		}
+		full := c.request("tools/call", holdCall)
+		wantBusy(t, nextResponse(t, c), full, bound)
+		// The answer is a response: never refused, and ask finishes.
+		resp, err := jsonrpc.NewResponse(roots.ID, map[string]any{"roots": []any{}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.send(resp)
+		if r := nextResponse(t, c); r.ID != ask || r.Error != nil {
+			t.Fatalf("want the result of ask, got %#v", r)
+		}
+
+		// Those held finish when let go, and a request runs again after.
+		for range bound - 1 {
+			release <- struct{}{}
+		}
+		done := map[jsonrpc.ID]bool{}
+		for range bound - 1 {
+			r := nextResponse(t, c)
+			if r.Error != nil {
+				t.Fatalf("a held call failed: %v", r.Error)
+			}
+			done[r.ID] = true
+		}
+		if !done[held[1]] || !done[held[2]] {
+			t.Fatalf("answered %v, want %s and %s", done, held[1], held[2])
+		}
+		c.call("ping", nil)
+	})
+}
+
+// A negative MaxInFlight is no bound; zero is DefaultMaxInFlight.
+func TestMaxInFlightDefaults(t *testing.T) {
+	for _, tc := range []struct{ set, want int }{{0, DefaultMaxInFlight}, {-1, 0}, {5, 5}} {
+		if got := NewServer(&Options{MaxInFlight: tc.set}).maxInFlight; got != tc.want {
+			t.Errorf("MaxInFlight %d: bound %d, want %d", tc.set, got, tc.want)
+		}
+	}
+	if got := NewServer(nil).maxInFlight; got != DefaultMaxInFlight {
+		t.Errorf("no options: bound %d, want %d", got, DefaultMaxInFlight)
+	}
+}
+
+// decodeMessageOrFail decodes one JSON-RPC message from an HTTP body or an
+// event's data.
+func decodeMessageOrFail(t *testing.T, b []byte) jsonrpc.Message {
+	t.Helper()
+	m, err := jsonrpc.DecodeMessage(b)
+	if err != nil {
+		t.Fatalf("decoding %q: %v", b, err)
+	}
+	return m
+}
