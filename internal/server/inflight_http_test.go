@@ -79,18 +79,7 @@ func TestLegacySessionBoundsRequestsInFlight(t *testing.T) {
 	s, started, release := boundedServer(bound)
 	defer s.Close()
 	hs := NewHTTPServer(t, s, nil)
-	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, hs.SSEURL, nil)
-	req.Header.Set("Accept", "text/event-stream")
-	get, err := hs.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	events := openEvents(t, get)
-	ev, err := events.next()
-	if err != nil || ev.Type != "endpoint" {
-		t.Fatalf("first event %+v, %v", ev, err)
-	}
-	endpoint := strings.TrimSuffix(hs.SSEURL, "/sse") + string(ev.Data)
+	endpoint, events := openLegacyEvents(t, hs)
 	post := func(body string) {
 		t.Helper()
 		resp, err := hs.Client().Post(endpoint, "application/json", strings.NewReader(body))
