@@ -52,6 +52,19 @@ func (ss *Session) refuseBusy(ctx context.Context, req *jsonrpc.Request) {
 	ss.answerAtOnce(ctx, &jsonrpc.Response{ID: req.ID, Error: e}, req.ID)
 }
 
+// maxQueuedAnswers bounds the reader's answers (busy errors, bad-frame
+// errors) waiting for their write. Only a host that does not read its
+// output lets them pile up; past the bound the reader waits for room, so
+// the host's writes wait in turn, as a full pipe would make them.
+const maxQueuedAnswers = 1024
+
+// queuedAnswer is one of the reader's answers waiting for its write.
+type queuedAnswer struct {
+	resp    *jsonrpc.Response
+	related jsonrpc.ID
+	written chan struct{}
+}
+
 // answerAtOnce sends resp on behalf of the reader (ctx is its context)
 // and waits for it to be written before the reader reads on, so that it
 // comes before the answers to the messages after it and is not lost when
@@ -62,19 +75,61 @@ func (ss *Session) refuseBusy(ctx context.Context, req *jsonrpc.Request) {
 // reader up for drainTimeout at most, as long as a stdio client waits for
 // the server to finish after closing its input. Over HTTP a send only
 // queues, and the wait is none.
+//
+// One worker writes the reader's answers, in order: one per answer was a
+// goroutine left blocked every drainTimeout on a host that sent past the
+// bound and did not read.
 func (ss *Session) answerAtOnce(ctx context.Context, resp *jsonrpc.Response, related jsonrpc.ID) {
-	written := make(chan struct{})
-	if !ss.goWork(func() {
-		defer close(written)
-		_ = ss.out.send(ss.ctx, resp, related)
-	}) {
-		return
+	a := queuedAnswer{resp: resp, related: related, written: make(chan struct{})}
+	ss.mu.Lock()
+	for len(ss.answers) >= maxQueuedAnswers {
+		changed := ss.changed
+		ss.mu.Unlock()
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return
+		case <-ss.ctx.Done():
+			return
+		}
+		ss.mu.Lock()
+	}
+	ss.answers = append(ss.answers, a)
+	start := !ss.answering
+	ss.answering = true
+	ss.mu.Unlock()
+	if start && !ss.goWork(ss.writeAnswers) {
+		return // the session ended
 	}
 	bound := time.NewTimer(drainTimeout)
 	defer bound.Stop()
 	select {
-	case <-written:
+	case <-a.written:
 	case <-bound.C:
 	case <-ctx.Done():
+	}
+}
+
+// writeAnswers writes the reader's answers until none waits, or the
+// session has ended (the rest then has no one to go to).
+func (ss *Session) writeAnswers() {
+	for {
+		ss.mu.Lock()
+		if len(ss.answers) == 0 || ss.ctx.Err() != nil {
+			for _, a := range ss.answers {
+				close(a.written) // its reader need not wait on
+			}
+			ss.answers, ss.answering = nil, false
+			ss.signalLocked()
+			ss.mu.Unlock()
+			return
+		}
+		a := ss.answers[0]
+		ss.answers[0] = queuedAnswer{}
+		ss.answers = ss.answers[1:]
+		ss.signalLocked() // room for a reader waiting for it
+		ss.mu.Unlock()
+		_ = ss.out.send(ss.ctx, a.resp, a.related)
+		close(a.written)
 	}
 }

@@ -1,7 +1,10 @@
 package server
 
 import (
+	"bufio"
 	"context"
+	"errors"
+	"io"
 	"fmt"
 	"strings"
 	"testing"
@@ -161,4 +164,66 @@ func decodeMessageOrFail(t *testing.T, b []byte) jsonrpc.Message {
 		t.Fatalf("decoding %q: %v", b, err)
 	}
 	return m
+}
+
+// A host that sends past the bound and does not read costs one writer of
+// the reader's answers, not a goroutine per answer: each answer the
+// reader gives up waiting for (after drainTimeout) waits in the session's
+// queue instead, and every one is written, in order, once the host reads.
+func TestBusyAnswersToAHostThatDoesNotReadShareOneWriter(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const bound, over = 1, 5
+		s, started, release := boundedServer(bound)
+		defer s.Close()
+		c2sR, c2sW := io.Pipe()
+		s2cR, s2cW := io.Pipe()
+		// On a failure, before s.Close: frees a write blocked on the host.
+		defer c2sW.Close()
+		defer s2cR.Close()
+		st := newLineStream(c2sR, s2cW, func() error { return errors.Join(c2sR.Close(), s2cW.Close()) })
+		served := make(chan error, 1)
+		go func() { served <- s.Serve(context.Background(), st) }()
+		br := bufio.NewReader(s2cR)
+		line := func(m string) {
+			t.Helper()
+			if _, err := io.WriteString(c2sW, m+"\n"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		line(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+		if l, err := readLine(br); err != nil || !isResponseTo(t, string(l), 0) {
+			t.Fatalf("initialize: %q, %v", l, err)
+		}
+		line(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+		line(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hold","arguments":{}}}`)
+		<-started
+		// From here on the host writes and does not read.
+		for i := range over {
+			line(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, i+2))
+		}
+		synctest.Wait()
+		ss := s.Sessions()[0]
+		ss.mu.Lock()
+		running := ss.running
+		ss.mu.Unlock()
+		if running > bound+1 {
+			t.Errorf("%d pieces of work run for %d requests and %d unread answers, want %d at most (the requests and one writer)", running, bound, over, bound+1)
+		}
+		for i := range over {
+			l, err := readLine(br)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantBusy(t, decodeResponse(t, string(l)), jsonrpc.Int64ID(int64(i+2)), bound)
+		}
+		release <- struct{}{}
+		if l, err := readLine(br); err != nil || !isResponseTo(t, string(l), 1) {
+			t.Fatalf("the held call: %q, %v", l, err)
+		}
+		_ = c2sW.Close()
+		go func() { _, _ = io.Copy(io.Discard, s2cR) }()
+		if err := <-served; err != nil {
+			t.Fatalf("serving: %v", err)
+		}
+	})
 }

@@ -66,14 +66,16 @@ type Session struct {
 	cancelled   []jsonrpc.ID
 	changed     chan struct{} // closed and replaced whenever received or cancelled grows or inflight shrinks
 	ended       bool
-	running     int         // pieces of work (goWork) not yet finished
-	requests    int         // requests holding a place of Options.MaxInFlight (inflight.go)
-	parked      int         // workers owed a piece of work on next
-	next        chan func() // hands a parked worker its next piece of work, or nil to end it
-	linger      *time.Timer // ends the parked workers once no work started for lingerFor
-	lingering   bool        // linger is armed
-	started     uint64      // pieces of work goWork took, ever
-	startedMark uint64      // started when linger was armed
+	running     int            // pieces of work (goWork) not yet finished
+	requests    int            // requests holding a place of Options.MaxInFlight (inflight.go)
+	answers     []queuedAnswer // the reader's answers not yet written (answerAtOnce)
+	answering   bool           // a worker writes answers
+	parked      int            // workers owed a piece of work on next
+	next        chan func()    // hands a parked worker its next piece of work, or nil to end it
+	linger      *time.Timer    // ends the parked workers once no work started for lingerFor
+	lingering   bool           // linger is armed
+	started     uint64         // pieces of work goWork took, ever
+	startedMark uint64         // started when linger was armed
 
 	// tasks are the session's task-augmented tool calls (tasks.go).
 	tasks taskTable
