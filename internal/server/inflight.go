@@ -28,14 +28,44 @@ func resolveMaxInFlight(set int) int {
 // when all are taken. A place is held from the request's arrival until
 // its response is written (or its cancellation is noted), so that the
 // requests a session runs, and their goroutines, stay within the bound.
-func (ss *Session) admit() bool {
+//
+// A place whose response is being written is about to be free: the host
+// may already have read the response and sent its next request before
+// the worker that wrote it gives the place back, and a host that waits
+// for each answer must never be told the server is busy. So a request
+// that finds places only held that way waits for one, for drainTimeout at
+// most (a host that does not read keeps its responses from being
+// written); one that finds every place running a handler is refused at
+// once. ctx is the reader's.
+func (ss *Session) admit(ctx context.Context) bool {
 	bound := ss.srv.maxInFlight
+	var timeout <-chan time.Time
 	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	if bound > 0 && ss.requests >= bound {
-		return false
+	for bound > 0 && ss.requests >= bound {
+		if ss.writing == 0 {
+			ss.mu.Unlock()
+			return false
+		}
+		changed := ss.changed
+		ss.mu.Unlock()
+		if timeout == nil {
+			timer := time.NewTimer(drainTimeout)
+			defer timer.Stop()
+			timeout = timer.C
+		}
+		select {
+		case <-changed:
+		case <-timeout:
+			return false
+		case <-ctx.Done():
+			return false
+		case <-ss.ctx.Done():
+			return false
+		}
+		ss.mu.Lock()
 	}
 	ss.requests++
+	ss.mu.Unlock()
 	return true
 }
 
@@ -54,9 +84,14 @@ func (ss *Session) refuseBusy(ctx context.Context, req *jsonrpc.Request) {
 
 // maxQueuedAnswers bounds the reader's answers (busy errors, bad-frame
 // errors) waiting for their write. Only a host that does not read its
-// output lets them pile up; past the bound the reader waits for room, so
-// the host's writes wait in turn, as a full pipe would make them.
+// output lets them pile up, and only slowly: each held the reader up for
+// drainTimeout first. A host that has not read for that long (over half
+// an hour) has its session ended: a reader left waiting for room could
+// not see the host's input end, and the session would outlive its host.
 const maxQueuedAnswers = 1024
+
+// errAnswersNotRead is why a session whose host did not read ended.
+var errAnswersNotRead = fmt.Errorf("ended the session: its client did not read its output while %d answers to its requests waited", maxQueuedAnswers)
 
 // queuedAnswer is one of the reader's answers waiting for its write.
 type queuedAnswer struct {
@@ -78,21 +113,18 @@ type queuedAnswer struct {
 //
 // One worker writes the reader's answers, in order: one per answer was a
 // goroutine left blocked every drainTimeout on a host that sent past the
-// bound and did not read.
+// bound and did not read. Past maxQueuedAnswers the session ends.
 func (ss *Session) answerAtOnce(ctx context.Context, resp *jsonrpc.Response, related jsonrpc.ID) {
 	a := queuedAnswer{resp: resp, related: related, written: make(chan struct{})}
 	ss.mu.Lock()
-	for len(ss.answers) >= maxQueuedAnswers {
-		changed := ss.changed
+	if len(ss.answers) >= maxQueuedAnswers {
+		ss.endErr = errAnswersNotRead
 		ss.mu.Unlock()
-		select {
-		case <-changed:
-		case <-ctx.Done():
-			return
-		case <-ss.ctx.Done():
-			return
-		}
-		ss.mu.Lock()
+		ss.problem(errAnswersNotRead)
+		// As Server.Close does: the reader stops, and the session ends.
+		ss.cancel()
+		ss.out.close()
+		return
 	}
 	ss.answers = append(ss.answers, a)
 	start := !ss.answering
@@ -132,4 +164,12 @@ func (ss *Session) writeAnswers() {
 		_ = ss.out.send(ss.ctx, a.resp, a.related)
 		close(a.written)
 	}
+}
+
+// endedBecause is why the server ended the session itself, nil when it
+// did not (or did so at Close).
+func (ss *Session) endedBecause() error {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.endErr
 }

@@ -227,3 +227,58 @@ func TestBusyAnswersToAHostThatDoesNotReadShareOneWriter(t *testing.T) {
 		}
 	})
 }
+
+// A host that never reads, and sends past the bound for as long as it
+// takes maxQueuedAnswers answers to pile up (each held the reader up for
+// drainTimeout), has its session ended rather than waited on (the reader
+// could no longer see its input end), and Serve says why.
+func TestSessionEndsWhenItsHostNeverReadsItsAnswers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s, started, _ := boundedServer(1)
+		defer s.Close()
+		c2sR, c2sW := io.Pipe()
+		s2cR, s2cW := io.Pipe()
+		defer c2sW.Close()
+		defer s2cR.Close()
+		st := newLineStream(c2sR, s2cW, func() error { return errors.Join(c2sR.Close(), s2cW.Close()) })
+		served := make(chan error, 1)
+		go func() { served <- s.Serve(context.Background(), st) }()
+		br := bufio.NewReader(s2cR)
+		if _, err := io.WriteString(c2sW, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		if l, err := readLine(br); err != nil || !isResponseTo(t, string(l), 0) {
+			t.Fatalf("initialize: %q, %v", l, err)
+		}
+		if _, err := io.WriteString(c2sW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"+`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hold","arguments":{}}}`+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		<-started
+		go func() { // the host floods and never reads
+			for i := range maxQueuedAnswers + 10 {
+				if _, err := fmt.Fprintf(c2sW, `{"jsonrpc":"2.0","id":%d,"method":"ping"}`+"\n", i+2); err != nil {
+					return // the server stopped reading
+				}
+			}
+		}()
+		if err := <-served; !errors.Is(err, errAnswersNotRead) {
+			t.Fatalf("serving: %v, want %v", err, errAnswersNotRead)
+		}
+	})
+}
+
+// A host that waits for each answer before it sends its next request is
+// never told the server is busy, even with a bound of one: the place of
+// a request whose response it has read may not yet be given back (the
+// worker that wrote the response is on its way), and a request that
+// finds only such places waits for one instead of being refused.
+func TestSequentialRequestsAreNeverBusy(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s, _, _ := boundedServer(1)
+		defer s.Close()
+		c := initialized(t, s)
+		for range 100 {
+			c.call("ping", nil)
+		}
+	})
+}

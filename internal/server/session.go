@@ -68,8 +68,10 @@ type Session struct {
 	ended       bool
 	running     int            // pieces of work (goWork) not yet finished
 	requests    int            // requests holding a place of Options.MaxInFlight (inflight.go)
+	writing     int            // of those, the ones whose response is being written
 	answers     []queuedAnswer // the reader's answers not yet written (answerAtOnce)
 	answering   bool           // a worker writes answers
+	endErr      error          // why the server ended the session itself (inflight.go)
 	parked      int            // workers owed a piece of work on next
 	next        chan func()    // hands a parked worker its next piece of work, or nil to end it
 	linger      *time.Timer    // ends the parked workers once no work started for lingerFor
@@ -546,7 +548,7 @@ func (ss *Session) receiveRequest(rctx context.Context, req *jsonrpc.Request) {
 	if _, ok := srv.takeFault(FaultNeverAnswer, req.Method, tool); ok {
 		return
 	}
-	if !ss.admit() {
+	if !ss.admit(rctx) {
 		ss.refuseBusy(rctx, req)
 		return
 	}
@@ -581,9 +583,11 @@ func (ss *Session) receiveRequest(rctx context.Context, req *jsonrpc.Request) {
 		result, err := handler(ctx, req)
 		ss.mu.Lock()
 		if !f.cancelled {
+			ss.writing++
 			ss.mu.Unlock()
 			ss.respond(req, tool, result, err)
 			ss.mu.Lock()
+			ss.writing--
 		} else { // a cancelled request gets no response
 			ss.cancelled = append(ss.cancelled, req.ID)
 		}
