@@ -166,6 +166,43 @@ func decodeMessageOrFail(t *testing.T, b []byte) jsonrpc.Message {
 	return m
 }
 
+// rawHost is a host on raw pipes whose reading the test controls.
+type rawHost struct {
+	t      *testing.T
+	w      *io.PipeWriter // to the server
+	r      *io.PipeReader // from the server
+	br     *bufio.Reader
+	served chan error
+}
+
+// holdingHost serves a session of s (a boundedServer) to a rawHost, makes
+// the handshake and starts one "hold" call (id 1), returning once it
+// runs. The pipes close when the test ends.
+func holdingHost(t *testing.T, s *Server, started chan string) *rawHost {
+	t.Helper()
+	c2sR, c2sW := io.Pipe()
+	s2cR, s2cW := io.Pipe()
+	t.Cleanup(func() { _ = c2sW.Close(); _ = s2cR.Close() })
+	st := newLineStream(c2sR, s2cW, func() error { return errors.Join(c2sR.Close(), s2cW.Close()) })
+	h := &rawHost{t: t, w: c2sW, r: s2cR, br: bufio.NewReader(s2cR), served: make(chan error, 1)}
+	go func() { h.served <- s.Serve(context.Background(), st) }()
+	h.line(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	if l, err := readLine(h.br); err != nil || !isResponseTo(t, string(l), 0) {
+		t.Fatalf("initialize: %q, %v", l, err)
+	}
+	h.line(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	h.line(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hold","arguments":{}}}`)
+	<-started
+	return h
+}
+
+func (h *rawHost) line(m string) {
+	h.t.Helper()
+	if _, err := io.WriteString(h.w, m+"\n"); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
 // A host that sends past the bound and does not read costs one writer of
 // the reader's answers, not a goroutine per answer: each answer the
 // reader gives up waiting for (after drainTimeout) waits in the session's
@@ -175,31 +212,10 @@ func TestBusyAnswersToAHostThatDoesNotReadShareOneWriter(t *testing.T) {
 		const bound, over = 1, 5
 		s, started, release := boundedServer(bound)
 		defer s.Close()
-		c2sR, c2sW := io.Pipe()
-		s2cR, s2cW := io.Pipe()
-		// On a failure, before s.Close: frees a write blocked on the host.
-		defer c2sW.Close()
-		defer s2cR.Close()
-		st := newLineStream(c2sR, s2cW, func() error { return errors.Join(c2sR.Close(), s2cW.Close()) })
-		served := make(chan error, 1)
-		go func() { served <- s.Serve(context.Background(), st) }()
-		br := bufio.NewReader(s2cR)
-		line := func(m string) {
-			t.Helper()
-			if _, err := io.WriteString(c2sW, m+"\n"); err != nil {
-				t.Fatal(err)
-			}
-		}
-		line(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
-		if l, err := readLine(br); err != nil || !isResponseTo(t, string(l), 0) {
-			t.Fatalf("initialize: %q, %v", l, err)
-		}
-		line(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-		line(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hold","arguments":{}}}`)
-		<-started
+		h := holdingHost(t, s, started)
 		// From here on the host writes and does not read.
 		for i := range over {
-			line(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, i+2))
+			h.line(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, i+2))
 		}
 		synctest.Wait()
 		ss := s.Sessions()[0]
@@ -210,19 +226,19 @@ func TestBusyAnswersToAHostThatDoesNotReadShareOneWriter(t *testing.T) {
 			t.Errorf("%d pieces of work run for %d requests and %d unread answers, want %d at most (the requests and one writer)", running, bound, over, bound+1)
 		}
 		for i := range over {
-			l, err := readLine(br)
+			l, err := readLine(h.br)
 			if err != nil {
 				t.Fatal(err)
 			}
 			wantBusy(t, decodeResponse(t, string(l)), jsonrpc.Int64ID(int64(i+2)), bound)
 		}
 		release <- struct{}{}
-		if l, err := readLine(br); err != nil || !isResponseTo(t, string(l), 1) {
+		if l, err := readLine(h.br); err != nil || !isResponseTo(t, string(l), 1) {
 			t.Fatalf("the held call: %q, %v", l, err)
 		}
-		_ = c2sW.Close()
-		go func() { _, _ = io.Copy(io.Discard, s2cR) }()
-		if err := <-served; err != nil {
+		_ = h.w.Close()
+		go func() { _, _ = io.Copy(io.Discard, h.r) }()
+		if err := <-h.served; err != nil {
 			t.Fatalf("serving: %v", err)
 		}
 	})
@@ -236,32 +252,15 @@ func TestSessionEndsWhenItsHostNeverReadsItsAnswers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s, started, _ := boundedServer(1)
 		defer s.Close()
-		c2sR, c2sW := io.Pipe()
-		s2cR, s2cW := io.Pipe()
-		defer c2sW.Close()
-		defer s2cR.Close()
-		st := newLineStream(c2sR, s2cW, func() error { return errors.Join(c2sR.Close(), s2cW.Close()) })
-		served := make(chan error, 1)
-		go func() { served <- s.Serve(context.Background(), st) }()
-		br := bufio.NewReader(s2cR)
-		if _, err := io.WriteString(c2sW, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n"); err != nil {
-			t.Fatal(err)
-		}
-		if l, err := readLine(br); err != nil || !isResponseTo(t, string(l), 0) {
-			t.Fatalf("initialize: %q, %v", l, err)
-		}
-		if _, err := io.WriteString(c2sW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"+`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hold","arguments":{}}}`+"\n"); err != nil {
-			t.Fatal(err)
-		}
-		<-started
+		h := holdingHost(t, s, started)
 		go func() { // the host floods and never reads
 			for i := range maxQueuedAnswers + 10 {
-				if _, err := fmt.Fprintf(c2sW, `{"jsonrpc":"2.0","id":%d,"method":"ping"}`+"\n", i+2); err != nil {
+				if _, err := fmt.Fprintf(h.w, `{"jsonrpc":"2.0","id":%d,"method":"ping"}`+"\n", i+2); err != nil {
 					return // the server stopped reading
 				}
 			}
 		}()
-		if err := <-served; !errors.Is(err, errAnswersNotRead) {
+		if err := <-h.served; !errors.Is(err, errAnswersNotRead) {
 			t.Fatalf("serving: %v, want %v", err, errAnswersNotRead)
 		}
 	})
