@@ -64,7 +64,9 @@ type Options struct {
 	// past it a request is answered at once with error -32000 ("server
 	// busy: N requests already in flight on this session") and the
 	// session reads on, so that notifications (cancellations among them)
-	// and responses, which it never refuses, still arrive. Zero means
+	// and responses, which it never refuses, still arrive. (A place held
+	// only while its response is written is waited for, 2 s at most: a
+	// host that waits for each answer is never refused.) Zero means
 	// DefaultMaxInFlight; a negative value, no bound. Over Streamable HTTP
 	// it bounds each session's concurrent POSTs; a stateless request (or
 	// a 2026-07-28 one) is a session of its own, one request long, which

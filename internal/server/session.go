@@ -64,20 +64,25 @@ type Session struct {
 	received    []jsonrpc.Message
 	problems    []error
 	cancelled   []jsonrpc.ID
-	changed     chan struct{} // closed and replaced whenever received or cancelled grows or inflight shrinks
+	changed     chan struct{} // closed and replaced whenever received or cancelled grows, inflight shrinks or a place or answer is freed
 	ended       bool
-	running     int            // pieces of work (goWork) not yet finished
-	requests    int            // requests holding a place of Options.MaxInFlight (inflight.go)
-	writing     int            // of those, the ones whose response is being written
-	answers     []queuedAnswer // the reader's answers not yet written (answerAtOnce)
-	answering   bool           // a worker writes answers
-	endErr      error          // why the server ended the session itself (inflight.go)
-	parked      int            // workers owed a piece of work on next
-	next        chan func()    // hands a parked worker its next piece of work, or nil to end it
-	linger      *time.Timer    // ends the parked workers once no work started for lingerFor
-	lingering   bool           // linger is armed
-	started     uint64         // pieces of work goWork took, ever
-	startedMark uint64         // started when linger was armed
+	running     int         // pieces of work (goWork) not yet finished
+	parked      int         // workers owed a piece of work on next
+	next        chan func() // hands a parked worker its next piece of work, or nil to end it
+	linger      *time.Timer // ends the parked workers once no work started for lingerFor
+	lingering   bool        // linger is armed
+	started     uint64      // pieces of work goWork took, ever
+	startedMark uint64      // started when linger was armed
+
+	// The bound on requests in flight (inflight.go): the requests holding
+	// a place, those of them whose response is being written, the
+	// reader's answers not yet written and whether a worker writes them,
+	// and why the server ended the session itself.
+	requests  int
+	writing   int
+	answers   []queuedAnswer
+	answering bool
+	endErr    error
 
 	// tasks are the session's task-augmented tool calls (tasks.go).
 	tasks taskTable
