@@ -59,7 +59,16 @@ type Options struct {
 	// roots requests then reach the hosts. Without it upstreams are told
 	// the gateway's client has none of those capabilities.
 	Relay *Relay
+	// MaxInFlight bounds the requests one host session runs at once,
+	// over stdio and HTTP alike: past it, a host's request is answered
+	// at once with error -32000 ("server busy: N requests already in
+	// flight on this session") and goes to no upstream. Zero means
+	// DefaultMaxInFlight; a negative value, no bound.
+	MaxInFlight int
 }
+
+// DefaultMaxInFlight is Options.MaxInFlight's default.
+const DefaultMaxInFlight = server.DefaultMaxInFlight
 
 // Gateway serves a manager's servers as one MCP server. Serve it with
 // ServeLines (one host on a pair of streams) or Handler (Streamable HTTP,
@@ -164,6 +173,8 @@ func New(m *manager.Manager, opts *Options) (*Gateway, error) {
 		// upstream echoes back (a tool that prints its environment)
 		// reaches no host with them.
 		Redact: o.Redact,
+		// Zero and negative mean what they mean to the core.
+		MaxInFlight: o.MaxInFlight,
 	})
 	if errs := g.sync(); len(errs) > 0 {
 		g.stop()

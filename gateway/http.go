@@ -35,15 +35,17 @@ type HTTPOptions struct {
 	// starts a new session) once that long has passed since its session
 	// started, on every replica. Zero is no bound.
 	SessionMaxAge time.Duration
-	// SessionIdleTimeout, when positive, ends an HTTP session after that
-	// long with no request (an open GET stream is one) and no call
-	// running; its id then gets 404 and the host starts a new session.
-	// With SessionKeys only this replica's copy ends: the id opens again
-	// at its next request. Zero keeps sessions until DELETE.
+	// SessionIdleTimeout ends an HTTP session after that long with no
+	// request (an open GET stream is one) and no call running; its id
+	// then gets 404 and the host starts a new session. With SessionKeys
+	// only this replica's copy ends: the id opens again at its next
+	// request. Zero means DefaultSessionIdleTimeout; a negative value
+	// keeps sessions until DELETE.
 	SessionIdleTimeout time.Duration
-	// MaxSessions, when positive, bounds the HTTP sessions open at once,
-	// in each transport: past it, an initialize (or a legacy /sse GET)
-	// gets 503 with an error saying so. Zero is no bound.
+	// MaxSessions bounds the HTTP sessions open at once, in each
+	// transport: past it, an initialize (or a legacy /sse GET) gets 503
+	// with an error saying so. Zero means DefaultMaxSessions; a negative
+	// value is no bound.
 	MaxSessions int
 	// OAuth, when set, requires a JWT access token from an authorization
 	// server instead (see OAuthOptions); it excludes BearerToken.
@@ -51,6 +53,38 @@ type HTTPOptions struct {
 	// Metrics also serves MetricsHandler at /metrics, behind the same
 	// Host check and authentication as /mcp.
 	Metrics bool
+}
+
+// The bounds of HTTPOptions that zero selects.
+const (
+	// DefaultSessionIdleTimeout ends sessions that hosts left without
+	// DELETE. A host that keeps its GET stream open is never idle; one
+	// that does not, and is quiet this long, gets 404 at its next request
+	// and starts a new session, which the spec asks of it and which costs
+	// one initialize.
+	DefaultSessionIdleTimeout = 30 * time.Minute
+	// DefaultMaxSessions bounds what a flood of sessions can hold within
+	// the idle time: a few kilobytes each when idle, so tens of megabytes.
+	DefaultMaxSessions = 10000
+)
+
+// sessionBounds returns the idle timeout and session cap to serve with,
+// zero for none: a gateway embedded without options is bounded as the
+// CLI's is by default.
+func (o HTTPOptions) sessionBounds() (time.Duration, int) {
+	return orDefault(o.SessionIdleTimeout, DefaultSessionIdleTimeout), orDefault(o.MaxSessions, DefaultMaxSessions)
+}
+
+// orDefault returns def for zero, zero (no bound) for a negative v, and
+// v itself otherwise.
+func orDefault[T int | time.Duration](v, def T) T {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return 0
+	}
+	return v
 }
 
 // Handler serves the gateway over Streamable HTTP at /mcp: sessions for
@@ -64,17 +98,18 @@ func (g *Gateway) Handler(opts *HTTPOptions) http.Handler {
 	if opts != nil {
 		o = *opts
 	}
+	idle, maxSessions := o.sessionBounds()
 	mux := http.NewServeMux()
 	streamable := g.srv.StreamableHTTPHandler(&server.HTTPOptions{
 		SessionKeys: o.SessionKeys, SessionMaxAge: o.SessionMaxAge, SessionWarn: g.warn, Peer: peerOf,
-		SessionIdleTimeout: o.SessionIdleTimeout, MaxSessions: o.MaxSessions,
+		SessionIdleTimeout: idle, MaxSessions: maxSessions,
 	})
 	mux.Handle("/mcp", streamable)
 	closers := []func(){streamable.Close}
 	if o.LegacySSE {
 		legacy := g.srv.LegacySSEHandler()
 		legacy.Peer = peerOf
-		legacy.MaxSessions = o.MaxSessions
+		legacy.MaxSessions = maxSessions
 		legacy.Warn = g.warn
 		mux.Handle("/sse", legacy)
 		mux.Handle("/message", legacy)

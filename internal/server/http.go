@@ -561,7 +561,7 @@ func (h *HTTPHandler) servePost(w http.ResponseWriter, r *http.Request, body []b
 		w.Header().Set(headerSessionID, o.ss.ID())
 	}
 	if !isReq {
-		o.ss.receive(msg)
+		o.ss.receive(r.Context(), msg)
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
@@ -589,7 +589,7 @@ func (h *HTTPHandler) servePost(w http.ResponseWriter, r *http.Request, body []b
 		o.appendLocked(st, nil, true)
 		o.mu.Unlock()
 	}
-	o.ss.receive(req)
+	o.ss.receive(r.Context(), req)
 	if req.Method == "initialize" && !h.opts.Stateless {
 		defer h.dropIfNotInitialized(o)
 		if h.sealer != nil && o.ss.isInitialized() {

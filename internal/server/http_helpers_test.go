@@ -264,15 +264,24 @@ func jsonrpcErrorBody(t *testing.T, resp *http.Response) *jsonrpc.Error {
 // its messages go to; the stream closes when the test ends.
 func openLegacy(t *testing.T, srv *HTTPServer) string {
 	t.Helper()
+	endpoint, _ := openLegacyEvents(t, srv)
+	return endpoint
+}
+
+// openLegacyEvents is openLegacy that also returns the session's stream,
+// read past its endpoint event.
+func openLegacyEvents(t *testing.T, srv *HTTPServer) (string, *eventStream) {
+	t.Helper()
 	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, srv.SSEURL, nil)
 	req.Header.Set("Accept", "text/event-stream")
 	resp, err := srv.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev, err := openEvents(t, resp).next()
+	events := openEvents(t, resp)
+	ev, err := events.next()
 	if err != nil || ev.Type != "endpoint" {
 		t.Fatalf("first event %+v, %v", ev, err)
 	}
-	return strings.TrimSuffix(srv.SSEURL, "/sse") + string(ev.Data)
+	return strings.TrimSuffix(srv.SSEURL, "/sse") + string(ev.Data), events
 }

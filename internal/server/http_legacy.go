@@ -264,7 +264,7 @@ func (h *LegacySSEHandler) servePost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for _, m := range msgs {
-		o.ss.receive(m)
+		o.ss.receive(r.Context(), m)
 	}
 	w.WriteHeader(http.StatusAccepted)
 	_, _ = w.Write([]byte("Accepted"))

@@ -168,7 +168,7 @@ func (h *HTTPHandler) serveModernHTTP(w http.ResponseWriter, r *http.Request, bo
 	asJSON := h.opts.JSONResponse && req.Method != "subscriptions/listen"
 	cut := !asJSON && h.takeCut(req.Method, toolName(req))
 	st := o.openReply(req.ID, asJSON, cut)
-	ss.receive(req)
+	ss.receive(r.Context(), req)
 	if asJSON {
 		resp, err := o.waitJSON(r, st)
 		if err != nil {

@@ -73,7 +73,7 @@ func (ss *Session) serveStream(ctx context.Context, out *streamOut) error {
 				readErr = err
 				break
 			}
-			ss.receive(msg)
+			ss.receive(readCtx, msg)
 		}
 	}
 	closedByServer := ss.ctx.Err() != nil
@@ -87,6 +87,8 @@ func (ss *Session) serveStream(ctx context.Context, out *streamOut) error {
 		return ErrCrashed
 	case ctx.Err() != nil:
 		return ctx.Err()
+	case closedByServer && ss.endedBecause() != nil:
+		return fmt.Errorf("mcptest: serving %s: %w", ss.id, ss.endedBecause())
 	case closedByServer || isEndOfStream(readErr):
 		return nil
 	}

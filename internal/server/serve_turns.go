@@ -27,7 +27,7 @@ func (r sessionReceiver) Receive(msg jsonrpc.Message, err error) bool {
 		r.ss.receiveBad(r.ctx, err) // a turn passes only decode errors here
 		return true
 	}
-	r.ss.receive(msg)
+	r.ss.receive(r.ctx, msg)
 	return true
 }
 

@@ -68,7 +68,25 @@ type Options struct {
 	// every message for its assertions; a long-running server (the
 	// gateway) must not, or each session's memory grows with every call.
 	NoRecord bool
+	// MaxInFlight bounds the requests of one session that run at once:
+	// past it a request is answered at once with error -32000 ("server
+	// busy: N requests already in flight on this session") and the
+	// session reads on, so that notifications (cancellations among them)
+	// and responses, which it never refuses, still arrive. (A place held
+	// only while its response is written is waited for, 2 s at most: a
+	// host that waits for each answer is never refused.) Zero means
+	// DefaultMaxInFlight; a negative value, no bound. Over Streamable HTTP
+	// it bounds each session's concurrent POSTs; a stateless request (or
+	// a 2026-07-28 one) is a session of its own, one request long, which
+	// the connections the HTTP server accepts bound instead.
+	MaxInFlight int
 }
+
+// DefaultMaxInFlight is Options.MaxInFlight's default: far more than a
+// host runs at once, few enough that one session cannot make the server
+// (or the gateway, upstream) start a goroutine and a call per request it
+// pipelines.
+const DefaultMaxInFlight = 1024
 
 // Server is a scriptable MCP server. Configure it (Add*, Set*, Fault)
 // before or while serving: every method is safe for concurrent use, and
@@ -76,6 +94,8 @@ type Options struct {
 // list_changed or resources/updated notifications.
 type Server struct {
 	opts Options
+	// maxInFlight is Options.MaxInFlight resolved: 0 is no bound.
+	maxInFlight int
 
 	mu         sync.Mutex
 	tools      []toolEntry
@@ -139,6 +159,7 @@ func NewServer(opts *Options) *Server {
 	if len(s.opts.SupportedVersions) == 0 {
 		s.opts.SupportedVersions = slices.Clone(knownVersions)
 	}
+	s.maxInFlight = resolveMaxInFlight(s.opts.MaxInFlight)
 	s.faults = slices.Clone(s.opts.Faults)
 	s.armed.Store(len(s.faults) > 0)
 	s.stderr = s.opts.Stderr

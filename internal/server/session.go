@@ -64,7 +64,7 @@ type Session struct {
 	received    []jsonrpc.Message
 	problems    []error
 	cancelled   []jsonrpc.ID
-	changed     chan struct{} // closed and replaced whenever received or cancelled grows or inflight shrinks
+	changed     chan struct{} // closed and replaced whenever received or cancelled grows, inflight shrinks or a place or answer is freed
 	ended       bool
 	running     int         // pieces of work (goWork) not yet finished
 	parked      int         // workers owed a piece of work on next
@@ -73,6 +73,16 @@ type Session struct {
 	lingering   bool        // linger is armed
 	started     uint64      // pieces of work goWork took, ever
 	startedMark uint64      // started when linger was armed
+
+	// The bound on requests in flight (inflight.go): the requests holding
+	// a place, those of them whose response is being written, the
+	// reader's answers not yet written and whether a worker writes them,
+	// and why the server ended the session itself.
+	requests  int
+	writing   int
+	answers   []queuedAnswer
+	answering bool
+	endErr    error
 
 	// tasks are the session's task-augmented tool calls (tasks.go).
 	tasks taskTable
@@ -467,12 +477,13 @@ func (ss *Session) notifyAsync(method string, params any) {
 }
 
 // receive handles one message from the client. It returns quickly: the
-// work of requests runs on goroutines of the session.
-func (ss *Session) receive(m jsonrpc.Message) {
+// work of requests runs on goroutines of the session. ctx is the reader's
+// (the stream's, or the HTTP request's that carried m).
+func (ss *Session) receive(ctx context.Context, m jsonrpc.Message) {
 	ss.record(m)
 	switch m := m.(type) {
 	case *jsonrpc.Request:
-		ss.receiveRequest(m)
+		ss.receiveRequest(ctx, m)
 	case *jsonrpc.Notification:
 		ss.receiveNotification(m)
 	case *jsonrpc.Response:
@@ -489,33 +500,11 @@ func (ss *Session) receive(m jsonrpc.Message) {
 }
 
 // receiveBad answers a frame that could not be decoded, as JSON-RPC wants,
-// with an error response without id (see badFrameError).
-//
-// The reader (ctx is its context) waits for the answer to be written before
-// it reads on, so the answer comes before those to the frames after it and
-// is not lost when the input ends right after: the session ends once its
-// reader has, and that stops the writes still under way. The write itself
-// is the session's work, not the reader's, because a stream's write need
-// not honour ctx (a pipe's does not): a client that does not read holds
-// the reader up for drainTimeout at most, as long as a stdio client waits
-// for the server to finish after closing its input.
+// with an error response without id (see badFrameError), before the
+// reader (ctx is its context) reads on (see answerAtOnce).
 func (ss *Session) receiveBad(ctx context.Context, err error) {
 	ss.problem(err)
-	resp := &jsonrpc.Response{Error: badFrameError(err)}
-	written := make(chan struct{})
-	if !ss.goWork(func() {
-		defer close(written)
-		_ = ss.out.send(ss.ctx, resp, jsonrpc.ID{})
-	}) {
-		return
-	}
-	bound := time.NewTimer(drainTimeout)
-	defer bound.Stop()
-	select {
-	case <-written:
-	case <-bound.C:
-	case <-ctx.Done():
-	}
+	ss.answerAtOnce(ctx, &jsonrpc.Response{Error: badFrameError(err)}, jsonrpc.ID{})
 }
 
 func (ss *Session) receiveNotification(n *jsonrpc.Notification) {
@@ -539,7 +528,7 @@ func (ss *Session) receiveNotification(n *jsonrpc.Notification) {
 	}
 }
 
-func (ss *Session) receiveRequest(req *jsonrpc.Request) {
+func (ss *Session) receiveRequest(rctx context.Context, req *jsonrpc.Request) {
 	tool := ""
 	// The tool's name only selects faults; without any, decoding it is
 	// a second parse of every call's params for nothing.
@@ -565,6 +554,10 @@ func (ss *Session) receiveRequest(req *jsonrpc.Request) {
 		srv.floodStderr(f.size())
 	}
 	if _, ok := srv.takeFault(FaultNeverAnswer, req.Method, tool); ok {
+		return
+	}
+	if !ss.admit(rctx) {
+		ss.refuseBusy(rctx, req)
 		return
 	}
 
@@ -598,9 +591,11 @@ func (ss *Session) receiveRequest(req *jsonrpc.Request) {
 		result, err := handler(ctx, req)
 		ss.mu.Lock()
 		if !f.cancelled {
+			ss.writing++
 			ss.mu.Unlock()
 			ss.respond(req, tool, result, err)
 			ss.mu.Lock()
+			ss.writing--
 		} else { // a cancelled request gets no response
 			ss.cancelled = append(ss.cancelled, req.ID)
 		}
@@ -609,11 +604,15 @@ func (ss *Session) receiveRequest(req *jsonrpc.Request) {
 		if ss.inflight[req.ID] == f {
 			delete(ss.inflight, req.ID)
 		}
+		ss.leaveLocked()
 		ss.signalLocked()
 		ss.mu.Unlock()
 	})
 	if !started {
 		cancel()
+		ss.mu.Lock()
+		ss.leaveLocked()
+		ss.mu.Unlock()
 	}
 }
 

@@ -63,6 +63,7 @@ type gatewayOptions struct {
 	SessionAge   time.Duration
 	SessionIdle  time.Duration
 	MaxSessions  int
+	MaxRequests  int
 	sessionKeys  [][]byte // read by loadSessionKeys
 	Ops          serveOpsFlags
 }
@@ -82,18 +83,38 @@ func (o *gatewayOptions) Flags(fs *flag.FlagSet) {
 	fs.DurationVar(&o.SessionAge, "session-max-age", defaultSessionMaxAge, "with session keys, refuse a session id `DURATION` after its session started (the host starts a new one); 0: no bound")
 	fs.DurationVar(&o.SessionIdle, "session-idle-timeout", defaultSessionIdle, "with --listen, end an HTTP session after `DURATION` with no request, no open GET stream and no call running (the host starts a new one); 0: never")
 	fs.IntVar(&o.MaxSessions, "max-sessions", defaultMaxSessions, "with --listen, refuse a new HTTP session (503) while `N` are open; 0: no cap")
+	fs.IntVar(&o.MaxRequests, "max-requests-per-session", gateway.DefaultMaxInFlight, "answer a host's request at once with a busy error (-32000) while `N` of its session's run; 0: no cap")
 	o.Ops.register(fs)
 }
 
-// defaultSessionIdle ends sessions that hosts left without DELETE. A host
-// that keeps its GET stream open is never idle; one that does not, and is
-// quiet this long, gets 404 at its next request and starts a new session,
-// which the spec asks of it and which costs one initialize.
-const defaultSessionIdle = 30 * time.Minute
+// The library's session bounds are the flags' defaults (see
+// gateway.DefaultSessionIdleTimeout and DefaultMaxSessions for why these).
+const (
+	defaultSessionIdle = gateway.DefaultSessionIdleTimeout
+	defaultMaxSessions = gateway.DefaultMaxSessions
+)
 
-// defaultMaxSessions bounds what a flood of sessions can hold within the
-// idle time: a few kilobytes each when idle, so tens of megabytes.
-const defaultMaxSessions = 10000
+// unbounded maps a flag's 0 ("no cap", "never") to the library's
+// negative: the library's 0 is its default.
+func unbounded[T int | time.Duration](v T) T {
+	if v == 0 {
+		return -1
+	}
+	return v
+}
+
+// maxInFlight is gateway.Options.MaxInFlight for the flags.
+func (o *gatewayOptions) maxInFlight() int { return unbounded(o.MaxRequests) }
+
+// httpOptions are the gateway's HTTP options for the flags, with the
+// endpoint's static token and session keys.
+func (o *gatewayOptions) httpOptions(token string, keys [][]byte) *gateway.HTTPOptions {
+	return &gateway.HTTPOptions{
+		AllowedHosts: o.AllowedHosts, LegacySSE: o.LegacySSE, BearerToken: token, SessionKeys: keys, SessionMaxAge: o.SessionAge,
+		SessionIdleTimeout: unbounded(o.SessionIdle), MaxSessions: unbounded(o.MaxSessions),
+		OAuth: o.Ops.oauth(), Metrics: o.Ops.MetricsListen == "",
+	}
+}
 
 // defaultSessionMaxAge bounds a sealed session id's life: an id that
 // leaked, or was ended on another replica, stays valid wherever the key
@@ -122,6 +143,9 @@ func (o *gatewayOptions) check() (map[string]string, error) {
 	}
 	if o.MaxSessions < 0 {
 		return nil, Usagef("--max-sessions must not be negative (0: no cap)")
+	}
+	if o.MaxRequests < 0 {
+		return nil, Usagef("--max-requests-per-session must not be negative (0: no cap)")
 	}
 	if err := o.Ops.check(o.Stdio, o.AuthTokenEnv != ""); err != nil {
 		return nil, err
@@ -175,8 +199,9 @@ func (o *gatewayOptions) Run(ctx context.Context, streams *IOStreams, p Parsed) 
 	gopts := &gateway.Options{
 		Name: ClientName, Version: Version(),
 		Separator: o.Separator, Prefixes: prefixes, NoPrefix: o.NoPrefix, Servers: only, Relay: relay,
-		Redact: streams.Redact,
-		Warn:   warn,
+		Redact:      streams.Redact,
+		Warn:        warn,
+		MaxInFlight: o.maxInFlight(),
 	}
 	closeOps, err := o.Ops.apply(ctx, streams, gopts)
 	if err != nil {
@@ -283,11 +308,7 @@ func (o *gatewayOptions) serveHTTP(ctx context.Context, streams *IOStreams, g *g
 		ln.Close()
 		return err
 	}
-	srv := newServeHTTPServer(g.Handler(&gateway.HTTPOptions{
-		AllowedHosts: o.AllowedHosts, LegacySSE: o.LegacySSE, BearerToken: token, SessionKeys: keys, SessionMaxAge: o.SessionAge,
-		SessionIdleTimeout: o.SessionIdle, MaxSessions: o.MaxSessions,
-		OAuth: o.Ops.oauth(), Metrics: o.Ops.MetricsListen == "",
-	}))
+	srv := newServeHTTPServer(g.Handler(o.httpOptions(token, keys)))
 	fmt.Fprintf(streams.ErrOut, "mcpwire: serving at http://%s/mcp\n", ln.Addr())
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()

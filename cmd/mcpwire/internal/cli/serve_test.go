@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpwire/mcpwire/config"
+	"github.com/mcpwire/mcpwire/gateway"
 	"github.com/mcpwire/mcpwire/mcp"
 	"github.com/mcpwire/mcpwire/transport"
 )
@@ -53,6 +54,9 @@ func TestServeFlagsParse(t *testing.T) {
 		{[]string{"--listen", ":0", "--oauth-audience", "mcp"}, "need --oauth-issuer"},
 		{[]string{"--stdio", "--oauth-issuer", "https://as.example", "--oauth-audience", "mcp"}, "--oauth-issuer is for --listen"},
 		{[]string{"--listen", ":0", "--auth-token-env", "MCPWIRE_TEST_SERVE_TOKEN", "--oauth-issuer", "https://as.example", "--oauth-audience", "mcp"}, "cannot be combined"},
+		{[]string{"--stdio", "--max-requests-per-session", "8"}, ""},
+		{[]string{"--listen", ":0", "--max-requests-per-session", "0"}, ""},
+		{[]string{"--stdio", "--max-requests-per-session", "-1"}, "--max-requests-per-session must not be negative (0: no cap)"},
 	} {
 		o := &gatewayOptions{}
 		fs := NewFlagSet("serve")
@@ -63,6 +67,35 @@ func TestServeFlagsParse(t *testing.T) {
 		_, err := o.check()
 		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
 			t.Errorf("%q: error %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+// The flags' 0 ("no cap", "never") is the library's negative, and their
+// defaults are the library's: the CLI serves as it did before the
+// library got defaults of its own.
+func TestServeBoundsMapToTheLibrary(t *testing.T) {
+	for _, tc := range []struct {
+		args              []string
+		idle              time.Duration
+		sessions, maxReqs int
+	}{
+		{nil, gateway.DefaultSessionIdleTimeout, gateway.DefaultMaxSessions, gateway.DefaultMaxInFlight},
+		{[]string{"--session-idle-timeout", "0", "--max-sessions", "0", "--max-requests-per-session", "0"}, -1, -1, -1},
+		{[]string{"--session-idle-timeout", "1m", "--max-sessions", "3", "--max-requests-per-session", "4"}, time.Minute, 3, 4},
+	} {
+		o := &gatewayOptions{}
+		fs := NewFlagSet("serve")
+		o.Flags(fs)
+		if err := fs.Parse(append([]string{"--listen", ":0"}, tc.args...)); err != nil {
+			t.Fatal(err)
+		}
+		h := o.httpOptions("", nil)
+		if h.SessionIdleTimeout != tc.idle || h.MaxSessions != tc.sessions {
+			t.Errorf("%q: idle %v, sessions %d; want %v, %d", tc.args, h.SessionIdleTimeout, h.MaxSessions, tc.idle, tc.sessions)
+		}
+		if got := o.maxInFlight(); got != tc.maxReqs {
+			t.Errorf("%q: gateway MaxInFlight %d, want %d", tc.args, got, tc.maxReqs)
 		}
 	}
 }
