@@ -49,7 +49,7 @@ func TestMaxInFlightRefusesTheRequestPastIt(t *testing.T) {
 		t.Fatalf("the call past the bound reached the upstream (it returned %v)", <-second)
 	}
 	var rpcErr *jsonrpc.Error
-	if !errors.As(err, &rpcErr) || rpcErr.Code != server.CodeServerBusy || !strings.Contains(rpcErr.Message, "server busy: 1 requests already in flight") {
+	if !errors.As(err, &rpcErr) || rpcErr.Code != server.CodeServerBusy || !strings.Contains(rpcErr.Message, "server busy: 1 request already in flight") {
 		t.Fatalf("the call past the bound: %v, want the busy error", err)
 	}
 	close(release)

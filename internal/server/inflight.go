@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
@@ -77,9 +78,17 @@ func (ss *Session) leaveLocked() { ss.requests-- }
 // may send it again; the reader reads on meanwhile, so that the
 // cancellations of the requests that do run still reach them.
 func (ss *Session) refuseBusy(ctx context.Context, req *jsonrpc.Request) {
-	bound := ss.srv.maxInFlight
-	e := jsonrpc.NewError(CodeServerBusy, fmt.Sprintf("server busy: %d requests already in flight on this session (its bound); send it again once one is answered", bound))
+	e := jsonrpc.NewError(CodeServerBusy, busyMessage(ss.srv.maxInFlight))
 	ss.answerAtOnce(ctx, &jsonrpc.Response{ID: req.ID, Error: e}, req.ID)
+}
+
+// busyMessage is the busy error's text under bound.
+func busyMessage(bound int) string {
+	what := strconv.Itoa(bound) + " requests"
+	if bound == 1 {
+		what = "1 request"
+	}
+	return "server busy: " + what + " already in flight on this session (its bound); send it again once one is answered"
 }
 
 // maxQueuedAnswers bounds the reader's answers (busy errors, bad-frame

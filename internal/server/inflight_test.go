@@ -45,6 +45,9 @@ var holdCall = map[string]any{"name": "hold", "arguments": map[string]any{}}
 func wantBusy(t *testing.T, r *jsonrpc.Response, id jsonrpc.ID, bound int) {
 	t.Helper()
 	want := fmt.Sprintf("server busy: %d requests already in flight on this session", bound)
+	if bound == 1 {
+		want = "server busy: 1 request already in flight on this session"
+	}
 	if r == nil || r.ID != id || r.Error == nil || r.Error.Code != CodeServerBusy || !strings.Contains(r.Error.Message, want) {
 		t.Fatalf("want error %d %q for %s, got %#v", CodeServerBusy, want, id, r)
 	}
