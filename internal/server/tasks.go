@@ -61,12 +61,40 @@ func executionSupport(raw json.RawMessage) string {
 	return ""
 }
 
-// taskTable holds a session's tasks.
+// taskTable holds a session's tasks: those working, bounded by
+// Options.MaxInFlight, and at most maxKeptTasks of those ended, for
+// tasks/result, tasks/get and tasks/list to find.
 type taskTable struct {
-	mu    sync.Mutex
-	seq   int
-	tasks map[string]*serverTask
-	order []string
+	mu      sync.Mutex
+	seq     int
+	tasks   map[string]*serverTask
+	order   []string // task ids, oldest first
+	working int
+}
+
+// maxKeptTasks bounds the ended tasks a session keeps; the oldest goes
+// first. A client reads a task's result soon after it ends, and a long
+// session must not keep every task it ever ran.
+const maxKeptTasks = 1024
+
+// forgetEndedLocked drops the oldest ended tasks beyond maxKeptTasks.
+// tt.mu is held.
+func (tt *taskTable) forgetEndedLocked() {
+	excess := len(tt.order) - tt.working - maxKeptTasks
+	if excess <= 0 {
+		return
+	}
+	kept := tt.order[:0]
+	for _, id := range tt.order {
+		if t := tt.tasks[id]; excess > 0 && t.ended() {
+			delete(tt.tasks, id)
+			excess--
+			continue
+		}
+		kept = append(kept, id)
+	}
+	clear(tt.order[len(kept):])
+	tt.order = kept
 }
 
 // serverTask is one task: its wire state, and the outcome once terminal.
@@ -76,6 +104,16 @@ type serverTask struct {
 	done   chan struct{} // closed once terminal
 	result any
 	err    error
+}
+
+// ended says whether t is terminal.
+func (t *serverTask) ended() bool {
+	select {
+	case <-t.done:
+		return true
+	default:
+		return false
+	}
 }
 
 type taskState struct {
@@ -95,9 +133,15 @@ func (ss *Session) startTask(tr *ToolRequest, h ToolHandler) (any, error) {
 	ctx, cancel := context.WithCancel(ss.ctx)
 	tt := &ss.tasks
 	tt.mu.Lock()
+	if bound := ss.srv.maxInFlight; bound > 0 && tt.working >= bound {
+		tt.mu.Unlock()
+		cancel()
+		return nil, jsonrpc.NewError(CodeServerBusy, fmt.Sprintf("server busy: %d tasks already working on this session (its bound); send it again once one has ended", bound))
+	}
 	if tt.tasks == nil {
 		tt.tasks = make(map[string]*serverTask)
 	}
+	tt.working++
 	tt.seq++
 	id := "task-" + strconv.Itoa(tt.seq)
 	t := &serverTask{cancel: cancel, done: make(chan struct{}),
@@ -139,6 +183,8 @@ func (ss *Session) finishTask(t *serverTask, status string, res any, err error) 
 	t.state.LastUpdatedAt = time.Now().UTC().Format(time.RFC3339Nano)
 	t.result, t.err = res, err
 	close(t.done)
+	tt.working--
+	tt.forgetEndedLocked()
 	st := t.state
 	tt.mu.Unlock()
 	_ = ss.Notify(ss.ctx, "notifications/tasks/status", st)
