@@ -24,6 +24,20 @@ import (
 type jwtHeader struct {
 	Alg string `json:"alg"`
 	Kid string `json:"kid"`
+	Typ string `json:"typ"`
+}
+
+// accessTokenTyp says whether typ may be an access token's. RFC 9068 asks
+// for "at+jwt", but common authorization servers (Keycloak among them)
+// write "JWT" or nothing, and refusing those would lock their users out;
+// the audience check keeps their ID tokens out. A JWT of another kind
+// that the same issuer signs (a logout token, a security event: "...+jwt")
+// is refused. The "application/" prefix is optional and case does not
+// count (RFC 7515, 4.1.9).
+func accessTokenTyp(typ string) bool {
+	t := strings.ToLower(typ)
+	t = strings.TrimPrefix(t, "application/")
+	return t == "" || t == "jwt" || t == "at+jwt"
 }
 
 // jwtClaims are the registered claims an access token is checked on.
@@ -86,6 +100,9 @@ func parseJWT(token string) (*parsedJWT, error) {
 	}
 	if !slices.Contains(jwtAlgorithms, p.header.Alg) {
 		return nil, fmt.Errorf("the JWT is signed with %q; accepted: %s", clip(p.header.Alg), strings.Join(jwtAlgorithms, ", "))
+	}
+	if !accessTokenTyp(p.header.Typ) {
+		return nil, fmt.Errorf("the JWT's typ is %q, not an access token's (at+jwt or JWT)", clip(p.header.Typ))
 	}
 	if err := decodeSegment(parts[1], &p.claims); err != nil {
 		return nil, fmt.Errorf("the JWT claims: %w", err)

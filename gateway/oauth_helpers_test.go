@@ -130,7 +130,17 @@ func newECKey(t *testing.T, kid string) *testKey {
 // sign returns a compact JWS of claims.
 func (k *testKey) sign(t *testing.T, claims map[string]any) string {
 	t.Helper()
-	h, _ := json.Marshal(map[string]string{"alg": k.alg, "kid": k.kid, "typ": "at+jwt"})
+	return k.signTyp(t, claims, "at+jwt")
+}
+
+// signTyp signs claims with typ in the header; "" leaves typ out.
+func (k *testKey) signTyp(t *testing.T, claims map[string]any, typ string) string {
+	t.Helper()
+	header := map[string]string{"alg": k.alg, "kid": k.kid}
+	if typ != "" {
+		header["typ"] = typ
+	}
+	h, _ := json.Marshal(header)
 	c, _ := json.Marshal(claims)
 	input := b64u(h) + "." + b64u(c)
 	digest := sha256.Sum256([]byte(input))

@@ -74,6 +74,7 @@ func TestOAuthProtectsTheEndpoint(t *testing.T) {
 		return "Bearer " + key.sign(t, c)
 	}
 	same := func(map[string]any) {}
+	typed := func(typ string) string { return "Bearer " + rsaKey.signTyp(t, is.claims(aud, now), typ) }
 	forged := ecKey.sign(t, is.claims(aud, now))
 	forged = forged[:strings.LastIndex(forged, ".")+1] + strings.Repeat("A", 86) // a signature of the right length, not the key's
 	for _, tc := range []struct {
@@ -92,6 +93,15 @@ func TestOAuthProtectsTheEndpoint(t *testing.T) {
 		{"valid RS256", spoilt(rsaKey, same), 200, false},
 		{"valid ES256, audience in a list", spoilt(ecKey, func(c map[string]any) { c["aud"] = []string{"x", aud} }), 200, false},
 		{"expired within the skew", spoilt(ecKey, func(c map[string]any) { c["exp"] = now.Add(-clockSkew / 2).Unix() }), 200, false},
+		// typ: an access token's (RFC 9068), the plain JWT that common
+		// authorization servers write, or none pass; a JWT of another
+		// kind signed by the same issuer (a logout token, an event) does
+		// not.
+		{"typ JWT", typed("JWT"), 200, false},
+		{"typ application/at+jwt", typed("application/at+JWT"), 200, false},
+		{"no typ", typed(""), 200, false},
+		{"typ logout+jwt", typed("logout+jwt"), 401, true},
+		{"typ secevent+jwt", typed("secevent+jwt"), 401, true},
 	} {
 		resp := postInitialize(t, web.URL+"/mcp", tc.auth)
 		if resp.StatusCode != tc.want {
