@@ -72,19 +72,7 @@ const (
 // zero for none: a gateway embedded without options is bounded as the
 // CLI's is by default.
 func (o HTTPOptions) sessionBounds() (time.Duration, int) {
-	return orDefault(o.SessionIdleTimeout, DefaultSessionIdleTimeout), orDefault(o.MaxSessions, DefaultMaxSessions)
-}
-
-// orDefault returns def for zero, zero (no bound) for a negative v, and
-// v itself otherwise.
-func orDefault[T int | time.Duration](v, def T) T {
-	switch {
-	case v == 0:
-		return def
-	case v < 0:
-		return 0
-	}
-	return v
+	return server.OrDefault(o.SessionIdleTimeout, DefaultSessionIdleTimeout), server.OrDefault(o.MaxSessions, DefaultMaxSessions)
 }
 
 // Handler serves the gateway over Streamable HTTP at /mcp: sessions for

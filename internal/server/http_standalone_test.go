@@ -18,16 +18,7 @@ import (
 // events are kept for resumption, the newest keepWritten to twice that, and
 // a Last-Event-ID older than those resumes from the oldest kept.
 func TestStandaloneStreamKeepsABoundedLog(t *testing.T) {
-	s := NewDefault(nil)
-	hs := NewHTTPServer(t, s, nil)
-	c := newHTTPClient(t, hs)
-	c.initialize("2025-06-18")
-	ss := s.Sessions()[0]
-	resp := c.do(http.MethodGet, "", nil)
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET: %s", resp.Status)
-	}
-	stream := openEvents(t, resp)
+	ss, stream, o := openStandalone(t)
 	n := 3*keepWritten + 10
 	for i := range n {
 		if err := ss.Notify(context.Background(), "notifications/test", map[string]int{"i": i}); err != nil {
@@ -51,9 +42,6 @@ func TestStandaloneStreamKeepsABoundedLog(t *testing.T) {
 			t.Fatalf("event %s, want i=%d", ev.Data, i)
 		}
 	}
-	hs.Streamable.mu.Lock()
-	o := hs.Streamable.sessions[c.session]
-	hs.Streamable.mu.Unlock()
 	o.mu.Lock()
 	kept := len(o.standalone.events)
 	o.mu.Unlock()
@@ -75,16 +63,7 @@ func TestStandaloneStreamKeepsABoundedLog(t *testing.T) {
 // order. Trimming by count alone dropped events the writer had not yet
 // reached.
 func TestStandaloneStreamLosesNothingAReaderKeepsUpWith(t *testing.T) {
-	s := NewDefault(nil)
-	hs := NewHTTPServer(t, s, nil)
-	c := newHTTPClient(t, hs)
-	c.initialize("2025-06-18")
-	ss := s.Sessions()[0]
-	resp := c.do(http.MethodGet, "", nil)
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET: %s", resp.Status)
-	}
-	stream := openEvents(t, resp)
+	ss, stream, _ := openStandalone(t)
 	n := 8 * keepWritten
 	sent := make(chan error, 1)
 	go func() {
@@ -185,4 +164,22 @@ func TestReplyStreamBoundsWhatNobodyReads(t *testing.T) {
 	if last := st.events[len(st.events)-1].data; !strings.Contains(string(last), `"long-call"`) {
 		t.Errorf("the last event kept is %s, want the response", last)
 	}
+}
+
+// openStandalone starts a 2025-06-18 session over HTTP and opens its
+// standalone (GET) stream; o is the handler's side of the session.
+func openStandalone(t *testing.T) (ss *Session, stream *eventStream, o *httpOut) {
+	t.Helper()
+	s := NewDefault(nil)
+	hs := NewHTTPServer(t, s, nil)
+	c := newHTTPClient(t, hs)
+	c.initialize("2025-06-18")
+	resp := c.do(http.MethodGet, "", nil)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET: %s", resp.Status)
+	}
+	hs.Streamable.mu.Lock()
+	o = hs.Streamable.sessions[c.session]
+	hs.Streamable.mu.Unlock()
+	return s.Sessions()[0], openEvents(t, resp), o
 }

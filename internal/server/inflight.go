@@ -13,16 +13,17 @@ import (
 // its session already runs Options.MaxInFlight requests.
 const CodeServerBusy = -32000
 
-// resolveMaxInFlight turns Options.MaxInFlight into the bound a session
-// enforces: 0 for none.
-func resolveMaxInFlight(set int) int {
+// OrDefault reads a bound given in options whose zero means a default
+// (Options.MaxInFlight; the gateway's session bounds): def for zero, zero
+// (no bound) for a negative v, and v itself otherwise.
+func OrDefault[T int | time.Duration](v, def T) T {
 	switch {
-	case set == 0:
-		return DefaultMaxInFlight
-	case set < 0:
+	case v == 0:
+		return def
+	case v < 0:
 		return 0
 	}
-	return set
+	return v
 }
 
 // admit takes one of the session's places for a request, reporting false
@@ -161,14 +162,12 @@ func (ss *Session) writeAnswers() {
 				close(a.written) // its reader need not wait on
 			}
 			ss.answers, ss.answering = nil, false
-			ss.signalLocked()
 			ss.mu.Unlock()
 			return
 		}
 		a := ss.answers[0]
 		ss.answers[0] = queuedAnswer{}
 		ss.answers = ss.answers[1:]
-		ss.signalLocked() // room for a reader waiting for it
 		ss.mu.Unlock()
 		_ = ss.out.send(ss.ctx, a.resp, a.related)
 		close(a.written)

@@ -163,7 +163,7 @@ func NewServer(opts *Options) *Server {
 	if len(s.opts.SupportedVersions) == 0 {
 		s.opts.SupportedVersions = slices.Clone(knownVersions)
 	}
-	s.maxInFlight = resolveMaxInFlight(s.opts.MaxInFlight)
+	s.maxInFlight = OrDefault(s.opts.MaxInFlight, DefaultMaxInFlight)
 	s.faults = slices.Clone(s.opts.Faults)
 	s.armed.Store(len(s.faults) > 0)
 	s.stderr = s.opts.Stderr

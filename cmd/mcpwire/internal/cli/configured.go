@@ -419,8 +419,7 @@ func (p *prefixWriter) Write(b []byte) (int, error) {
 		if i < 0 {
 			break
 		}
-		line := bytes.TrimSuffix(p.buf[:i], []byte("\r")) // CRLF ends a line too
-		fmt.Fprintf(p.w, "%s%s\n", p.prefix, Sanitize(string(line)))
+		p.writeLineLocked(trimCR(p.buf[:i]))
 		p.buf = p.buf[i+1:]
 	}
 	if len(p.buf) > maxHeldLine { // a very long line without a newline
@@ -429,18 +428,27 @@ func (p *prefixWriter) Write(b []byte) (int, error) {
 		// inside a secret, else neither half would be masked. The start
 		// of the cut character or secret waits for its end.
 		keep := max(incompleteTail(p.buf), p.secrets.startCut(p.buf))
-		fmt.Fprintf(p.w, "%s%s\n", p.prefix, Sanitize(string(p.buf[:len(p.buf)-keep])))
+		p.writeLineLocked(p.buf[:len(p.buf)-keep])
 		p.buf = append(p.buf[:0], p.buf[len(p.buf)-keep:]...)
 	}
 	return len(b), nil
 }
+
+// writeLineLocked writes line, sanitized, as a line of its own after the
+// prefix. p.mu is held.
+func (p *prefixWriter) writeLineLocked(line []byte) {
+	fmt.Fprintf(p.w, "%s%s\n", p.prefix, Sanitize(string(line)))
+}
+
+// trimCR takes the CR of a CRLF line ending off line.
+func trimCR(line []byte) []byte { return bytes.TrimSuffix(line, []byte("\r")) }
 
 // flush writes the line held without its newline, if any.
 func (p *prefixWriter) flush() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if len(p.buf) > 0 {
-		fmt.Fprintf(p.w, "%s%s\n", p.prefix, Sanitize(string(bytes.TrimSuffix(p.buf, []byte("\r")))))
+		p.writeLineLocked(trimCR(p.buf))
 		p.buf = nil
 	}
 }

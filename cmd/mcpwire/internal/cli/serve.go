@@ -277,10 +277,8 @@ func (o *gatewayOptions) upstreams(ctx context.Context, streams *IOStreams, p Pa
 		// A server that fails to connect is served all the same: its calls
 		// fail naming it, and supervision reconnects it.
 		_ = s.M.Connect(ctx, name)
-		for _, st := range s.M.Servers() {
-			if st.Name == name {
-				s.reportServing([]manager.ServerStatus{st})
-			}
+		if st, ok := s.M.Server(name); ok {
+			s.reportServing([]manager.ServerStatus{st})
 		}
 		return s.M, []string{name}, nil
 	}
