@@ -131,6 +131,11 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		return err == nil && out.WriteEvent(sse.Event{Type: kind, Data: b}) == nil
 	}
 	var last int64
+	// The calls are taken before the wire: a call's state in the
+	// snapshot then never runs ahead of the wire entries it came with (a
+	// call that ended meanwhile is "done" in the calls, and its messages
+	// are in the wire's snapshot or queued after it).
+	calls := s.calls.snapshot()
 	snapshot := s.opts.Wire.Entries()
 	if !send("wire-reset", snapshot) {
 		return
@@ -141,7 +146,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	if out.WriteEvent(sse.Event{Type: "asks", Data: s.redactJSON(s.opts.Hooks.snapshot())}) != nil {
 		return
 	}
-	for _, c := range s.calls.snapshot() {
+	for _, c := range calls {
 		if out.WriteEvent(sse.Event{Type: "call", Data: c}) != nil {
 			return
 		}
