@@ -66,6 +66,10 @@ type IOStreams struct {
 	// inspectWire is mcpwire inspect's timeline, told of each HTTP
 	// exchange; nil for the other commands.
 	inspectWire *inspect.Wire
+	// limitProcs caps the Go scheduler at n processors unless the user
+	// chose a number (GOMAXPROCS); see procs.go. Nil leaves the process
+	// as it is, as in tests that run commands in process.
+	limitProcs func(n int)
 }
 
 // DefaultWidth is the width of a terminal whose size cannot be read.
@@ -74,7 +78,7 @@ const DefaultWidth = 80
 // System returns the process's own streams, with IsTerminal and Width
 // detected from the real file descriptors.
 func System() *IOStreams {
-	s := &IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}
+	s := &IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, limitProcs: limitProcs}
 	s.IsTerminal = isTerminal(os.Stderr)
 	s.Prompter = terminalPrompter()
 	if isTerminal(os.Stdout) {

@@ -219,6 +219,9 @@ func (o *gatewayOptions) Run(ctx context.Context, streams *IOStreams, p Parsed) 
 	}
 	defer stopMetrics()
 	if o.Stdio {
+		if streams.limitProcs != nil {
+			streams.limitProcs(1) // one host's relay: see procs.go
+		}
 		out := streams.Out
 		if streams.protocolOut != nil {
 			out = streams.protocolOut // the gateway masks each string (Redact)
