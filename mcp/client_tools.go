@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpwire/mcpwire/internal/jsonenc"
+	"github.com/mcpwire/mcpwire/internal/jsonscan"
 	"github.com/mcpwire/mcpwire/internal/latecheck"
 	"github.com/mcpwire/mcpwire/internal/seam"
 	"github.com/mcpwire/mcpwire/jsonrpc"
@@ -167,6 +168,13 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts *Call
 	return &res, nil
 }
 
+// compactAlready reports that b holds no whitespace byte at all, so that
+// json.Compact could not change it (it removes whitespace between tokens
+// only; a string may hold a space, but then b is simply compacted).
+func compactAlready(b []byte) bool {
+	return len(b) > 0 && bytes.IndexByte(b, ' ') < 0 && bytes.IndexAny(b, "\t\n\r") < 0
+}
+
 func isMethodNotFound(err error) bool {
 	var rpcErr *jsonrpc.Error
 	return errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc.CodeMethodNotFound
@@ -225,6 +233,15 @@ func encodeArguments(args any) (json.RawMessage, error) {
 	var raw json.RawMessage
 	switch a := args.(type) {
 	case json.RawMessage:
+		if compactAlready(a) {
+			// What most callers pass (a host's arguments relayed by the
+			// gateway among them): used as is, without the copy.
+			if !jsonscan.Valid(a) {
+				return nil, errors.New("the arguments are not valid JSON")
+			}
+			raw = a
+			break
+		}
 		var buf bytes.Buffer
 		if err := json.Compact(&buf, a); err != nil {
 			return nil, errors.New("the arguments are not valid JSON")

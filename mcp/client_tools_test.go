@@ -190,9 +190,15 @@ func TestCallTool(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertSameJSON(t, <-got, []byte(`{"name":"raw","arguments":{"x":[1]},"_meta":{"trace":"t1","progressToken":4}}`))
+	// Raw arguments with whitespace between tokens, newlines among it,
+	// are compacted on their way (a newline would end the stdio line).
+	if _, err := c.CallTool(t.Context(), "spaced", json.RawMessage("{\"x\":\n [1],\t\"y\": \"a b\"}"), nil); err != nil {
+		t.Fatal(err)
+	}
+	assertSameJSON(t, <-got, []byte(`{"name":"spaced","arguments":{"x":[1],"y":"a b"},"_meta":{"progressToken":5}}`))
 
 	// Arguments that are not an object never leave the client.
-	for _, bad := range []any{"text", []int{1}, json.RawMessage(`{"x":`), func() {}} {
+	for _, bad := range []any{"text", []int{1}, json.RawMessage(`{"x":`), json.RawMessage(`{"x":1}}`), json.RawMessage(`{"x":01}`), func() {}} {
 		if _, err := c.CallTool(t.Context(), "add", bad, nil); err == nil || !strings.HasPrefix(err.Error(), `mcp: tools/call "add": `) {
 			t.Errorf("CallTool with arguments %T: %v", bad, err)
 		}
