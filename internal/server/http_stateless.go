@@ -18,11 +18,12 @@ import (
 
 // DefaultMaxStatelessRequests is HTTPOptions.MaxStatelessRequests'
 // default: four times a session's DefaultMaxInFlight, since the
-// endpoint's stateless requests come from every host at once and each
-// open subscriptions/listen stream holds a place for as long as it is
-// open; still few enough that what they hold (a goroutine and a session
-// of some kilobytes each while they wait, plus what their handlers do)
-// stays in the tens of megabytes.
+// endpoint's stateless requests come from every host at once, and each
+// open subscriptions/listen stream (one per 2026-07-28 host that follows
+// a list) holds a place for as long as it is open. A request held costs
+// tens of kilobytes (goroutine stacks, its session, the connection's
+// buffers), so the bound keeps what they hold to a few hundred megabytes
+// at most, before what their handlers do.
 const DefaultMaxStatelessRequests = 4096
 
 // statelessPlaces bounds the one-request sessions a handler serves at
