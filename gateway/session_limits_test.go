@@ -1,15 +1,12 @@
 package gateway
 
 import (
-	"context"
-	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/mcpwire/mcpwire/internal/server"
-	"github.com/mcpwire/mcpwire/jsonrpc"
 	"github.com/mcpwire/mcpwire/mcp"
 	"github.com/mcpwire/mcpwire/transport"
 )
@@ -48,17 +45,7 @@ func TestHTTPMaxSessions(t *testing.T) {
 // call past it is refused with the busy error at once and never reaches
 // the upstream, and once the held call ends the next one runs.
 func TestHTTPMaxStatelessRequests(t *testing.T) {
-	up := server.NewServer(nil)
-	started, release := make(chan struct{}, 2), make(chan struct{})
-	up.AddTool(server.Tool{Name: "block"}, func(ctx context.Context, _ *server.ToolRequest) (*server.ToolResult, error) {
-		started <- struct{}{}
-		select {
-		case <-release:
-			return server.TextResult("done"), nil
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	})
+	up, started, release := blockingUpstream()
 	g := newGateway(t, map[string]*server.Server{"up": up}, nil)
 	web := httptest.NewServer(g.Handler(&HTTPOptions{MaxStatelessRequests: 1}))
 	t.Cleanup(web.Close)
@@ -67,32 +54,7 @@ func TestHTTPMaxStatelessRequests(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = c.Close() })
-	held := make(chan error, 1)
-	go func() {
-		_, err := c.CallTool(t.Context(), "up__block", nil, nil)
-		held <- err
-	}()
-	<-started
-	second := make(chan error, 1)
-	go func() {
-		_, err := c.CallTool(t.Context(), "up__block", nil, nil)
-		second <- err
-	}()
-	select {
-	case err = <-second:
-	case <-started:
-		close(release)
-		<-held
-		t.Fatalf("the call past the bound reached the upstream (it returned %v)", <-second)
-	}
-	var rpcErr *jsonrpc.Error
-	if !errors.As(err, &rpcErr) || rpcErr.Code != server.CodeServerBusy || !strings.Contains(rpcErr.Message, "server busy: 1 stateless request already in flight at this endpoint") {
-		t.Fatalf("the call past the bound: %v, want the busy error", err)
-	}
-	close(release)
-	if err := <-held; err != nil {
-		t.Fatalf("the held call: %v", err)
-	}
+	wantBusyPastBound(t, c, started, release, "server busy: 1 stateless request already in flight at this endpoint")
 	if _, err := c.CallTool(t.Context(), "up__block", nil, nil); err != nil {
 		t.Fatalf("a call once the first ended: %v", err)
 	}
