@@ -12,13 +12,22 @@ import (
 
 	"github.com/mcpwire/mcpwire/internal/server"
 	"github.com/mcpwire/mcpwire/jsonrpc"
+	"github.com/mcpwire/mcpwire/mcp"
 )
 
 // Options.MaxInFlight reaches the server core: a host's request past it
 // is refused with the busy error at once, and never reaches an upstream.
 func TestMaxInFlightRefusesTheRequestPastIt(t *testing.T) {
-	up := server.NewServer(nil)
-	started, release := make(chan struct{}, 2), make(chan struct{})
+	up, started, release := blockingUpstream()
+	c := inProcess(t, map[string]*server.Server{"up": up}, &Options{MaxInFlight: 1})
+	wantBusyPastBound(t, c, started, release, "server busy: 1 request already in flight")
+}
+
+// blockingUpstream is an upstream whose tool "block" sends to started,
+// then waits for release (or its context).
+func blockingUpstream() (up *server.Server, started, release chan struct{}) {
+	up = server.NewServer(nil)
+	started, release = make(chan struct{}, 2), make(chan struct{})
 	up.AddTool(server.Tool{Name: "block"}, func(ctx context.Context, _ *server.ToolRequest) (*server.ToolResult, error) {
 		started <- struct{}{}
 		select {
@@ -28,7 +37,15 @@ func TestMaxInFlightRefusesTheRequestPastIt(t *testing.T) {
 			return nil, ctx.Err()
 		}
 	})
-	c := inProcess(t, map[string]*server.Server{"up": up}, &Options{MaxInFlight: 1})
+	return up, started, release
+}
+
+// wantBusyPastBound calls up__block (see blockingUpstream) through c,
+// under a bound of one: the first call is held upstream, the second must
+// be refused at once with the busy error saying want, without reaching
+// the upstream. It then closes release, and the first call must succeed.
+func wantBusyPastBound(t *testing.T, c *mcp.Client, started, release chan struct{}, want string) {
+	t.Helper()
 	held := make(chan error, 1)
 	go func() {
 		_, err := c.CallTool(t.Context(), "up__block", nil, nil)
@@ -49,7 +66,7 @@ func TestMaxInFlightRefusesTheRequestPastIt(t *testing.T) {
 		t.Fatalf("the call past the bound reached the upstream (it returned %v)", <-second)
 	}
 	var rpcErr *jsonrpc.Error
-	if !errors.As(err, &rpcErr) || rpcErr.Code != server.CodeServerBusy || !strings.Contains(rpcErr.Message, "server busy: 1 request already in flight") {
+	if !errors.As(err, &rpcErr) || rpcErr.Code != server.CodeServerBusy || !strings.Contains(rpcErr.Message, want) {
 		t.Fatalf("the call past the bound: %v, want the busy error", err)
 	}
 	close(release)

@@ -47,6 +47,15 @@ type HTTPOptions struct {
 	// with an error saying so. Zero means DefaultMaxSessions; a negative
 	// value is no bound.
 	MaxSessions int
+	// MaxStatelessRequests bounds the requests served at once that are
+	// sessions of their own, one request long: every request of a
+	// 2026-07-28 host (an open subscriptions/listen stream among them),
+	// which MaxSessions and Options.MaxInFlight do not bound. Past it a
+	// request is answered at once with error -32000 ("server busy: N
+	// stateless requests already in flight at this endpoint") and goes
+	// to no upstream. Zero means DefaultMaxStatelessRequests; a negative
+	// value is no bound.
+	MaxStatelessRequests int
 	// OAuth, when set, requires a JWT access token from an authorization
 	// server instead (see OAuthOptions); it excludes BearerToken.
 	OAuth *OAuthOptions
@@ -66,6 +75,9 @@ const (
 	// DefaultMaxSessions bounds what a flood of sessions can hold within
 	// the idle time: a few kilobytes each when idle, so tens of megabytes.
 	DefaultMaxSessions = 10000
+	// DefaultMaxStatelessRequests is the server core's: four times a
+	// session's DefaultMaxInFlight, since 2026-07-28 hosts share it.
+	DefaultMaxStatelessRequests = server.DefaultMaxStatelessRequests
 )
 
 // sessionBounds returns the idle timeout and session cap to serve with,
@@ -91,6 +103,8 @@ func (g *Gateway) Handler(opts *HTTPOptions) http.Handler {
 	streamable := g.srv.StreamableHTTPHandler(&server.HTTPOptions{
 		SessionKeys: o.SessionKeys, SessionMaxAge: o.SessionMaxAge, SessionWarn: g.warn, Peer: peerOf,
 		SessionIdleTimeout: idle, MaxSessions: maxSessions,
+		// The core reads zero and negative values as this does.
+		MaxStatelessRequests: o.MaxStatelessRequests,
 	})
 	mux.Handle("/mcp", streamable)
 	closers := []func(){streamable.Close}

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/mcpwire/mcpwire/internal/server"
+	"github.com/mcpwire/mcpwire/mcp"
+	"github.com/mcpwire/mcpwire/transport"
 )
 
 // HTTPOptions.MaxSessions reaches both transports' handlers: past it, a
@@ -36,5 +38,24 @@ func TestHTTPMaxSessions(t *testing.T) {
 	second.Body.Close()
 	if second.StatusCode != http.StatusServiceUnavailable {
 		t.Fatalf("second /sse: %d, want 503", second.StatusCode)
+	}
+}
+
+// HTTPOptions.MaxStatelessRequests reaches the core: a 2026-07-28 host's
+// call past it is refused with the busy error at once and never reaches
+// the upstream, and once the held call ends the next one runs.
+func TestHTTPMaxStatelessRequests(t *testing.T) {
+	up, started, release := blockingUpstream()
+	g := newGateway(t, map[string]*server.Server{"up": up}, nil)
+	web := httptest.NewServer(g.Handler(&HTTPOptions{MaxStatelessRequests: 1}))
+	t.Cleanup(web.Close)
+	c, err := mcp.Connect(t.Context(), &transport.StreamableHTTP{URL: web.URL + "/mcp"}, &mcp.ClientOptions{ProtocolVersion: mcp.ModernProtocolVersion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	wantBusyPastBound(t, c, started, release, "server busy: 1 stateless request already in flight at this endpoint")
+	if _, err := c.CallTool(t.Context(), "up__block", nil, nil); err != nil {
+		t.Fatalf("a call once the first ended: %v", err)
 	}
 }

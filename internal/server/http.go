@@ -84,6 +84,16 @@ type HTTPOptions struct {
 	// sealed id this handler does not hold) gets 503 with a JSON-RPC
 	// error saying so. Zero is no bound.
 	MaxSessions int
+	// MaxStatelessRequests bounds the requests the handler serves at once
+	// as sessions of their own, one request long: every request in
+	// Stateless mode, every 2026-07-28 one (a subscriptions/listen stream
+	// among them, for as long as it is open). Past it a request is
+	// answered at once with error -32000 ("server busy: N stateless
+	// requests already in flight at this endpoint") and does not run;
+	// notifications and responses, which start no work, are never
+	// refused. Zero means DefaultMaxStatelessRequests; a negative value,
+	// no bound.
+	MaxStatelessRequests int
 }
 
 // HTTPFailure is a scripted error answer (see HTTPHandler.FailNext).
@@ -114,7 +124,8 @@ type HTTPHandler struct {
 	misbehaviours []HTTPMisbehaviour // armed by MisbehaveNext, in order
 	closing       chan struct{}      // closed by Close: ends misbehaviours that wait
 
-	modern modernHTTP // see modern_http.go
+	modern    modernHTTP      // see modern_http.go
+	stateless statelessPlaces // see http_stateless.go
 
 	// sealer is set by SessionKeys (session_seal.go); sealErr when they
 	// are unusable, which every request is then answered with.
@@ -132,6 +143,7 @@ func (s *Server) StreamableHTTPHandler(opts *HTTPOptions) *HTTPHandler {
 	if opts != nil {
 		h.opts = *opts
 	}
+	h.stateless = newStatelessPlaces(OrDefault(h.opts.MaxStatelessRequests, DefaultMaxStatelessRequests))
 	if len(h.opts.SessionKeys) > 0 {
 		h.sealer, h.sealErr = newSessionSealer(h.opts.SessionKeys)
 	}
@@ -532,6 +544,13 @@ func (h *HTTPHandler) servePost(w http.ResponseWriter, r *http.Request, body []b
 	var o *httpOut
 	switch {
 	case h.opts.Stateless:
+		if isReq {
+			if !h.stateless.take() {
+				h.refuseStateless(w, req)
+				return
+			}
+			defer h.stateless.leave() // after the session has ended, below
+		}
 		if o, err = h.newSession(r, true); err != nil {
 			httpError(w, http.StatusServiceUnavailable, -32000, "%v", err)
 			return

@@ -85,11 +85,15 @@ func (ss *Session) refuseBusy(ctx context.Context, req *jsonrpc.Request) {
 
 // busyMessage is the busy error's text under bound.
 func busyMessage(bound int) string {
-	what := strconv.Itoa(bound) + " requests"
-	if bound == 1 {
-		what = "1 request"
+	return "server busy: " + countOf(bound, "request") + " already in flight on this session (its bound); send it again once one is answered"
+}
+
+// countOf is "n things", or "1 thing".
+func countOf(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
 	}
-	return "server busy: " + what + " already in flight on this session (its bound); send it again once one is answered"
+	return strconv.Itoa(n) + " " + thing + "s"
 }
 
 // maxQueuedAnswers bounds the reader's answers (busy errors, bad-frame

@@ -117,8 +117,8 @@ func TestLegacySessionBoundsRequestsInFlight(t *testing.T) {
 }
 
 // Stateless requests are sessions of one request each: the per-session
-// bound does not make them wait on or refuse each other (the connections
-// the HTTP server accepts bound them).
+// bound does not make them wait on or refuse each other (the handler's
+// MaxStatelessRequests bounds them, http_stateless_test.go).
 func TestStatelessRequestsAreNotBoundTogether(t *testing.T) {
 	const bound = 1
 	s, started, release := boundedServer(bound)

@@ -143,9 +143,14 @@ func (h *HTTPHandler) serveModernHTTP(w http.ResponseWriter, r *http.Request, bo
 		modernHTTPError(w, status, req.ID, e)
 		return
 	}
+	if !h.stateless.take() {
+		h.refuseStateless(w, req)
+		return
+	}
 	o := newHTTPOut(h)
 	ss, err := h.srv.newSession(o, false)
 	if err != nil {
+		h.stateless.leave()
 		httpError(w, http.StatusServiceUnavailable, -32000, "%v", err)
 		return
 	}
@@ -162,6 +167,7 @@ func (h *HTTPHandler) serveModernHTTP(w http.ResponseWriter, r *http.Request, bo
 		delete(h.modern.open, ss)
 		h.modern.mu.Unlock()
 		ss.shutdown()
+		h.stateless.leave() // its session and handler have ended
 		h.noteCancelled(ss.Cancelled())
 	}()
 	// A listen stream is a stream whatever JSONResponse says.

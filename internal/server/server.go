@@ -78,7 +78,7 @@ type Options struct {
 	// DefaultMaxInFlight; a negative value, no bound. Over Streamable HTTP
 	// it bounds each session's concurrent POSTs; a stateless request (or
 	// a 2026-07-28 one) is a session of its own, one request long, which
-	// the connections the HTTP server accepts bound instead. It also
+	// HTTPOptions.MaxStatelessRequests bounds instead. It also
 	// bounds a session's working tasks (AddTaskTool), which answer their
 	// call at once and run on: past it a task-augmented call gets the
 	// same error ("N tasks already working"). A session keeps at most

@@ -64,6 +64,7 @@ type gatewayOptions struct {
 	SessionIdle  time.Duration
 	MaxSessions  int
 	MaxRequests  int
+	MaxStateless int
 	sessionKeys  [][]byte // read by loadSessionKeys
 	Ops          serveOpsFlags
 }
@@ -84,6 +85,7 @@ func (o *gatewayOptions) Flags(fs *flag.FlagSet) {
 	fs.DurationVar(&o.SessionIdle, "session-idle-timeout", defaultSessionIdle, "with --listen, end an HTTP session after `DURATION` with no request, no open GET stream and no call running (the host starts a new one); 0: never")
 	fs.IntVar(&o.MaxSessions, "max-sessions", defaultMaxSessions, "with --listen, refuse a new HTTP session (503) while `N` are open; 0: no cap")
 	fs.IntVar(&o.MaxRequests, "max-requests-per-session", gateway.DefaultMaxInFlight, "answer a host's request at once with a busy error (-32000) while `N` of its session's run; 0: no cap")
+	fs.IntVar(&o.MaxStateless, "max-stateless-requests", gateway.DefaultMaxStatelessRequests, "with --listen, answer a 2026-07-28 host's request at once with a busy error (-32000) while `N` such requests (each a session of its own) run; 0: no cap")
 	o.Ops.register(fs)
 }
 
@@ -111,7 +113,7 @@ func (o *gatewayOptions) maxInFlight() int { return unbounded(o.MaxRequests) }
 func (o *gatewayOptions) httpOptions(token string, keys [][]byte) *gateway.HTTPOptions {
 	return &gateway.HTTPOptions{
 		AllowedHosts: o.AllowedHosts, LegacySSE: o.LegacySSE, BearerToken: token, SessionKeys: keys, SessionMaxAge: o.SessionAge,
-		SessionIdleTimeout: unbounded(o.SessionIdle), MaxSessions: unbounded(o.MaxSessions),
+		SessionIdleTimeout: unbounded(o.SessionIdle), MaxSessions: unbounded(o.MaxSessions), MaxStatelessRequests: unbounded(o.MaxStateless),
 		OAuth: o.Ops.oauth(), Metrics: o.Ops.MetricsListen == "",
 	}
 }
@@ -127,8 +129,8 @@ func (o *gatewayOptions) check() (map[string]string, error) {
 		return nil, Usagef("give one of --stdio and --listen ADDR")
 	}
 	if o.Stdio && (len(o.AllowedHosts) > 0 || o.LegacySSE || o.AuthTokenEnv != "" || o.SessionKey != "" || o.SessionAge != defaultSessionMaxAge ||
-		o.SessionIdle != defaultSessionIdle || o.MaxSessions != defaultMaxSessions) {
-		return nil, Usagef("--allowed-host, --legacy-sse, --auth-token-env, --session-key-file, --session-max-age, --session-idle-timeout and --max-sessions are for --listen")
+		o.SessionIdle != defaultSessionIdle || o.MaxSessions != defaultMaxSessions || o.MaxStateless != gateway.DefaultMaxStatelessRequests) {
+		return nil, Usagef("--allowed-host, --legacy-sse, --auth-token-env, --session-key-file, --session-max-age, --session-idle-timeout, --max-sessions and --max-stateless-requests are for --listen")
 	}
 	for i, h := range o.AllowedHosts {
 		if err := checkAllowedHost(i, h); err != nil {
@@ -146,6 +148,9 @@ func (o *gatewayOptions) check() (map[string]string, error) {
 	}
 	if o.MaxRequests < 0 {
 		return nil, Usagef("--max-requests-per-session must not be negative (0: no cap)")
+	}
+	if o.MaxStateless < 0 {
+		return nil, Usagef("--max-stateless-requests must not be negative (0: no cap)")
 	}
 	if err := o.Ops.check(o.Stdio, o.AuthTokenEnv != ""); err != nil {
 		return nil, err

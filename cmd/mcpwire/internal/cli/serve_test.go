@@ -57,6 +57,9 @@ func TestServeFlagsParse(t *testing.T) {
 		{[]string{"--stdio", "--max-requests-per-session", "8"}, ""},
 		{[]string{"--listen", ":0", "--max-requests-per-session", "0"}, ""},
 		{[]string{"--stdio", "--max-requests-per-session", "-1"}, "--max-requests-per-session must not be negative (0: no cap)"},
+		{[]string{"--listen", ":0", "--max-stateless-requests", "0"}, ""},
+		{[]string{"--listen", ":0", "--max-stateless-requests", "-1"}, "--max-stateless-requests must not be negative (0: no cap)"},
+		{[]string{"--stdio", "--max-stateless-requests", "8"}, "are for --listen"},
 	} {
 		o := &gatewayOptions{}
 		fs := NewFlagSet("serve")
@@ -76,13 +79,13 @@ func TestServeFlagsParse(t *testing.T) {
 // library got defaults of its own.
 func TestServeBoundsMapToTheLibrary(t *testing.T) {
 	for _, tc := range []struct {
-		args              []string
-		idle              time.Duration
-		sessions, maxReqs int
+		args                         []string
+		idle                         time.Duration
+		sessions, maxReqs, stateless int
 	}{
-		{nil, gateway.DefaultSessionIdleTimeout, gateway.DefaultMaxSessions, gateway.DefaultMaxInFlight},
-		{[]string{"--session-idle-timeout", "0", "--max-sessions", "0", "--max-requests-per-session", "0"}, -1, -1, -1},
-		{[]string{"--session-idle-timeout", "1m", "--max-sessions", "3", "--max-requests-per-session", "4"}, time.Minute, 3, 4},
+		{nil, gateway.DefaultSessionIdleTimeout, gateway.DefaultMaxSessions, gateway.DefaultMaxInFlight, gateway.DefaultMaxStatelessRequests},
+		{[]string{"--session-idle-timeout", "0", "--max-sessions", "0", "--max-requests-per-session", "0", "--max-stateless-requests", "0"}, -1, -1, -1, -1},
+		{[]string{"--session-idle-timeout", "1m", "--max-sessions", "3", "--max-requests-per-session", "4", "--max-stateless-requests", "5"}, time.Minute, 3, 4, 5},
 	} {
 		o := &gatewayOptions{}
 		fs := NewFlagSet("serve")
@@ -93,6 +96,9 @@ func TestServeBoundsMapToTheLibrary(t *testing.T) {
 		h := o.httpOptions("", nil)
 		if h.SessionIdleTimeout != tc.idle || h.MaxSessions != tc.sessions {
 			t.Errorf("%q: idle %v, sessions %d; want %v, %d", tc.args, h.SessionIdleTimeout, h.MaxSessions, tc.idle, tc.sessions)
+		}
+		if h.MaxStatelessRequests != tc.stateless {
+			t.Errorf("%q: stateless requests %d, want %d", tc.args, h.MaxStatelessRequests, tc.stateless)
 		}
 		if got := o.maxInFlight(); got != tc.maxReqs {
 			t.Errorf("%q: gateway MaxInFlight %d, want %d", tc.args, got, tc.maxReqs)

@@ -1,0 +1,87 @@
+package server
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/mcpwire/mcpwire/jsonrpc"
+)
+
+// Stateless requests (HTTPOptions.Stateless, and every request of the
+// 2026-07-28 revision) are each served by a session of their own, one
+// request long: Options.MaxInFlight, which bounds a session's requests,
+// never holds more than one of them. Each costs a goroutine, a session
+// and whatever its handler does (in the gateway, a call upstream) until
+// it is answered, and net/http bounds neither requests nor connections;
+// so the handler bounds them itself, with a count of places shared by
+// all of them.
+
+// DefaultMaxStatelessRequests is HTTPOptions.MaxStatelessRequests'
+// default: four times a session's DefaultMaxInFlight, since the
+// endpoint's stateless requests come from every host at once, and each
+// open subscriptions/listen stream (one per 2026-07-28 host that follows
+// a list) holds a place for as long as it is open. A request held costs
+// tens of kilobytes (goroutine stacks, its session, the connection's
+// buffers), so the bound keeps what they hold to a few hundred megabytes
+// at most, before what their handlers do.
+const DefaultMaxStatelessRequests = 4096
+
+// statelessPlaces bounds the one-request sessions a handler serves at
+// once.
+type statelessPlaces struct {
+	bound int
+	taken chan struct{} // one value per place taken; nil for no bound
+}
+
+func newStatelessPlaces(bound int) statelessPlaces {
+	p := statelessPlaces{bound: bound}
+	if bound > 0 {
+		p.taken = make(chan struct{}, bound)
+	}
+	return p
+}
+
+// take takes a place for a request, reporting false when all are taken:
+// the request is then refused, not queued, since a client waiting on a
+// queue it cannot see is worse off than one told to send again.
+func (p *statelessPlaces) take() bool {
+	if p.taken == nil {
+		return true
+	}
+	select {
+	case p.taken <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
+// leave gives back the place take took, once the request's session has
+// ended (its handler returned): a client that went away frees its place
+// then, as one that got its answer does.
+func (p *statelessPlaces) leave() {
+	if p.taken != nil {
+		<-p.taken
+	}
+}
+
+// refuseStateless answers req, which found no place, with the busy
+// error, as the session bound does: a JSON-RPC error for req's id, which
+// the client's call fails with, telling it the request did not run and
+// may be sent again. It travels as a 200 with that response as JSON,
+// which a client of either era reads as the request's answer. A 503
+// would say the endpoint as a whole is unavailable, and a 4xx is what a
+// 2026-07-28 client inspects to tell the eras apart.
+func (h *HTTPHandler) refuseStateless(w http.ResponseWriter, req *jsonrpc.Request) {
+	e := jsonrpc.NewError(CodeServerBusy, statelessBusyMessage(h.stateless.bound))
+	b, _ := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: req.ID, Error: e})
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(b)
+}
+
+// statelessBusyMessage is the busy error's text under bound.
+func statelessBusyMessage(bound int) string {
+	return "server busy: " + countOf(bound, "stateless request") + " already in flight at this endpoint (its bound); send it again once one is answered"
+}
