@@ -13,6 +13,7 @@ import (
 	"github.com/mcpwire/mcpwire/internal/server"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 	"github.com/mcpwire/mcpwire/mcp"
+	"github.com/mcpwire/mcpwire/transport"
 )
 
 // Options.MaxInFlight reaches the server core: a host's request past it
@@ -65,8 +66,16 @@ func wantBusyPastBound(t *testing.T, c *mcp.Client, started, release chan struct
 		<-held
 		t.Fatalf("the call past the bound reached the upstream (it returned %v)", <-second)
 	}
+	// Inside a session the busy error is the request's answer; past the
+	// endpoint's bound on stateless requests it is the body of a 503.
 	var rpcErr *jsonrpc.Error
-	if !errors.As(err, &rpcErr) || rpcErr.Code != server.CodeServerBusy || !strings.Contains(rpcErr.Message, want) {
+	var httpErr *transport.HTTPError
+	if errors.As(err, &httpErr) && httpErr.StatusCode == http.StatusServiceUnavailable {
+		rpcErr = httpErr.RPCError
+	} else if !errors.As(err, &rpcErr) {
+		rpcErr = nil
+	}
+	if rpcErr == nil || rpcErr.Code != server.CodeServerBusy || !strings.Contains(rpcErr.Message, want) {
 		t.Fatalf("the call past the bound: %v, want the busy error", err)
 	}
 	close(release)

@@ -65,19 +65,22 @@ func (p *statelessPlaces) leave() {
 	}
 }
 
-// refuseStateless answers req, which found no place, with the busy
-// error, as the session bound does: a JSON-RPC error for req's id, which
-// the client's call fails with, telling it the request did not run and
-// may be sent again. It travels as a 200 with that response as JSON,
-// which a client of either era reads as the request's answer. A 503
-// would say the endpoint as a whole is unavailable, and a 4xx is what a
-// 2026-07-28 client inspects to tell the eras apart.
+// refuseStateless answers req, which found no place: HTTP 503 with
+// Retry-After, the status HTTP has for a server that is overloaded for a
+// while (RFC 9110, 15.6.4), and as its body the busy error as a JSON-RPC
+// response for req's id, for the client that reads it. Not a 200 carrying
+// that error, as the session bound answers inside a session: to a
+// 2026-07-28 client's server/discover a JSON-RPC error reads as a server
+// of the older era (the spec's dual-era rule), and a client would fall
+// back to initialize and remember the wrong era; a 503 fails the request,
+// and the client may send it again.
 func (h *HTTPHandler) refuseStateless(w http.ResponseWriter, req *jsonrpc.Request) {
 	e := jsonrpc.NewError(CodeServerBusy, statelessBusyMessage(h.stateless.bound))
 	b, _ := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: req.ID, Error: e})
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
-	w.WriteHeader(http.StatusOK)
+	w.Header().Set("Retry-After", "1")
+	w.WriteHeader(http.StatusServiceUnavailable)
 	_, _ = w.Write(b)
 }
 

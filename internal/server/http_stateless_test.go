@@ -104,8 +104,8 @@ func wantStatelessBusy(t *testing.T, c *httpClient, era statelessEra, bound int,
 	t.Helper()
 	body, id, hdr := era.call(c)
 	resp := c.do(http.MethodPost, body, hdr)
-	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
-		t.Fatalf("the request past the bound: %s, %s; want 200 with a JSON-RPC error", resp.Status, resp.Header.Get("Content-Type"))
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") != "1" || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+		t.Fatalf("the request past the bound: %s, Retry-After %q, %s; want 503, Retry-After 1 and a JSON-RPC error", resp.Status, resp.Header.Get("Retry-After"), resp.Header.Get("Content-Type"))
 	}
 	r, _ := decodeMessageOrFail(t, []byte(readAll(resp))).(*jsonrpc.Response)
 	what := fmt.Sprintf("%d stateless requests", bound)

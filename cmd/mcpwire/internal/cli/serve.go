@@ -85,7 +85,7 @@ func (o *gatewayOptions) Flags(fs *flag.FlagSet) {
 	fs.DurationVar(&o.SessionIdle, "session-idle-timeout", defaultSessionIdle, "with --listen, end an HTTP session after `DURATION` with no request, no open GET stream and no call running (the host starts a new one); 0: never")
 	fs.IntVar(&o.MaxSessions, "max-sessions", defaultMaxSessions, "with --listen, refuse a new HTTP session (503) while `N` are open; 0: no cap")
 	fs.IntVar(&o.MaxRequests, "max-requests-per-session", gateway.DefaultMaxInFlight, "answer a host's request at once with a busy error (-32000) while `N` of its session's run; 0: no cap")
-	fs.IntVar(&o.MaxStateless, "max-stateless-requests", gateway.DefaultMaxStatelessRequests, "with --listen, answer a 2026-07-28 host's request at once with a busy error (-32000) while `N` such requests (each a session of its own) run; 0: no cap")
+	fs.IntVar(&o.MaxStateless, "max-stateless-requests", gateway.DefaultMaxStatelessRequests, "with --listen, answer a 2026-07-28 host's request at once with 503 and a busy error (-32000) while `N` such requests (each a session of its own) run; 0: no cap")
 	o.Ops.register(fs)
 }
 
