@@ -360,9 +360,10 @@ func isModernError(err error) bool {
 
 // refusedByServer reports an answer of the server that refuses a request
 // (a JSON-RPC error, an HTTP 400, 404, 405 or another client error but
-// those of authorization and 413, a refused size), as opposed to a
-// connection that failed or a deadline that passed: only the former says
-// which era a server speaks.
+// those of authorization, 413, a refused size, and 429, a server busy for
+// now), as opposed to a connection that failed, a deadline that passed or
+// a server too busy to answer (429, 503): only the former says which era
+// a server speaks.
 func refusedByServer(err error) bool {
 	var rpcErr *jsonrpc.Error
 	if errors.As(err, &rpcErr) {
@@ -374,9 +375,10 @@ func refusedByServer(err error) bool {
 	var hErr *transport.HTTPError
 	if errors.As(err, &hErr) {
 		// 401 and 403 are about credentials, 413 about the request's
-		// size: none of them says the server does not speak the era.
+		// size, 429 about how often it is asked: none of them says the
+		// server does not speak the era.
 		switch s := hErr.StatusCode; s {
-		case http.StatusUnauthorized, http.StatusForbidden, http.StatusRequestEntityTooLarge:
+		case http.StatusUnauthorized, http.StatusForbidden, http.StatusRequestEntityTooLarge, http.StatusTooManyRequests:
 			return false
 		default:
 			return s >= 400 && s < 500

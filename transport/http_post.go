@@ -449,11 +449,15 @@ func (s *httpStream) requestFailed(ctx context.Context, call *postCall, resp *ht
 // endpointStatus reports statuses that speak about the endpoint or the
 // credentials rather than the request: 401 and 403 drive authorization,
 // 404 and 405 tell a client probing for Streamable HTTP to fall back to
-// legacy SSE. They stay *HTTPError even with a JSON-RPC error in the body
-// (HTTPError.RPCError keeps it) so that those layers see the status.
+// legacy SSE, and 429 and 503 say the server is too busy for now, which
+// a client probing for the protocol's era must not read as the server's
+// answer (a JSON-RPC error would send it to the older era). They stay
+// *HTTPError even with a JSON-RPC error in the body (HTTPError.RPCError
+// keeps it) so that those layers see the status.
 func endpointStatus(code int) bool {
 	switch code {
-	case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusMethodNotAllowed:
+	case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusMethodNotAllowed,
+		http.StatusTooManyRequests, http.StatusServiceUnavailable:
 		return true
 	}
 	return false

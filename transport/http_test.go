@@ -212,6 +212,17 @@ func TestHTTPJSONRPCErrorBodyOn4xx(t *testing.T) {
 	if !errors.As(err, &he) || he.StatusCode != 405 || he.RPCError == nil {
 		t.Fatalf("Write = %v, want an *HTTPError 405 keeping the JSON-RPC error", err)
 	}
+
+	// And 429 and 503, a server too busy for now: a client probing for
+	// the protocol's era must not take them for the server's answer.
+	for i, status := range []int{http.StatusTooManyRequests, http.StatusServiceUnavailable} {
+		method := []string{"prompts/list", "resources/list"}[i]
+		srv.on("busy", httpIsPOST(method), httpReplyJSON(status, `{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"server busy"}}`))
+		err = s.Write(context.Background(), httpRequest(t, int64(5+i), method, nil))
+		if !errors.As(err, &he) || he.StatusCode != status || he.RPCError == nil || he.RPCError.Message != "server busy" {
+			t.Fatalf("Write = %v, want an *HTTPError %d keeping the JSON-RPC error", err, status)
+		}
+	}
 }
 
 func TestHTTPBadJSONReplies(t *testing.T) {
