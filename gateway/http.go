@@ -51,9 +51,9 @@ type HTTPOptions struct {
 	// sessions of their own, one request long: every request of a
 	// 2026-07-28 host (an open subscriptions/listen stream among them),
 	// which MaxSessions and Options.MaxInFlight do not bound. Past it a
-	// request is answered at once with error -32000 ("server busy: N
-	// stateless requests already in flight at this endpoint") and goes
-	// to no upstream. Zero means DefaultMaxStatelessRequests; a negative
+	// request is answered at once with HTTP 503 (Retry-After: 1) whose
+	// body is error -32000 ("server busy: N stateless requests already in
+	// flight at this endpoint"), and goes to no upstream. Zero means DefaultMaxStatelessRequests; a negative
 	// value is no bound.
 	MaxStatelessRequests int
 	// OAuth, when set, requires a JWT access token from an authorization

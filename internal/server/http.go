@@ -88,8 +88,9 @@ type HTTPOptions struct {
 	// as sessions of their own, one request long: every request in
 	// Stateless mode, every 2026-07-28 one (a subscriptions/listen stream
 	// among them, for as long as it is open). Past it a request is
-	// answered at once with error -32000 ("server busy: N stateless
-	// requests already in flight at this endpoint") and does not run;
+	// answered at once with HTTP 503 (Retry-After: 1) whose body is error
+	// -32000 ("server busy: N stateless requests already in flight at
+	// this endpoint"), and does not run;
 	// notifications and responses, which start no work, are never
 	// refused. Zero means DefaultMaxStatelessRequests; a negative value,
 	// no bound.
