@@ -19,12 +19,43 @@ import (
 // cannedRoundTripper answers every POST in memory, as the bench's canned
 // server does over loopback: initialize with a session id, any other
 // request with one text result (a JSON body, or an SSE stream of one
-// event), anything else with 202. It leaves out net/http and the network,
-// so that what a benchmark through it measures is the client's own work
-// per call (plus this answerer's, the same for every build).
-type cannedRoundTripper struct{ sse bool }
+// event), anything else with 202. Its answers come from two goroutines of
+// its own, as from a server on two cores, so that POSTs wait for them and
+// overlap as they do over loopback. It leaves out net/http and the
+// network, so that what a benchmark through it measures is the client's
+// own work per call (plus this answerer's, the same for every build).
+type cannedRoundTripper struct {
+	sse  bool
+	reqs chan cannedExchange
+}
 
-func (rt cannedRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+// cannedExchange is a POST's body and where its answer goes.
+type cannedExchange struct {
+	req  *http.Request
+	body []byte
+	out  chan *http.Response
+}
+
+// newCannedRoundTripper starts its answerers, which end when stop is
+// closed.
+func newCannedRoundTripper(sse bool, stop <-chan struct{}) *cannedRoundTripper {
+	rt := &cannedRoundTripper{sse: sse, reqs: make(chan cannedExchange)}
+	for range 2 {
+		go func() {
+			for {
+				select {
+				case x := <-rt.reqs:
+					x.out <- rt.answer(x.req, x.body)
+				case <-stop:
+					return
+				}
+			}
+		}()
+	}
+	return rt
+}
+
+func (rt *cannedRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	var body []byte
 	if req.Body != nil {
 		var err error
@@ -34,11 +65,26 @@ func (rt cannedRoundTripper) RoundTrip(req *http.Request) (*http.Response, error
 			return nil, err
 		}
 	}
+	x := cannedExchange{req: req, body: body, out: make(chan *http.Response, 1)}
+	select {
+	case rt.reqs <- x:
+	case <-req.Context().Done():
+		return nil, req.Context().Err()
+	}
+	select {
+	case resp := <-x.out:
+		return resp, nil
+	case <-req.Context().Done():
+		return nil, req.Context().Err()
+	}
+}
+
+func (rt *cannedRoundTripper) answer(req *http.Request, body []byte) *http.Response {
 	resp := &http.Response{StatusCode: http.StatusAccepted, Header: make(http.Header, 3), Body: http.NoBody, Request: req,
 		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1}
 	id, ok := cannedID(body)
 	if !ok {
-		return resp, nil
+		return resp
 	}
 	out := append(make([]byte, 0, 160), `event: message`+"\n"+`data: {"jsonrpc":"2.0","id":`...)
 	out = append(out, id...)
@@ -58,7 +104,7 @@ func (rt cannedRoundTripper) RoundTrip(req *http.Request) (*http.Response, error
 	}
 	resp.ContentLength = int64(len(out))
 	resp.Body = io.NopCloser(bytes.NewReader(out))
-	return resp, nil
+	return resp
 }
 
 // cannedID is the request id in a POSTed body, as its JSON text; false
@@ -94,7 +140,9 @@ func BenchmarkStreamableHTTPCallCost(b *testing.B) {
 			}
 			hs := st.(*httpStream)
 			hs.sender.close()
-			hs.sender = &httpSender{rt: cannedRoundTripper{sse: sse}}
+			stop := make(chan struct{})
+			defer close(stop)
+			hs.sender = &httpSender{rt: newCannedRoundTripper(sse, stop)}
 			c := jsonrpc.NewConn(st, jsonrpc.Options{})
 			defer c.Close()
 			ctx, cancel := context.WithTimeout(context.Background(), time.Hour)

@@ -21,8 +21,10 @@ import (
 //
 // The POST runs on the writer's goroutine, with ctx as its context rather
 // than the Write's: ctx outlives the Write when the reply is an event
-// stream. While the POST waits for its reply, a timer and a callback on
-// the caller's ctx (see watch) stop ctx if the Write's ctx ends first.
+// stream. While the POST waits for its reply, the engine's expiry (or a
+// timer) and a watch of the caller's ctx that the stream's POSTs share
+// (see watch and watchParentLocked) stop ctx if the Write's ctx ends
+// first.
 //
 // A postCall whose ctx was never cancelled is reused by later Writes, of
 // any stream (see takeCall), ctx included: the context, its done channel
@@ -49,16 +51,21 @@ type postCall struct {
 	// c.expireNow as a func value made once, and timer, the timer that
 	// runs it at the Write's deadline, is made once too (on first need),
 	// so that watching a Write costs no goroutine and no allocation but
-	// what the caller's cancellable ctx asks (see watch).
+	// what a watch of the caller's cancellable ctx asks when no other
+	// POST in flight watches it already (see watchParentLocked).
 	expire func()
 	timer  *time.Timer
 	timed  bool // timer runs for this Write
 	// expiry is the Write's ctx watching the call's expiry for it (see
 	// expiryWatch), instead of timer; nil when not.
 	expiry expiryWatch
-	// unparent unregisters expire from the caller's cancellable ctx; nil
-	// when none was registered.
-	unparent func() bool
+	// parent is the watch of the caller's cancellable ctx that c's POST
+	// shares with the stream's other POSTs watching that ctx, while the
+	// POST is in flight; nil when none. parentFired says the ctx's end
+	// stopped c. Both are guarded by the stream's mu (see
+	// watchParentLocked).
+	parent      *parentWatch
+	parentFired bool
 	// getBody is the requests' GetBody, made once; it reads body.
 	getBody func() (io.ReadCloser, error)
 	// req is the POST, rebuilt in place for each use.

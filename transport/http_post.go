@@ -202,7 +202,7 @@ func (s *httpStream) exchange(ctx context.Context, c *postCall) (out postOutcome
 		// Not even started: nothing to abort, and c stays reusable.
 		return postOutcome{}, fmt.Errorf("transport: POST %s (%s): %w", s.redacted(), c.method, context.Cause(ctx))
 	}
-	if !s.enter() {
+	if !s.enter(c, ctx) {
 		return postOutcome{}, s.termErr
 	}
 	c.watch(ctx)
@@ -211,7 +211,7 @@ func (s *httpStream) exchange(ctx context.Context, c *postCall) (out postOutcome
 	// Nothing of the watch may stop c any more once unwatch returned,
 	// before a reader goroutine may finish the call and give c to another
 	// Write. expire marked the call cancelled if it stopped the POST.
-	c.unwatch()
+	s.unwatch(c)
 	if stopped := c.cancelled.Load() && ctx.Err() != nil; stopped && !out.read {
 		for _, r := range []*http.Response{out.resp, out.stream} {
 			if r != nil {
@@ -252,36 +252,44 @@ type expiryWatch interface {
 // watch arranges for c's POST to be stopped (c.expire) if ctx ends before
 // unwatch: when the engine expires the call if ctx offers that (see
 // expiryWatch), else at ctx's deadline by c's timer when ctx tells its
-// parts (see writeParts), and by a callback on the cancellable ctx (or its
-// parent) otherwise. A caller that gave up wants nothing more of the call, so
-// expire marks it cancelled: no error is delivered for it, and exchange
-// learns from unwatch that the POST was stopped.
+// parts (see writeParts). The end of the caller's cancellable ctx (ctx
+// itself, or the parent it tells) is watched from enter (see
+// watchParentLocked). A caller that gave up wants nothing more of the
+// call, so expire marks it cancelled: no error is delivered for it, and
+// exchange learns from unwatch that the POST was stopped.
 func (c *postCall) watch(ctx context.Context) {
-	parent := ctx
-	if wp, ok := ctx.(writeParts); ok {
-		var deadline time.Time
-		parent, deadline = wp.WriteParts()
-		if ew, ok := ctx.(expiryWatch); ok {
-			c.expiry = ew
-			ew.WatchExpiry(c.expire)
-		} else if !deadline.IsZero() {
-			if c.timer == nil {
-				c.timer = time.AfterFunc(time.Until(deadline), c.expire)
-			} else {
-				c.timer.Reset(time.Until(deadline))
-			}
-			c.timed = true
-		}
+	wp, ok := ctx.(writeParts)
+	if !ok {
+		return
 	}
-	if parent.Done() != nil {
-		c.unparent = context.AfterFunc(parent, c.expire)
+	_, deadline := wp.WriteParts()
+	if ew, ok := ctx.(expiryWatch); ok {
+		c.expiry = ew
+		ew.WatchExpiry(c.expire)
+	} else if !deadline.IsZero() {
+		if c.timer == nil {
+			c.timer = time.AfterFunc(time.Until(deadline), c.expire)
+		} else {
+			c.timer.Reset(time.Until(deadline))
+		}
+		c.timed = true
 	}
 }
 
-// unwatch undoes watch. If expire ran or runs meanwhile, it stops c itself
-// too, so that c, stopped, is never reused: an expire still running cannot
-// stop a later Write's POST.
-func (c *postCall) unwatch() {
+// callerContext is the ctx whose end stops a POST written with ctx: the
+// caller's, which jsonrpc's write context tells as its parent.
+func callerContext(ctx context.Context) context.Context {
+	if wp, ok := ctx.(writeParts); ok {
+		parent, _ := wp.WriteParts()
+		return parent
+	}
+	return ctx
+}
+
+// unwatch undoes watch and enter's watch of the caller's ctx. If expire
+// ran or runs meanwhile, it stops c itself too, so that c, stopped, is
+// never reused: an expire still running cannot stop a later Write's POST.
+func (s *httpStream) unwatch(c *postCall) {
 	fired := false
 	if c.expiry != nil {
 		fired = c.expiry.UnwatchExpiry()
@@ -291,11 +299,12 @@ func (c *postCall) unwatch() {
 		c.timed = false
 		fired = !c.timer.Stop()
 	}
-	if c.unparent != nil {
-		if !c.unparent() {
+	if c.parent != nil {
+		s.mu.Lock()
+		if s.unwatchParentLocked(c) {
 			fired = true
 		}
-		c.unparent = nil
+		s.mu.Unlock()
 	}
 	if fired {
 		c.expireNow()
@@ -308,15 +317,22 @@ func (c *postCall) expireNow() {
 	c.stop()
 }
 
-// enter counts a POST in flight on a writer's goroutine, which Close waits
-// for (the stream's end stops it); it refuses once the stream is over.
-func (s *httpStream) enter() bool {
+// enter counts c's POST in flight on a writer's goroutine, which Close
+// waits for (the stream's end stops it), and makes the end of the
+// caller's ctx (see callerContext) stop it, under the lock it takes anyway
+// (see watchParentLocked); it refuses once the stream is over.
+func (s *httpStream) enter(c *postCall, ctx context.Context) bool {
+	parent := callerContext(ctx)
+	done := parent.Done()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ended {
 		return false
 	}
 	s.wg.Add(1)
+	if done != nil {
+		s.watchParentLocked(c, parent, done)
+	}
 	return true
 }
 

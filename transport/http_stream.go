@@ -83,6 +83,7 @@ type httpStream struct {
 	reinitSeq      int
 	renewal        *renewal
 	running        *postCall          // the calls in flight, linked; see track
+	parents        *parentWatch       // the callers' ctxs they watch, linked; see watchParentLocked
 	listenerCancel context.CancelFunc // nil until one started; see startListener
 	listenerGen    uint64             // bumped by each start
 	// ctx is the stream's lifetime, for the work that does not stop with
