@@ -42,13 +42,18 @@ func (h postHead) fill(out http.Header, vals *[2]string) http.Header {
 // canonicalProtocolVersion is headerProtocolVersion as a header map keys it.
 var canonicalProtocolVersion = http.CanonicalHeaderKey(headerProtocolVersion)
 
-// postHeaders returns what a POST's header is made of and what it
-// carries; initialize requests carry neither the session id nor the
-// version.
+// postHeaders is postHeadersLocked for a caller that does not hold s.mu.
 func (s *httpStream) postHeaders(initialize bool) (postHead, sent) {
-	h := postHead{base: s.ep.postBase}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.postHeadersLocked(initialize)
+}
+
+// postHeadersLocked returns what a POST's header is made of and what it
+// carries; initialize requests carry neither the session id nor the
+// version. The caller holds s.mu.
+func (s *httpStream) postHeadersLocked(initialize bool) (postHead, sent) {
+	h := postHead{base: s.ep.postBase}
 	if initialize {
 		return h, sent{gen: s.gen}
 	}

@@ -202,11 +202,12 @@ func (s *httpStream) exchange(ctx context.Context, c *postCall) (out postOutcome
 		// Not even started: nothing to abort, and c stays reusable.
 		return postOutcome{}, fmt.Errorf("transport: POST %s (%s): %w", s.redacted(), c.method, context.Cause(ctx))
 	}
-	if !s.enter(c, ctx) {
+	head, info, ok := s.enter(c, ctx)
+	if !ok {
 		return postOutcome{}, s.termErr
 	}
 	c.watch(ctx)
-	out = s.runPost(c)
+	out = s.runPost(c, head, info)
 	s.wg.Done()
 	// Nothing of the watch may stop c any more once unwatch returned,
 	// before a reader goroutine may finish the call and give c to another
@@ -318,31 +319,33 @@ func (c *postCall) expireNow() {
 }
 
 // enter counts c's POST in flight on a writer's goroutine, which Close
-// waits for (the stream's end stops it), and makes the end of the
-// caller's ctx (see callerContext) stop it, under the lock it takes anyway
-// (see watchParentLocked); it refuses once the stream is over.
-func (s *httpStream) enter(c *postCall, ctx context.Context) bool {
+// waits for (the stream's end stops it), makes the end of the caller's ctx
+// (see callerContext) stop it (see watchParentLocked), and returns what
+// its header is made of and what it carries (see postHeadersLocked), all
+// under one turn of the stream's lock; it refuses once the stream is over.
+func (s *httpStream) enter(c *postCall, ctx context.Context) (postHead, sent, bool) {
 	parent := callerContext(ctx)
 	done := parent.Done()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ended {
-		return false
+		return postHead{}, sent{}, false
 	}
 	s.wg.Add(1)
 	if done != nil {
 		s.watchParentLocked(c, parent, done)
 	}
-	return true
+	head, info := s.postHeadersLocked(c.initial)
+	return head, info, true
 }
 
-// runPost sends c's POST on the writer's goroutine and deals with what it can
-// of the reply: a 2xx reply to a request is read here when it is JSON and
-// handed back when it is an event stream (out.stream), for exchange to give
-// it to a goroutine of the stream; an accepted one-way message's reply is
-// drained; any other status is handed back.
-func (s *httpStream) runPost(c *postCall) postOutcome {
-	head, info := s.postHeaders(c.initial)
+// runPost sends c's POST, its header made of head (see enter), on the
+// writer's goroutine and deals with what it can of the reply: a 2xx reply
+// to a request is read here when it is JSON and handed back when it is an
+// event stream (out.stream), for exchange to give it to a goroutine of the
+// stream; an accepted one-way message's reply is drained; any other status
+// is handed back.
+func (s *httpStream) runPost(c *postCall, head postHead, info sent) postOutcome {
 	c.header = head.fill(c.header, &c.sessionVals)
 	if s.stateless.Load() {
 		addStatelessHeader(c.header, c.method, c.params, c.mirror, &c.headerVals)

@@ -95,8 +95,11 @@ func (s *httpSender) follow(req *http.Request, body []byte) (*http.Response, err
 			return nil, err
 		}
 		method, redirect, keepBody := redirectBehavior(req.Method, resp.StatusCode)
+		if !redirect {
+			return resp, nil
+		}
 		loc := resp.Header.Get("Location")
-		if !redirect || loc == "" {
+		if loc == "" {
 			return resp, nil
 		}
 		if resp.ContentLength < 0 || resp.ContentLength <= redirectSlurpLimit {

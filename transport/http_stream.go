@@ -79,9 +79,11 @@ type httpStream struct {
 	// initParams are the params of the engine's initialize, for re-init,
 	// interned: the sessions of one client configuration send the same
 	// ones, and an idle session then holds a pointer instead of a copy.
-	initParams     unique.Handle[string]
-	reinitSeq      int
-	renewal        *renewal
+	initParams unique.Handle[string]
+	reinitSeq  int
+	// renewal is the session renewal under way, nil when none; stored
+	// under mu, loaded without it by awaitRenewal, which every Write runs.
+	renewal        atomic.Pointer[renewal]
 	running        *postCall          // the calls in flight, linked; see track
 	parents        *parentWatch       // the callers' ctxs they watch, linked; see watchParentLocked
 	listenerCancel context.CancelFunc // nil until one started; see startListener
