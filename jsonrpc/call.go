@@ -62,6 +62,10 @@ type pendingCall struct {
 	// as it stands then (see writeContext.WatchExpiry).
 	onExpire func()
 	expiry   atomic.Int32
+	// finished is set by finishLocked, once the call is out of the
+	// pending set: from then on only the caller's goroutine touches the
+	// fields guarded by Conn.mu, and collect reads them without it.
+	finished atomic.Bool
 }
 
 // States of pendingCall.expiry.
@@ -75,6 +79,7 @@ const (
 // inside update, after the call was removed from the pending set.
 func (p *pendingCall) finishLocked(resp *Response, err error) {
 	p.resp, p.err = resp, err
+	p.finished.Store(true)
 	select {
 	case p.signal <- struct{}{}:
 	default:
@@ -202,10 +207,18 @@ func (c *Conn) wait(ctx context.Context, p *pendingCall) (json.RawMessage, error
 func (c *Conn) collect(p *pendingCall) (res json.RawMessage, err error, ok, expired bool) {
 	var resp *Response
 	var progress []Progress
-	c.update(func(s *inFlight) {
+	if p.finished.Load() {
+		// Out of the pending set: nothing else writes these any more,
+		// and the usual call, answered, spares a turn of the lock that
+		// all the connection's callers share.
 		resp, err, expired = p.resp, p.err, p.expired
 		progress, p.progress, p.progressBytes = p.progress, nil, 0
-	})
+	} else {
+		c.update(func(s *inFlight) {
+			resp, err, expired = p.resp, p.err, p.expired
+			progress, p.progress, p.progressBytes = p.progress, nil, 0
+		})
+	}
 	if len(progress) > 0 {
 		c.runProgress(p, progress)
 	}
