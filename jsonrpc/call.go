@@ -184,8 +184,7 @@ func (c *Conn) wait(ctx context.Context, p *pendingCall) (json.RawMessage, error
 		if readable {
 			readable = c.readOwnResponse(ctx, p)
 		}
-		select {
-		case <-p.signal:
+		if c.signalled(ctx, p) {
 			res, err, ok, expired := c.collect(p)
 			if ok {
 				return res, err
@@ -193,12 +192,30 @@ func (c *Conn) wait(ctx context.Context, p *pendingCall) (json.RawMessage, error
 			if !expired {
 				continue
 			}
-		case <-ctx.Done():
 		}
 		if ctx.Err() != nil {
 			return c.giveUp(p, callerError(ctx, p.method, p.id))
 		}
 		return c.giveUp(p, c.timeoutError(p))
+	}
+}
+
+// signalled waits for p's signal or the end of ctx, and reports whether
+// it was the signal. The signal is often there already (a JSON reply over
+// HTTP is delivered within Write, on this goroutine): then it is taken
+// without the select, which would lock ctx's done channel too, a channel
+// that all of a program's callers may share.
+func (c *Conn) signalled(ctx context.Context, p *pendingCall) bool {
+	select {
+	case <-p.signal:
+		return true
+	default:
+	}
+	select {
+	case <-p.signal:
+		return true
+	case <-ctx.Done():
+		return false
 	}
 }
 
