@@ -87,10 +87,13 @@ type postCall struct {
 	mirror  []paramheader.Header // the stateless era's Mcp-Param-* headers of the request
 	oneWay  bool                 // a notification or response: no reply to read
 
-	// header is the POST's header, rebuilt in place for each use (see
-	// postHead.fill and addStatelessHeader) as req is; sessionVals and
-	// headerVals hold the values of its session and stateless headers.
+	// header is the POST's header, rebuilt in place for a use (see
+	// postHead.fill and addStatelessHeader) unless the last use's is the
+	// same (headerFrom, the endpoint it was filled for, nil when it must
+	// be rebuilt; see runPost); sessionVals and headerVals hold the values
+	// of its session and stateless headers.
 	header      http.Header
+	headerFrom  *httpEndpoint
 	sessionVals [2]string
 	headerVals  [2]string
 
@@ -196,8 +199,9 @@ func release(c *postCall) {
 	}
 	c.id, c.method, c.body, c.params, c.mirror = jsonrpc.ID{}, "", nil, nil, nil
 	c.initial, c.oneWay = false, false
-	clear(c.header) // let the values go; the map is kept for the next use
-	c.sessionVals, c.headerVals = [2]string{}, [2]string{}
+	// The header and its values are kept for the next use, which will
+	// likely send the same (see runPost); the stateless ones are not.
+	c.headerVals = [2]string{}
 	c.req.Body, c.req.Header, c.req.URL = nil, nil, nil // let the body, an old header and URL go
 	c.cancelled.Store(false)
 	callPool.Put(c)

@@ -346,9 +346,15 @@ func (s *httpStream) enter(c *postCall, ctx context.Context) (postHead, sent, bo
 // stream; an accepted one-way message's reply is drained; any other status
 // is handed back.
 func (s *httpStream) runPost(c *postCall, head postHead, info sent) postOutcome {
-	c.header = head.fill(c.header, &c.sessionVals)
+	// The header is kept from c's last POST when that one went to the
+	// same endpoint and session and had nothing of its own added.
+	if c.headerFrom == nil || !head.filled(c.header, &c.sessionVals, c.headerFrom, s.ep) {
+		c.header = head.fill(c.header, &c.sessionVals)
+		c.headerFrom = s.ep
+	}
 	if s.stateless.Load() {
 		addStatelessHeader(c.header, c.method, c.params, c.mirror, &c.headerVals)
+		c.headerFrom = nil // the next POST's stateless headers differ
 	}
 	resp, err := s.sender.do(c.request(s, c.header), c.body)
 	if err != nil {
@@ -412,7 +418,7 @@ func (c *postCall) readReplyOnce() {
 // initialize a valid session id, which it records. It reports which kind
 // of body it is.
 func (s *httpStream) acceptReply(c *postCall, resp *http.Response) (sse bool, err error) {
-	ct := resp.Header.Get("Content-Type")
+	ct := firstValue(resp.Header, "Content-Type")
 	switch {
 	case isMediaType(ct, "application/json"):
 	case isMediaType(ct, "text/event-stream"):
