@@ -127,11 +127,20 @@ func cannedID(body []byte) ([]byte, bool) {
 // tools/call of the mcp client) and a caller's ctx with a deadline (as the
 // bench's), answered by cannedRoundTripper. Its ns/op is the client's own
 // CPU per call, which the loopback bench cannot resolve below ±10%.
+//
+// The ctx-each variants give each call a ctx of its own instead (with a
+// timeout, as a program that bounds each call does).
 func BenchmarkStreamableHTTPCallCost(b *testing.B) {
-	for _, sse := range []bool{false, true} {
+	for _, v := range []struct {
+		sse, ctxEach bool
+	}{{false, false}, {true, false}, {false, true}, {true, true}} {
+		sse := v.sse
 		name := "json"
 		if sse {
 			name = "sse"
+		}
+		if v.ctxEach {
+			name += "/ctx-each"
 		}
 		b.Run(name, func(b *testing.B) {
 			st, err := (&StreamableHTTP{URL: "http://127.0.0.1:1/mcp", DisableListener: true}).Connect(context.Background())
@@ -160,7 +169,14 @@ func BenchmarkStreamableHTTPCallCost(b *testing.B) {
 			cpu0 := processCPU()
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
-					res, err := c.Call(ctx, "tools/call", &latecheck.Params{Encoded: params}, opts)
+					callCtx, cancelCall := ctx, context.CancelFunc(nil)
+					if v.ctxEach {
+						callCtx, cancelCall = context.WithTimeout(ctx, time.Minute)
+					}
+					res, err := c.Call(callCtx, "tools/call", &latecheck.Params{Encoded: params}, opts)
+					if cancelCall != nil {
+						cancelCall()
+					}
 					if err != nil {
 						b.Error(err)
 						return

@@ -66,6 +66,9 @@ type postCall struct {
 	// watchParentLocked).
 	parent      *parentWatch
 	parentFired bool
+	// unparent unregisters expire from the caller's ctx when c's POST
+	// registered by itself rather than sharing a watch; nil otherwise.
+	unparent func() bool
 	// getBody is the requests' GetBody, made once; it reads body.
 	getBody func() (io.ReadCloser, error)
 	// req is the POST, rebuilt in place for each use.

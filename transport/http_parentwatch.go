@@ -21,6 +21,12 @@ import (
 // that watches it. The stream keeps its watches in a short list under its
 // mu, which the POST takes anyway to enter (see httpStream.enter). A
 // stream with no POST in flight keeps none.
+//
+// A shared watch is made only for a ctx that the stream's last POST
+// watched too: a POST whose ctx is its own (a program that bounds each
+// call with a timeout) registers by itself, outside the lock, as before
+// (postCall.unparent), so that it neither makes the list long nor holds
+// the lock that the stream's other POSTs wait for while it registers.
 
 // parentWatch is one registration with a caller's ctx, shared by the POSTs
 // in flight that watch it. Its fields are guarded by the stream's mu.
@@ -34,8 +40,8 @@ type parentWatch struct {
 	refs int         // POSTs watching it
 	// fired: the ctx ended and fire stopped the calls that watched it; the
 	// watch is out of the stream's list.
-	fired bool
-	next  *parentWatch
+	fired      bool
+	prev, next *parentWatch
 }
 
 // parentWatchPool holds free parentWatches, so that a stream whose
@@ -43,33 +49,45 @@ type parentWatch struct {
 // beyond what context.AfterFunc does.
 var parentWatchPool sync.Pool
 
-// maxParentScan bounds the search for a watch to share: callers with a ctx
-// each may have many POSTs in flight, and a watch not found is only one
-// registration more.
-const maxParentScan = 8
+// maxParentScan bounds the search for a watch to share: the POSTs of
+// callers with a ctx each may be many, and a watch not found costs only
+// what sharing would have saved.
+const maxParentScan = 4
 
 // watchParentLocked makes c's POST stop (c.expire, by fire) when the ctx
-// parent, whose Done is done, ends, until unwatchParentLocked. The caller
-// holds s.mu.
-func (s *httpStream) watchParentLocked(c *postCall, parent context.Context, done <-chan struct{}) {
+// parent, whose Done is done, ends, until unwatchParentLocked, if it can
+// share a watch of that ctx: one in the list, or a new one when the
+// stream's last POST watched that ctx too. Otherwise it returns false,
+// and the caller registers c by itself (see enter). The caller holds s.mu.
+func (s *httpStream) watchParentLocked(c *postCall, parent context.Context, done <-chan struct{}) bool {
+	last := s.lastParent
+	s.lastParent = done
 	pw := s.parents
 	for i := 0; pw != nil && pw.done != done && i < maxParentScan; i++ {
 		pw = pw.next
 	}
 	if pw == nil || pw.done != done {
+		if done != last {
+			return false
+		}
 		pw, _ = parentWatchPool.Get().(*parentWatch)
 		if pw == nil {
 			pw = new(parentWatch)
 			pw.fire = pw.fireNow
 		}
 		pw.s, pw.done, pw.refs, pw.fired = s, done, 0, false
-		pw.next, s.parents = s.parents, pw
+		pw.prev, pw.next = nil, s.parents
+		if s.parents != nil {
+			s.parents.prev = pw
+		}
+		s.parents = pw
 		// AfterFunc never runs fire on this goroutine, so fire's taking
 		// s.mu cannot deadlock with the caller's holding it.
 		pw.stop = context.AfterFunc(parent, pw.fire)
 	}
 	pw.refs++
 	c.parent = pw
+	return true
 }
 
 // unwatchParentLocked undoes watchParentLocked for c. It reports whether
@@ -91,7 +109,7 @@ func (s *httpStream) unwatchParentLocked(c *postCall) (fired bool) {
 		}
 		s.unlinkParentLocked(pw)
 	}
-	pw.s, pw.done, pw.stop, pw.next = nil, nil, nil, nil
+	pw.s, pw.done, pw.stop = nil, nil, nil
 	parentWatchPool.Put(pw)
 	return fired
 }
@@ -115,18 +133,20 @@ func (pw *parentWatch) fireNow() {
 	}
 	if pw.refs == 0 {
 		// Its last POST gave up meanwhile, after the ctx ended.
-		pw.s, pw.done, pw.stop, pw.next = nil, nil, nil, nil
+		pw.s, pw.done, pw.stop = nil, nil, nil
 		parentWatchPool.Put(pw)
 	}
 }
 
 // unlinkParentLocked takes pw out of the stream's list of watches.
 func (s *httpStream) unlinkParentLocked(pw *parentWatch) {
-	for p := &s.parents; *p != nil; p = &(*p).next {
-		if *p == pw {
-			*p = pw.next
-			pw.next = nil
-			return
-		}
+	if pw.prev != nil {
+		pw.prev.next = pw.next
+	} else {
+		s.parents = pw.next
 	}
+	if pw.next != nil {
+		pw.next.prev = pw.prev
+	}
+	pw.prev, pw.next = nil, nil
 }

@@ -20,9 +20,11 @@ func parentWatches(s *httpStream) []int {
 	return refs
 }
 
-// POSTs in flight whose callers share one ctx share one watch of it; a
-// POST that ends leaves the others watched, and the ctx's end stops every
-// one still in flight. Once none is, the stream keeps no watch.
+// POSTs in flight whose callers share one ctx share one watch of it (all
+// but the first, which registers by itself: the stream's last POST did
+// not watch that ctx); a POST that ends leaves the others watched, and the
+// ctx's end stops every one still in flight, whichever way it watched.
+// Once none is, the stream keeps no watch.
 func TestHTTPPostsShareTheirCallersContextWatch(t *testing.T) {
 	s, arrived, gone := stallingSession(t)
 	hs := s.(*httpStream)
@@ -37,8 +39,8 @@ func TestHTTPPostsShareTheirCallersContextWatch(t *testing.T) {
 		}()
 		<-arrived
 	}
-	if got := parentWatches(hs); len(got) != 1 || got[0] != stalled {
-		t.Fatalf("watches with %d POSTs in flight on one ctx: refs %v, want [%d]", stalled, got, stalled)
+	if got := parentWatches(hs); len(got) != 1 || got[0] != stalled-1 {
+		t.Fatalf("watches with %d POSTs in flight on one ctx: refs %v, want [%d]", stalled, got, stalled-1)
 	}
 
 	// One more on the same ctx, answered at once: it leaves the watch
@@ -51,8 +53,8 @@ func TestHTTPPostsShareTheirCallersContextWatch(t *testing.T) {
 	} else if r, ok := m.(*jsonrpc.Response); !ok || r.ID != jsonrpc.Int64ID(2) {
 		t.Fatalf("read %#v, want the response to 2", m)
 	}
-	if got := parentWatches(hs); len(got) != 1 || got[0] != stalled {
-		t.Fatalf("watches after one POST on the ctx ended: refs %v, want [%d]", got, stalled)
+	if got := parentWatches(hs); len(got) != 1 || got[0] != stalled-1 {
+		t.Fatalf("watches after one POST on the ctx ended: refs %v, want [%d]", got, stalled-1)
 	}
 
 	cancel()
@@ -72,8 +74,9 @@ func TestHTTPPostsShareTheirCallersContextWatch(t *testing.T) {
 	}
 }
 
-// POSTs whose callers have ctxs of their own each have a watch of their
-// own: one ctx's end stops its POST only.
+// POSTs whose callers have ctxs of their own each register by themselves,
+// and the stream keeps no watch for them: one ctx's end stops its POST
+// only.
 func TestHTTPPostContextWatchesApart(t *testing.T) {
 	s, arrived, gone := stallingSession(t)
 	hs := s.(*httpStream)
@@ -86,16 +89,16 @@ func TestHTTPPostContextWatchesApart(t *testing.T) {
 	<-arrived
 	go func() { err2 <- s.Write(ctx2, &jsonrpc.Request{ID: jsonrpc.Int64ID(11), Method: "tools/call"}) }()
 	<-arrived
-	if got := parentWatches(hs); len(got) != 2 || got[0] != 1 || got[1] != 1 {
-		t.Fatalf("watches of two POSTs on two ctxs: refs %v, want [1 1]", got)
+	if got := parentWatches(hs); len(got) != 0 {
+		t.Fatalf("watches of two POSTs on two ctxs: refs %v, want none", got)
 	}
 	cancel1()
 	if err := <-err1; !errors.Is(err, context.Canceled) {
 		t.Errorf("Write with its ctx cancelled: %v, want context.Canceled", err)
 	}
 	<-gone
-	if got := parentWatches(hs); len(got) != 1 || got[0] != 1 {
-		t.Fatalf("watches after the first ctx ended: refs %v, want [1]", got)
+	if got := parentWatches(hs); len(got) != 0 {
+		t.Fatalf("watches after the first ctx ended: refs %v, want none", got)
 	}
 	select {
 	case err := <-err2:

@@ -300,6 +300,12 @@ func (s *httpStream) unwatch(c *postCall) {
 		c.timed = false
 		fired = !c.timer.Stop()
 	}
+	if c.unparent != nil {
+		if !c.unparent() {
+			fired = true
+		}
+		c.unparent = nil
+	}
 	if c.parent != nil {
 		s.mu.Lock()
 		if s.unwatchParentLocked(c) {
@@ -320,22 +326,25 @@ func (c *postCall) expireNow() {
 
 // enter counts c's POST in flight on a writer's goroutine, which Close
 // waits for (the stream's end stops it), makes the end of the caller's ctx
-// (see callerContext) stop it (see watchParentLocked), and returns what
-// its header is made of and what it carries (see postHeadersLocked), all
-// under one turn of the stream's lock; it refuses once the stream is over.
+// (see callerContext) stop it, sharing a watch of that ctx (see
+// watchParentLocked) or else by a registration of its own, and returns
+// what its header is made of and what it carries (see postHeadersLocked),
+// in one turn of the stream's lock; it refuses once the stream is over.
 func (s *httpStream) enter(c *postCall, ctx context.Context) (postHead, sent, bool) {
 	parent := callerContext(ctx)
 	done := parent.Done()
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.ended {
+		s.mu.Unlock()
 		return postHead{}, sent{}, false
 	}
 	s.wg.Add(1)
-	if done != nil {
-		s.watchParentLocked(c, parent, done)
-	}
+	shared := done == nil || s.watchParentLocked(c, parent, done)
 	head, info := s.postHeadersLocked(c.initial)
+	s.mu.Unlock()
+	if !shared {
+		c.unparent = context.AfterFunc(parent, c.expire)
+	}
 	return head, info, true
 }
 
