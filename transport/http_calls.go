@@ -181,6 +181,12 @@ func (s *httpStream) finishCall(c *postCall) {
 		c.next.prev = c.prev
 	}
 	c.prev, c.next = nil, nil
+	if s.running == nil {
+		// Nothing in flight: an idle stream keeps no hold on a ctx, and
+		// sequential calls register as they did before watches were
+		// shared (see watchParentLocked).
+		s.lastParent = nil
+	}
 	s.mu.Unlock()
 	release(c)
 }

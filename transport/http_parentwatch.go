@@ -23,8 +23,9 @@ import (
 // stream with no POST in flight keeps none.
 //
 // A shared watch is made only for a ctx that the stream's last POST
-// watched too: a POST whose ctx is its own (a program that bounds each
-// call with a timeout) registers by itself, outside the lock, as before
+// watched too, while calls were in flight since: a POST whose ctx is its
+// own (a program that bounds each call with a timeout), or one of
+// sequential calls, registers by itself, outside the lock, as before
 // (postCall.unparent), so that it neither makes the list long nor holds
 // the lock that the stream's other POSTs wait for while it registers.
 

@@ -72,6 +72,13 @@ func TestHTTPPostsShareTheirCallersContextWatch(t *testing.T) {
 	if got := parentWatches(hs); len(got) != 0 {
 		t.Errorf("watches after a POST with an uncancellable ctx: refs %v, want none", got)
 	}
+	// Idle, the stream holds nothing of the callers' ctxs.
+	hs.mu.Lock()
+	last := hs.lastParent
+	hs.mu.Unlock()
+	if last != nil {
+		t.Errorf("an idle stream still holds the Done of its last caller's ctx")
+	}
 }
 
 // POSTs whose callers have ctxs of their own each register by themselves,

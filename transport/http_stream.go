@@ -86,7 +86,7 @@ type httpStream struct {
 	renewal        atomic.Pointer[renewal]
 	running        *postCall          // the calls in flight, linked; see track
 	parents        *parentWatch       // the callers' ctxs they watch, linked; see watchParentLocked
-	lastParent     <-chan struct{}    // the Done of the ctx the last POST watched
+	lastParent     <-chan struct{}    // the Done of the ctx the last POST watched, while calls are in flight
 	listenerCancel context.CancelFunc // nil until one started; see startListener
 	listenerGen    uint64             // bumped by each start
 	// ctx is the stream's lifetime, for the work that does not stop with
