@@ -1,60 +1,49 @@
 package transport
 
 import (
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"testing"
-
-	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
 // Two sessions with one endpoint share the pooled POSTs, whose headers
 // are kept between uses: each POST still carries its own session's id.
 func TestHTTPPostsCarryTheirOwnSession(t *testing.T) {
-	var sessions atomic.Int64
 	var mu sync.Mutex
-	seen := map[int64]string{} // request id -> session header
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		m, err := jsonrpc.DecodeMessage(body)
-		req, ok := m.(*jsonrpc.Request)
-		if r.Method != http.MethodPost || err != nil || !ok {
-			w.WriteHeader(http.StatusAccepted)
+	var sessions int
+	var carried []string // the session id of each POST after the handshakes, in order
+	srv := echoMCPServer(t, false, func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
 			return
 		}
-		if req.Method == methodInitialize {
-			w.Header().Set(headerSessionID, "s-"+strconv.FormatInt(sessions.Add(1), 10))
-		} else if id, ok := req.ID.Int64(); ok {
-			mu.Lock()
-			seen[id] = r.Header.Get(headerSessionID)
-			mu.Unlock()
+		mu.Lock()
+		defer mu.Unlock()
+		if sid := r.Header.Get(headerSessionID); sid != "" {
+			carried = append(carried, sid)
+			return
 		}
-		out, _ := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: req.ID, Result: []byte(`{}`)})
-		w.Header().Set("Content-Type", "application/json")
-		w.Write(out)
-	}))
-	t.Cleanup(srv.Close)
+		sessions++ // initialize, the only POST without a session
+		w.Header().Set(headerSessionID, "s-"+strconv.Itoa(sessions))
+	})
 
 	a := httpConnect(t, &StreamableHTTP{URL: srv.URL, DisableListener: true})
 	streamRoundTrip(t, a, 1, methodInitialize)
 	b := httpConnect(t, &StreamableHTTP{URL: srv.URL, DisableListener: true})
 	streamRoundTrip(t, b, 1, methodInitialize)
-	for i := range int64(20) {
+	const rounds = 20
+	for i := range int64(rounds) {
 		streamRoundTrip(t, a, 100+i, "tools/list")
 		streamRoundTrip(t, b, 200+i, "tools/list")
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	for i := range int64(20) {
-		if got := seen[100+i]; got != "s-1" {
-			t.Errorf("request %d of the first session carried session %q, want s-1", 100+i, got)
-		}
-		if got := seen[200+i]; got != "s-2" {
-			t.Errorf("request %d of the second session carried session %q, want s-2", 200+i, got)
+	if len(carried) != 2*rounds {
+		t.Fatalf("%d POSTs with a session, want %d", len(carried), 2*rounds)
+	}
+	for i, sid := range carried {
+		if want := "s-" + strconv.Itoa(1+i%2); sid != want {
+			t.Errorf("POST %d carried session %q, want %q", i, sid, want)
 		}
 	}
 }

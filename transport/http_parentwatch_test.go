@@ -99,25 +99,24 @@ func TestHTTPPostContextWatchesApart(t *testing.T) {
 	if got := parentWatches(hs); len(got) != 0 {
 		t.Fatalf("watches of two POSTs on two ctxs: refs %v, want none", got)
 	}
-	cancel1()
-	if err := <-err1; !errors.Is(err, context.Canceled) {
-		t.Errorf("Write with its ctx cancelled: %v, want context.Canceled", err)
-	}
-	<-gone
-	if got := parentWatches(hs); len(got) != 0 {
-		t.Fatalf("watches after the first ctx ended: refs %v, want none", got)
-	}
-	select {
-	case err := <-err2:
-		t.Fatalf("the other ctx's Write ended too: %v", err)
-	default:
-	}
-	cancel2()
-	if err := <-err2; !errors.Is(err, context.Canceled) {
-		t.Errorf("second Write with its ctx cancelled: %v, want context.Canceled", err)
-	}
-	<-gone
-	if got := parentWatches(hs); len(got) != 0 {
-		t.Errorf("watches after every POST ended: refs %v, want none", got)
+	for i, end := range []struct {
+		cancel context.CancelFunc
+		err    chan error
+	}{{cancel1, err1}, {cancel2, err2}} {
+		if i > 0 {
+			select {
+			case err := <-end.err:
+				t.Fatalf("the other ctx's Write ended too: %v", err)
+			default:
+			}
+		}
+		end.cancel()
+		if err := <-end.err; !errors.Is(err, context.Canceled) {
+			t.Errorf("Write %d with its ctx cancelled: %v, want context.Canceled", i+1, err)
+		}
+		<-gone
+		if got := parentWatches(hs); len(got) != 0 {
+			t.Fatalf("watches after ctx %d ended: refs %v, want none", i+1, got)
+		}
 	}
 }
