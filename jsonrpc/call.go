@@ -62,6 +62,10 @@ type pendingCall struct {
 	// as it stands then (see writeContext.WatchExpiry).
 	onExpire func()
 	expiry   atomic.Int32
+	// finished is set by finishLocked, once the call is out of the
+	// pending set: from then on only the caller's goroutine touches the
+	// fields guarded by Conn.mu, and collect reads them without it.
+	finished atomic.Bool
 }
 
 // States of pendingCall.expiry.
@@ -75,6 +79,7 @@ const (
 // inside update, after the call was removed from the pending set.
 func (p *pendingCall) finishLocked(resp *Response, err error) {
 	p.resp, p.err = resp, err
+	p.finished.Store(true)
 	select {
 	case p.signal <- struct{}{}:
 	default:
@@ -179,8 +184,7 @@ func (c *Conn) wait(ctx context.Context, p *pendingCall) (json.RawMessage, error
 		if readable {
 			readable = c.readOwnResponse(ctx, p)
 		}
-		select {
-		case <-p.signal:
+		if c.signalled(ctx, p) {
 			res, err, ok, expired := c.collect(p)
 			if ok {
 				return res, err
@@ -188,7 +192,6 @@ func (c *Conn) wait(ctx context.Context, p *pendingCall) (json.RawMessage, error
 			if !expired {
 				continue
 			}
-		case <-ctx.Done():
 		}
 		if ctx.Err() != nil {
 			return c.giveUp(p, callerError(ctx, p.method, p.id))
@@ -197,15 +200,42 @@ func (c *Conn) wait(ctx context.Context, p *pendingCall) (json.RawMessage, error
 	}
 }
 
+// signalled waits for p's signal or the end of ctx, and reports whether
+// it was the signal. The signal is often there already (a JSON reply over
+// HTTP is delivered within Write, on this goroutine): then it is taken
+// without the select, which would lock ctx's done channel too, a channel
+// that all of a program's callers may share.
+func (c *Conn) signalled(ctx context.Context, p *pendingCall) bool {
+	select {
+	case <-p.signal:
+		return true
+	default:
+	}
+	select {
+	case <-p.signal:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
 // collect takes what the read loop left for the call: progress to pass on
 // and maybe the outcome (ok), or else whether its deadline passed.
 func (c *Conn) collect(p *pendingCall) (res json.RawMessage, err error, ok, expired bool) {
 	var resp *Response
 	var progress []Progress
-	c.update(func(s *inFlight) {
+	if p.finished.Load() {
+		// Out of the pending set: nothing else writes these any more,
+		// and the usual call, answered, spares a turn of the lock that
+		// all the connection's callers share.
 		resp, err, expired = p.resp, p.err, p.expired
 		progress, p.progress, p.progressBytes = p.progress, nil, 0
-	})
+	} else {
+		c.update(func(s *inFlight) {
+			resp, err, expired = p.resp, p.err, p.expired
+			progress, p.progress, p.progressBytes = p.progress, nil, 0
+		})
+	}
 	if len(progress) > 0 {
 		c.runProgress(p, progress)
 	}

@@ -21,8 +21,10 @@ import (
 //
 // The POST runs on the writer's goroutine, with ctx as its context rather
 // than the Write's: ctx outlives the Write when the reply is an event
-// stream. While the POST waits for its reply, a timer and a callback on
-// the caller's ctx (see watch) stop ctx if the Write's ctx ends first.
+// stream. While the POST waits for its reply, the engine's expiry (or a
+// timer) and a watch of the caller's ctx that the stream's POSTs share
+// (see watch and watchParentLocked) stop ctx if the Write's ctx ends
+// first.
 //
 // A postCall whose ctx was never cancelled is reused by later Writes, of
 // any stream (see takeCall), ctx included: the context, its done channel
@@ -49,15 +51,23 @@ type postCall struct {
 	// c.expireNow as a func value made once, and timer, the timer that
 	// runs it at the Write's deadline, is made once too (on first need),
 	// so that watching a Write costs no goroutine and no allocation but
-	// what the caller's cancellable ctx asks (see watch).
+	// what a watch of the caller's cancellable ctx asks when no other
+	// POST in flight watches it already (see watchParentLocked).
 	expire func()
 	timer  *time.Timer
 	timed  bool // timer runs for this Write
 	// expiry is the Write's ctx watching the call's expiry for it (see
 	// expiryWatch), instead of timer; nil when not.
 	expiry expiryWatch
-	// unparent unregisters expire from the caller's cancellable ctx; nil
-	// when none was registered.
+	// parent is the watch of the caller's cancellable ctx that c's POST
+	// shares with the stream's other POSTs watching that ctx, while the
+	// POST is in flight; nil when none. parentFired says the ctx's end
+	// stopped c. Both are guarded by the stream's mu (see
+	// watchParentLocked).
+	parent      *parentWatch
+	parentFired bool
+	// unparent unregisters expire from the caller's ctx when c's POST
+	// registered by itself rather than sharing a watch; nil otherwise.
 	unparent func() bool
 	// getBody is the requests' GetBody, made once; it reads body.
 	getBody func() (io.ReadCloser, error)
@@ -80,10 +90,13 @@ type postCall struct {
 	mirror  []paramheader.Header // the stateless era's Mcp-Param-* headers of the request
 	oneWay  bool                 // a notification or response: no reply to read
 
-	// header is the POST's header, rebuilt in place for each use (see
-	// postHead.fill and addStatelessHeader) as req is; sessionVals and
-	// headerVals hold the values of its session and stateless headers.
+	// header is the POST's header, rebuilt in place for a use (see
+	// postHead.fill and addStatelessHeader) unless the last use's is the
+	// same (headerFrom, the endpoint it was filled for, nil when it must
+	// be rebuilt; see runPost); sessionVals and headerVals hold the values
+	// of its session and stateless headers.
 	header      http.Header
+	headerFrom  *httpEndpoint
 	sessionVals [2]string
 	headerVals  [2]string
 
@@ -168,6 +181,12 @@ func (s *httpStream) finishCall(c *postCall) {
 		c.next.prev = c.prev
 	}
 	c.prev, c.next = nil, nil
+	if s.running == nil {
+		// Nothing in flight: an idle stream keeps no hold on a ctx, and
+		// sequential calls register as they did before watches were
+		// shared (see watchParentLocked).
+		s.lastParent = nil
+	}
 	s.mu.Unlock()
 	release(c)
 }
@@ -189,8 +208,9 @@ func release(c *postCall) {
 	}
 	c.id, c.method, c.body, c.params, c.mirror = jsonrpc.ID{}, "", nil, nil, nil
 	c.initial, c.oneWay = false, false
-	clear(c.header) // let the values go; the map is kept for the next use
-	c.sessionVals, c.headerVals = [2]string{}, [2]string{}
+	// The header and its values are kept for the next use, which will
+	// likely send the same (see runPost); the stateless ones are not.
+	c.headerVals = [2]string{}
 	c.req.Body, c.req.Header, c.req.URL = nil, nil, nil // let the body, an old header and URL go
 	c.cancelled.Store(false)
 	callPool.Put(c)

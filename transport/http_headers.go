@@ -18,8 +18,9 @@ type postHead struct {
 }
 
 // fill makes out (emptied first) the header of h, and returns it (made
-// when nil). vals holds the values of the session headers, so that a
-// caller that reuses out and vals (a postCall does) allocates nothing.
+// when nil). vals holds the values of the session headers (or "" for one
+// not sent), so that a caller that reuses out and vals (a postCall does)
+// allocates nothing.
 func (h postHead) fill(out http.Header, vals *[2]string) http.Header {
 	if out == nil {
 		out = make(http.Header, len(h.base)+4)
@@ -28,27 +29,38 @@ func (h postHead) fill(out http.Header, vals *[2]string) http.Header {
 	for k, v := range h.base {
 		out[k] = v
 	}
+	*vals = [2]string{h.session, h.version}
 	if h.session != "" {
-		vals[0] = h.session
 		out[headerSessionID] = vals[0:1:1]
 	}
 	if h.version != "" {
-		vals[1] = h.version
 		out[canonicalProtocolVersion] = vals[1:2:2]
 	}
 	return out
 }
 
+// filled reports whether out, filled by fill from a postHead of the
+// endpoint ep with vals, is h's header already: the usual case of a
+// pooled postCall, whose last POST went to the same session.
+func (h postHead) filled(out http.Header, vals *[2]string, from, ep *httpEndpoint) bool {
+	return out != nil && from == ep && h.base != nil && *vals == [2]string{h.session, h.version}
+}
+
 // canonicalProtocolVersion is headerProtocolVersion as a header map keys it.
 var canonicalProtocolVersion = http.CanonicalHeaderKey(headerProtocolVersion)
 
-// postHeaders returns what a POST's header is made of and what it
-// carries; initialize requests carry neither the session id nor the
-// version.
+// postHeaders is postHeadersLocked for a caller that does not hold s.mu.
 func (s *httpStream) postHeaders(initialize bool) (postHead, sent) {
-	h := postHead{base: s.ep.postBase}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.postHeadersLocked(initialize)
+}
+
+// postHeadersLocked returns what a POST's header is made of and what it
+// carries; initialize requests carry neither the session id nor the
+// version. The caller holds s.mu.
+func (s *httpStream) postHeadersLocked(initialize bool) (postHead, sent) {
+	h := postHead{base: s.ep.postBase}
 	if initialize {
 		return h, sent{gen: s.gen}
 	}

@@ -202,16 +202,17 @@ func (s *httpStream) exchange(ctx context.Context, c *postCall) (out postOutcome
 		// Not even started: nothing to abort, and c stays reusable.
 		return postOutcome{}, fmt.Errorf("transport: POST %s (%s): %w", s.redacted(), c.method, context.Cause(ctx))
 	}
-	if !s.enter() {
+	head, info, ok := s.enter(c, ctx)
+	if !ok {
 		return postOutcome{}, s.termErr
 	}
 	c.watch(ctx)
-	out = s.runPost(c)
+	out = s.runPost(c, head, info)
 	s.wg.Done()
 	// Nothing of the watch may stop c any more once unwatch returned,
 	// before a reader goroutine may finish the call and give c to another
 	// Write. expire marked the call cancelled if it stopped the POST.
-	c.unwatch()
+	s.unwatch(c)
 	if stopped := c.cancelled.Load() && ctx.Err() != nil; stopped && !out.read {
 		for _, r := range []*http.Response{out.resp, out.stream} {
 			if r != nil {
@@ -252,36 +253,44 @@ type expiryWatch interface {
 // watch arranges for c's POST to be stopped (c.expire) if ctx ends before
 // unwatch: when the engine expires the call if ctx offers that (see
 // expiryWatch), else at ctx's deadline by c's timer when ctx tells its
-// parts (see writeParts), and by a callback on the cancellable ctx (or its
-// parent) otherwise. A caller that gave up wants nothing more of the call, so
-// expire marks it cancelled: no error is delivered for it, and exchange
-// learns from unwatch that the POST was stopped.
+// parts (see writeParts). The end of the caller's cancellable ctx (ctx
+// itself, or the parent it tells) is watched from enter (see
+// watchParentLocked). A caller that gave up wants nothing more of the
+// call, so expire marks it cancelled: no error is delivered for it, and
+// exchange learns from unwatch that the POST was stopped.
 func (c *postCall) watch(ctx context.Context) {
-	parent := ctx
-	if wp, ok := ctx.(writeParts); ok {
-		var deadline time.Time
-		parent, deadline = wp.WriteParts()
-		if ew, ok := ctx.(expiryWatch); ok {
-			c.expiry = ew
-			ew.WatchExpiry(c.expire)
-		} else if !deadline.IsZero() {
-			if c.timer == nil {
-				c.timer = time.AfterFunc(time.Until(deadline), c.expire)
-			} else {
-				c.timer.Reset(time.Until(deadline))
-			}
-			c.timed = true
-		}
+	wp, ok := ctx.(writeParts)
+	if !ok {
+		return
 	}
-	if parent.Done() != nil {
-		c.unparent = context.AfterFunc(parent, c.expire)
+	_, deadline := wp.WriteParts()
+	if ew, ok := ctx.(expiryWatch); ok {
+		c.expiry = ew
+		ew.WatchExpiry(c.expire)
+	} else if !deadline.IsZero() {
+		if c.timer == nil {
+			c.timer = time.AfterFunc(time.Until(deadline), c.expire)
+		} else {
+			c.timer.Reset(time.Until(deadline))
+		}
+		c.timed = true
 	}
 }
 
-// unwatch undoes watch. If expire ran or runs meanwhile, it stops c itself
-// too, so that c, stopped, is never reused: an expire still running cannot
-// stop a later Write's POST.
-func (c *postCall) unwatch() {
+// callerContext is the ctx whose end stops a POST written with ctx: the
+// caller's, which jsonrpc's write context tells as its parent.
+func callerContext(ctx context.Context) context.Context {
+	if wp, ok := ctx.(writeParts); ok {
+		parent, _ := wp.WriteParts()
+		return parent
+	}
+	return ctx
+}
+
+// unwatch undoes watch and enter's watch of the caller's ctx. If expire
+// ran or runs meanwhile, it stops c itself too, so that c, stopped, is
+// never reused: an expire still running cannot stop a later Write's POST.
+func (s *httpStream) unwatch(c *postCall) {
 	fired := false
 	if c.expiry != nil {
 		fired = c.expiry.UnwatchExpiry()
@@ -297,6 +306,13 @@ func (c *postCall) unwatch() {
 		}
 		c.unparent = nil
 	}
+	if c.parent != nil {
+		s.mu.Lock()
+		if s.unwatchParentLocked(c) {
+			fired = true
+		}
+		s.mu.Unlock()
+	}
 	if fired {
 		c.expireNow()
 	}
@@ -308,28 +324,46 @@ func (c *postCall) expireNow() {
 	c.stop()
 }
 
-// enter counts a POST in flight on a writer's goroutine, which Close waits
-// for (the stream's end stops it); it refuses once the stream is over.
-func (s *httpStream) enter() bool {
+// enter counts c's POST in flight on a writer's goroutine, which Close
+// waits for (the stream's end stops it), makes the end of the caller's ctx
+// (see callerContext) stop it, sharing a watch of that ctx (see
+// watchParentLocked) or else by a registration of its own, and returns
+// what its header is made of and what it carries (see postHeadersLocked),
+// in one turn of the stream's lock; it refuses once the stream is over.
+func (s *httpStream) enter(c *postCall, ctx context.Context) (postHead, sent, bool) {
+	parent := callerContext(ctx)
+	done := parent.Done()
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.ended {
-		return false
+		s.mu.Unlock()
+		return postHead{}, sent{}, false
 	}
 	s.wg.Add(1)
-	return true
+	shared := done == nil || s.watchParentLocked(c, parent, done)
+	head, info := s.postHeadersLocked(c.initial)
+	s.mu.Unlock()
+	if !shared {
+		c.unparent = context.AfterFunc(parent, c.expire)
+	}
+	return head, info, true
 }
 
-// runPost sends c's POST on the writer's goroutine and deals with what it can
-// of the reply: a 2xx reply to a request is read here when it is JSON and
-// handed back when it is an event stream (out.stream), for exchange to give
-// it to a goroutine of the stream; an accepted one-way message's reply is
-// drained; any other status is handed back.
-func (s *httpStream) runPost(c *postCall) postOutcome {
-	head, info := s.postHeaders(c.initial)
-	c.header = head.fill(c.header, &c.sessionVals)
+// runPost sends c's POST, its header made of head (see enter), on the
+// writer's goroutine and deals with what it can of the reply: a 2xx reply
+// to a request is read here when it is JSON and handed back when it is an
+// event stream (out.stream), for exchange to give it to a goroutine of the
+// stream; an accepted one-way message's reply is drained; any other status
+// is handed back.
+func (s *httpStream) runPost(c *postCall, head postHead, info sent) postOutcome {
+	// The header is kept from c's last POST when that one went to the
+	// same endpoint and session and had nothing of its own added.
+	if c.headerFrom == nil || !head.filled(c.header, &c.sessionVals, c.headerFrom, s.ep) {
+		c.header = head.fill(c.header, &c.sessionVals)
+		c.headerFrom = s.ep
+	}
 	if s.stateless.Load() {
 		addStatelessHeader(c.header, c.method, c.params, c.mirror, &c.headerVals)
+		c.headerFrom = nil // the next POST's stateless headers differ
 	}
 	resp, err := s.sender.do(c.request(s, c.header), c.body)
 	if err != nil {
@@ -393,7 +427,7 @@ func (c *postCall) readReplyOnce() {
 // initialize a valid session id, which it records. It reports which kind
 // of body it is.
 func (s *httpStream) acceptReply(c *postCall, resp *http.Response) (sse bool, err error) {
-	ct := resp.Header.Get("Content-Type")
+	ct := firstValue(resp.Header, "Content-Type")
 	switch {
 	case isMediaType(ct, "application/json"):
 	case isMediaType(ct, "text/event-stream"):

@@ -95,8 +95,11 @@ func (s *httpSender) follow(req *http.Request, body []byte) (*http.Response, err
 			return nil, err
 		}
 		method, redirect, keepBody := redirectBehavior(req.Method, resp.StatusCode)
+		if !redirect {
+			return resp, nil
+		}
 		loc := resp.Header.Get("Location")
-		if !redirect || loc == "" {
+		if loc == "" {
 			return resp, nil
 		}
 		if resp.ContentLength < 0 || resp.ContentLength <= redirectSlurpLimit {
@@ -208,12 +211,22 @@ func setBasicAuth(h http.Header, u *url.URL) {
 	h.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(u.User.Username()+":"+pw)))
 }
 
+// firstValue is h.Get(key) for a key in canonical form, without the
+// check of key's form that Get makes each time: the headers of every
+// reply are read with it.
+func firstValue(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
 // decodeGzip undoes a gzip Content-Encoding. The transports ask for gzip
 // themselves (net/http would otherwise add the header to every request,
 // at a cost), so they also decode it, as net/http would have.
 func decodeGzip(resp *http.Response) {
 	if resp.ContentLength == 0 || resp.Request != nil && resp.Request.Method == http.MethodHead ||
-		!strings.EqualFold(resp.Header.Get("Content-Encoding"), "gzip") {
+		!strings.EqualFold(firstValue(resp.Header, "Content-Encoding"), "gzip") {
 		return
 	}
 	resp.Body = &gzipBody{rc: resp.Body}

@@ -34,8 +34,8 @@ func echoMCPServer(t *testing.T, gzipped bool, seen func(w http.ResponseWriter, 
 			w.WriteHeader(http.StatusAccepted)
 			return
 		}
-		if req.Method == methodInitialize {
-			w.Header().Set(headerSessionID, "s-1")
+		if req.Method == methodInitialize && w.Header().Get(headerSessionID) == "" {
+			w.Header().Set(headerSessionID, "s-1") // unless seen named one
 		}
 		out, _ := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: req.ID, Result: []byte(`{"ok":true}`)})
 		w.Header().Set("Content-Type", "application/json")

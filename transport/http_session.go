@@ -30,9 +30,7 @@ type renewal struct {
 // that nothing but the renewal's own handshake reaches the new session
 // before notifications/initialized.
 func (s *httpStream) awaitRenewal(ctx context.Context) error {
-	s.mu.Lock()
-	r := s.renewal
-	s.mu.Unlock()
+	r := s.renewal.Load()
 	if r == nil || renewhook.IsRestoring(ctx) {
 		return nil
 	}
@@ -59,7 +57,7 @@ func (s *httpStream) renew(ctx context.Context, gen uint64, what string) error {
 		s.mu.Unlock()
 		return s.termErr
 	}
-	r := s.renewal
+	r := s.renewal.Load()
 	if r == nil {
 		if s.gen != gen {
 			s.mu.Unlock()
@@ -70,7 +68,7 @@ func (s *httpStream) renew(ctx context.Context, gen uint64, what string) error {
 			return fmt.Errorf("transport: %s to %s: %w, and there is no initialize request to repeat", what, s.redacted(), ErrSessionExpired)
 		}
 		r = &renewal{done: make(chan struct{})}
-		s.renewal = r
+		s.renewal.Store(r)
 		s.wg.Add(1)
 		go s.runRenewal(r, what)
 	}
@@ -105,7 +103,7 @@ func (s *httpStream) runRenewal(r *renewal, what string) {
 		}
 	}
 	s.mu.Lock()
-	s.renewal = nil
+	s.renewal.Store(nil)
 	s.mu.Unlock()
 	r.err = err
 	close(r.done)

@@ -79,10 +79,14 @@ type httpStream struct {
 	// initParams are the params of the engine's initialize, for re-init,
 	// interned: the sessions of one client configuration send the same
 	// ones, and an idle session then holds a pointer instead of a copy.
-	initParams     unique.Handle[string]
-	reinitSeq      int
-	renewal        *renewal
+	initParams unique.Handle[string]
+	reinitSeq  int
+	// renewal is the session renewal under way, nil when none; stored
+	// under mu, loaded without it by awaitRenewal, which every Write runs.
+	renewal        atomic.Pointer[renewal]
 	running        *postCall          // the calls in flight, linked; see track
+	parents        *parentWatch       // the callers' ctxs they watch, linked; see watchParentLocked
+	lastParent     <-chan struct{}    // the Done of the ctx the last POST watched, while calls are in flight
 	listenerCancel context.CancelFunc // nil until one started; see startListener
 	listenerGen    uint64             // bumped by each start
 	// ctx is the stream's lifetime, for the work that does not stop with
