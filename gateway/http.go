@@ -53,8 +53,8 @@ type HTTPOptions struct {
 	// which MaxSessions and Options.MaxInFlight do not bound. Past it a
 	// request is answered at once with HTTP 503 (Retry-After: 1) whose
 	// body is error -32000 ("server busy: N stateless requests already in
-	// flight at this endpoint"), and goes to no upstream. Zero means DefaultMaxStatelessRequests; a negative
-	// value is no bound.
+	// flight at this endpoint"), and goes to no upstream. Zero means
+	// DefaultMaxStatelessRequests; a negative value is no bound.
 	MaxStatelessRequests int
 	// OAuth, when set, requires a JWT access token from an authorization
 	// server instead (see OAuthOptions); it excludes BearerToken.

@@ -224,17 +224,17 @@ func (c *Conn) signalled(ctx context.Context, p *pendingCall) bool {
 func (c *Conn) collect(p *pendingCall) (res json.RawMessage, err error, ok, expired bool) {
 	var resp *Response
 	var progress []Progress
+	take := func(*inFlight) {
+		resp, err, expired = p.resp, p.err, p.expired
+		progress, p.progress, p.progressBytes = p.progress, nil, 0
+	}
 	if p.finished.Load() {
 		// Out of the pending set: nothing else writes these any more,
 		// and the usual call, answered, spares a turn of the lock that
 		// all the connection's callers share.
-		resp, err, expired = p.resp, p.err, p.expired
-		progress, p.progress, p.progressBytes = p.progress, nil, 0
+		take(nil)
 	} else {
-		c.update(func(s *inFlight) {
-			resp, err, expired = p.resp, p.err, p.expired
-			progress, p.progress, p.progressBytes = p.progress, nil, 0
-		})
+		c.update(take)
 	}
 	if len(progress) > 0 {
 		c.runProgress(p, progress)

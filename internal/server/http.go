@@ -90,10 +90,9 @@ type HTTPOptions struct {
 	// among them, for as long as it is open). Past it a request is
 	// answered at once with HTTP 503 (Retry-After: 1) whose body is error
 	// -32000 ("server busy: N stateless requests already in flight at
-	// this endpoint"), and does not run;
-	// notifications and responses, which start no work, are never
-	// refused. Zero means DefaultMaxStatelessRequests; a negative value,
-	// no bound.
+	// this endpoint"), and does not run; notifications and responses,
+	// which start no work, are never refused. Zero means
+	// DefaultMaxStatelessRequests; a negative value, no bound.
 	MaxStatelessRequests int
 }
 

@@ -2,7 +2,6 @@ package server
 
 import (
 	"net/http"
-	"strconv"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
@@ -75,13 +74,8 @@ func (p *statelessPlaces) leave() {
 // back to initialize and remember the wrong era; a 503 fails the request,
 // and the client may send it again.
 func (h *HTTPHandler) refuseStateless(w http.ResponseWriter, req *jsonrpc.Request) {
-	e := jsonrpc.NewError(CodeServerBusy, statelessBusyMessage(h.stateless.bound))
-	b, _ := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: req.ID, Error: e})
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.Header().Set("Retry-After", "1")
-	w.WriteHeader(http.StatusServiceUnavailable)
-	_, _ = w.Write(b)
+	modernHTTPError(w, http.StatusServiceUnavailable, req.ID, jsonrpc.NewError(CodeServerBusy, statelessBusyMessage(h.stateless.bound)))
 }
 
 // statelessBusyMessage is the busy error's text under bound.

@@ -136,7 +136,7 @@ func (ss *Session) startTask(tr *ToolRequest, h ToolHandler) (any, error) {
 	if bound := ss.srv.maxInFlight; bound > 0 && tt.working >= bound {
 		tt.mu.Unlock()
 		cancel()
-		return nil, jsonrpc.NewError(CodeServerBusy, fmt.Sprintf("server busy: %d tasks already working on this session (its bound); send it again once one has ended", bound))
+		return nil, jsonrpc.NewError(CodeServerBusy, "server busy: "+countOf(bound, "task")+" already working on this session (its bound); send it again once one has ended")
 	}
 	if tt.tasks == nil {
 		tt.tasks = make(map[string]*serverTask)
