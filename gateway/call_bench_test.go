@@ -31,10 +31,12 @@ func upstreamChild() *transport.Command {
 	return &transport.Command{Command: c.Path, Args: c.Args, Env: c.Env}
 }
 
-// benchGateway starts a gateway over the child.
-func benchGateway(b *testing.B) *Gateway {
+// benchGateway starts a gateway over the child, which it reaches in the
+// era that version pins ("" for the client's default, the 2026-07-28 era
+// against this child).
+func benchGateway(b *testing.B, version string) *Gateway {
 	child := upstreamChild()
-	m := manager.NewServers([]*config.Server{{Name: "up", Type: config.TypeStdio, Command: "child", Enabled: true}},
+	m := manager.NewServers([]*config.Server{{Name: "up", Type: config.TypeStdio, Command: "child", Enabled: true, ProtocolVersion: version}},
 		&manager.Options{DisableCache: true, Dial: func(context.Context, *config.Server) (transport.Transport, error) { return child, nil }})
 	b.Cleanup(func() { _ = m.Close() })
 	if _, err := m.Start(b.Context()); err != nil {
@@ -53,8 +55,8 @@ func benchGateway(b *testing.B) *Gateway {
 
 // benchGatewayHost starts a gateway over the child and connects a host to
 // it over OS pipes.
-func benchGatewayHost(b *testing.B) *mcp.Client {
-	g := benchGateway(b)
+func benchGatewayHost(b *testing.B, version string) *mcp.Client {
+	g := benchGateway(b, version)
 	upR, upW, err := os.Pipe() // host -> gateway
 	if err != nil {
 		b.Fatal(err)
@@ -112,7 +114,14 @@ func benchCalls(b *testing.B, c *mcp.Client, tool string) {
 	})
 }
 
-func BenchmarkGatewayCall(b *testing.B) { benchCalls(b, benchGatewayHost(b), "up__echo") }
+// BenchmarkGatewayCall reaches the upstream in the 2026-07-28 era;
+// BenchmarkGatewayCallLegacy in the 2025-11-25 one, as bench/'s gw
+// workload reaches its canned server.
+func BenchmarkGatewayCall(b *testing.B) { benchCalls(b, benchGatewayHost(b, ""), "up__echo") }
+
+func BenchmarkGatewayCallLegacy(b *testing.B) {
+	benchCalls(b, benchGatewayHost(b, mcp.LatestLegacyProtocolVersion), "up__echo")
+}
 
 func BenchmarkDirectCall(b *testing.B) {
 	c, err := mcp.Connect(b.Context(), upstreamChild(), hostOpts)

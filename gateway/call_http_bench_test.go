@@ -27,7 +27,7 @@ func benchHTTPHost(b *testing.B, url string) *mcp.Client {
 }
 
 func BenchmarkGatewayHTTPCall(b *testing.B) {
-	g := benchGateway(b)
+	g := benchGateway(b, "")
 	web := httptest.NewServer(g.Handler(nil))
 	b.Cleanup(web.Close)
 	benchCalls(b, benchHTTPHost(b, web.URL), "up__echo")

@@ -57,7 +57,7 @@ func (c *Client) callModern(ctx context.Context, method string, params any, opts
 	if slices.Contains(inputMethods, method) {
 		return c.callWithInput(ctx, method, params, opts)
 	}
-	withMeta, err := c.modern.withMeta(params)
+	withMeta, err := c.modern.withMetaFor(params)
 	if err != nil {
 		return nil, fmt.Errorf("mcp: %s: adding _meta: %w", method, err)
 	}

@@ -211,6 +211,8 @@ func (m *modernSession) withMeta(params any) (json.RawMessage, error) {
 	case nil:
 	case json.RawMessage:
 		raw = p
+	case jsonenc.Encoded: // valid already: encoding/json would scan it again
+		raw = p
 	default:
 		var err error
 		if raw, err = json.Marshal(params); err != nil {
@@ -255,6 +257,23 @@ func (m *modernSession) withMeta(params any) (json.RawMessage, error) {
 		return nil, err
 	}
 	return json.Marshal(obj)
+}
+
+// withMetaFor is withMeta as the engine's params: the module's own
+// encoding (jsonenc.Encoded) when params were, so that the engine does
+// not check them again before it adds a progress token, and a
+// json.RawMessage when params were one, which nobody has checked yet.
+// Adding _meta keeps valid params valid and compact ones compact: the
+// members are this module's, spliced in or encoded by encoding/json.
+func (m *modernSession) withMetaFor(params any) (any, error) {
+	raw, err := m.withMeta(params)
+	if err != nil {
+		return nil, err
+	}
+	if _, unchecked := params.(json.RawMessage); unchecked {
+		return raw, nil
+	}
+	return jsonenc.Encoded(raw), nil
 }
 
 // spliceMembers returns the JSON object obj with members (`"k":v,…`) put

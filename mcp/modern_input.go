@@ -88,10 +88,17 @@ func (c *Client) callWithInput(ctx context.Context, method string, params any, o
 		return nil, fmt.Errorf("mcp: %s: encoding params: %w", method, err)
 	}
 	sent := base
+	// Params encoded here or by this module, with answers added to them,
+	// are valid; only a json.RawMessage from the caller is unchecked.
+	_, unchecked := params.(json.RawMessage)
 	backoff := shedBackoffFirst
 	limits := roundLimits{base: opts, start: time.Now()}
 	for round := 1; ; round++ {
-		withMeta, err := c.modern.withMeta(json.RawMessage(sent))
+		var toSend any = jsonenc.Encoded(sent)
+		if unchecked {
+			toSend = json.RawMessage(sent)
+		}
+		withMeta, err := c.modern.withMetaFor(toSend)
 		if err != nil {
 			return nil, fmt.Errorf("mcp: %s: adding _meta: %w", method, err)
 		}

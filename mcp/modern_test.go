@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/jsonenc"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 	"github.com/mcpwire/mcpwire/mcptest"
 	"github.com/mcpwire/mcpwire/transport"
@@ -202,6 +203,42 @@ func TestModernMetaSplice(t *testing.T) {
 }
 
 func jsonRaw(s string) any { return json.RawMessage(s) }
+
+// withMetaFor tells the engine which params it need not check again:
+// those the module encoded, whatever _meta adds to them, and never a
+// caller's json.RawMessage, which must still be checked (invalid bytes
+// there are only found by the engine).
+func TestModernMetaKeepsWhatIsChecked(t *testing.T) {
+	m := &modernSession{hello: &modernHello{info: Implementation{Name: "n", Version: "1"}}}
+	if err := m.encodeMeta(ModernProtocolVersion, ""); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		in      any
+		checked bool
+	}{
+		{nil, true},
+		{map[string]string{"name": "x"}, true},
+		{jsonenc.Encoded(`{"name":"x","arguments":{"a":1}}`), true},
+		{jsonenc.Encoded(`{"_meta":{"k":1},"name":"x"}`), true},
+		{jsonRaw(`{"name":"x"}`), false},
+		{jsonRaw(`{"name":"x",}`), false},
+	} {
+		got, err := m.withMetaFor(tc.in)
+		if err != nil {
+			t.Errorf("withMetaFor(%s): %v", tc.in, err)
+			continue
+		}
+		enc, checked := got.(jsonenc.Encoded)
+		if _, raw := got.(json.RawMessage); checked == raw || checked != tc.checked {
+			t.Errorf("withMetaFor(%s) is a %T, want checked %v", tc.in, got, tc.checked)
+			continue
+		}
+		if checked && !json.Valid(enc) {
+			t.Errorf("withMetaFor(%s) = %s, not valid JSON", tc.in, enc)
+		}
+	}
+}
 
 // observe reads every modern result from the server: whatever it gets, it
 // must not panic, and it only ever takes a named serverInfo.
