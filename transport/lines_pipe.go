@@ -30,5 +30,9 @@ func newPipeStream(r io.Reader, w io.Writer, closeFn func() error) *pipeStream {
 	if !ok || f.SetReadDeadline(time.Time{}) != nil {
 		return nil // a regular file, a terminal, a reader of the caller's
 	}
-	return &pipeStream{newLineStream(f, w, lineStreamConfig{close: closeFn, lazyRead: true, deadlines: f})}
+	var in io.Reader = f
+	if q := newQuietFile(f); q != nil {
+		in = q
+	}
+	return &pipeStream{newLineStream(in, w, lineStreamConfig{close: closeFn, lazyRead: true, deadlines: f})}
 }

@@ -7,7 +7,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
-	"unsafe"
+
+	"github.com/mcpwire/mcpwire/internal/quietsys"
 )
 
 // readyPipe is the read end of an OS pipe that can wait for input in the
@@ -18,6 +19,9 @@ type readyPipe struct {
 	rc syscall.RawConn
 	// check is p.readyOrGone, made once so that a wait allocates nothing.
 	check func(fd uintptr) bool
+	// quiet reads the pipe without waking the runtime's monitor; nil
+	// when the pipe is not in non-blocking mode.
+	quiet *quietFile
 	// gone is set once the server (the child) has exited: from then on
 	// the pipe is read without waiting, and its end is where the input
 	// runs out, even if a process the server started still holds the
@@ -38,6 +42,7 @@ func newReadyPipe(f *os.File) io.Reader {
 	}
 	p := &readyPipe{File: f, rc: rc, parkFd: -1}
 	p.check = p.readyOrGone
+	p.quiet = newQuietFile(f)
 	return p
 }
 
@@ -55,12 +60,20 @@ func (p *readyPipe) WaitReady() error {
 // without waiting, and the input ends where it runs out.
 func (p *readyPipe) Read(b []byte) (int, error) {
 	if !p.gone.Load() {
-		n, err := p.File.Read(b)
+		n, err := p.readWaiting(b)
 		if err == nil || !errors.Is(err, os.ErrDeadlineExceeded) || !p.gone.Load() {
 			return n, err
 		}
 	}
 	return p.readNow(b)
+}
+
+// readWaiting reads as an *os.File does, waiting in the poller.
+func (p *readyPipe) readWaiting(b []byte) (int, error) {
+	if p.quiet != nil {
+		return p.quiet.Read(b)
+	}
+	return p.File.Read(b)
 }
 
 // readNow reads what the pipe holds now, without waiting (and past any
@@ -104,17 +117,4 @@ func (p *readyPipe) readyOrGone(fd uintptr) bool { return p.gone.Load() || p.has
 // hasInput asks the kernel, without waiting, whether a read would find
 // input or the end of the pipe. The poller's readiness alone cannot say:
 // it may be left over from input an earlier read already took.
-func (p *readyPipe) hasInput(fd uintptr) bool {
-	const pollIn, pollErr, pollHup = 0x1, 0x8, 0x10
-	pfd := struct {
-		fd      int32
-		events  int16
-		revents int16
-	}{fd: int32(fd), events: pollIn}
-	var zero syscall.Timespec
-	n, _, errno := syscall.Syscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&pfd)), 1, uintptr(unsafe.Pointer(&zero)), 0, 0, 0)
-	if errno != 0 {
-		return true // let the read find out
-	}
-	return n > 0 && pfd.revents&(pollIn|pollErr|pollHup) != 0
-}
+func (p *readyPipe) hasInput(fd uintptr) bool { return quietsys.Readable(int(fd)) }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"io"
 	"syscall"
+
+	"github.com/mcpwire/mcpwire/internal/quietsys"
 )
 
 // nonBlockingWriter returns a function that writes to w without ever
@@ -60,12 +62,12 @@ func (d *directWriter) write(p []byte) (int, error) {
 // writeFD writes what fits; it never asks to wait for the pipe.
 func (d *directWriter) writeFD(fd uintptr) bool {
 	for d.written < len(d.p) {
-		n, err := syscall.Write(int(fd), d.p[d.written:])
+		n, err := quietsys.Write(int(fd), d.p[d.written:])
 		if n > 0 {
 			d.written += n
 		}
 		switch {
-		case err == nil, errors.Is(err, syscall.EINTR):
+		case err == nil:
 			continue
 		case errors.Is(err, syscall.EAGAIN):
 		default:

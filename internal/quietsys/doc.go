@@ -1,0 +1,21 @@
+// Package quietsys makes the system calls that cannot block (a read or
+// a write on a descriptor in non-blocking mode, a poll that does not
+// wait) without telling the Go scheduler, as syscall.RawSyscall does.
+//
+// Why: every syscall.Syscall enters the scheduler's system-call state,
+// and when the process was idle long enough for the runtime's monitor
+// thread (sysmon) to go to its deep sleep, that entry wakes it. A stdio
+// connection with one call at a time goes idle between every request and
+// its answer, so each call woke the monitor once or twice, and it then
+// polled every 20 µs until the process went idle again: a quarter of
+// `mcpwire serve --stdio`'s CPU per sequential call (bench/NOTES.md, the
+// twentieth round). A call that cannot block has no use for that state:
+// the scheduler needs it only to hand the processor on while a thread
+// waits in the kernel.
+//
+// Only for descriptors in non-blocking mode: a blocking read made this
+// way would hold its processor for as long as it waits.
+//
+// Linux only; elsewhere the package is empty and its callers read and
+// write as the os package does.
+package quietsys
