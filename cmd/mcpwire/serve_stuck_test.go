@@ -18,6 +18,50 @@ import (
 // calls it a hang: a failure path only.
 const hangBound = 30 * time.Second
 
+// servedHost is a host's end of `mcpwire serve --stdio` over the
+// built-in example server, initialized.
+type servedHost struct {
+	t      *testing.T
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	out    *bufio.Reader
+	stderr *bytes.Buffer
+}
+
+// send writes one line to the gateway.
+func (h *servedHost) send(line string) {
+	h.t.Helper()
+	if _, err := io.WriteString(h.stdin, line+"\n"); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// startServeStdio starts the gateway and makes the initialize exchange.
+// The caller waits for the process (stdin is closed at cleanup).
+func startServeStdio(t *testing.T) *servedHost {
+	t.Helper()
+	cmd := exec.CommandContext(t.Context(), binary, "serve", "--stdio", "--", binary, "__serve-mcptest")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = stdin.Close() })
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &servedHost{t: t, cmd: cmd, stdin: stdin, out: bufio.NewReader(stdout), stderr: &bytes.Buffer{}}
+	cmd.Stderr = h.stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	h.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	if line, err := h.out.ReadString('\n'); err != nil || !strings.Contains(line, `"id":1`) {
+		t.Fatalf("initialize: %q, %v\nstderr:\n%s", line, err, h.stderr.String())
+	}
+	return h
+}
+
 // `mcpwire serve --stdio` whose host stops reading its stdout in the
 // middle of a reply (a result larger than the pipe holds) still exits on
 // SIGTERM, and when its stdin ends.
@@ -31,33 +75,9 @@ func TestServeStdioExitsWhileItsStdoutIsNotRead(t *testing.T) {
 		{"stdin ends", func(_ *exec.Cmd, stdin io.Closer) error { return stdin.Close() }, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cmd := exec.CommandContext(t.Context(), binary, "serve", "--stdio", "--", binary, "__serve-mcptest")
-			stdin, err := cmd.StdinPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer stdin.Close()
-			stdout, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
+			h := startServeStdio(t)
+			cmd, stdin, br, stderr, send := h.cmd, h.stdin, h.out, h.stderr, h.send
 			exited := make(chan error, 1)
-			send := func(line string) {
-				t.Helper()
-				if _, err := io.WriteString(stdin, line+"\n"); err != nil {
-					t.Fatal(err)
-				}
-			}
-			br := bufio.NewReader(stdout)
-			send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
-			if line, err := br.ReadString('\n'); err != nil || !strings.Contains(line, `"id":1`) {
-				t.Fatalf("initialize: %q, %v", line, err)
-			}
 			send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 			send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"large","arguments":{"bytes":4194304}}}`)
 			// The start of the result: the gateway is in the middle of

@@ -123,10 +123,10 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 
 // stdioStream is the line stream of a server that runs as a child
 // process: it reads os.Stdin and writes os.Stdout, through a file whose
-// blocked write Close can cut short when there is one (cuttableOutput),
+// blocked write Close can cut short when there is one (CuttableOutput),
 // and closes both.
 func stdioStream() *lineStream {
-	out, release := cuttableOutput(os.Stdout)
+	out, release := CuttableOutput(os.Stdout)
 	return newLineStream(os.Stdin, out, func() error {
 		return errors.Join(release(), os.Stdout.Close(), os.Stdin.Close())
 	})

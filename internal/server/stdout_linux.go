@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// cuttableOutput returns a file that writes where out does and whose
+// CuttableOutput returns a file that writes where out does and whose
 // blocked write a deadline can cut short, and how to release it; out
 // itself when that cannot be had, or when out is cut short already.
 //
@@ -20,7 +20,7 @@ import (
 // Opening the pipe again through /proc gives a file of its own, whose
 // mode touches nothing else. Linux only: elsewhere /dev/fd duplicates the
 // descriptor, file and mode included.
-func cuttableOutput(out *os.File) (*os.File, func() error) {
+func CuttableOutput(out *os.File) (*os.File, func() error) {
 	keep := func() error { return nil }
 	if out.SetWriteDeadline(time.Time{}) == nil {
 		return out, keep // in the runtime's poller already

@@ -17,7 +17,7 @@ func TestCuttableOutputOfABlockingPipe(t *testing.T) {
 	out, peer := stuckOuts[1].make(t) // "blocking pipe"
 	defer peer.Close()
 	defer out.Close()
-	f, release := cuttableOutput(out.(*os.File))
+	f, release := CuttableOutput(out.(*os.File))
 	defer release()
 	if f == out {
 		t.Fatal("the blocking pipe was kept as it is")
@@ -60,7 +60,7 @@ func TestCuttableOutputKeepsOtherFiles(t *testing.T) {
 	r, w := osPipe(t) // in the poller already
 	defer r.Close()
 	defer w.Close()
-	if f, _ := cuttableOutput(w); f != w {
+	if f, _ := CuttableOutput(w); f != w {
 		t.Error("a pipe in the poller was opened again")
 	}
 	reg, err := os.CreateTemp(t.TempDir(), "out")
@@ -68,7 +68,7 @@ func TestCuttableOutputKeepsOtherFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer reg.Close()
-	if f, _ := cuttableOutput(reg); f != reg {
+	if f, _ := CuttableOutput(reg); f != reg {
 		t.Error("a regular file was opened again")
 	}
 }

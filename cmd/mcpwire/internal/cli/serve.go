@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpwire/mcpwire/config"
 	"github.com/mcpwire/mcpwire/gateway"
+	servercore "github.com/mcpwire/mcpwire/internal/server"
 	"github.com/mcpwire/mcpwire/manager"
 	"github.com/mcpwire/mcpwire/mcp"
 	"github.com/mcpwire/mcpwire/transport"
@@ -230,6 +231,16 @@ func (o *gatewayOptions) Run(ctx context.Context, streams *IOStreams, p Parsed) 
 		out := streams.Out
 		if streams.protocolOut != nil {
 			out = streams.protocolOut // the gateway masks each string (Redact)
+		}
+		if f, ok := out.(*os.File); ok && f == os.Stdout {
+			// A file of the gateway's own on the stdout pipe, in the
+			// poller: each reply is written at once by the goroutine
+			// that made it, through internal/quietsys, instead of by
+			// a writer goroutine in a blocking call (bench/NOTES.md,
+			// the twentieth round).
+			cut, release := servercore.CuttableOutput(f)
+			defer release()
+			out = cut
 		}
 		return g.ServeLines(ctx, readCloser(pollableStdin(streams.In)), writeCloser(out))
 	}
