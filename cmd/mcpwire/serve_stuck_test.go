@@ -24,6 +24,7 @@ type servedHost struct {
 	t      *testing.T
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
+	stdout io.Closer // the pipe out reads
 	out    *bufio.Reader
 	stderr *bytes.Buffer
 }
@@ -50,7 +51,7 @@ func startServeStdio(t *testing.T) *servedHost {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &servedHost{t: t, cmd: cmd, stdin: stdin, out: bufio.NewReader(stdout), stderr: &bytes.Buffer{}}
+	h := &servedHost{t: t, cmd: cmd, stdin: stdin, stdout: stdout, out: bufio.NewReader(stdout), stderr: &bytes.Buffer{}}
 	cmd.Stderr = h.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -100,5 +101,33 @@ func TestServeStdioExitsWhileItsStdoutIsNotRead(t *testing.T) {
 				t.Fatalf("mcpwire serve --stdio still runs %v after it was stopped, blocked writing to a host that does not read\nstderr:\n%s", hangBound, stderr.String())
 			}
 		})
+	}
+}
+
+// A host that closes its end of the gateway's stdout while its stdin
+// stays open ends `mcpwire serve --stdio` at the next reply, with an
+// error that says why: before it wrote through a stdout of its own (which
+// SIGPIPE does not kill), it died of SIGPIPE there; it must not run on.
+func TestServeStdioEndsWhenTheHostStopsReading(t *testing.T) {
+	h := startServeStdio(t)
+	if err := h.stdout.Close(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- h.cmd.Wait() }()
+	h.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	h.send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	select {
+	case err := <-exited:
+		if code := exitCode(t, err); code != 1 {
+			t.Errorf("exit %d, want 1", code)
+		}
+		if !strings.Contains(h.stderr.String(), "the host closed its end of standard output") {
+			t.Errorf("stderr does not say why:\n%s", h.stderr.String())
+		}
+	case <-time.After(hangBound):
+		_ = h.cmd.Process.Kill()
+		<-exited
+		t.Fatalf("mcpwire serve --stdio still runs %v after its host closed its stdout", hangBound)
 	}
 }

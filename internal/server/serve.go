@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"sync/atomic"
+	"syscall"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
@@ -15,10 +16,13 @@ import (
 type streamOut struct {
 	st      jsonrpc.Stream
 	crashed atomic.Bool
+	// gone is the write error that said the client stopped reading (a
+	// pipe with no reader left), once one did.
+	gone atomic.Pointer[error]
 }
 
 func (o *streamOut) send(ctx context.Context, msg jsonrpc.Message, _ jsonrpc.ID) error {
-	return o.st.Write(ctx, msg)
+	return o.wrote(o.st.Write(ctx, msg))
 }
 
 func (o *streamOut) raw(ctx context.Context, b []byte, _ jsonrpc.ID) error {
@@ -26,7 +30,20 @@ func (o *streamOut) raw(ctx context.Context, b []byte, _ jsonrpc.ID) error {
 	if !ok {
 		return errors.New("mcptest: this stream cannot carry a raw line (serve it with Connect, Transport or ServeStdio)")
 	}
-	return rw.WriteRaw(ctx, b)
+	return o.wrote(rw.WriteRaw(ctx, b))
+}
+
+// wrote ends the session when a write says that nobody reads the stream
+// any more (EPIPE: the client closed its end of our stdout). Nothing sent
+// from then on can arrive, and the input may stay open: a host that
+// closed only our stdout would otherwise keep the session, and a gateway
+// behind it, running. (A process writing its own stdout is killed by
+// SIGPIPE there; a stdout opened again, see CuttableOutput, is not.)
+func (o *streamOut) wrote(err error) error {
+	if err != nil && errors.Is(err, syscall.EPIPE) && o.gone.CompareAndSwap(nil, &err) {
+		_ = o.st.Close()
+	}
+	return err
 }
 
 func (o *streamOut) crash() {
@@ -77,7 +94,8 @@ func (ss *Session) serveStream(ctx context.Context, out *streamOut) error {
 		}
 	}
 	closedByServer := ss.ctx.Err() != nil
-	if !closedByServer && ctx.Err() == nil && !out.crashed.Load() && isEndOfStream(readErr) {
+	gone := out.gone.Load()
+	if !closedByServer && ctx.Err() == nil && !out.crashed.Load() && gone == nil && isEndOfStream(readErr) {
 		ss.drain()
 	}
 	_ = out.st.Close()
@@ -85,6 +103,8 @@ func (ss *Session) serveStream(ctx context.Context, out *streamOut) error {
 	switch {
 	case out.crashed.Load():
 		return ErrCrashed
+	case gone != nil:
+		return fmt.Errorf("mcptest: serving %s: the client stopped reading: %w", ss.id, *gone)
 	case ctx.Err() != nil:
 		return ctx.Err()
 	case closedByServer && ss.endedBecause() != nil:

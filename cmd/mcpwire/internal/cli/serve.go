@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/mcpwire/mcpwire/config"
@@ -242,7 +243,13 @@ func (o *gatewayOptions) Run(ctx context.Context, streams *IOStreams, p Parsed) 
 			defer release()
 			out = cut
 		}
-		return g.ServeLines(ctx, readCloser(pollableStdin(streams.In)), writeCloser(out))
+		err := g.ServeLines(ctx, readCloser(pollableStdin(streams.In)), writeCloser(out))
+		if errors.Is(err, syscall.EPIPE) {
+			// What a filter whose reader left would die of (SIGPIPE),
+			// said in words: the reopened stdout gets EPIPE instead.
+			return errors.New("serve --stdio: the host closed its end of standard output (broken pipe)")
+		}
+		return err
 	}
 	return o.serveHTTP(ctx, streams, g)
 }
