@@ -13,8 +13,11 @@
 // the scheduler needs it only to hand the processor on while a thread
 // waits in the kernel.
 //
-// Only for descriptors in non-blocking mode: a blocking read made this
-// way would hold its processor for as long as it waits.
+// A read or write made this way on a descriptor in blocking mode would
+// hold its processor, and stop the process at the next collection, for as
+// long as it waits; so Read and Write ask the descriptor's mode at every
+// call (a cheap fcntl, itself made quietly) and go through the scheduler
+// when it is blocking.
 //
 // Linux only; elsewhere the package is empty and its callers read and
 // write as the os package does.

@@ -5,13 +5,48 @@ import (
 	"unsafe"
 )
 
-// Read reads from fd, which must be in non-blocking mode, retrying on
-// EINTR.
-func Read(fd int, p []byte) (int, error) { return rawIO(syscall.SYS_READ, fd, p) }
+// Read reads from fd, retrying on EINTR. A descriptor in non-blocking
+// mode is read quietly; one in blocking mode through syscall.Read, which
+// lets the scheduler hand the processor on while it waits.
+func Read(fd int, p []byte) (int, error) {
+	if !nonBlocking(fd) {
+		return retryEINTR(func() (int, error) { return syscall.Read(fd, p) })
+	}
+	return rawIO(syscall.SYS_READ, fd, p)
+}
 
-// Write writes to fd, which must be in non-blocking mode, once: what
-// fits now, or EAGAIN. It retries on EINTR.
-func Write(fd int, p []byte) (int, error) { return rawIO(syscall.SYS_WRITE, fd, p) }
+// Write writes to fd once, retrying on EINTR: in non-blocking mode what
+// fits now, or EAGAIN, made quietly; in blocking mode through
+// syscall.Write, which may wait.
+func Write(fd int, p []byte) (int, error) {
+	if !nonBlocking(fd) {
+		return retryEINTR(func() (int, error) { return syscall.Write(fd, p) })
+	}
+	return rawIO(syscall.SYS_WRITE, fd, p)
+}
+
+// nonBlocking asks the descriptor's mode at every call, not once: the
+// mode belongs to the open file, which others may change (os.File.Fd puts
+// its file in blocking mode, and a process's stdin may be shared), and a
+// blocking read made quietly would hold its processor, and stop the whole
+// process at the next collection, for as long as it waits. F_GETFL costs
+// far less than the wake-up it saves. Any doubt answers false.
+func nonBlocking(fd int) bool {
+	flags, _, errno := syscall.RawSyscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_GETFL, 0)
+	return errno == 0 && flags&syscall.O_NONBLOCK != 0
+}
+
+func retryEINTR(op func() (int, error)) (int, error) {
+	for {
+		n, err := op()
+		if err != syscall.EINTR {
+			if n < 0 {
+				n = 0
+			}
+			return n, err
+		}
+	}
+}
 
 // rawIO is read(2) or write(2) of p on fd, without the scheduler.
 func rawIO(trap uintptr, fd int, p []byte) (int, error) {

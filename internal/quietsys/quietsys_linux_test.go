@@ -3,6 +3,7 @@ package quietsys
 import (
 	"errors"
 	"os"
+	"runtime"
 	"syscall"
 	"testing"
 )
@@ -95,5 +96,36 @@ func TestBadDescriptor(t *testing.T) {
 	}
 	if _, err := Write(-1, []byte("x")); !errors.Is(err, syscall.EBADF) {
 		t.Errorf("Write(-1) = %v, want EBADF", err)
+	}
+}
+
+// A descriptor put back in blocking mode (as os.File.Fd does) is read
+// and written through the scheduler: a read that waits must not hold its
+// processor. With one processor, a read held that way would keep the
+// writing goroutine from ever running.
+func TestBlockingDescriptorGoesThroughTheScheduler(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	_, _, rfd, wfd := nonBlockingPipe(t)
+	if err := syscall.SetNonblock(rfd, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.SetNonblock(wfd, false); err != nil {
+		t.Fatal(err)
+	}
+	if nonBlocking(rfd) || nonBlocking(-1) {
+		t.Fatal("a blocking descriptor, or a bad one, taken for non-blocking")
+	}
+	wrote := make(chan error, 1)
+	go func() {
+		_, err := Write(wfd, []byte("late"))
+		wrote <- err
+	}()
+	buf := make([]byte, 8)
+	n, err := Read(rfd, buf) // waits for the goroutine above
+	if err != nil || string(buf[:n]) != "late" {
+		t.Fatalf("Read = %q, %v", buf[:n], err)
+	}
+	if err := <-wrote; err != nil {
+		t.Fatal(err)
 	}
 }
