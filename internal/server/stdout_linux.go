@@ -29,16 +29,28 @@ func CuttableOutput(out *os.File) (*os.File, func() error) {
 	if err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
 		return out, keep // a terminal, a regular file, a socket
 	}
-	// Fd is safe here: it changes the mode only of a file in the poller.
-	path := "/proc/self/fd/" + strconv.FormatUint(uint64(out.Fd()), 10)
-	fd, err := syscall.Open(path, syscall.O_WRONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
-	if err != nil {
+	f := ReopenPipe(out, syscall.O_WRONLY)
+	if f == nil {
 		return out, keep // no /proc, or no reader left (ENXIO)
 	}
-	f := os.NewFile(uintptr(fd), out.Name()) // non-blocking: in the poller
-	if f.SetWriteDeadline(time.Time{}) != nil {
-		_ = f.Close()
-		return out, keep
-	}
 	return f, f.Close
+}
+
+// ReopenPipe opens the pipe behind p again through /proc, for reading
+// (O_RDONLY) or writing (O_WRONLY), as a file of its own in the runtime's
+// poller: its non-blocking mode touches neither p nor whoever shares p's
+// open file (a sibling process, stderr with 2>&1). It returns nil when
+// that cannot be had. p must be a blocking pipe, whose Fd this calls.
+func ReopenPipe(p *os.File, access int) *os.File {
+	path := "/proc/self/fd/" + strconv.FormatUint(uint64(p.Fd()), 10)
+	fd, err := syscall.Open(path, access|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil
+	}
+	f := os.NewFile(uintptr(fd), p.Name()) // non-blocking: in the poller
+	if f.SetDeadline(time.Time{}) != nil {
+		_ = f.Close()
+		return nil
+	}
+	return f
 }

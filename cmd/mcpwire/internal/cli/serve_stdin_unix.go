@@ -7,6 +7,8 @@ import (
 	"os"
 	"syscall"
 	"time"
+
+	servercore "github.com/mcpwire/mcpwire/internal/server"
 )
 
 // pollableStdin gives `serve --stdio` its stdin as a file in the runtime's
@@ -15,7 +17,9 @@ import (
 // thread of its own, and the gateway's stream cannot be read in turns (the
 // server core then reads through a goroutine and hands every message
 // over: bench/NOTES.md, "The gateway"). Only a pipe: a terminal or a file
-// shared with the shell that started us must stay blocking.
+// shared with the shell that started us must stay blocking. On Linux the
+// pipe is opened again as a file of its own; elsewhere stdin's own open
+// file is put in non-blocking mode.
 func pollableStdin(in io.Reader) io.Reader {
 	f, ok := in.(*os.File)
 	if !ok || f != os.Stdin || f.SetReadDeadline(time.Time{}) == nil {
@@ -24,6 +28,13 @@ func pollableStdin(in io.Reader) io.Reader {
 	fi, err := f.Stat()
 	if err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
 		return in
+	}
+	// Best, a file of its own on the pipe (Linux): the mode of stdin's
+	// open file stays as the host left it, for whoever shares it, and
+	// whatever calls os.Stdin.Fd later cannot put ours back in blocking
+	// mode.
+	if g := servercore.ReopenPipe(f, syscall.O_RDONLY); g != nil {
+		return g
 	}
 	fd := int(f.Fd())
 	if syscall.SetNonblock(fd, true) != nil {

@@ -4,6 +4,7 @@ package cli
 
 import (
 	"os"
+	"runtime"
 	"syscall"
 	"testing"
 	"time"
@@ -33,11 +34,33 @@ func TestPollableStdinPutsABlockingPipeInThePoller(t *testing.T) {
 	if !ok || got == r {
 		t.Fatalf("stdin on a blocking pipe was not replaced: %T", got)
 	}
-	// got and r share the descriptor: got closes it, and r stays
-	// reachable so that its finalizer never closes the number again
-	// (as os.Stdin, a global, never does).
+	// Where got shares r's descriptor (unix but Linux), got closes it,
+	// and r stays reachable so that its finalizer never closes the number
+	// again (as os.Stdin, a global, never does).
 	pinnedFiles = append(pinnedFiles, r)
 	defer got.Close()
+	if runtime.GOOS == "linux" {
+		// A file of its own: the inherited open file keeps its mode,
+		// for whoever else shares it.
+		rc, err := got.SyscallConn() // not Fd, which would make it blocking
+		if err != nil {
+			t.Fatal(err)
+		}
+		gotFd := -1
+		if err := rc.Control(func(fd uintptr) { gotFd = int(fd) }); err != nil {
+			t.Fatal(err)
+		}
+		if gotFd == p[0] {
+			t.Fatal("on Linux the replacement shares stdin's descriptor")
+		}
+		flags, _, errno := syscall.Syscall(syscall.SYS_FCNTL, uintptr(p[0]), syscall.F_GETFL, 0)
+		if errno != 0 {
+			t.Fatal(errno)
+		}
+		if flags&syscall.O_NONBLOCK != 0 {
+			t.Error("stdin's own open file was put in non-blocking mode")
+		}
+	}
 	if err := got.SetReadDeadline(time.Now().Add(time.Hour)); err != nil {
 		t.Fatalf("the replacement takes no read deadline: %v", err)
 	}
