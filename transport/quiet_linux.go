@@ -34,11 +34,7 @@ func newQuietFile(f *os.File) *quietFile {
 	if err != nil {
 		return nil
 	}
-	nonBlocking := false
-	if rc.Control(func(fd uintptr) {
-		flags, _, errno := syscall.Syscall(syscall.SYS_FCNTL, fd, syscall.F_GETFL, 0)
-		nonBlocking = errno == 0 && flags&syscall.O_NONBLOCK != 0
-	}) != nil || !nonBlocking {
+	if !quietsys.NonBlocking(rc) {
 		return nil
 	}
 	q := &quietFile{f: f, rc: rc}

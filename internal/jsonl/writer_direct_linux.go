@@ -26,11 +26,7 @@ func nonBlockingWriter(w io.Writer) func([]byte) (int, error) {
 	if err != nil {
 		return nil
 	}
-	nonBlocking := false
-	if rc.Control(func(fd uintptr) {
-		flags, err := fcntlGetFlags(fd)
-		nonBlocking = err == nil && flags&syscall.O_NONBLOCK != 0
-	}) != nil || !nonBlocking {
+	if !quietsys.NonBlocking(rc) {
 		return nil
 	}
 	d := &directWriter{rc: rc}
@@ -76,12 +72,4 @@ func (d *directWriter) writeFD(fd uintptr) bool {
 		break
 	}
 	return true
-}
-
-func fcntlGetFlags(fd uintptr) (int, error) {
-	flags, _, errno := syscall.Syscall(syscall.SYS_FCNTL, fd, syscall.F_GETFL, 0)
-	if errno != 0 {
-		return 0, errno
-	}
-	return int(flags), nil
 }

@@ -9,7 +9,7 @@ import (
 // mode is read quietly; one in blocking mode through syscall.Read, which
 // lets the scheduler hand the processor on while it waits.
 func Read(fd int, p []byte) (int, error) {
-	if !nonBlocking(fd) {
+	if !nonBlockingFD(fd) {
 		return retryEINTR(func() (int, error) { return syscall.Read(fd, p) })
 	}
 	return rawIO(syscall.SYS_READ, fd, p)
@@ -19,19 +19,31 @@ func Read(fd int, p []byte) (int, error) {
 // fits now, or EAGAIN, made quietly; in blocking mode through
 // syscall.Write, which may wait.
 func Write(fd int, p []byte) (int, error) {
-	if !nonBlocking(fd) {
+	if !nonBlockingFD(fd) {
 		return retryEINTR(func() (int, error) { return syscall.Write(fd, p) })
 	}
 	return rawIO(syscall.SYS_WRITE, fd, p)
 }
 
-// nonBlocking asks the descriptor's mode at every call, not once: the
-// mode belongs to the open file, which others may change (os.File.Fd puts
-// its file in blocking mode, and a process's stdin may be shared), and a
-// blocking read made quietly would hold its processor, and stop the whole
-// process at the next collection, for as long as it waits. F_GETFL costs
-// far less than the wake-up it saves. Any doubt answers false.
-func nonBlocking(fd int) bool {
+// NonBlocking reports whether the descriptor behind rc is in non-blocking
+// mode now (false when it cannot be asked, as for a closed file): whether
+// a stream may count on reads and writes that never wait.
+func NonBlocking(rc syscall.RawConn) bool {
+	nonBlocking := false
+	if rc.Control(func(fd uintptr) { nonBlocking = nonBlockingFD(int(fd)) }) != nil {
+		return false
+	}
+	return nonBlocking
+}
+
+// nonBlockingFD asks the descriptor's mode. Read and Write ask it at
+// every call, not once: the mode belongs to the open file, which others
+// may change (os.File.Fd puts its file in blocking mode, and a process's
+// stdin may be shared), and a blocking read made quietly would hold its
+// processor, and stop the whole process at the next collection, for as
+// long as it waits. F_GETFL costs far less than the wake-up it saves. Any
+// doubt answers false.
+func nonBlockingFD(fd int) bool {
 	flags, _, errno := syscall.RawSyscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_GETFL, 0)
 	return errno == 0 && flags&syscall.O_NONBLOCK != 0
 }

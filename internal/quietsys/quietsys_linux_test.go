@@ -112,7 +112,7 @@ func TestBlockingDescriptorGoesThroughTheScheduler(t *testing.T) {
 	if err := syscall.SetNonblock(wfd, false); err != nil {
 		t.Fatal(err)
 	}
-	if nonBlocking(rfd) || nonBlocking(-1) {
+	if nonBlockingFD(rfd) || nonBlockingFD(-1) {
 		t.Fatal("a blocking descriptor, or a bad one, taken for non-blocking")
 	}
 	wrote := make(chan error, 1)

@@ -150,14 +150,7 @@ func TestStatelessRequestsBoundedPerEndpoint(t *testing.T) {
 				t.Fatalf("a held call: %s", got)
 			}
 			hold(t, ctx, c, era, started, results) // in the place it left
-			for range bound {
-				release <- struct{}{}
-			}
-			for range bound {
-				if got := <-results; !strings.Contains(got, "released") {
-					t.Errorf("a held call: %s", got)
-				}
-			}
+			releaseHeld(t, release, results, bound, "a held call")
 		})
 	}
 }

@@ -62,12 +62,19 @@ func TestHTTPSessionBoundsRequestsInFlight(t *testing.T) {
 	resp, id := c.post("tools/call", holdCall)
 	r, _ := decodeMessageOrFail(t, []byte(readAll(resp))).(*jsonrpc.Response)
 	wantBusy(t, r, id, bound)
-	for range bound {
+	releaseHeld(t, release, results, bound, "a held call")
+}
+
+// releaseHeld lets n held calls go and checks that each reports it was
+// released; what names them in a failure.
+func releaseHeld(t *testing.T, release chan<- struct{}, results <-chan string, n int, what string) {
+	t.Helper()
+	for range n {
 		release <- struct{}{}
 	}
-	for range bound {
+	for range n {
 		if got := <-results; !strings.Contains(got, "released") {
-			t.Errorf("a held call: %s", got)
+			t.Errorf("%s: %s", what, got)
 		}
 	}
 }
@@ -143,12 +150,5 @@ func TestStatelessRequestsAreNotBoundTogether(t *testing.T) {
 			t.Fatalf("a stateless request was answered before any was let go: %s", got)
 		}
 	}
-	for range bound + 1 {
-		release <- struct{}{}
-	}
-	for range bound + 1 {
-		if got := <-results; !strings.Contains(got, "released") {
-			t.Errorf("a stateless call: %s", got)
-		}
-	}
+	releaseHeld(t, release, results, bound+1, "a stateless call")
 }
