@@ -78,8 +78,24 @@ const (
 // finishLocked records the outcome and wakes the caller. It is called
 // inside update, after the call was removed from the pending set.
 func (p *pendingCall) finishLocked(resp *Response, err error) {
+	p.recordLocked(resp, err)
+	p.wake()
+}
+
+// recordLocked records the outcome without waking the caller, for the
+// reader of a response to wake it with wake once the connection's lock
+// is let go: readying a parked goroutine may start a thread (a futex
+// call), which the lock that every caller of the connection takes need
+// not wait for.
+func (p *pendingCall) recordLocked(resp *Response, err error) {
 	p.resp, p.err = resp, err
 	p.finished.Store(true)
+}
+
+// wake signals the caller without blocking. A signal sent after the
+// caller has already collected its outcome (it may find finished set on
+// its own) stays in the buffered channel, which nothing reads again.
+func (p *pendingCall) wake() {
 	select {
 	case p.signal <- struct{}{}:
 	default:

@@ -82,19 +82,24 @@ func (c *Conn) handleResponse(r *Response) (woke bool) {
 		return false
 	}
 	id, isInt := r.ID.Int64()
-	found, late := false, false
+	var found *pendingCall
+	late := false
 	if isInt {
 		c.update(func(s *inFlight) {
 			if p := s.calls.get(id); p != nil {
 				s.calls.del(id)
-				p.finishLocked(r, nil)
-				found, woke = true, p == s.turnCall
+				p.recordLocked(r, nil)
+				found, woke = p, p == s.turnCall
 				return
 			}
 			late = s.abandoned.take(id)
 		})
 	}
-	if found || late {
+	if found != nil {
+		found.wake()
+		return woke
+	}
+	if late {
 		// A late answer to a call its caller gave up on is expected
 		// (the peer may not have seen our cancel in time): dropped.
 		return woke
