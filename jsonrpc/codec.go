@@ -176,7 +176,7 @@ func (env *envelope) message(frame []byte, retain bool) (Message, error) {
 	hasResult := len(env.result) > 0
 	hasError := len(env.error) > 0 && !isNull(env.error)
 	if len(env.method) > 0 && !isNull(env.method) {
-		method, ok := jsonString(env.method)
+		method, ok := methodString(env.method)
 		if !ok {
 			return nil, newDecodeError(frame, fmt.Sprintf(`"method" is %s, not a string`, excerpt(env.method)), nil)
 		}

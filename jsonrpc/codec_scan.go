@@ -86,6 +86,27 @@ func arrayItems(arr []byte) iter.Seq[[]byte] {
 	}
 }
 
+// methodString is jsonString for a message's method. The methods a peer
+// sends over and over come back as constants rather than a string made
+// for each message (the switch compares without making one).
+func methodString(raw []byte) (string, bool) {
+	if len(raw) >= 2 && raw[0] == '"' {
+		switch string(raw[1 : len(raw)-1]) {
+		case "tools/call":
+			return "tools/call", true
+		case MethodProgress:
+			return MethodProgress, true
+		case MethodCancelled:
+			return MethodCancelled, true
+		case "notifications/message":
+			return "notifications/message", true
+		case "ping":
+			return "ping", true
+		}
+	}
+	return jsonString(raw)
+}
+
 // jsonString decodes the valid JSON value raw if it is a string. Plain
 // strings are copied directly; ones with escapes or invalid UTF-8 go
 // through encoding/json, which also replaces invalid bytes with U+FFFD.

@@ -129,9 +129,10 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts *Call
 	if dst != nil {
 		out = &rawCallToolResult{res: &res, dst: dst}
 	}
-	var params any = p
+	var params any
 	switch {
 	case p.Meta != nil:
+		params = p
 	case dst == nil && c.modern == nil:
 		// The result may come unchecked by the codec, to be checked
 		// as it is decoded (see call).

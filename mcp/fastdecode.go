@@ -198,22 +198,25 @@ func (d *scanner) textBlocks() ([]Content, bool) {
 		var typ, text string
 		sawType, sawText := false, false
 		for {
-			key, ok := d.plainString()
+			key, ok := d.plainKey()
 			if !ok || !d.consume(':') {
 				return nil, false
 			}
 			switch {
-			case key == "type" && !sawType:
+			case string(key) == "type" && !sawType:
 				sawType = true
-				if typ, ok = d.plainString(); !ok || typ != "text" {
+				// Compared in place: the one value allowed needs no
+				// string of its own.
+				if v, ok := d.plainKey(); !ok || string(v) != "text" {
 					return nil, false
 				}
-			case key == "text" && !sawText && d.inPlace:
+				typ = "text"
+			case string(key) == "text" && !sawText && d.inPlace:
 				sawText = true
 				if !d.textSpan(len(blocks)) {
 					return nil, false
 				}
-			case key == "text" && !sawText:
+			case string(key) == "text" && !sawText:
 				sawText = true
 				if text, ok = d.text(); !ok {
 					return nil, false

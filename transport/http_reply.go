@@ -96,14 +96,18 @@ func (s *httpStream) readJSONReply(call *postCall, resp *http.Response) (settled
 		}
 		return s.failCall(call, codeTransportError, fmt.Sprintf("transport: reading the JSON reply to %s (id %s) from %s: %v", call.method, call.id, s.redacted(), err))
 	}
+	// Called directly, not through a func value, which would move one
+	// to the heap for every reply.
 	var one [1]jsonrpc.Message
-	decode := jsonrpc.AppendFrame
+	var msgs []jsonrpc.Message
+	var derr error
 	if cap(data) > maxPooledReply {
 		// giveReplyBuf drops a buffer this large: its messages may keep
 		// their parts of it rather than copies.
-		decode = jsonrpc.AppendFrameRetaining
+		msgs, derr = jsonrpc.AppendFrameRetaining(one[:0], data)
+	} else {
+		msgs, derr = jsonrpc.AppendFrame(one[:0], data)
 	}
-	msgs, derr := decode(one[:0], data)
 	if len(msgs) == 0 {
 		return s.failCall(call, jsonrpc.CodeParseError, fmt.Sprintf("transport: the JSON reply to %s (id %s) from %s is not a valid JSON-RPC message: %s", call.method, call.id, s.redacted(), decodeReason(derr)))
 	}

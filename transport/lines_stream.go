@@ -222,7 +222,9 @@ func (s *lineStream) pump(emit func(readResult) bool, givenUp readmode.FrameDeco
 		case !s.reader.GiveUpFrame():
 			msgs, decodeErr = jsonrpc.AppendFrame(one[:0], frame)
 		case givenUp != nil:
-			msgs, decodeErr = givenUp.DecodeGivenUp(one[:0], frame, s.scrubber())
+			// Not one[:0]: through the interface it would move to
+			// the heap for every frame, not only these large ones.
+			msgs, decodeErr = givenUp.DecodeGivenUp(nil, frame, s.scrubber())
 		default:
 			// A large frame is ours: its messages keep their parts of
 			// it rather than copies.
