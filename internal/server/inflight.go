@@ -48,7 +48,7 @@ func (ss *Session) admit(ctx context.Context) bool {
 			ss.mu.Unlock()
 			return false
 		}
-		changed := ss.changed
+		changed := ss.changedLocked()
 		ss.mu.Unlock()
 		if timeout == nil {
 			timer := time.NewTimer(drainTimeout)

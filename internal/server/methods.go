@@ -14,10 +14,24 @@ import (
 
 type methodFunc func(ctx context.Context, req *jsonrpc.Request) (any, error)
 
-func (ss *Session) methodHandler(method string) methodFunc {
-	if h := ss.routedHandler(method); h != nil {
-		return h
+// handle runs req's handler: a routed one if a proxy set one, else the
+// session's own. The busiest methods are called directly: a method value
+// (ss.callTool) returned as a func is an allocation per request.
+func (ss *Session) handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	if h := ss.routedHandler(req.Method); h != nil {
+		return h(ctx, req)
 	}
+	switch req.Method {
+	case "tools/call":
+		return ss.callTool(ctx, req)
+	case "tools/list":
+		return ss.listTools(ctx, req)
+	}
+	return ss.ownHandler(req.Method)(ctx, req)
+}
+
+// ownHandler returns the session's own handler for method.
+func (ss *Session) ownHandler(method string) methodFunc {
 	switch method {
 	case "tools/list":
 		return ss.listTools

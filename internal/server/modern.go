@@ -335,7 +335,7 @@ func (ss *Session) serveModern(ctx context.Context, req *jsonrpc.Request) (any, 
 	case slices.Contains(inputMethods, req.Method):
 		result, err = ss.serveWithInput(ctx, mc, req)
 	default:
-		result, err = ss.methodHandler(req.Method)(ctx, req)
+		result, err = ss.handle(ctx, req)
 	}
 	if err != nil {
 		return nil, modernError(err)

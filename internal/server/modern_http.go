@@ -223,10 +223,7 @@ func writeModernJSON(w http.ResponseWriter, resp *jsonrpc.Response) {
 func (ss *Session) cancelByClient(id jsonrpc.ID) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	if f, ok := ss.inflight[id]; ok {
-		f.cancelled = true
-		f.cancel()
-	}
+	ss.cancelLocked(id)
 }
 
 // checkModernHeaders checks the headers the revision requires against the

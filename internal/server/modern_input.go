@@ -230,7 +230,7 @@ func (ss *Session) serveWithInput(ctx context.Context, mc *modernCall, req *json
 		}, nil
 	}
 	mc.round = round
-	result, err := ss.methodHandler(req.Method)(ctx, req)
+	result, err := ss.handle(ctx, req)
 
 	round.mu.Lock()
 	defer round.mu.Unlock()

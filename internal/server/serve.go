@@ -40,8 +40,13 @@ func (o *streamOut) raw(ctx context.Context, b []byte, _ jsonrpc.ID) error {
 // behind it, running. (A process writing its own stdout is killed by
 // SIGPIPE there; a stdout opened again, see CuttableOutput, is not.)
 func (o *streamOut) wrote(err error) error {
-	if err != nil && errors.Is(err, syscall.EPIPE) && o.gone.CompareAndSwap(nil, &err) {
-		_ = o.st.Close()
+	if err != nil && errors.Is(err, syscall.EPIPE) {
+		// A copy of its own: the address of err itself would move it to
+		// the heap on every write.
+		gone := err
+		if o.gone.CompareAndSwap(nil, &gone) {
+			_ = o.st.Close()
+		}
 	}
 	return err
 }

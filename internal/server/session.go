@@ -59,12 +59,13 @@ type Session struct {
 	clientCaps  json.RawMessage
 	logLevel    string
 	subs        map[string]bool
-	inflight    map[jsonrpc.ID]*inflight
+	inflight    map[jsonrpc.ID]inflight
+	inflightSeq uint64 // the last inflight.seq given
 	pending     map[jsonrpc.ID]chan *jsonrpc.Response
 	received    []jsonrpc.Message
 	problems    []error
 	cancelled   []jsonrpc.ID
-	changed     chan struct{} // closed and replaced whenever received or cancelled grows, inflight shrinks or a place or answer is freed
+	changed     chan struct{} // made by changedLocked for a waiter; closed and cleared whenever received or cancelled grows, inflight shrinks or a place or answer is freed
 	ended       bool
 	running     int         // pieces of work (goWork) not yet finished
 	parked      int         // workers owed a piece of work on next
@@ -88,9 +89,23 @@ type Session struct {
 	tasks taskTable
 }
 
+// inflight is a request whose handler runs. It is kept by value (one
+// allocation fewer a request); seq tells a request's own entry from that
+// of another request that reused its id.
 type inflight struct {
 	cancel    context.CancelFunc
+	seq       uint64
 	cancelled bool
+}
+
+// cancelLocked marks the request id cancelled by the client and ends its
+// handler's ctx.
+func (ss *Session) cancelLocked(id jsonrpc.ID) {
+	if f, ok := ss.inflight[id]; ok {
+		f.cancelled = true
+		ss.inflight[id] = f
+		f.cancel()
+	}
 }
 
 type relatedKey struct{}
@@ -98,7 +113,22 @@ type relatedKey struct{}
 // withRelated marks ctx as working on behalf of the client request id, so
 // that what is sent under it travels with that request's reply.
 func withRelated(ctx context.Context, id jsonrpc.ID) context.Context {
-	return context.WithValue(ctx, relatedKey{}, id)
+	return &relatedCtx{Context: ctx, id: id}
+}
+
+// relatedCtx is context.WithValue(ctx, relatedKey{}, id) in one
+// allocation: WithValue would box the id in a second one, for every
+// request, while the id is looked up only when something is sent.
+type relatedCtx struct {
+	context.Context
+	id jsonrpc.ID
+}
+
+func (c *relatedCtx) Value(key any) any {
+	if _, ok := key.(relatedKey); ok {
+		return c.id
+	}
+	return c.Context.Value(key)
 }
 
 func relatedID(ctx context.Context) jsonrpc.ID {
@@ -121,9 +151,8 @@ func (s *Server) newSession(out outbound, track bool) (*Session, error) {
 		initialized: make(chan struct{}),
 		inputEnded:  make(chan struct{}),
 		subs:        map[string]bool{},
-		inflight:    map[jsonrpc.ID]*inflight{},
+		inflight:    map[jsonrpc.ID]inflight{},
 		pending:     map[jsonrpc.ID]chan *jsonrpc.Response{},
-		changed:     make(chan struct{}),
 		next:        make(chan func()),
 	}
 	ss.ctx = context.WithValue(ctx, sessionKey{}, ss)
@@ -157,7 +186,7 @@ func (ss *Session) drain() {
 	defer timer.Stop()
 	for {
 		ss.mu.Lock()
-		n, changed := len(ss.inflight), ss.changed
+		n, changed := len(ss.inflight), ss.changedLocked()
 		ss.mu.Unlock()
 		if n == 0 {
 			return
@@ -274,7 +303,7 @@ func (ss *Session) WaitReceived(ctx context.Context, method string) (jsonrpc.Mes
 				return m, nil
 			}
 		}
-		changed := ss.changed
+		changed := ss.changedLocked()
 		ss.mu.Unlock()
 		select {
 		case <-changed:
@@ -306,9 +335,22 @@ func (ss *Session) record(m jsonrpc.Message) {
 	ss.mu.Unlock()
 }
 
+// signalLocked wakes whoever waits on changedLocked's channel. With
+// nobody waiting, the usual case, it makes nothing: a channel made for
+// every finished request was a gateway call's allocation for nobody.
 func (ss *Session) signalLocked() {
-	close(ss.changed)
-	ss.changed = make(chan struct{})
+	if ss.changed != nil {
+		close(ss.changed)
+		ss.changed = nil
+	}
+}
+
+// changedLocked returns a channel that the next signalLocked closes.
+func (ss *Session) changedLocked() chan struct{} {
+	if ss.changed == nil {
+		ss.changed = make(chan struct{})
+	}
+	return ss.changed
 }
 
 // Cancelled returns the ids of the client's requests that the client
@@ -326,7 +368,7 @@ func (ss *Session) WaitCancelled(ctx context.Context, id jsonrpc.ID) error {
 	for {
 		ss.mu.Lock()
 		found := slices.Contains(ss.cancelled, id)
-		changed := ss.changed
+		changed := ss.changedLocked()
 		ss.mu.Unlock()
 		if found {
 			return nil
@@ -520,10 +562,7 @@ func (ss *Session) receiveNotification(n *jsonrpc.Notification) {
 			return
 		}
 		ss.mu.Lock()
-		if f, ok := ss.inflight[p.RequestID]; ok {
-			f.cancelled = true
-			f.cancel()
-		}
+		ss.cancelLocked(p.RequestID)
 		ss.mu.Unlock()
 	}
 }
@@ -561,11 +600,14 @@ func (ss *Session) receiveRequest(rctx context.Context, req *jsonrpc.Request) {
 		return
 	}
 
-	ctx, cancel := context.WithCancel(withRelated(ss.ctx, req.ID))
+	cctx, cancel := context.WithCancel(ss.ctx)
+	ctx := withRelated(cctx, req.ID)
+	// With handler nil, the request goes to serveModern or handle, called
+	// directly (a method value would be an allocation per request).
 	var handler func(context.Context, *jsonrpc.Request) (any, error)
+	modern := ss.isModern(req)
 	switch {
-	case ss.isModern(req):
-		handler = ss.serveModern
+	case modern:
 	case req.Method == "ping":
 		handler = func(context.Context, *jsonrpc.Request) (any, error) { return nil, nil }
 	case req.Method == "initialize":
@@ -576,21 +618,29 @@ func (ss *Session) receiveRequest(rctx context.Context, req *jsonrpc.Request) {
 		if !ss.isInitialized() {
 			err := jsonrpc.NewError(jsonrpc.CodeInvalidRequest, fmt.Sprintf("%s before initialize: the first request must be initialize", req.Method))
 			handler = func(context.Context, *jsonrpc.Request) (any, error) { return nil, err }
-		} else {
-			handler = ss.methodHandler(req.Method)
 		}
 	}
 	ss.mu.Lock()
-	f := &inflight{cancel: cancel}
+	ss.inflightSeq++
+	seq := ss.inflightSeq
 	if _, dup := ss.inflight[req.ID]; !dup {
-		ss.inflight[req.ID] = f
+		ss.inflight[req.ID] = inflight{cancel: cancel, seq: seq}
 	}
 	ss.mu.Unlock()
 	started := ss.goWork(func() {
 		defer cancel()
-		result, err := handler(ctx, req)
+		var result any
+		var err error
+		switch {
+		case handler != nil:
+			result, err = handler(ctx, req)
+		case modern:
+			result, err = ss.serveModern(ctx, req)
+		default:
+			result, err = ss.handle(ctx, req)
+		}
 		ss.mu.Lock()
-		if !f.cancelled {
+		if f, ok := ss.inflight[req.ID]; !ok || f.seq != seq || !f.cancelled {
 			ss.writing++
 			ss.mu.Unlock()
 			ss.respond(req, tool, result, err)
@@ -601,7 +651,7 @@ func (ss *Session) receiveRequest(rctx context.Context, req *jsonrpc.Request) {
 		}
 		// Only now is the request finished: a session draining after the
 		// client's input ended waits for the response to be written.
-		if ss.inflight[req.ID] == f {
+		if f, ok := ss.inflight[req.ID]; ok && f.seq == seq {
 			delete(ss.inflight, req.ID)
 		}
 		ss.leaveLocked()
