@@ -33,11 +33,15 @@ func upstreamChild() *transport.Command {
 
 // benchGateway starts a gateway over the child, which it reaches in the
 // era that version pins ("" for the client's default, the 2026-07-28 era
-// against this child).
+// against this child). It relays the upstream's questions to the host, as
+// `mcpwire serve` does, so that each call is tracked for the relay.
 func benchGateway(b *testing.B, version string) *Gateway {
 	child := upstreamChild()
+	relay := &Relay{}
+	client := &mcp.ClientOptions{}
+	relay.Apply(client)
 	m := manager.NewServers([]*config.Server{{Name: "up", Type: config.TypeStdio, Command: "child", Enabled: true, ProtocolVersion: version}},
-		&manager.Options{DisableCache: true, Dial: func(context.Context, *config.Server) (transport.Transport, error) { return child, nil }})
+		&manager.Options{DisableCache: true, Client: client, Dial: func(context.Context, *config.Server) (transport.Transport, error) { return child, nil }})
 	b.Cleanup(func() { _ = m.Close() })
 	if _, err := m.Start(b.Context()); err != nil {
 		b.Fatal(err)
@@ -45,7 +49,7 @@ func benchGateway(b *testing.B, version string) *Gateway {
 	if _, err := m.WaitSettled(b.Context()); err != nil {
 		b.Fatal(err)
 	}
-	g, err := New(m, nil)
+	g, err := New(m, &Options{Relay: relay})
 	if err != nil {
 		b.Fatal(err)
 	}

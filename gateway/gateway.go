@@ -274,6 +274,16 @@ func coreTool(name string, t mcp.Tool) (server.Tool, error) {
 	return st, nil
 }
 
+// routedCall is what a routed tools/call needs besides the request, in
+// one allocation rather than one each: the hooks' view of the call and
+// their ends, the upstream call's options, the upstream's raw result.
+type routedCall struct {
+	call     Call
+	observed observedCall
+	opts     mcp.CallOptions
+	upRaw    seam.RawToolResult
+}
+
 // callTool routes one tools/call to its server. Progress from the server
 // goes back to the host under the host's token; the host's cancellation
 // ends ctx, which cancels the upstream call. A server that is down or
@@ -286,21 +296,21 @@ func (g *Gateway) callTool(ctx context.Context, req *server.ToolRequest) (*serve
 	if !ok {
 		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, fmt.Sprintf("unknown tool %q", req.Name))
 	}
-	call := &Call{Server: r.server, Tool: r.tool, Host: hostOf(req.Session), Arguments: req.Arguments, Meta: req.Meta}
-	upCtx, observed := g.startCall(ctx, call)
-	opts := &mcp.CallOptions{Meta: call.UpstreamMeta, OnProgress: func(_ context.Context, p mcp.ProgressNotification) {
+	rc := &routedCall{call: Call{Server: r.server, Tool: r.tool, Host: hostOf(req.Session), Arguments: req.Arguments, Meta: req.Meta}}
+	call := &rc.call
+	upCtx := g.startCall(ctx, call, &rc.observed)
+	rc.opts = mcp.CallOptions{Meta: call.UpstreamMeta, OnProgress: func(_ context.Context, p mcp.ProgressNotification) {
 		var total float64
 		if p.Total != nil {
 			total = *p.Total
 		}
 		_ = req.Progress(ctx, p.Progress, total, p.Message)
 	}}
-	upCtx, hc, done := g.track(upCtx, req.Session, r.server)
-	defer done()
-	var upRaw seam.RawToolResult
-	upCtx = seam.WithRawToolResult(upCtx, &upRaw)
-	res, err := g.m.CallServerTool(upCtx, r.server, r.tool, req.Arguments, opts)
-	observed.finish(ctx, res, err, hc.askedOnRetry(), g.redact)
+	upCtx, hc := g.track(upCtx, req.Session, r.server)
+	defer g.untrack(r.server, hc)
+	upCtx = seam.WithRawToolResult(upCtx, &rc.upRaw)
+	res, err := g.m.CallServerTool(upCtx, r.server, r.tool, req.Arguments, &rc.opts)
+	rc.observed.finish(ctx, res, err, hc.askedOnRetry(), g.redact)
 	if err != nil {
 		var je *jsonrpc.Error
 		if errors.As(err, &je) {
@@ -311,7 +321,7 @@ func (g *Gateway) callTool(ctx context.Context, req *server.ToolRequest) (*serve
 		}
 		return nil, err
 	}
-	if out, ok := passOn(upRaw.Bytes); ok {
+	if out, ok := passOn(rc.upRaw.Bytes); ok {
 		return server.RawToolResult(out), nil
 	}
 	delete(res.Meta, server.MetaServerInfo) // the gateway speaks for itself

@@ -72,11 +72,17 @@ type CallHook func(ctx context.Context, c *Call) (context.Context, func(*CallEnd
 type observedCall struct {
 	start time.Time
 	ends  []func(*CallEnd)
+	// endsBuf holds ends for up to two hooks (the audit log and the
+	// metrics) without an allocation of its own.
+	endsBuf [2]func(*CallEnd)
+	end     CallEnd
 }
 
-// startCall runs the hooks before a routed call.
-func (g *Gateway) startCall(ctx context.Context, c *Call) (context.Context, *observedCall) {
-	oc := &observedCall{start: time.Now()}
+// startCall runs the hooks before a routed call, recording in oc what
+// finish needs.
+func (g *Gateway) startCall(ctx context.Context, c *Call, oc *observedCall) context.Context {
+	oc.start = time.Now()
+	oc.ends = oc.endsBuf[:0]
 	for _, h := range g.hooks {
 		next, end := h(ctx, c)
 		if next != nil {
@@ -86,7 +92,7 @@ func (g *Gateway) startCall(ctx context.Context, c *Call) (context.Context, *obs
 			oc.ends = append(oc.ends, end)
 		}
 	}
-	return ctx, oc
+	return ctx
 }
 
 // finish tells the hooks how the call ended.
@@ -95,7 +101,8 @@ func (oc *observedCall) finish(ctx context.Context, res *mcp.CallToolResult, err
 	if len(oc.ends) == 0 {
 		return
 	}
-	end := &CallEnd{Duration: time.Since(oc.start), Outcome: OutcomeOK}
+	end := &oc.end
+	*end = CallEnd{Duration: time.Since(oc.start), Outcome: OutcomeOK}
 	switch {
 	case asked:
 		end.Outcome = OutcomeInputRequired

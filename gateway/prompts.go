@@ -32,8 +32,8 @@ func (g *Gateway) getPrompt(ctx context.Context, ss *server.Session, params json
 	if !ok {
 		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, fmt.Sprintf("prompts/get: unknown prompt %q", p.Name))
 	}
-	ctx, _, done := g.track(ctx, ss, r.server)
-	defer done()
+	ctx, hc := g.track(ctx, ss, r.server)
+	defer g.untrack(r.server, hc)
 	c, err := g.m.Client(ctx, r.server)
 	if err != nil {
 		return nil, g.upstreamError(r.server, err)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -155,38 +156,42 @@ type hostCall struct {
 // host; nil (no relay) never did.
 func (hc *hostCall) askedOnRetry() bool { return hc != nil && hc.asked.Load() }
 
-// track records a host's request to serverName until done is called. The
+// track records a host's request to serverName until untrack is called. The
 // returned ctx is the request's, cancelled also by a relay that hands the
 // host's answer to a retry. Only a relay looks the requests up: without
 // one, nothing is recorded and ctx is returned as is (a context, a lock
 // and a list entry per call saved, bench/NOTES.md "The gateway").
-func (g *Gateway) track(ctx context.Context, ss *server.Session, serverName string) (context.Context, *hostCall, func()) {
+func (g *Gateway) track(ctx context.Context, ss *server.Session, serverName string) (context.Context, *hostCall) {
 	if g.relay == nil {
-		return ctx, nil, noop
+		return ctx, nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	hc := &hostCall{ctx: ctx, cancel: cancel, ss: ss}
 	g.callMu.Lock()
 	g.calls[serverName] = append(g.calls[serverName], hc)
 	g.callMu.Unlock()
-	return ctx, hc, func() {
-		cancel()
-		g.callMu.Lock()
-		defer g.callMu.Unlock()
-		list := g.calls[serverName]
-		for i, c := range list {
-			if c == hc {
-				g.calls[serverName] = append(list[:i:i], list[i+1:]...)
-				break
-			}
-		}
-		if len(g.calls[serverName]) == 0 {
-			delete(g.calls, serverName)
-		}
-	}
+	return ctx, hc
 }
 
-func noop() {}
+// untrack ends what track started (nothing for a nil hc). The list is
+// changed in place: every look at it holds callMu.
+func (g *Gateway) untrack(serverName string, hc *hostCall) {
+	if hc == nil {
+		return
+	}
+	hc.cancel()
+	g.callMu.Lock()
+	defer g.callMu.Unlock()
+	list := g.calls[serverName]
+	if i := slices.Index(list, hc); i >= 0 {
+		list = slices.Delete(list, i, i+1)
+	}
+	if len(list) == 0 {
+		delete(g.calls, serverName)
+		return
+	}
+	g.calls[serverName] = list
+}
 
 func (g *Gateway) latestCall(serverName string) *hostCall {
 	g.callMu.Lock()

@@ -168,8 +168,8 @@ func (g *Gateway) readResource(ctx context.Context, ss *server.Session, params j
 	if !ok {
 		return nil, server.ResourceNotFound(uri)
 	}
-	ctx, _, done := g.track(ctx, ss, r.server)
-	defer done()
+	ctx, hc := g.track(ctx, ss, r.server)
+	defer g.untrack(r.server, hc)
 	c, err := g.m.Client(ctx, r.server)
 	if err != nil {
 		return nil, g.upstreamError(r.server, err)
