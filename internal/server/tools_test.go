@@ -241,3 +241,70 @@ func TestRequestsInFlightAreAnsweredAfterTheClientStopsSending(t *testing.T) {
 		t.Errorf("Serve: %v", err)
 	}
 }
+
+// TestCancelWithAReusedIDEndsTheFirstCallOnly sends two calls with one id
+// while the first still runs, as a faulty client might. The cancellation
+// names the id, which the session keeps for the first call: that one ends
+// without a response, and the second, which never had the id's entry,
+// answers under the id, here while the first is still giving up. (The
+// session keeps its requests by value with a sequence number; this checks
+// that each call still tells its own entry from the other's.)
+func TestCancelWithAReusedIDEndsTheFirstCallOnly(t *testing.T) {
+	s := NewServer(nil)
+	started := make(chan string, 2)
+	firstCancelled, firstGo, secondGo := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	s.AddTool(Tool{Name: "wait"}, func(ctx context.Context, tr *ToolRequest) (*ToolResult, error) {
+		var args struct{ Tag string }
+		_ = json.Unmarshal(tr.Arguments, &args)
+		started <- args.Tag
+		if args.Tag == "first" {
+			<-ctx.Done()
+			close(firstCancelled)
+			<-firstGo
+			return nil, ctx.Err()
+		}
+		<-secondGo
+		return TextResult(args.Tag), nil
+	})
+	c, done := pipeClient(t, s)
+	c.initialize(LatestProtocolVersion)
+	c.sendRaw(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"wait","arguments":{"tag":"first"}}}`)
+	if tag := <-started; tag != "first" {
+		t.Fatalf("started %q first", tag)
+	}
+	c.sendRaw(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"wait","arguments":{"tag":"second"}}}`)
+	if tag := <-started; tag != "second" {
+		t.Fatalf("started %q second", tag)
+	}
+	c.notify(jsonrpc.MethodCancelled, map[string]any{"requestId": 7, "reason": "test"})
+	<-firstCancelled
+	close(secondGo)
+	r := c.await(jsonrpc.Int64ID(7))
+	if r.Error != nil || !strings.Contains(string(r.Result), `"second"`) {
+		t.Fatalf("the answer under id 7: %s %v, want the second call's", r.Result, r.Error)
+	}
+	close(firstGo)
+	ss := s.Sessions()[0]
+	ctx, cancel := context.WithTimeout(context.Background(), safetyNet)
+	defer cancel()
+	if err := ss.WaitCancelled(ctx, jsonrpc.Int64ID(7)); err != nil {
+		t.Fatal(err)
+	}
+	if got := ss.Cancelled(); !slices.Equal(got, []jsonrpc.ID{jsonrpc.Int64ID(7)}) {
+		t.Errorf("Cancelled() = %v, want [7] once", got)
+	}
+	c.call("ping", nil)
+	_ = c.w.Close()
+	for {
+		m, ok := c.next()
+		if !ok {
+			break
+		}
+		if r, isResp := m.(*jsonrpc.Response); isResp && r.ID == jsonrpc.Int64ID(7) {
+			t.Errorf("a second answer under id 7: %#v", r)
+		}
+	}
+	if err := done.wait(t); err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+}
