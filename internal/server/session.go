@@ -118,7 +118,9 @@ func withRelated(ctx context.Context, id jsonrpc.ID) context.Context {
 
 // relatedCtx is context.WithValue(ctx, relatedKey{}, id) in one
 // allocation: WithValue would box the id in a second one, for every
-// request, while the id is looked up only when something is sent.
+// request. The value under relatedKey is the *relatedCtx itself, so that
+// looking the id up (for every progress notification) boxes nothing
+// either.
 type relatedCtx struct {
 	context.Context
 	id jsonrpc.ID
@@ -126,14 +128,16 @@ type relatedCtx struct {
 
 func (c *relatedCtx) Value(key any) any {
 	if _, ok := key.(relatedKey); ok {
-		return c.id
+		return c
 	}
 	return c.Context.Value(key)
 }
 
 func relatedID(ctx context.Context) jsonrpc.ID {
-	id, _ := ctx.Value(relatedKey{}).(jsonrpc.ID)
-	return id
+	if c, ok := ctx.Value(relatedKey{}).(*relatedCtx); ok {
+		return c.id
+	}
+	return jsonrpc.ID{}
 }
 
 // newSession registers a session; with track, it also counts one serving
