@@ -13,6 +13,19 @@ type toolCallParams struct {
 	Arguments json.RawMessage `json:"arguments"`
 	Meta      json.RawMessage `json:"_meta"`
 	Task      json.RawMessage `json:"task"`
+	// nameBytes is the name as the fast walk found it (plain, valid
+	// UTF-8), with Name left empty: the caller looks the tool up by these
+	// bytes and takes the registered tool's own string, rather than
+	// making one for every call.
+	nameBytes []byte
+}
+
+// name is the tool's name however it was decoded.
+func (p *toolCallParams) name() string {
+	if p.nameBytes != nil {
+		return string(p.nameBytes)
+	}
+	return p.Name
 }
 
 // decodeToolCall reads the params of tools/call, and the progress token
@@ -59,8 +72,8 @@ func fastToolCall(params []byte, p *toolCallParams) bool {
 	return eachMember(params, func(key, v []byte) bool {
 		switch string(key) {
 		case "name":
-			s, ok := plainString(v)
-			p.Name = s
+			b, ok := plainStringBytes(v)
+			p.Name, p.nameBytes = "", b
 			return ok
 		case "arguments":
 			p.Arguments = v
@@ -130,15 +143,16 @@ func eachMember(b []byte, fn func(key, v []byte) bool) bool {
 	})
 }
 
-// plainString returns the JSON string v holds when it needs no decoding:
-// no escape and valid UTF-8 (encoding/json would replace invalid bytes).
-func plainString(v []byte) (string, bool) {
+// plainStringBytes returns the bytes of the JSON string v holds when it
+// needs no decoding: no escape and valid UTF-8 (encoding/json would
+// replace invalid bytes). They are v's own, never nil when ok.
+func plainStringBytes(v []byte) ([]byte, bool) {
 	if len(v) < 2 || v[0] != '"' {
-		return "", false
+		return nil, false
 	}
 	end := jsonscan.PlainRun(v, 1)
 	if end != len(v)-1 || !utf8.Valid(v[1:end]) {
-		return "", false
+		return nil, false
 	}
-	return string(v[1:end]), true
+	return v[1:end:end], true
 }

@@ -23,7 +23,7 @@ func sameToolCall(t *testing.T, params string) {
 	if err != nil {
 		return
 	}
-	if got.Name != want.Name || !bytes.Equal(got.Arguments, want.Arguments) || !bytes.Equal(got.Meta, want.Meta) ||
+	if got.name() != want.name() || !bytes.Equal(got.Arguments, want.Arguments) || !bytes.Equal(got.Meta, want.Meta) ||
 		!bytes.Equal(got.Task, want.Task) || !bytes.Equal(gotTok, wantTok) {
 		t.Fatalf("%q: got %+v token %s, encoding/json %+v token %s", params, got, gotTok, want, wantTok)
 	}
@@ -62,7 +62,7 @@ func TestDecodeToolCallAgreesWithEncodingJSON(t *testing.T) {
 	}
 	// The usual shape takes the fast walk, not the fallback.
 	var p toolCallParams
-	if !fastToolCall([]byte(`{"name":"up__echo","arguments":{},"_meta":{"progressToken":1}}`), &p) || p.Name != "up__echo" {
+	if !fastToolCall([]byte(`{"name":"up__echo","arguments":{},"_meta":{"progressToken":1}}`), &p) || p.name() != "up__echo" {
 		t.Fatalf("the common shape fell back to encoding/json: %+v", p)
 	}
 	if fastToolCall([]byte(`{"NAME":"x"}`), &p) {

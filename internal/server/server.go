@@ -375,6 +375,16 @@ func (s *Server) indexToolsLocked() {
 }
 
 // toolLocked returns the registered tool of that name.
+// toolLockedBytes is toolLocked for a name in bytes; the map lookup makes
+// no string of them.
+func (s *Server) toolLockedBytes(name []byte) (toolEntry, bool) {
+	i, ok := s.toolIndex[string(name)]
+	if !ok {
+		return toolEntry{}, false
+	}
+	return s.tools[i], true
+}
+
 func (s *Server) toolLocked(name string) (toolEntry, bool) {
 	i, ok := s.toolIndex[name]
 	if !ok {

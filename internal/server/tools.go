@@ -58,11 +58,18 @@ func (ss *Session) callTool(ctx context.Context, req *jsonrpc.Request) (any, err
 	}
 	s := ss.srv
 	s.mu.Lock()
-	entry, ok := s.toolLocked(p.Name)
+	var entry toolEntry
+	var ok bool
+	if p.nameBytes != nil {
+		entry, ok = s.toolLockedBytes(p.nameBytes)
+	} else {
+		entry, ok = s.toolLocked(p.Name)
+	}
 	s.mu.Unlock()
 	if !ok {
-		return nil, invalidParams("tools/call: unknown tool %q", p.Name)
+		return nil, invalidParams("tools/call: unknown tool %q", p.name())
 	}
+	p.Name = entry.tool.Name // the same string, made once when the tool was added
 	h := entry.handler
 	args := p.Arguments
 	if len(args) == 0 || string(args) == "null" {
