@@ -308,6 +308,10 @@ func (g *Gateway) callTool(ctx context.Context, req *server.ToolRequest) (*serve
 	}}
 	upCtx, hc := g.track(upCtx, req.Session, r.server)
 	defer g.untrack(r.server, hc)
+	// The result is passed on as the upstream sent it: its texts need
+	// only be checked, not made into strings (an error's are, for the
+	// hooks).
+	rc.upRaw.Skim = true
 	upCtx = seam.WithRawToolResult(upCtx, &rc.upRaw)
 	res, err := g.m.CallServerTool(upCtx, r.server, r.tool, req.Arguments, &rc.opts)
 	rc.observed.finish(ctx, res, err, hc.askedOnRetry(), g.redact)
@@ -323,6 +327,15 @@ func (g *Gateway) callTool(ctx context.Context, req *server.ToolRequest) (*serve
 	}
 	if out, ok := passOn(rc.upRaw.Bytes); ok {
 		return server.RawToolResult(out), nil
+	}
+	if rc.upRaw.Skimmed {
+		// Not expected: what the skim takes (plain member names, each
+		// once), passOn takes too. Should it not, the result is encoded
+		// from a decoding of its own, which the skim left undone.
+		res = &mcp.CallToolResult{}
+		if err := json.Unmarshal(rc.upRaw.Bytes, res); err != nil {
+			return nil, fmt.Errorf("server %q tool %q: decoding its result: %w", r.server, r.tool, err)
+		}
 	}
 	delete(res.Meta, server.MetaServerInfo) // the gateway speaks for itself
 	raw, err := json.Marshal(res)

@@ -135,6 +135,9 @@ type scanner struct {
 	// as fillTexts unescapes them (see decodeUncheckedText); refused says
 	// one was not valid.
 	checking, refused bool
+	// skim: the texts are checked as text does, but neither kept nor
+	// made into strings, and no blocks are made (see rawCallToolResult).
+	skim bool
 	// The texts noted: the first (the common result has one block) in a
 	// field of its own, so that noting it allocates nothing; the others
 	// in more.
@@ -232,7 +235,9 @@ func (d *scanner) textBlocks() ([]Content, bool) {
 			}
 			break
 		}
-		blocks = append(blocks, Content{Type: typ, Text: text})
+		if !d.skim {
+			blocks = append(blocks, Content{Type: typ, Text: text})
+		}
 		if d.consume(',') {
 			continue
 		}
@@ -318,6 +323,9 @@ func (d *scanner) text() (string, bool) {
 	if !utf8.Valid(raw) { // escapes are ASCII: raw is valid iff the text is
 		return "", false
 	}
+	if d.skim {
+		return "", knownEscapes(raw)
+	}
 	if escapes == 0 {
 		return string(raw), true
 	}
@@ -338,6 +346,21 @@ func (d *scanner) text() (string, bool) {
 		raw = raw[k+2:]
 	}
 	return b.String(), true
+}
+
+// knownEscapes reports whether every escape in raw, a string's bytes
+// between its quotes, is one that text unescapes.
+func knownEscapes(raw []byte) bool {
+	for {
+		k := bytes.IndexByte(raw, '\\')
+		if k < 0 {
+			return true
+		}
+		if unescaped(raw[k+1]) == 0 {
+			return false
+		}
+		raw = raw[k+2:]
+	}
 }
 
 // decodeResult decodes a call's result into out, taking the one-pass
@@ -397,6 +420,18 @@ type rawCallToolResult struct {
 }
 
 func (r *rawCallToolResult) decode(raw []byte, checked bool) error {
+	if r.dst.Skim && checked {
+		// The walk of the one-pass decoder, accepting exactly what it
+		// accepts, with nothing made: a result that is not an error is
+		// passed on as it came (an error's text is read by the caller).
+		var res CallToolResult
+		d := scanner{b: raw, skim: true}
+		if d.textResult(&res, true) && !res.IsError {
+			*r.res = res
+			r.dst.Bytes, r.dst.Skimmed = raw, true
+			return nil
+		}
+	}
 	if !decodeTextResultMeta(raw, r.res, false, checked) {
 		if err := json.Unmarshal(raw, r.res); err != nil {
 			return err

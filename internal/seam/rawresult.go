@@ -15,6 +15,13 @@ type RawToolResult struct {
 	// the result decoded and passed its checks; nil if the call took
 	// another route (a task, an error) or failed.
 	Bytes []byte
+	// Skim, set by the caller, asks the client to only check a result
+	// of the common shape (text blocks, isError false), which the
+	// caller passes on as Bytes without reading its content, rather than
+	// decode its texts into strings. Skimmed reports that it did: the
+	// decoded result then has no Content, and a caller that needs it
+	// decodes Bytes itself.
+	Skim, Skimmed bool
 }
 
 type rawToolResultKey struct{}
