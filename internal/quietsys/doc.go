@@ -15,9 +15,12 @@
 //
 // A read or write made this way on a descriptor in blocking mode would
 // hold its processor, and stop the process at the next collection, for as
-// long as it waits; so Read and Write ask the descriptor's mode at every
-// call (a cheap fcntl, itself made quietly) and go through the scheduler
-// when it is blocking.
+// long as it waits. So Read and Write use preadv2 and pwritev2 with
+// RWF_NOWAIT, which refuse to wait whatever the descriptor's mode (pipes
+// take the flag on Linux 6 kernels; older ones refuse it with
+// EOPNOTSUPP). Where the kernel does not take them, Read and Write ask
+// the descriptor's mode at every call (an fcntl, itself made quietly) and
+// go through the scheduler when it is blocking.
 //
 // Linux only; elsewhere the package is empty and its callers read and
 // write as the os package does.

@@ -38,7 +38,9 @@ func nonBlockingPipe(t *testing.T) (r, w *os.File, rfd, wfd int) {
 	return r, w, rfd, wfd
 }
 
-func TestReadWriteReadable(t *testing.T) {
+func TestReadWriteReadable(t *testing.T) { bothPaths(t, testReadWriteReadable) }
+
+func testReadWriteReadable(t *testing.T) {
 	_, w, rfd, wfd := nonBlockingPipe(t)
 	buf := make([]byte, 16)
 	if Readable(rfd) {
@@ -70,7 +72,9 @@ func TestReadWriteReadable(t *testing.T) {
 
 // A full pipe takes what fits and then refuses with EAGAIN: Write never
 // waits, which is what makes it safe to make without the scheduler.
-func TestWriteNeverWaits(t *testing.T) {
+func TestWriteNeverWaits(t *testing.T) { bothPaths(t, testWriteNeverWaits) }
+
+func testWriteNeverWaits(t *testing.T) {
 	_, _, _, wfd := nonBlockingPipe(t)
 	chunk := make([]byte, 1<<16)
 	total := 0
@@ -90,7 +94,9 @@ func TestWriteNeverWaits(t *testing.T) {
 	t.Fatalf("wrote %d bytes into a pipe without EAGAIN", total)
 }
 
-func TestBadDescriptor(t *testing.T) {
+func TestBadDescriptor(t *testing.T) { bothPaths(t, testBadDescriptor) }
+
+func testBadDescriptor(t *testing.T) {
 	if _, err := Read(-1, make([]byte, 1)); !errors.Is(err, syscall.EBADF) {
 		t.Errorf("Read(-1) = %v, want EBADF", err)
 	}
@@ -99,12 +105,51 @@ func TestBadDescriptor(t *testing.T) {
 	}
 }
 
-// A descriptor put back in blocking mode (as os.File.Fd does) is read
-// and written through the scheduler: a read that waits must not hold its
-// processor. With one processor, a read held that way would keep the
-// writing goroutine from ever running.
-func TestBlockingDescriptorGoesThroughTheScheduler(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+// A descriptor put back in blocking mode (as os.File.Fd does) never holds
+// its processor while a read waits: RWF_NOWAIT makes the read give EAGAIN,
+// and without it the read goes through the scheduler. With one processor,
+// a read held in the kernel would keep the writing goroutine from ever
+// running, and the test would hang.
+func TestBlockingDescriptorNeverHoldsTheProcessor(t *testing.T) {
+	bothPaths(t, func(t *testing.T) {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+		_, _, rfd, wfd := nonBlockingPipe(t)
+		if err := syscall.SetNonblock(rfd, false); err != nil {
+			t.Fatal(err)
+		}
+		if err := syscall.SetNonblock(wfd, false); err != nil {
+			t.Fatal(err)
+		}
+		if nonBlockingFD(rfd) || nonBlockingFD(-1) {
+			t.Fatal("a blocking descriptor, or a bad one, taken for non-blocking")
+		}
+		wrote := make(chan error, 1)
+		go func() {
+			_, err := Write(wfd, []byte("late"))
+			wrote <- err
+		}()
+		buf := make([]byte, 8)
+		for {
+			n, err := Read(rfd, buf) // the goroutine above writes
+			if errors.Is(err, syscall.EAGAIN) {
+				runtime.Gosched()
+				continue
+			}
+			if err != nil || string(buf[:n]) != "late" {
+				t.Fatalf("Read = %q, %v", buf[:n], err)
+			}
+			break
+		}
+		if err := <-wrote; err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// Where the kernel takes RWF_NOWAIT for pipes, a read or a write that
+// would wait refuses with EAGAIN even in blocking mode, and that without
+// asking the mode first.
+func TestNowaitRefusesToWait(t *testing.T) {
 	_, _, rfd, wfd := nonBlockingPipe(t)
 	if err := syscall.SetNonblock(rfd, false); err != nil {
 		t.Fatal(err)
@@ -112,20 +157,37 @@ func TestBlockingDescriptorGoesThroughTheScheduler(t *testing.T) {
 	if err := syscall.SetNonblock(wfd, false); err != nil {
 		t.Fatal(err)
 	}
-	if nonBlockingFD(rfd) || nonBlockingFD(-1) {
-		t.Fatal("a blocking descriptor, or a bad one, taken for non-blocking")
+	buf := make([]byte, 1<<16)
+	_, err, ok := nowaitIO(sysPreadv2, rfd, buf)
+	if !ok {
+		t.Skip("this kernel does not take RWF_NOWAIT for pipes")
 	}
-	wrote := make(chan error, 1)
-	go func() {
-		_, err := Write(wfd, []byte("late"))
-		wrote <- err
-	}()
-	buf := make([]byte, 8)
-	n, err := Read(rfd, buf) // waits for the goroutine above
-	if err != nil || string(buf[:n]) != "late" {
-		t.Fatalf("Read = %q, %v", buf[:n], err)
+	if !errors.Is(err, syscall.EAGAIN) {
+		t.Fatalf("read of an empty blocking pipe: %v, want EAGAIN", err)
 	}
-	if err := <-wrote; err != nil {
-		t.Fatal(err)
+	for range 64 {
+		_, err, ok := nowaitIO(sysPwritev2, wfd, buf)
+		if !ok {
+			t.Fatal("pwritev2 refused RWF_NOWAIT where preadv2 took it")
+		}
+		if errors.Is(err, syscall.EAGAIN) {
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
+	t.Fatal("filled a blocking pipe without EAGAIN")
+}
+
+// bothPaths runs test with RWF_NOWAIT as this kernel has it, then as on
+// a kernel without it (the mode asked at every call).
+func bothPaths(t *testing.T, test func(t *testing.T)) {
+	t.Run("as-is", test)
+	t.Run("mode-checked", func(t *testing.T) {
+		old := nowaitOff.Load()
+		nowaitOff.Store(true)
+		defer nowaitOff.Store(old)
+		test(t)
+	})
 }
