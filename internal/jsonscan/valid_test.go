@@ -122,3 +122,24 @@ func BenchmarkValid(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSkipQuoted finds the end of a tools/list page the way the codec
+// does for a result it leaves to its decoder, and of a large text.
+func BenchmarkSkipQuoted(b *testing.B) {
+	tool := `{"name":"tool","description":"Tool of the list: reads a file below the given path.","inputSchema":{"type":"object","properties":{"path":{"type":"string","description":"where to start"},"limit":{"type":"integer","minimum":1}},"required":["path"]}}`
+	line := `The quick brown fox jumps over the lazy dog; pack my box with five dozen liquor jugs.\n`
+	for _, c := range []struct{ name, data string }{
+		{"tools", `{"tools":[` + strings.Repeat(tool+",", 999) + tool + `]}`},
+		{"lines", `{"content":[{"type":"text","text":"` + strings.Repeat(line, 12000) + `"}]}`},
+	} {
+		data := []byte(c.data)
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if SkipQuoted(data, 0) != len(data) {
+					b.Fatal("wrong end")
+				}
+			}
+		})
+	}
+}
