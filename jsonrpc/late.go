@@ -9,7 +9,9 @@ import (
 
 // A 16 MB text result was walked twice: the codec checked the frame as
 // JSON, then the MCP client's decoder found the text's escapes again to
-// unescape them (bench/NOTES.md, the seventeenth round). A frame that the
+// unescape them (bench/NOTES.md, the seventeenth round); so was a large
+// tools/list page, checked by the codec and then walked by the page
+// decoder (the twenty-first round). A frame that the
 // stream gives up to the engine (readmode.FrameDecoder) and that is long
 // enough for it to matter is decoded with its "result" left unchecked,
 // when it is a response with a result and nothing else is wrong with it.
@@ -19,8 +21,11 @@ import (
 // out checks it first (checkLate).
 
 // lateMin is the frame length from which a result is left unchecked:
-// below it a second walk costs less than the bookkeeping.
-const lateMin = 1 << 20
+// below it a second walk costs less than the bookkeeping. It is the
+// shortest frame a line stream gives up (jsonl's minLongRead), so that a
+// tools/list page of some hundreds of tools is walked once too (its
+// decoder checks it as it reads; bench/NOTES.md, the twenty-first round).
+const lateMin = 64 << 10
 
 // lateResult is what a Response whose result was left unchecked keeps of
 // its frame, to refuse it as the codec would have.

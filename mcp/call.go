@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/mcpwire/mcpwire/internal/jsonenc"
 	"github.com/mcpwire/mcpwire/internal/latecheck"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
@@ -105,6 +106,15 @@ func cursorParams(cursor string) any {
 	return struct {
 		Cursor string `json:"cursor"`
 	}{cursor}
+}
+
+// encodedCursorParams is cursorParams encoded (nil for none).
+func encodedCursorParams(cursor string) jsonenc.Encoded {
+	if cursor == "" {
+		return nil
+	}
+	b := append(make([]byte, 0, len(cursor)+14), `{"cursor":`...)
+	return append(jsonenc.AppendString(b, cursor), '}')
 }
 
 // maxListPages bounds a listing, so a server that invents a fresh cursor

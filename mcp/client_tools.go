@@ -51,7 +51,13 @@ func (c *Client) ListTools(ctx context.Context) ([]Tool, error) {
 // CallTool.
 func (c *Client) ListToolsPage(ctx context.Context, cursor string) (*ListToolsResult, error) {
 	var res ListToolsResult
-	if err := c.call(ctx, MethodToolsList, cursorParams(cursor), nil, &res); err != nil {
+	params := cursorParams(cursor)
+	if c.modern == nil {
+		// A large page may come unchecked by the codec, to be checked
+		// by the page decoder as it reads it (see call).
+		params = &latecheck.Params{Encoded: encodedCursorParams(cursor)}
+	}
+	if err := c.call(ctx, MethodToolsList, params, nil, &res); err != nil {
 		return nil, err
 	}
 	known := c.learnTools()

@@ -138,6 +138,10 @@ type scanner struct {
 	// skim: the texts are checked as text does, but neither kept nor
 	// made into strings, and no blocks are made (see rawCallToolResult).
 	skim bool
+	// owned: b is the caller's to keep (no one writes to it afterwards),
+	// so plain strings may be made over it (see toolText). A checked b
+	// is owned too.
+	owned bool
 	// The texts noted: the first (the common result has one block) in a
 	// field of its own, so that noting it allocates nothing; the others
 	// in more.
@@ -384,21 +388,31 @@ func decodeResult(raw []byte, out any, checked bool) error {
 	return json.Unmarshal(raw, out)
 }
 
-// decodeUnchecked starts on a tools/call result that the codec left
-// unchecked (latecheck.Params): a text result of the common shape is
+// decodeUnchecked starts on a result that the codec left unchecked
+// (latecheck.Params): a tools/call text result of the common shape is
 // checked while its texts are unescaped in place, one pass over a large
 // text where the codec's check and the unescaping made two
-// (bench/NOTES.md, the seventeenth round); done says it was decoded into
-// out. Any other result is checked whole, and then decoded as one the
-// codec checked. errNotJSON says raw is not valid JSON.
+// (bench/NOTES.md, the seventeenth round); a tools/list page is checked
+// by the page decoder as it reads it, which accepts only valid JSON
+// (FuzzDecodeToolsList), where the codec's check and the decoder's walk
+// made two passes (the twenty-first round). done says it was decoded
+// into out. Any other result is checked whole, and then decoded as one
+// the codec checked. errNotJSON says raw is not valid JSON.
 func decodeUnchecked(raw []byte, out any) (done bool, err error) {
-	if res, ok := out.(*CallToolResult); ok {
+	switch res := out.(type) {
+	case *CallToolResult:
 		d := scanner{b: raw, inPlace: true, checking: true}
 		if d.textResult(res, false) {
 			return true, nil
 		}
 		if d.refused {
 			return false, errNotJSON
+		}
+	case *ListToolsResult:
+		// The page is the caller's own, given up to it by the stream:
+		// its strings may be made over it, as over a checked page.
+		if decodeToolsListOwned(raw, res) {
+			return true, nil
 		}
 	}
 	if !jsonscan.Valid(raw) {

@@ -55,7 +55,7 @@ func (d *scanner) toolText(a *stringArena, tool int, field toolString) (string, 
 		return d.stringValue()
 	case start == end:
 		return "", true
-	case d.checked:
+	case d.owned:
 		return unsafe.String(&d.b[start], end-start), true
 	}
 	a.spans = append(a.spans, stringSpan{tool: uint32(tool), field: field, start: uint32(start), end: uint32(end)})

@@ -36,7 +36,19 @@ var (
 // seam.CheckedResults): values it keeps raw or skips are then skipped, not
 // checked again.
 func decodeToolsList(raw []byte, res *ListToolsResult, checked bool) (ok bool) {
-	d := scanner{b: raw, checked: checked}
+	return scanner{b: raw, checked: checked, owned: checked}.toolsList(res)
+}
+
+// decodeToolsListOwned is decodeToolsList of a page not known to be valid
+// JSON (every value it keeps or skips is checked) that is nonetheless the
+// caller's own: its plain strings are made over it, as a checked page's.
+func decodeToolsListOwned(raw []byte, res *ListToolsResult) (ok bool) {
+	return scanner{b: raw, owned: true}.toolsList(res)
+}
+
+// toolsList is decodeToolsList's work, on a scanner of its own (a value,
+// so that it stays on the stack).
+func (d scanner) toolsList(res *ListToolsResult) (ok bool) {
 	var out ListToolsResult
 	ok = d.fieldMembers(toolsListFields, func(key string) (ok bool) {
 		switch key {

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 	"unsafe"
@@ -52,6 +53,7 @@ func TestDecodeToolsListDeclines(t *testing.T) {
 		`[]`,
 	} {
 		checkDeclined(t, []byte(raw), uncheckedToolsList)
+		checkDeclined(t, []byte(raw), ownedToolsList)
 		if json.Valid([]byte(raw)) {
 			checkDeclined(t, []byte(raw), checkedToolsList)
 		}
@@ -66,6 +68,9 @@ func FuzzDecodeToolsList(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkFastDecode(t, data, uncheckedToolsList)
+		// A page left unchecked by the codec: what the decoder accepts
+		// must be valid JSON, as encoding/json's accepting it shows.
+		checkFastDecode(t, data, ownedToolsList)
 		if json.Valid(data) {
 			// What the codec lets through: the decoder skips values
 			// instead of checking them.
@@ -78,6 +83,12 @@ func uncheckedToolsList(raw []byte, res *ListToolsResult) bool {
 	return decodeToolsList(raw, res, false)
 }
 func checkedToolsList(raw []byte, res *ListToolsResult) bool { return decodeToolsList(raw, res, true) }
+
+// ownedToolsList decodes a copy of raw, whose strings the decoder makes
+// over it: the comparison that follows reads raw itself.
+func ownedToolsList(raw []byte, res *ListToolsResult) bool {
+	return decodeToolsListOwned(bytes.Clone(raw), res)
+}
 
 // A checked page is the client's own: its plain strings are made over it.
 // Any other page may be reused by its caller, so its strings must be
@@ -94,6 +105,17 @@ func TestDecodeToolsListStringsOwnership(t *testing.T) {
 	for _, s := range []string{own.Tools[0].Name, own.Tools[0].Title, own.Tools[0].Description} {
 		if !within(raw, s) {
 			t.Errorf("checked page: %q is a copy, not a string over the page", s)
+		}
+	}
+
+	raw = []byte(page)
+	var owned ListToolsResult
+	if !decodeToolsListOwned(raw, &owned) {
+		t.Fatal("owned page: not taken by the fast path")
+	}
+	for _, s := range []string{owned.Tools[0].Name, owned.Tools[0].Title, owned.Tools[0].Description} {
+		if !within(raw, s) {
+			t.Errorf("owned page: %q is a copy, not a string over the page", s)
 		}
 	}
 

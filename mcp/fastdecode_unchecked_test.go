@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"reflect"
@@ -147,6 +148,73 @@ func TestCallToolChecksALargeResultItself(t *testing.T) {
 				if !errors.As(codecErr, &want) || got.Reason != want.Reason || got.Excerpt != want.Excerpt {
 					t.Fatalf("reported %v; the codec says %v", r, codecErr)
 				}
+			}
+		})
+	}
+}
+
+// A tools/list page large enough to be given up by the line stream comes
+// unchecked by the codec and is checked by the page decoder as it reads
+// it: a valid page lists every tool, and a malformed one fails the
+// listing at once as one whose response could not be read, reported as
+// the codec reports it.
+func TestListToolsChecksALargePageItself(t *testing.T) {
+	var tools []string
+	for i := range 3000 {
+		tools = append(tools, fmt.Sprintf(`{"name":"tool_%04d","description":"Tool %d of a long list, with a description as servers write them.","inputSchema":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}}`, i, i))
+	}
+	page := `{"tools":[` + strings.Join(tools, ",") + `]}`
+	// Under 1 MiB, as the lines the codec checked before, and long
+	// enough to fill half of the first long line's buffer, which the
+	// stream then gives up (jsonl.Reader.GiveUpFrame).
+	if len(page) < 512<<10 || len(page) >= 1<<20 {
+		t.Fatalf("the page is %d bytes", len(page))
+	}
+	for _, tc := range []struct {
+		name, result string
+		valid        bool
+	}{
+		{"valid", page, true},
+		{"bad schema", strings.Replace(page, `"required":["path"]}}]}`, `"required":["path",]}}]}`, 1), false},
+		{"control character", strings.Replace(page, `Tool 399 of`, "Tool 399of", 1), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.result == page && !tc.valid {
+				t.Fatal("the fault was not put in")
+			}
+			cs, ss := osPipes(t)
+			go benchPeer(ss, json.RawMessage(tc.result))
+			reported := make(chan error, 4)
+			c, err := NewClient(context.Background(), cs, &ClientOptions{ErrorHook: func(err error) { reported <- err }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			// Checked by the codec instead, a malformed page would
+			// leave the listing waiting until its deadline.
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			res, err := c.ListToolsPage(ctx, "")
+			if tc.valid {
+				if err != nil || len(res.Tools) != 3000 || res.Tools[399].Name != "tool_0399" || string(res.Tools[0].InputSchema) != `{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}` {
+					t.Fatalf("ListToolsPage: %v", err)
+				}
+				return
+			}
+			var rpcErr *jsonrpc.Error
+			if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeParseError {
+				t.Fatalf("ListToolsPage: %v, want a parse error", err)
+			}
+			r := <-reported
+			var got *jsonrpc.DecodeError
+			if !errors.As(r, &got) || !strings.Contains(got.Excerpt, `"id":`) {
+				t.Fatalf("reported %v", r)
+			}
+			id := got.Excerpt[strings.Index(got.Excerpt, `"id":`)+5:][:1]
+			_, codecErr := jsonrpc.DecodeMessage([]byte(`{"jsonrpc":"2.0","id":` + id + `,"result":` + tc.result + `}`))
+			var want *jsonrpc.DecodeError
+			if !errors.As(codecErr, &want) || got.Reason != want.Reason || got.Excerpt != want.Excerpt {
+				t.Fatalf("reported %v; the codec says %v", r, codecErr)
 			}
 		})
 	}
