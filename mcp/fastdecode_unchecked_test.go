@@ -110,18 +110,7 @@ func TestCallToolChecksALargeResultItself(t *testing.T) {
 		{"bad structured", `{"content":[{"type":"text","text":"` + text + `"}],"structuredContent":{"n":}}`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cs, ss := osPipes(t)
-			go benchPeer(ss, json.RawMessage(tc.result))
-			reported := make(chan error, 4)
-			c, err := NewClient(context.Background(), cs, &ClientOptions{ErrorHook: func(err error) { reported <- err }})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			// Checked by the codec instead, a malformed result would
-			// leave the call waiting until its deadline.
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			defer cancel()
+			c, reported, ctx := lateClient(t, tc.result)
 			res, err := c.CallTool(ctx, "big", nil, nil)
 			if tc.valid {
 				var want CallToolResult
@@ -130,25 +119,7 @@ func TestCallToolChecksALargeResultItself(t *testing.T) {
 				}
 				return
 			}
-			var rpcErr *jsonrpc.Error
-			if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeParseError {
-				t.Fatalf("CallTool: %v, want a parse error", err)
-			}
-			// The peer answers the era probe with the same result: each
-			// frame is reported as the codec reports it.
-			for len(reported) > 0 {
-				r := <-reported
-				var got *jsonrpc.DecodeError
-				if !errors.As(r, &got) || !strings.Contains(got.Excerpt, `"id":`) {
-					t.Fatalf("reported %v", r)
-				}
-				id := got.Excerpt[strings.Index(got.Excerpt, `"id":`)+5:][:1]
-				_, codecErr := jsonrpc.DecodeMessage([]byte(`{"jsonrpc":"2.0","id":` + id + `,"result":` + tc.result + `}`))
-				var want *jsonrpc.DecodeError
-				if !errors.As(codecErr, &want) || got.Reason != want.Reason || got.Excerpt != want.Excerpt {
-					t.Fatalf("reported %v; the codec says %v", r, codecErr)
-				}
-			}
+			checkRefusedAsTheCodec(t, err, reported, tc.result)
 		})
 	}
 }
@@ -182,18 +153,7 @@ func TestListToolsChecksALargePageItself(t *testing.T) {
 			if tc.result == page && !tc.valid {
 				t.Fatal("the fault was not put in")
 			}
-			cs, ss := osPipes(t)
-			go benchPeer(ss, json.RawMessage(tc.result))
-			reported := make(chan error, 4)
-			c, err := NewClient(context.Background(), cs, &ClientOptions{ErrorHook: func(err error) { reported <- err }})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			// Checked by the codec instead, a malformed page would
-			// leave the listing waiting until its deadline.
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			defer cancel()
+			c, reported, ctx := lateClient(t, tc.result)
 			res, err := c.ListToolsPage(ctx, "")
 			if tc.valid {
 				if err != nil || len(res.Tools) != 3000 || res.Tools[399].Name != "tool_0399" || string(res.Tools[0].InputSchema) != `{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}` {
@@ -201,22 +161,54 @@ func TestListToolsChecksALargePageItself(t *testing.T) {
 				}
 				return
 			}
-			var rpcErr *jsonrpc.Error
-			if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeParseError {
-				t.Fatalf("ListToolsPage: %v, want a parse error", err)
-			}
-			r := <-reported
-			var got *jsonrpc.DecodeError
-			if !errors.As(r, &got) || !strings.Contains(got.Excerpt, `"id":`) {
-				t.Fatalf("reported %v", r)
-			}
-			id := got.Excerpt[strings.Index(got.Excerpt, `"id":`)+5:][:1]
-			_, codecErr := jsonrpc.DecodeMessage([]byte(`{"jsonrpc":"2.0","id":` + id + `,"result":` + tc.result + `}`))
-			var want *jsonrpc.DecodeError
-			if !errors.As(codecErr, &want) || got.Reason != want.Reason || got.Excerpt != want.Excerpt {
-				t.Fatalf("reported %v; the codec says %v", r, codecErr)
-			}
+			checkRefusedAsTheCodec(t, err, reported, tc.result)
 		})
+	}
+}
+
+// lateClient is a client over OS pipes, read in turns, whose peer answers
+// every request but initialize with result; what its ErrorHook gets goes
+// to reported. ctx bounds the test's call: checked by the codec instead,
+// a malformed large result would leave the call waiting until then.
+func lateClient(t *testing.T, result string) (c *Client, reported chan error, ctx context.Context) {
+	t.Helper()
+	cs, ss := osPipes(t)
+	go benchPeer(ss, json.RawMessage(result))
+	reported = make(chan error, 4)
+	c, err := NewClient(context.Background(), cs, &ClientOptions{ErrorHook: func(err error) { reported <- err }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	return c, reported, ctx
+}
+
+// checkRefusedAsTheCodec: the call failed as one whose response could not
+// be read, and each frame reported (the peer answers the era probe with
+// the same result) is reported as the codec reports it.
+func checkRefusedAsTheCodec(t *testing.T, err error, reported chan error, result string) {
+	t.Helper()
+	var rpcErr *jsonrpc.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeParseError {
+		t.Fatalf("the call: %v, want a parse error", err)
+	}
+	if len(reported) == 0 {
+		t.Fatal("nothing reported")
+	}
+	for len(reported) > 0 {
+		r := <-reported
+		var got *jsonrpc.DecodeError
+		if !errors.As(r, &got) || !strings.Contains(got.Excerpt, `"id":`) {
+			t.Fatalf("reported %v", r)
+		}
+		id := got.Excerpt[strings.Index(got.Excerpt, `"id":`)+5:][:1]
+		_, codecErr := jsonrpc.DecodeMessage([]byte(`{"jsonrpc":"2.0","id":` + id + `,"result":` + result + `}`))
+		var want *jsonrpc.DecodeError
+		if !errors.As(codecErr, &want) || got.Reason != want.Reason || got.Excerpt != want.Excerpt {
+			t.Fatalf("reported %v; the codec says %v", r, codecErr)
+		}
 	}
 }
 
