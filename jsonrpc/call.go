@@ -269,7 +269,7 @@ func (c *Conn) collect(p *pendingCall) (res json.RawMessage, err error, ok, expi
 		}
 	case resp.late != nil:
 		p.late.Unchecked = true
-		p.late.Refuse = c.refuser(p, resp)
+		p.late.Recheck = c.rechecker(p, resp)
 	}
 	return resp.Result, nil, true, false
 }

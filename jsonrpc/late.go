@@ -2,7 +2,10 @@ package jsonrpc
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/mcpwire/mcpwire/internal/jsonscan"
 )
@@ -17,7 +20,7 @@ import (
 // when it is a response with a result and nothing else is wrong with it.
 // Such a Response never leaves the engine unchecked except to a call
 // whose params are a *latecheck.Params: its caller checks the result as
-// it decodes it, and calls Refuse when it is not JSON. Every other way
+// it decodes it, and calls Recheck when it is not JSON. Every other way
 // out checks it first (checkLate).
 
 // lateMin is the frame length from which a result is left unchecked:
@@ -35,6 +38,11 @@ type lateResult struct {
 	// before the result's consumer could rewrite any of it.
 	excerpt string
 	scrub   func(error) // the stream's, for the decode error; or nil
+	// guessed: the result was not even walked to find its end, but
+	// taken to be the frame's last member (decodeGuessingResult). A
+	// result that is not one valid value may then be a wrong guess in a
+	// valid frame, which recheck tells from a frame the codec refuses.
+	guessed bool
 }
 
 // decodeGivenUp is AppendFrameRetaining for a frame that the stream gave
@@ -51,12 +59,47 @@ func decodeGivenUp(dst []Message, frame []byte, scrub func(error)) ([]Message, e
 func decodeGivenUpFrom(min int, dst []Message, frame []byte, scrub func(error)) ([]Message, error) {
 	data := bytes.TrimSpace(frame)
 	if len(data) >= min && len(data) > 0 && data[0] == '{' {
+		if r := decodeGuessingResult(data); r != nil {
+			r.late = &lateResult{frame: data, excerpt: frameExcerpt(data), scrub: scrub, guessed: true}
+			return append(dst, r), nil
+		}
 		if r := decodeLeavingResult(data); r != nil {
 			r.late = &lateResult{frame: data, excerpt: frameExcerpt(data), scrub: scrub}
 			return append(dst, r), nil
 		}
 	}
 	return AppendFrameRetaining(dst, frame)
+}
+
+// decodeGuessingResult decodes data as a response whose "result" comes
+// last, after "jsonrpc" and "id", as peers write them: the members before
+// it are checked, and the result is guessed to be the rest of the frame,
+// not walked at all. Finding its end quote by quote cost a tools/list
+// page of 1,000 tools almost what checking it did (bench/NOTES.md, the
+// twenty-first round); the consumer that checks the result as it decodes
+// it confirms the guess too, since only the right guess is one valid
+// value. nil when the frame does not look so (the members in another
+// order, an escaped name, anything wrong before the result).
+func decodeGuessingResult(data []byte) *Response {
+	var env envelope
+	plain := true
+	result, ok := jsonscan.ObjectLast(data, "result", func(key, value []byte) bool {
+		if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) {
+			plain = false
+			return false
+		}
+		env.set(key, value)
+		return true
+	})
+	if !ok || !plain {
+		return nil
+	}
+	env.set([]byte("result"), result)
+	m, err := env.message(data, true)
+	if r, ok := m.(*Response); ok && err == nil && r.Error == nil && r.Result != nil {
+		return r
+	}
+	return nil
 }
 
 // decodeLeavingResult decodes data, a frame that starts with '{', as a
@@ -90,7 +133,47 @@ func (r *Response) checkLate() *DecodeError {
 		r.late = nil
 		return nil
 	}
+	if r.late.guessed {
+		result, d := r.late.recheck(r.ID)
+		if d != nil {
+			return d
+		}
+		r.Result, r.late = result, nil
+		return nil
+	}
 	return r.late.refused()
+}
+
+// recheck decodes the frame of a guessed result as the codec does, for a
+// result that was not one valid value: the result the codec finds when
+// the guess was wrong (other members came after it), or the codec's
+// error. The frame must still be as it came. A repeated id after the
+// result, which the codec would have taken for the response's, is
+// refused: the response was given to the call of the first id.
+func (l *lateResult) recheck(id ID) (json.RawMessage, *DecodeError) {
+	if !jsonscan.Valid(l.frame) {
+		// As refused says it, from the excerpt taken before a consumer
+		// may have rewritten string contents (latecheck.Params).
+		return nil, l.refused()
+	}
+	msgs, err := AppendFrameRetaining(nil, l.frame)
+	var d *DecodeError
+	switch {
+	case errors.As(err, &d):
+	case err != nil:
+		d = &DecodeError{Reason: err.Error(), Excerpt: l.excerpt, Err: err}
+	case len(msgs) == 1:
+		if r, ok := msgs[0].(*Response); ok && r.Error == nil && r.Result != nil && r.ID == id {
+			return r.Result, nil
+		}
+		fallthrough
+	default:
+		d = &DecodeError{Reason: `a member after "result" changes the response (a repeated "id", an "error")`, Excerpt: l.excerpt}
+	}
+	if l.scrub != nil {
+		l.scrub(d)
+	}
+	return nil, d
 }
 
 // refused is the decode error the codec gives for the frame, whose result
@@ -104,16 +187,24 @@ func (l *lateResult) refused() *DecodeError {
 	return d
 }
 
-// refuser is latecheck.Params.Refuse for call p and its response resp.
+// rechecker is latecheck.Params.Recheck for call p and its response resp.
 // (A function of its own, so that only a late result costs the closure.)
-func (c *Conn) refuser(p *pendingCall, resp *Response) func() error {
-	return func() error { return c.refuseLate(p, resp.late.refused()) }
+func (c *Conn) rechecker(p *pendingCall, resp *Response) func() (json.RawMessage, error) {
+	return func() (json.RawMessage, error) {
+		if !resp.late.guessed {
+			return nil, c.refuseLate(p, resp.late.refused())
+		}
+		result, d := resp.late.recheck(resp.ID)
+		if d != nil {
+			return nil, c.refuseLate(p, d)
+		}
+		return result, nil
+	}
 }
 
-// refuseLate is latecheck.Params.Refuse for call p, whose response's
-// result was found not to be JSON (d): the frame is reported as any
-// unreadable one, and the call fails as one whose response could not be
-// read.
+// refuseLate fails call p, whose response's result was found not to be
+// JSON (d): the frame is reported as any unreadable one, and the call
+// fails as one whose response could not be read.
 func (c *Conn) refuseLate(p *pendingCall, d *DecodeError) error {
 	c.reportUnreadable(d)
 	return unreadableResponse(p.method, p.id, d)

@@ -30,6 +30,9 @@ func FuzzDecodeGivenUp(f *testing.F) {
 		`{"jsonrpc":"2.0","id":1,"result":[1,"]",{]}`,
 		`{"jsonrpc":"2.0","id":1,"result":tru}`,
 		`{"jsonrpc":"2.0","id":1,"result":"\\\\"}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"a":1},"id":2}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"a":"}"} ,"x":{"b":[]} }`,
+		`{"jsonrpc":"2.0","id":1,"result":{"a":1}} `,
 	} {
 		f.Add([]byte(s))
 	}
@@ -43,6 +46,12 @@ func FuzzDecodeGivenUp(f *testing.F) {
 				}
 			}
 		}
+		if repeatedIDAfterResult(err, want) {
+			// The one way the guess differs: the codec takes a
+			// repeated id after the result for the response's,
+			// which the engine had given to the first id's call.
+			return
+		}
 		if !reflect.DeepEqual(got, want) || fmt.Sprint(err) != fmt.Sprint(wantErr) {
 			t.Fatalf("%q: given up %#v, %v; retained %#v, %v", data, got, err, want, wantErr)
 		}
@@ -50,48 +59,71 @@ func FuzzDecodeGivenUp(f *testing.F) {
 }
 
 // A call whose params are latecheck.Params gets a large result unchecked
-// and can refuse it: the frame is reported as unreadable, with the
-// codec's own account of it, and the call fails as one whose response
-// could not be read.
-func TestLateResultRefused(t *testing.T) {
+// and can recheck it: a result that is not one valid value is the codec's
+// result when the engine's guess of its end was wrong in a valid frame,
+// and otherwise the frame is reported as unreadable, with the codec's own
+// account of it, and the call fails as one whose response could not be
+// read.
+func TestLateResultRechecked(t *testing.T) {
 	text := strings.Repeat(`line\n`, lateMin/6+1)
+	valid := `{"text":"` + text + `"}`
 	for _, tc := range []struct {
-		name, result string
-		valid        bool
+		name, frame, result string
+		guessed             bool
+		// outcome of Recheck, when the result is not one valid value:
+		// "" for the codec's refusal, else the result it gives.
+		rechecked string
+		refusal   string // the reason of a refusal that is not the codec's
 	}{
-		{"valid", `{"text":"` + text + `"}`, true},
-		{"bad escape", `{"text":"` + text + `\x"}`, false},
+		{name: "valid", frame: `{"jsonrpc":"2.0","id":1,"result":` + valid + `}`, result: valid, guessed: true},
+		{name: "bad escape", frame: `{"jsonrpc":"2.0","id":1,"result":{"text":"` + text + `\x"}}`, guessed: true},
+		{name: "bad escape, id last", frame: `{"jsonrpc":"2.0","result":{"text":"` + text + `\x"},"id":1}`},
+		{name: "a member after the result", frame: `{"jsonrpc":"2.0","id":1,"result":` + valid + `,"x":[1,"}"]}`, guessed: true, rechecked: valid},
+		{name: "an id after the result", frame: `{"jsonrpc":"2.0","id":1,"result":` + valid + `,"id":2}`, guessed: true,
+			refusal: `a member after "result" changes the response (a repeated "id", an "error")`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			frame := []byte(`{"jsonrpc":"2.0","id":1,"result":` + tc.result + `}`)
-			msgs, err := decodeGivenUp(nil, frame, nil)
+			frame := []byte(tc.frame)
+			msgs, err := decodeGivenUp(nil, bytes.Clone(frame), nil)
 			if err != nil || len(msgs) != 1 {
 				t.Fatalf("decodeGivenUp: %v, %v", msgs, err)
 			}
 			r := msgs[0].(*Response)
-			if r.late == nil {
-				t.Fatal("the result was checked")
+			if r.late == nil || r.late.guessed != tc.guessed {
+				t.Fatalf("late %+v, want guessed %v", r.late, tc.guessed)
 			}
 			var reported []error
 			c := &Conn{hook: func(err error) { reported = append(reported, err) }}
 			p := &pendingCall{id: 1, method: "tools/call", late: &latecheck.Params{}}
 			p.resp = r
 			res, err, ok, _ := c.collect(p)
-			if !ok || err != nil || !bytes.Equal(res, []byte(tc.result)) || !p.late.Unchecked {
+			if !ok || err != nil || !p.late.Unchecked {
 				t.Fatalf("collect: %.40q, %v, %v; unchecked %v", res, err, ok, p.late.Unchecked)
 			}
 			_, codecErr := DecodeMessage(frame)
-			if tc.valid {
-				if codecErr != nil {
-					t.Fatal(codecErr)
+			if tc.result != "" {
+				if codecErr != nil || string(res) != tc.result {
+					t.Fatalf("result %.40q, codec %v", res, codecErr)
 				}
 				return
 			}
-			err = p.late.Refuse()
+			res, err = p.late.Recheck()
+			if tc.rechecked != "" {
+				if err != nil || string(res) != tc.rechecked || len(reported) != 0 {
+					t.Fatalf("Recheck: %.40q, %v; reported %v", res, err, reported)
+				}
+				return
+			}
 			var rpcErr *Error
 			var d *DecodeError
 			if !errors.As(err, &rpcErr) || rpcErr.Code != CodeParseError || len(reported) != 1 || !errors.As(reported[0], &d) {
-				t.Fatalf("Refuse: %v; reported %v", err, reported)
+				t.Fatalf("Recheck: %v; reported %v", err, reported)
+			}
+			if tc.refusal != "" {
+				if d.Reason != tc.refusal || codecErr != nil {
+					t.Fatalf("reported %q; the codec says %v", d.Reason, codecErr)
+				}
+				return
 			}
 			var want *DecodeError
 			if !errors.As(codecErr, &want) || d.Reason != want.Reason || d.Excerpt != want.Excerpt {
@@ -99,4 +131,16 @@ func TestLateResultRefused(t *testing.T) {
 			}
 		})
 	}
+}
+
+// repeatedIDAfterResult says that the given-up decoding refused a frame
+// (err) which the codec took for a response to another id than the one
+// before its result.
+func repeatedIDAfterResult(err error, want []Message) bool {
+	var d *DecodeError
+	if !errors.As(err, &d) || !strings.HasPrefix(d.Reason, `a member after "result"`) || len(want) != 1 {
+		return false
+	}
+	_, isResponse := want[0].(*Response)
+	return isResponse
 }

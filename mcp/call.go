@@ -36,7 +36,11 @@ func (c *Client) call(ctx context.Context, method string, params any, opts *json
 		if done, err := decodeUnchecked(raw, out); done {
 			return err
 		} else if err != nil {
-			return requestError(method, lp.Refuse())
+			// Not JSON: refused, or the engine's guess of where the
+			// result ends was wrong, and the codec finds it.
+			if raw, err = lp.Recheck(); err != nil {
+				return requestError(method, err)
+			}
 		}
 	}
 	if !isJSONObject(raw) {

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -236,4 +237,64 @@ func (cs closers) Close() error {
 		c.Close()
 	}
 	return nil
+}
+
+// A peer that writes a member after the result (here "id", then one of its
+// own) makes the engine's guess of where a large result ends wrong: the
+// client finds the result as the codec does, and the listing succeeds.
+func TestListToolsAfterAWrongGuess(t *testing.T) {
+	var tools []string
+	for i := range 3000 {
+		tools = append(tools, fmt.Sprintf(`{"name":"tool_%04d","description":"Tool %d of a long list, with a description as servers write them.","inputSchema":{"type":"object"}}`, i, i))
+	}
+	page := `{"tools":[` + strings.Join(tools, ",") + `]}`
+	if len(page) < 256<<10 || len(page) >= 1<<20 {
+		t.Fatalf("the page is %d bytes: to be given up, it must fill half of the first long line's buffer", len(page))
+	}
+	toClient, fromServer, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	toServer, fromClient, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fromServer.Close()
+	defer toServer.Close()
+	go func() {
+		// Answers each request with a line written by hand.
+		sc := bufio.NewScanner(toServer)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var req struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+			}
+			if json.Unmarshal(sc.Bytes(), &req) != nil || req.ID == nil {
+				continue
+			}
+			result := page
+			if req.Method == MethodInitialize {
+				result = `{"protocolVersion":"` + LatestLegacyProtocolVersion + `","capabilities":{"tools":{}},"serverInfo":{"name":"p","version":"1"}}`
+			}
+			line := `{"jsonrpc":"2.0","result":` + result + `,"id":` + string(req.ID) + `,"x":{"y":"}"}}` + "\n"
+			if req.Method != MethodInitialize {
+				line = `{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":` + result + `,"x":{"y":"}"}}` + "\n"
+			}
+			if _, err := io.WriteString(fromServer, line); err != nil {
+				return
+			}
+		}
+	}()
+	c, err := NewClient(context.Background(), transport.NewStream(toClient, fromClient, closers{toClient, fromClient}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := c.ListToolsPage(ctx, "")
+	if err != nil || len(res.Tools) != 3000 || res.Tools[2999].Name != "tool_2999" || string(res.Tools[0].InputSchema) != `{"type":"object"}` {
+		t.Fatalf("ListToolsPage: %v", err)
+	}
 }

@@ -74,3 +74,70 @@ func FuzzObjectLeaving(f *testing.F) {
 		}
 	})
 }
+
+// ObjectLast's guess, when it is one valid value, makes the whole input
+// valid, with that value as the member's last and only value: encoding/json
+// finds the same. A valid object whose member "k" comes last, once, is
+// always guessed right.
+func FuzzObjectLast(f *testing.F) {
+	for _, s := range validSeeds {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte(`{"a":1,"k":{"x":"}"}}`))
+	f.Add([]byte(`{"a":1,"k":{"x":1},"b":{}}`))
+	f.Add([]byte(`{"k":1,"k":2}`))
+	f.Add([]byte(` {"a":[1,2], "k" : "v" } `))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var seen []string
+		v, ok := ObjectLast(b, "k", func(k, v []byte) bool {
+			if string(k) == "k" || cap(v) != len(v) || !Valid(v) {
+				t.Fatalf("%q: member %q, %q", b, k, v)
+			}
+			seen = append(seen, string(k))
+			return true
+		})
+		var obj map[string]json.RawMessage
+		valid := json.Unmarshal(b, &obj) == nil && json.Valid(b)
+		if ok && Valid(v) {
+			if !valid {
+				t.Fatalf("ObjectLast(%q) guessed %q, valid, but encoding/json refuses the input", b, v)
+			}
+			if want := obj["k"]; !bytes.Equal(v, want) {
+				t.Fatalf("ObjectLast(%q) guessed %q; encoding/json's k is %q", b, v, want)
+			}
+		}
+		if valid && lastMemberIsK(b) && !(ok && Valid(v)) {
+			t.Fatalf("ObjectLast(%q) = %q, %v: k comes last, once, and was not guessed", b, v, ok)
+		}
+	})
+}
+
+// lastMemberIsK reports whether the valid object b's members, read in
+// order, end with its one member named exactly "k" (no escapes).
+func lastMemberIsK(b []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return false
+	}
+	var keys []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		keys = append(keys, tok.(string))
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return false
+		}
+	}
+	if len(keys) == 0 || keys[len(keys)-1] != "k" || bytes.Contains(b, []byte(`\`)) {
+		return false
+	}
+	for _, k := range keys[:len(keys)-1] {
+		if k == "k" {
+			return false
+		}
+	}
+	return true
+}

@@ -13,7 +13,11 @@
 // anywhere, with the outcome the codec would have had.
 package latecheck
 
-import "github.com/mcpwire/mcpwire/internal/jsonenc"
+import (
+	"encoding/json"
+
+	"github.com/mcpwire/mcpwire/internal/jsonenc"
+)
 
 // Params are a request's params that this module encoded, sent by a
 // caller that takes the response's result unchecked. The engine sends
@@ -25,13 +29,18 @@ type Params struct {
 	// frame it did check). The caller must then refuse anything that is
 	// not one valid JSON value before it uses any of it.
 	Unchecked bool
-	// Refuse is set with Unchecked. The caller calls it, once, when the
-	// result is not valid JSON, and returns the error it gives: the frame
-	// is then reported and refused as the codec would have refused it.
-	// Before calling it, the caller may have rewritten the result's
-	// string contents in place, but only before the first byte that is
-	// not valid, and each with other valid string content of the same
-	// length (so that encoding/json's account of what is wrong, and
-	// where, stays the same).
-	Refuse func() error
+	// Recheck is set with Unchecked. The caller calls it, once, when the
+	// result is not one valid JSON value, and carries on with what it
+	// gives. The engine may have guessed where the result ends without
+	// walking it (the frame's last member, as peers write them), which
+	// only the right guess makes one valid value: Recheck then gives the
+	// result the codec finds in the frame, checked, when the frame is
+	// valid after all. Otherwise it gives the error to return: the frame
+	// is reported and refused as the codec would have refused it. Before
+	// calling it, the caller may have rewritten the result's string
+	// contents in place, but only before the first byte that is not
+	// valid, and each with other valid string content of the same length
+	// (so that encoding/json's account of what is wrong, and where, stays
+	// the same).
+	Recheck func() (json.RawMessage, error)
 }
