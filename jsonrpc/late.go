@@ -234,6 +234,18 @@ func (c *Conn) takesLate(r *Response) bool {
 	return takes
 }
 
+// DecodeGivenUp makes the context the engine writes a call's request with
+// a readmode.FrameDecoder, for a stream that reads the reply within the
+// write (an HTTP POST's JSON reply) into a buffer of its own: the reply
+// to a call that checks its result itself is then decoded as a frame
+// given up to the engine. Any other reply is decoded as the codec does.
+func (w *writeContext) DecodeGivenUp(dst []Message, frame []byte, scrub func(error)) ([]Message, error) {
+	if w.call == nil || w.call.late == nil {
+		return AppendFrameRetaining(dst, frame)
+	}
+	return decodeGivenUp(dst, frame, scrub)
+}
+
 // DecodeGivenUp makes the engine's turns a readmode.FrameDecoder.
 func (p *pendingCall) DecodeGivenUp(dst []Message, frame []byte, scrub func(error)) ([]Message, error) {
 	return decodeGivenUp(dst, frame, scrub)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpwire/mcpwire/internal/paramheader"
+	"github.com/mcpwire/mcpwire/internal/readmode"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
@@ -41,6 +42,10 @@ import (
 // from the stream's: the stream keeps the calls it is running in a list
 // (see track) and stops each of them when it ends.
 type postCall struct {
+	// givenUp, when the Write's ctx is the engine's (a FrameDecoder),
+	// decodes a large JSON reply, whose buffer the call keeps: the
+	// result of a call that checks it itself is then left unchecked.
+	givenUp readmode.FrameDecoder[jsonrpc.Message]
 	// ctx bounds the POST, its reply body and its resumption; stop ends
 	// it when the Write's ctx ends before the POST is over, when the
 	// request is cancelled, and with the stream.
@@ -206,7 +211,7 @@ func release(c *postCall) {
 	if c.ctx.Err() != nil {
 		return
 	}
-	c.id, c.method, c.body, c.params, c.mirror = jsonrpc.ID{}, "", nil, nil, nil
+	c.id, c.method, c.body, c.params, c.mirror, c.givenUp = jsonrpc.ID{}, "", nil, nil, nil, nil
 	c.initial, c.oneWay = false, false
 	// The header and its values are kept for the next use, which will
 	// likely send the same (see runPost); the stateless ones are not.

@@ -14,6 +14,7 @@ import (
 	"unique"
 
 	"github.com/mcpwire/mcpwire/internal/paramheader"
+	"github.com/mcpwire/mcpwire/internal/readmode"
 	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
@@ -141,6 +142,7 @@ func (s *httpStream) postFailed(what string, err error) error {
 func (s *httpStream) writeRequest(ctx context.Context, m *jsonrpc.Request, body []byte) error {
 	c := takeCall()
 	c.id, c.method, c.body, c.initial = m.ID, m.Method, body, m.Method == methodInitialize
+	c.givenUp, _ = ctx.(readmode.FrameDecoder[jsonrpc.Message])
 	if c.initial || s.stateless.Load() {
 		c.params = m.Params
 	}

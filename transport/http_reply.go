@@ -101,11 +101,18 @@ func (s *httpStream) readJSONReply(call *postCall, resp *http.Response) (settled
 	var one [1]jsonrpc.Message
 	var msgs []jsonrpc.Message
 	var derr error
-	if cap(data) > maxPooledReply {
+	switch {
+	case cap(data) > maxPooledReply && call.givenUp != nil:
+		// The engine's call, which may take a large result unchecked
+		// and check it as it decodes it: one walk of a tools/list page
+		// instead of two, as over stdio.
+		secrets := sentSecrets(resp.Request)
+		msgs, derr = call.givenUp.DecodeGivenUp(nil, data, func(err error) { scrubDecodeError(err, secrets) })
+	case cap(data) > maxPooledReply:
 		// giveReplyBuf drops a buffer this large: its messages may keep
 		// their parts of it rather than copies.
 		msgs, derr = jsonrpc.AppendFrameRetaining(one[:0], data)
-	} else {
+	default:
 		msgs, derr = jsonrpc.AppendFrame(one[:0], data)
 	}
 	if len(msgs) == 0 {
