@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"reflect"
@@ -131,11 +130,7 @@ func TestCallToolChecksALargeResultItself(t *testing.T) {
 // listing at once as one whose response could not be read, reported as
 // the codec reports it.
 func TestListToolsChecksALargePageItself(t *testing.T) {
-	var tools []string
-	for i := range 3000 {
-		tools = append(tools, fmt.Sprintf(`{"name":"tool_%04d","description":"Tool %d of a long list, with a description as servers write them.","inputSchema":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}}`, i, i))
-	}
-	page := `{"tools":[` + strings.Join(tools, ",") + `]}`
+	page := largePage(3000)
 	// Under 1 MiB, as the lines the codec checked before, and long
 	// enough to fill half of the first long line's buffer, which the
 	// stream then gives up (jsonl.Reader.GiveUpFrame).
@@ -250,11 +245,7 @@ func (cs closers) Close() error {
 // where a large result ends wrong: the client finds the result as the
 // codec does, and the listing succeeds.
 func TestListToolsAfterAWrongGuess(t *testing.T) {
-	var tools []string
-	for i := range 3000 {
-		tools = append(tools, fmt.Sprintf(`{"name":"tool_%04d","description":"Tool %d of a long list, with a description as servers write them.","inputSchema":{"type":"object"}}`, i, i))
-	}
-	page := `{"tools":[` + strings.Join(tools, ",") + `]}`
+	page := largePage(3000)
 	if len(page) < 256<<10 || len(page) >= 1<<20 {
 		t.Fatalf("the page is %d bytes: to be given up, it must fill half of the first long line's buffer", len(page))
 	}
@@ -266,19 +257,11 @@ func TestListToolsAfterAWrongGuess(t *testing.T) {
 		sc := bufio.NewScanner(toServer)
 		sc.Buffer(nil, 1<<20)
 		for sc.Scan() {
-			var req struct {
-				ID     json.RawMessage `json:"id"`
-				Method string          `json:"method"`
-			}
-			if json.Unmarshal(sc.Bytes(), &req) != nil || req.ID == nil {
+			line, ok := handAnswer(sc.Bytes(), page, `,"x":{"y":"}"}`)
+			if !ok {
 				continue
 			}
-			result := page
-			if req.Method == MethodInitialize {
-				result = `{"protocolVersion":"` + LatestLegacyProtocolVersion + `","capabilities":{"tools":{}},"serverInfo":{"name":"p","version":"1"}}`
-			}
-			line := `{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":` + result + `,"x":{"y":"}"}}` + "\n"
-			if _, err := io.WriteString(fromServer, line); err != nil {
+			if _, err := io.WriteString(fromServer, line+"\n"); err != nil {
 				return
 			}
 		}
@@ -291,7 +274,7 @@ func TestListToolsAfterAWrongGuess(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	res, err := c.ListToolsPage(ctx, "")
-	if err != nil || len(res.Tools) != 3000 || res.Tools[2999].Name != "tool_2999" || string(res.Tools[0].InputSchema) != `{"type":"object"}` {
+	if err != nil || len(res.Tools) != 3000 || res.Tools[2999].Name != "tool_2999" || string(res.Tools[0].InputSchema) != `{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}` {
 		t.Fatalf("ListToolsPage: %v", err)
 	}
 }

@@ -24,6 +24,23 @@ func largePage(n int) string {
 	return `{"tools":[` + strings.Join(tools, ",") + `]}`
 }
 
+// handAnswer is the response a hand-written peer writes to the request
+// in body: an initialize result to initialize, else result, with after
+// written after the result. ok is false for a notification.
+func handAnswer(body []byte, result, after string) (line string, ok bool) {
+	var req struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if json.Unmarshal(body, &req) != nil || req.ID == nil {
+		return "", false
+	}
+	if req.Method == MethodInitialize {
+		result = `{"protocolVersion":"` + LatestLegacyProtocolVersion + `","capabilities":{"tools":{}},"serverInfo":{"name":"p","version":"1"}}`
+	}
+	return `{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":` + result + after + `}`, true
+}
+
 // Over Streamable HTTP a large JSON reply to tools/list is checked by the
 // page decoder as it reads it, as over stdio: a valid page lists every
 // tool, also when the server writes a member after the result, and a
@@ -45,21 +62,14 @@ func TestListToolsChecksALargeHTTPReplyItself(t *testing.T) {
 					w.WriteHeader(http.StatusMethodNotAllowed)
 					return
 				}
-				var req struct {
-					ID     json.RawMessage `json:"id"`
-					Method string          `json:"method"`
-				}
 				body, _ := io.ReadAll(r.Body)
-				if json.Unmarshal(body, &req) != nil || req.ID == nil {
+				line, ok := handAnswer(body, tc.result, tc.after)
+				if !ok {
 					w.WriteHeader(http.StatusAccepted)
 					return
 				}
-				result := tc.result
-				if req.Method == MethodInitialize {
-					result = `{"protocolVersion":"` + LatestLegacyProtocolVersion + `","capabilities":{"tools":{}},"serverInfo":{"name":"p","version":"1"}}`
-				}
 				w.Header().Set("Content-Type", "application/json")
-				io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(req.ID)+`,"result":`+result+tc.after+`}`)
+				io.WriteString(w, line)
 			}))
 			defer ts.Close()
 			reported := make(chan error, 4)
