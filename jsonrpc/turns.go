@@ -290,6 +290,10 @@ func (c *Conn) interruptTurn(p *pendingCall) {
 
 // Receive takes what a call's own turn reads (see readOwnResponse): the
 // turn ends at the call's response or progress.
+// AwaitsReply makes a caller's turn a readmode.Awaiter: it reads for the
+// reply to its own request, which is coming.
+func (p *pendingCall) AwaitsReply() bool { return true }
+
 func (p *pendingCall) Receive(msg Message, err error) bool {
 	more, woke, why := p.conn.take(msg, err)
 	if !more {

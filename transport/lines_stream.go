@@ -310,6 +310,8 @@ func (s *lineStream) readTurn(deadline time.Time, to receiver) error {
 		return s.turnEnded()
 	}
 	givenUp, _ := to.(readmode.FrameDecoder[jsonrpc.Message])
+	awaiter, _ := to.(readmode.Awaiter)
+	s.reader.ExpectInput(awaiter != nil && awaiter.AwaitsReply())
 	switch err := s.pump(emit, givenUp); err {
 	case nil, errTurnOver:
 		return s.turnEnded()
@@ -359,6 +361,9 @@ func (s *lineStream) park(ready func()) (parked, retry bool) {
 	if s.isClosed() || s.terminal != nil {
 		return false, false
 	}
+	// A caller's turn kept the read buffer (ExpectInput); parked, the
+	// connection holds none.
+	s.reader.Idle()
 	return s.cfg.parker.Park(ready), false
 }
 

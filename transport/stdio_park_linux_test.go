@@ -21,7 +21,13 @@ func waitParked(t *testing.T, s *stdioStream) {
 	for deadline := time.Now().Add(longTimeout); ; runtime.Gosched() {
 		stderrPolling.mu.Lock()
 		parked := p.parkFd >= 0 && stderrPolling.parked[p.parkFd] == p
+		// Parked under the poller's lock, no turn runs: the reader is
+		// as park left it.
+		holds := parked && s.reader.HoldsBuffer()
 		stderrPolling.mu.Unlock()
+		if holds {
+			t.Fatal("a parked connection holds a read buffer")
+		}
 		if parked {
 			return
 		}

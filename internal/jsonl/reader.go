@@ -52,11 +52,14 @@ type Reader struct {
 	// limit. Set it before the first ReadFrame.
 	MaxFrameSize int
 
-	waiter ReadyWaiter   // the source, when it can wait for input without a buffer
-	src    carrySource   // what br reads: the source, after what a long read left
-	br     *bufio.Reader // nil while a waiter's Reader holds no buffer
-	frame  []byte        // assembly buffer for frames longer than the read buffer
-	err    error         // sticky terminal error
+	waiter ReadyWaiter // the source, when it can wait for input without a buffer
+	// expecting: input is expected soon (see ExpectInput), so a waiter's
+	// Reader keeps its buffer and reads at once.
+	expecting bool
+	src       carrySource   // what br reads: the source, after what a long read left
+	br        *bufio.Reader // nil while a waiter's Reader holds no buffer
+	frame     []byte        // assembly buffer for frames longer than the read buffer
+	err       error         // sticky terminal error
 	// assembled says the line readLine returned last is in frame, not in
 	// the read buffer.
 	assembled bool
@@ -113,11 +116,47 @@ func NewReader(rd io.Reader) *Reader {
 	return r
 }
 
+// ExpectInput says whether input is expected soon: the reply to a request
+// in flight, which its caller reads itself. Over a ReadyWaiter the Reader
+// then keeps its read buffer between frames and reads at once, the read
+// waiting as a read does, instead of giving the buffer back and first
+// asking the source whether input is there (a system call a message,
+// which a sequential caller paid on every reply). A connection with
+// nothing in flight holds no buffer all the same.
+func (r *Reader) ExpectInput(expecting bool) { r.expecting = expecting }
+
+// Idle says that no input is expected (see ExpectInput) and gives back
+// a ReadyWaiter's read buffer if it holds nothing: the connection is about
+// to wait without reading (it parks). It reports whether the Reader now
+// holds no read buffer.
+func (r *Reader) Idle() bool {
+	r.expecting = false
+	if r.waiter == nil || r.resume || r.skipping {
+		return r.br == nil
+	}
+	if r.br != nil && r.br.Buffered() == 0 && !r.src.pending() {
+		r.br.Reset(nil)
+		readBuffers.Put(r.br)
+		r.br = nil
+	}
+	return r.br == nil
+}
+
+// HoldsBuffer reports whether the Reader holds a read buffer now.
+func (r *Reader) HoldsBuffer() bool { return r.br != nil }
+
 // ensureBuffer makes sure r has a read buffer; over a ReadyWaiter it first
 // gives back a buffer with nothing left in it, waits for input without
-// one, and then takes one from the pool.
+// one, and then takes one from the pool (unless input is expected).
 func (r *Reader) ensureBuffer() error {
 	if r.waiter == nil || r.resume || r.skipping {
+		return nil
+	}
+	if r.expecting {
+		if r.br == nil {
+			r.br = readBuffers.Get().(*bufio.Reader)
+			r.br.Reset(&r.src)
+		}
 		return nil
 	}
 	if r.br != nil {

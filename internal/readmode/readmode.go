@@ -41,6 +41,14 @@ type Receiver[M any] interface {
 	Receive(msg M, err error) bool
 }
 
+// Awaiter is a Receiver whose turn waits for a reply it knows is coming
+// (a caller reading the reply to its own request): a stream may then keep
+// its read buffer and read at once, rather than first ask the source
+// whether input is there, as it does for a turn that may wait long.
+type Awaiter interface {
+	AwaitsReply() bool
+}
+
 // FrameDecoder is a Receiver that decodes, itself, each frame that the
 // stream gives up (a line read into a buffer of its own, which the
 // stream would decode with jsonrpc.AppendFrameRetaining): the engine may
