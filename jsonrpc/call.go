@@ -267,6 +267,9 @@ func (c *Conn) collect(p *pendingCall) (res json.RawMessage, err error, ok, expi
 		if d := resp.checkLate(); d != nil {
 			return nil, c.refuseLate(p, d), true, false
 		}
+		if resp.Error != nil {
+			return nil, resp.Error, true, false
+		}
 	case resp.late != nil:
 		p.late.Unchecked = true
 		p.late.Recheck = c.rechecker(p, resp)

@@ -134,23 +134,24 @@ func (r *Response) checkLate() *DecodeError {
 		return nil
 	}
 	if r.late.guessed {
-		result, d := r.late.recheck(r.ID)
+		found, d := r.late.recheck(r.ID)
 		if d != nil {
 			return d
 		}
-		r.Result, r.late = result, nil
+		r.Result, r.Error, r.late = found.Result, found.Error, nil
 		return nil
 	}
 	return r.late.refused()
 }
 
 // recheck decodes the frame of a guessed result as the codec does, for a
-// result that was not one valid value: the result the codec finds when
-// the guess was wrong (other members came after it), or the codec's
-// error. The frame must still be as it came. A repeated id after the
-// result, which the codec would have taken for the response's, is
+// result that was not one valid value: the response the codec finds when
+// the guess was wrong (other members came after it), which may be an
+// error response (a null "result" followed by an "error"), or the
+// codec's error. The frame must still be as it came. A repeated id after
+// the result, which the codec would have taken for the response's, is
 // refused: the response was given to the call of the first id.
-func (l *lateResult) recheck(id ID) (json.RawMessage, *DecodeError) {
+func (l *lateResult) recheck(id ID) (*Response, *DecodeError) {
 	if !jsonscan.Valid(l.frame) {
 		// As refused says it, from the excerpt taken before a consumer
 		// may have rewritten string contents (latecheck.Params).
@@ -163,12 +164,12 @@ func (l *lateResult) recheck(id ID) (json.RawMessage, *DecodeError) {
 	case err != nil:
 		d = &DecodeError{Reason: err.Error(), Excerpt: l.excerpt, Err: err}
 	case len(msgs) == 1:
-		if r, ok := msgs[0].(*Response); ok && r.Error == nil && r.Result != nil && r.ID == id {
-			return r.Result, nil
+		if r, ok := msgs[0].(*Response); ok && r.ID == id {
+			return r, nil
 		}
 		fallthrough
 	default:
-		d = &DecodeError{Reason: `a member after "result" changes the response (a repeated "id", an "error")`, Excerpt: l.excerpt}
+		d = &DecodeError{Reason: `a repeated "id" after "result"`, Excerpt: l.excerpt}
 	}
 	if l.scrub != nil {
 		l.scrub(d)
@@ -194,11 +195,14 @@ func (c *Conn) rechecker(p *pendingCall, resp *Response) func() (json.RawMessage
 		if !resp.late.guessed {
 			return nil, c.refuseLate(p, resp.late.refused())
 		}
-		result, d := resp.late.recheck(resp.ID)
+		found, d := resp.late.recheck(resp.ID)
 		if d != nil {
 			return nil, c.refuseLate(p, d)
 		}
-		return result, nil
+		if found.Error != nil {
+			return nil, found.Error // as the call would have ended
+		}
+		return found.Result, nil
 	}
 }
 

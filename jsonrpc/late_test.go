@@ -33,6 +33,7 @@ func FuzzDecodeGivenUp(f *testing.F) {
 		`{"jsonrpc":"2.0","id":1,"result":{"a":1},"id":2}`,
 		`{"jsonrpc":"2.0","id":1,"result":{"a":"}"} ,"x":{"b":[]} }`,
 		`{"jsonrpc":"2.0","id":1,"result":{"a":1}} `,
+		`{"jsonrpc":"2.0","id":1,"result":null,"error":{"code":1,"message":"m"}}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -74,13 +75,18 @@ func TestLateResultRechecked(t *testing.T) {
 		// "" for the codec's refusal, else the result it gives.
 		rechecked string
 		refusal   string // the reason of a refusal that is not the codec's
+		// rpcError is the code of the error response that the codec
+		// finds, which Recheck returns as the call's error.
+		rpcError int64
 	}{
 		{name: "valid", frame: `{"jsonrpc":"2.0","id":1,"result":` + valid + `}`, result: valid, guessed: true},
 		{name: "bad escape", frame: `{"jsonrpc":"2.0","id":1,"result":{"text":"` + text + `\x"}}`, guessed: true},
 		{name: "bad escape, id last", frame: `{"jsonrpc":"2.0","result":{"text":"` + text + `\x"},"id":1}`},
 		{name: "a member after the result", frame: `{"jsonrpc":"2.0","id":1,"result":` + valid + `,"x":[1,"}"]}`, guessed: true, rechecked: valid},
 		{name: "an id after the result", frame: `{"jsonrpc":"2.0","id":1,"result":` + valid + `,"id":2}`, guessed: true,
-			refusal: `a member after "result" changes the response (a repeated "id", an "error")`},
+			refusal: `a repeated "id" after "result"`},
+		{name: "an error after a null result", frame: `{"jsonrpc":"2.0","id":1,"result":null,"error":{"code":-32001,"message":"` + text + `"}}`,
+			guessed: true, rpcError: -32001},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			frame := []byte(tc.frame)
@@ -115,6 +121,12 @@ func TestLateResultRechecked(t *testing.T) {
 				return
 			}
 			var rpcErr *Error
+			if tc.rpcError != 0 {
+				if !errors.As(err, &rpcErr) || rpcErr.Code != tc.rpcError || len(reported) != 0 {
+					t.Fatalf("Recheck: %.40q, %v; reported %v", res, err, reported)
+				}
+				return
+			}
 			var d *DecodeError
 			if !errors.As(err, &rpcErr) || rpcErr.Code != CodeParseError || len(reported) != 1 || !errors.As(reported[0], &d) {
 				t.Fatalf("Recheck: %v; reported %v", err, reported)
@@ -138,7 +150,7 @@ func TestLateResultRechecked(t *testing.T) {
 // before its result.
 func repeatedIDAfterResult(err error, want []Message) bool {
 	var d *DecodeError
-	if !errors.As(err, &d) || !strings.HasPrefix(d.Reason, `a member after "result"`) || len(want) != 1 {
+	if !errors.As(err, &d) || d.Reason != `a repeated "id" after "result"` || len(want) != 1 {
 		return false
 	}
 	_, isResponse := want[0].(*Response)

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpwire/mcpwire/jsonrpc"
 	"github.com/mcpwire/mcpwire/transport"
 )
 
@@ -25,8 +27,8 @@ func largePage(n int) string {
 }
 
 // handAnswer is the response a hand-written peer writes to the request
-// in body: an initialize result to initialize, else result, with after
-// written after the result. ok is false for a notification.
+// in body: an initialize result to initialize, else result with after
+// written after it. ok is false for a notification.
 func handAnswer(body []byte, result, after string) (line string, ok bool) {
 	var req struct {
 		ID     json.RawMessage `json:"id"`
@@ -37,6 +39,7 @@ func handAnswer(body []byte, result, after string) (line string, ok bool) {
 	}
 	if req.Method == MethodInitialize {
 		result = `{"protocolVersion":"` + LatestLegacyProtocolVersion + `","capabilities":{"tools":{}},"serverInfo":{"name":"p","version":"1"}}`
+		after = ""
 	}
 	return `{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":` + result + after + `}`, true
 }
@@ -51,10 +54,15 @@ func TestListToolsChecksALargeHTTPReplyItself(t *testing.T) {
 	for _, tc := range []struct {
 		name, result, after string
 		valid               bool
+		// rpcError is the code of the error the listing fails with,
+		// for a response that the codec reads as an error response.
+		rpcError int64
 	}{
 		{name: "valid", result: page, valid: true},
 		{name: "a member after the result", result: page, after: `,"x":{"y":"}"}`, valid: true},
 		{name: "bad schema", result: strings.Replace(page, `"required":["path"]}}]}`, `"required":["path",]}}]}`, 1)},
+		{name: "an error after a null result", result: "null",
+			after: `,"error":{"code":-32001,"message":"` + strings.Repeat("busy ", 16<<10) + `"}`, rpcError: -32001},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -89,6 +97,13 @@ func TestListToolsChecksALargeHTTPReplyItself(t *testing.T) {
 			if tc.valid {
 				if err != nil || len(res.Tools) != 3000 || res.Tools[2999].Name != "tool_2999" {
 					t.Fatalf("ListToolsPage: %v", err)
+				}
+				return
+			}
+			if tc.rpcError != 0 {
+				var rpcErr *jsonrpc.Error
+				if !errors.As(err, &rpcErr) || rpcErr.Code != tc.rpcError || len(reported) != 0 {
+					t.Fatalf("ListToolsPage: %v; %d reported", err, len(reported))
 				}
 				return
 			}

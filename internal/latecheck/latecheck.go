@@ -35,8 +35,10 @@ type Params struct {
 	// walking it (the frame's last member, as peers write them), which
 	// only the right guess makes one valid value: Recheck then gives the
 	// result the codec finds in the frame, checked, when the frame is
-	// valid after all. Otherwise it gives the error to return: the frame
-	// is reported and refused as the codec would have refused it. Before
+	// valid after all, or the codec's error response (a null result
+	// followed by an "error") as the error to return. Otherwise it gives
+	// the error to return: the frame is reported and refused as the codec
+	// would have refused it. Before
 	// calling it, the caller may have rewritten the result's string
 	// contents in place, but only before the first byte that is not
 	// valid, and each with other valid string content of the same length
