@@ -129,11 +129,17 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts *Call
 	if opts != nil {
 		p.Meta = opts.Meta
 	}
-	var res CallToolResult
-	var out any = &res
 	dst := seam.RawToolResultOf(ctx)
-	if dst != nil {
-		out = &rawCallToolResult{res: &res, dst: dst}
+	var out any
+	var box *oneBlockResult // nil for a caller that takes the raw result (the gateway): it gets no blocks made
+	var res *CallToolResult
+	if dst == nil {
+		box = newOneBlockResult()
+		res = &box.res
+		out = res
+	} else {
+		res = new(CallToolResult)
+		out = &rawCallToolResult{res: res, dst: dst}
 	}
 	var params any
 	switch {
@@ -155,7 +161,11 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts *Call
 		// The server wants Mcp-Param headers this client did not know
 		// of; the spec's answer is to list the tools and try again. A
 		// refused header means the call did not run, so this is safe.
-		res = CallToolResult{}
+		if box != nil {
+			box.reset()
+		} else {
+			*res = CallToolResult{}
+		}
 		if hctx, err = c.withParamHeaders(ctx, name, p.Arguments); err != nil {
 			return nil, err
 		}
@@ -169,10 +179,11 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts *Call
 		}
 		return nil, err
 	}
-	if err := c.tools.Load().check(name, &res, c.report); err != nil {
-		return &res, err
+	box.settle()
+	if err := c.tools.Load().check(name, res, c.report); err != nil {
+		return res, err
 	}
-	return &res, nil
+	return res, nil
 }
 
 // compactAlready reports that b holds no whitespace byte at all, so that

@@ -62,7 +62,7 @@ func (d *scanner) textResult(res *CallToolResult, skipMeta bool) (ok bool) {
 				return false
 			}
 			sawContent = true
-			if out.Content, ok = d.textBlocks(); !ok {
+			if out.Content, ok = d.textBlocks(res.Content); !ok {
 				return false
 			}
 		case "isError":
@@ -189,15 +189,18 @@ func (d *scanner) boolean() (v, ok bool) {
 	return false, false
 }
 
-// textBlocks reads an array of {"type":"text","text":"..."} objects.
-func (d *scanner) textBlocks() ([]Content, bool) {
+// textBlocks reads an array of {"type":"text","text":"..."} objects,
+// into spare's array while it has room (see oneBlockResult): the common
+// result's one block then costs no allocation of its own. An empty array
+// is a new empty slice, as encoding/json makes it.
+func (d *scanner) textBlocks(spare []Content) ([]Content, bool) {
 	if !d.consume('[') {
 		return nil, false
 	}
-	blocks := []Content{}
 	if d.consume(']') {
-		return blocks, true
+		return []Content{}, true
 	}
+	blocks := spare[:0]
 	for {
 		if !d.consume('{') {
 			return nil, false
