@@ -260,16 +260,18 @@ func (c *Conn) collect(p *pendingCall) (res json.RawMessage, err error, ok, expi
 		return nil, closedCallError(p.method, p.id, err), true, false
 	case resp == nil:
 		return nil, nil, false, expired
-	case resp.Error != nil:
-		return nil, resp.Error, true, false
-	case resp.late != nil && p.late == nil:
-		// Not for this call (takesLate keeps it from happening).
+	}
+	if resp.late != nil && p.late == nil {
+		// Not for this call (takesLate keeps it from happening): checked
+		// first, as the codec would have, which may find an error
+		// response.
 		if d := resp.checkLate(); d != nil {
 			return nil, c.refuseLate(p, d), true, false
 		}
-		if resp.Error != nil {
-			return nil, resp.Error, true, false
-		}
+	}
+	switch {
+	case resp.Error != nil:
+		return nil, resp.Error, true, false
 	case resp.late != nil:
 		p.late.Unchecked = true
 		p.late.Recheck = c.rechecker(p, resp)
