@@ -141,7 +141,9 @@ func (c *Conn) Call(ctx context.Context, method string, params any, opts *CallOp
 	}
 	id := c.lastID.Add(1)
 	if onProgress != nil {
-		if raw, err = withProgressToken(raw, id, trusted); err != nil {
+		if spliced, ok := tokenInParamsRoom(params, raw, id); ok {
+			raw = spliced
+		} else if raw, err = withProgressToken(raw, id, trusted); err != nil {
 			return nil, fmt.Errorf("jsonrpc: %s (id %d): %w", method, id, err)
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/mcpwire/mcpwire/internal/latecheck"
 )
 
 // withProgressToken puts params._meta.progressToken = token into params.
@@ -112,6 +114,39 @@ func plainObjectEnd(b []byte) int {
 		}
 	}
 	return -1
+}
+
+// tokenInParamsRoom puts the progress token into params made with room
+// for it (a *latecheck.Params with Room), as long as raw, what Call is
+// about to send, is still those params: a PrepareRequest hook may have
+// given others. (Only the module's own hook, mcp's, can see such params,
+// and it keeps none.) ok false: withProgressToken's turn.
+func tokenInParamsRoom(params any, raw json.RawMessage, token int64) (json.RawMessage, bool) {
+	lp, isLate := params.(*latecheck.Params)
+	if !isLate || lp.Room == nil || len(raw) == 0 || len(raw) != len(lp.Encoded) || &raw[0] != &lp.Encoded[0] {
+		return nil, false
+	}
+	return tokenInRoom(lp.Room, len(lp.Encoded), token)
+}
+
+// tokenInRoom puts the progress token member in front of the params that
+// end room (the last n bytes: an object without "_meta", see
+// latecheck.Params.Room), writing it into the spare bytes before them and
+// over their '{', and returns the params it makes, a tail of room. ok is
+// false, and nothing written, when room breaks that contract.
+func tokenInRoom(room []byte, n int, token int64) (params json.RawMessage, ok bool) {
+	start := len(room) - n // where the params' '{' is
+	if start < latecheck.TokenRoom || n < 2 || room[start] != '{' {
+		return nil, false
+	}
+	var head [latecheck.TokenRoom]byte
+	h := appendTokenMember(head[:0], token)
+	if room[start+1] != '}' {
+		h = append(h, ',')
+	}
+	start += 1 - len(h) // h ends where the params' first member begins
+	copy(room[start:], h)
+	return room[start:], true
 }
 
 // appendTokenMember appends the start of an object holding the progress

@@ -1,16 +1,20 @@
 package jsonrpc
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/mcpwire/mcpwire/internal/latecheck"
 )
 
 // FuzzWithProgressToken: the fast paths give what the general one does
@@ -471,4 +475,80 @@ func testPeerRequestKeepsAnIdleCallAlive(t *testing.T, m readMode) {
 			t.Fatalf("after %s: %v, want a timeout at 10s", time.Since(start), err)
 		}
 	})
+}
+
+// TestTokenInRoom: the token written into the room in front of params
+// gives the bytes withProgressToken gives them, in that room; room that
+// breaks latecheck.Params' contract is refused and left as it was.
+func TestTokenInRoom(t *testing.T) {
+	for _, params := range []string{`{}`, `{"name":"echo"}`, `{"name":"a","arguments":{"k":[1,{}],"m":"}{"}}`} {
+		for _, token := range []int64{1, 42, math.MaxInt64, math.MinInt64} {
+			room := append(make([]byte, latecheck.TokenRoom), params...)
+			got, ok := tokenInRoom(room, len(params), token)
+			want, err := withProgressToken(json.RawMessage(params), token, true)
+			if !ok || err != nil || string(got) != string(want) {
+				t.Errorf("tokenInRoom(%s, %d) = %s, %v; withProgressToken gives %s, %v", params, token, got, ok, want, err)
+				continue
+			}
+			if &got[len(got)-1] != &room[len(room)-1] {
+				t.Errorf("tokenInRoom(%s, %d): the params are not a tail of the room", params, token)
+			}
+		}
+	}
+	for name, tc := range map[string]struct {
+		room   string
+		params int
+	}{
+		"too little room": {strings.Repeat(" ", latecheck.TokenRoom-1) + `{"a":1}`, 7},
+		"not an object":   {strings.Repeat(" ", latecheck.TokenRoom) + `[1]`, 3},
+		"too short":       {strings.Repeat(" ", latecheck.TokenRoom) + `{`, 1},
+	} {
+		room := []byte(tc.room)
+		if got, ok := tokenInRoom(room, tc.params, 5); ok || string(room) != tc.room {
+			t.Errorf("%s: tokenInRoom = %s, %v; room now %q", name, got, ok, room)
+		}
+	}
+}
+
+// TestCallPutsTheTokenInTheParamsRoom: params that come with room are sent
+// with the token made in that room, not in a copy; when PrepareRequest
+// hands other params back, those get the token the usual way and the room
+// is not touched.
+func TestCallPutsTheTokenInTheParamsRoom(t *testing.T) { run(t, testCallPutsTheTokenInTheParamsRoom) }
+
+func testCallPutsTheTokenInTheParamsRoom(t *testing.T, m readMode) {
+	const params = `{"name":"echo","arguments":{"m":"x"}}`
+	for _, replaced := range []bool{false, true} {
+		synctest.Test(t, func(t *testing.T) {
+			var opts Options
+			if replaced {
+				opts.PrepareRequest = func(_ string, p json.RawMessage) (json.RawMessage, error) {
+					return bytes.Clone(p), nil
+				}
+			}
+			c, p := newTestConn(t, m, opts)
+			room := append(make([]byte, latecheck.TokenRoom), params...)
+			before := bytes.Clone(room)
+			lp := &latecheck.Params{Encoded: room[latecheck.TokenRoom:], Room: room}
+			done := make(chan error)
+			go func() {
+				_, err := c.Call(context.Background(), "tools/call", lp, &CallOptions{OnProgress: func(Progress) {}})
+				done <- err
+			}()
+			req := p.recvRequest()
+			if want := `{"_meta":{"progressToken":1},"name":"echo","arguments":{"m":"x"}}`; string(req.Params) != want {
+				t.Errorf("replaced %v: params %s, want %s", replaced, req.Params, want)
+			}
+			if inRoom := bytes.HasSuffix(room, req.Params); inRoom == replaced {
+				t.Errorf("replaced %v: the room is %q after the call's write", replaced, room)
+			}
+			if replaced && !bytes.Equal(room, before) {
+				t.Errorf("replaced params: the room was written: %q", room)
+			}
+			p.send(&Response{ID: req.ID, Result: json.RawMessage(`{}`)})
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
 }

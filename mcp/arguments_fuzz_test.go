@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"testing"
+
+	"github.com/mcpwire/mcpwire/internal/latecheck"
 )
 
 // Raw arguments reach encodeArguments from callers and, through the
@@ -33,6 +35,47 @@ func FuzzEncodeArguments(f *testing.F) {
 		default:
 			if err == nil {
 				t.Fatalf("%q: accepted arguments that are not an object", b)
+			}
+		}
+	})
+}
+
+// encodedTheLongWay is what CallTool sent before the params came with
+// room for the token: the arguments encoded on their own, then copied in.
+func encodedTheLongWay(name string, args any) ([]byte, error) {
+	p := callToolParams{Name: name}
+	if args != nil {
+		raw, err := encodeArguments(args)
+		if err != nil {
+			return nil, err
+		}
+		p.Arguments = raw
+	}
+	return p.encoded(), nil
+}
+
+// FuzzEncodeCallWithRoom: the params made in one buffer, after the room,
+// are byte for byte those encodeArguments and encoded make, and refused
+// when they refuse; raw arguments and a map built from the same bytes.
+func FuzzEncodeCallWithRoom(f *testing.F) {
+	for _, s := range []string{`{"a":1}`, `{"a": [1, {"b":null}]}`, `null`, `[1]`, `{"a":"x\u2028y"}`, `{"a":1e400}`, `{`, ""} {
+		f.Add("echo", []byte(s))
+	}
+	f.Add("a \"quoted\"\nname", []byte(`{}`))
+	f.Fuzz(func(t *testing.T, name string, b []byte) {
+		var asMap map[string]any
+		json.Unmarshal(b, &asMap)
+		for _, args := range []any{json.RawMessage(b), asMap, nil} {
+			want, wantErr := encodedTheLongWay(name, args)
+			room, err := encodeCallWithRoom(name, args)
+			if (err != nil) != (wantErr != nil) || err != nil && err.Error() != wantErr.Error() {
+				t.Fatalf("%q, %#v: error %v, want %v", name, args, err, wantErr)
+			}
+			if err != nil {
+				continue
+			}
+			if len(room) < latecheck.TokenRoom || !bytes.Equal(room[latecheck.TokenRoom:], want) {
+				t.Fatalf("%q, %#v: %q, want %d spare bytes then %q", name, args, room, latecheck.TokenRoom, want)
 			}
 		}
 	})

@@ -118,14 +118,6 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts *Call
 		return c.callToolAsTask(ctx, name, args, opts)
 	}
 	p := callToolParams{Name: name}
-	if args != nil {
-		raw, err := encodeArguments(args)
-		if err != nil {
-			return nil, fmt.Errorf("mcp: tools/call %q: %w", name, err)
-		}
-		p.Arguments = raw
-	}
-	copts := c.toolCallOptions(ctx, opts)
 	if opts != nil {
 		p.Meta = opts.Meta
 	}
@@ -142,16 +134,31 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts *Call
 		out = &rawCallToolResult{res: res, dst: dst}
 	}
 	var params any
-	switch {
-	case p.Meta != nil:
-		params = p
-	case dst == nil && c.modern == nil:
-		// The result may come unchecked by the codec, to be checked
-		// as it is decoded (see call).
-		params = &latecheck.Params{Encoded: p.encoded()}
-	default: // both eras: the modern one splices its _meta into these bytes
-		params = p.encoded()
+	if p.Meta == nil && dst == nil && c.modern == nil {
+		// The usual call: the result may come unchecked by the codec,
+		// to be checked as it is decoded (see call), and the params
+		// are made with room for the progress token.
+		room, err := encodeCallWithRoom(name, args)
+		if err != nil {
+			return nil, fmt.Errorf("mcp: tools/call %q: %w", name, err)
+		}
+		box.late = latecheck.Params{Encoded: room[latecheck.TokenRoom:], Room: room}
+		params = &box.late
+	} else {
+		if args != nil {
+			raw, err := encodeArguments(args)
+			if err != nil {
+				return nil, fmt.Errorf("mcp: tools/call %q: %w", name, err)
+			}
+			p.Arguments = raw
+		}
+		if p.Meta != nil {
+			params = p
+		} else { // both eras: the modern one splices its _meta into these bytes
+			params = p.encoded()
+		}
 	}
+	copts := c.toolCallOptions(ctx, opts)
 	hctx, err := c.withParamHeaders(ctx, name, p.Arguments)
 	if err != nil {
 		return nil, err
@@ -241,6 +248,21 @@ func progressNotification(p jsonrpc.Progress) ProgressNotification {
 		n.ProgressToken = tok.ProgressToken
 	}
 	return n
+}
+
+// appendArguments appends to dst what encodeArguments makes of args,
+// nothing for none; a map[string]any is encoded straight into dst.
+func appendArguments(dst []byte, args any) ([]byte, error) {
+	if a, ok := args.(map[string]any); ok && a != nil {
+		if b, ok := jsonenc.Append(dst, a); ok {
+			return b, nil
+		}
+	}
+	raw, err := encodeArguments(args)
+	if err != nil {
+		return nil, err
+	}
+	return append(dst, raw...), nil
 }
 
 // encodeArguments encodes args, which must come out as a JSON object (or

@@ -1,13 +1,16 @@
 package mcp
 
+import "github.com/mcpwire/mcpwire/internal/latecheck"
+
 // oneBlockResult is a tools/call result allocated with room for one
 // content block: most results have exactly one, and the decoders append
 // the first block into that room (encoding/json does too, as it reuses a
 // slice's array), so the block costs no allocation of its own, which was
 // 7% of the client's CPU at 64 callers over stdio (bench/NOTES.md).
 type oneBlockResult struct {
-	res CallToolResult
-	one [1]Content
+	res  CallToolResult
+	one  [1]Content
+	late latecheck.Params // the call's params, while it runs (see CallTool)
 }
 
 func newOneBlockResult() *oneBlockResult {
@@ -27,6 +30,7 @@ func (b *oneBlockResult) settle() {
 	if b == nil {
 		return
 	}
+	b.late = latecheck.Params{} // the params and the engine's recheck are not the result's to keep
 	if c := b.res.Content; len(c) == 0 && cap(c) == 1 && &c[:1][0] == &b.one[0] {
 		b.res.Content = nil
 	}

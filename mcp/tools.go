@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/mcpwire/mcpwire/internal/jsonenc"
+	"github.com/mcpwire/mcpwire/internal/latecheck"
 )
 
 // Tool is one entry of tools/list.
@@ -84,6 +85,30 @@ type callToolParams struct {
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments,omitempty"`
 	Meta      map[string]any  `json:"_meta,omitempty"`
+}
+
+// encodeCallWithRoom encodes the params of a tools/call without _meta as
+// encoded does, but with the arguments encoded straight into the same
+// buffer and latecheck.TokenRoom spare bytes in front for the engine's
+// progress token (see latecheck.Params.Room). It returns the buffer; the
+// params are its tail. One allocation where encodeArguments, encoded and
+// the token took three.
+func encodeCallWithRoom(name string, args any) ([]byte, error) {
+	b := make([]byte, latecheck.TokenRoom, latecheck.TokenRoom+len(name)+96)
+	b = append(b, `{"name":`...)
+	b = jsonenc.AppendString(b, name)
+	if args != nil {
+		mark := len(b)
+		b = append(b, `,"arguments":`...)
+		var err error
+		if b, err = appendArguments(b, args); err != nil {
+			return nil, err
+		}
+		if len(b) == mark+len(`,"arguments":`) {
+			b = b[:mark] // none: null arguments are left out
+		}
+	}
+	return append(b, '}'), nil
 }
 
 // encoded is p, without _meta, as json.Marshal writes it; Arguments must
