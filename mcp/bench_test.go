@@ -100,21 +100,41 @@ func BenchmarkDecodeCallToolResult(b *testing.B) {
 	}
 }
 
+// bigTextResult is the bench's 16 MB text result, and a buffer of its size
+// for each round to copy it into; b is set to report it.
+func bigTextResult(b *testing.B) (raw, buf []byte) {
+	line := `The quick brown fox jumps over the lazy dog; pack my box with five dozen liquor jugs.\n`
+	raw = []byte(`{"content":[{"type":"text","text":"` + strings.Repeat(line, 16_000_000/len(line)) + `"}]}`)
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	return raw, make([]byte, len(raw))
+}
+
 // BenchmarkDecodeTextResultInPlace decodes a 16 MB text result in place,
 // as the client does a result the codec checked: a text of 87-byte lines
 // with a \n escape each, as the bench's big result. Each round first
 // copies the result back into the buffer, which the decoding changed.
 func BenchmarkDecodeTextResultInPlace(b *testing.B) {
-	line := `The quick brown fox jumps over the lazy dog; pack my box with five dozen liquor jugs.\n`
-	raw := []byte(`{"content":[{"type":"text","text":"` + strings.Repeat(line, 16_000_000/len(line)) + `"}]}`)
-	buf := make([]byte, len(raw))
-	b.SetBytes(int64(len(raw)))
-	b.ReportAllocs()
+	raw, buf := bigTextResult(b)
 	for b.Loop() {
 		copy(buf, raw)
 		var r CallToolResult
 		if err := decodeResult(buf, &r, true); err != nil || len(r.Content) != 1 {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDecodeUncheckedTextResult is BenchmarkDecodeTextResultInPlace
+// for a result the codec left unchecked, as a large legacy tools/call
+// result read from a stdio server is: the decoding checks the text too.
+func BenchmarkDecodeUncheckedTextResult(b *testing.B) {
+	raw, buf := bigTextResult(b)
+	for b.Loop() {
+		copy(buf, raw)
+		var r CallToolResult
+		if done, err := decodeUnchecked(buf, &r); !done || err != nil || len(r.Content) != 1 {
+			b.Fatal(done, err)
 		}
 	}
 }

@@ -253,18 +253,34 @@ func escapeLen(b []byte, i int) int {
 	return 0
 }
 
-// HasControl reports whether b holds a byte below 0x20.
+// HasControl reports whether b holds a byte below 0x20. A word flags such
+// a byte exactly: (w - 0x20 in each byte) &^ w sets a byte's high bit for
+// a byte below 0x20, and a borrow can flag a byte above a true one, never a
+// word without one. Two words a turn, and the tail as the last word of b
+// (which may overlap words already looked at) rather than byte by byte:
+// the runs between a long text's escapes are a few words each, and their
+// tails were half of this function's time (bench/NOTES.md, the
+// twenty-second round).
 func HasControl(b []byte) bool {
-	var flags uint64
-	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		w := binary.LittleEndian.Uint64(b[i:])
-		flags |= (w - 0x20*ones) &^ w
-	}
-	for ; i < len(b); i++ {
-		if b[i] < 0x20 {
-			return true
+	if len(b) < 8 {
+		for _, c := range b {
+			if c < 0x20 {
+				return true
+			}
 		}
+		return false
+	}
+	last := binary.LittleEndian.Uint64(b[len(b)-8:])
+	flags := (last - 0x20*ones) &^ last
+	for len(b) >= 16 {
+		w := binary.LittleEndian.Uint64(b)
+		v := binary.LittleEndian.Uint64(b[8:])
+		flags |= (w-0x20*ones)&^w | (v-0x20*ones)&^v
+		b = b[16:]
+	}
+	if len(b) >= 8 {
+		w := binary.LittleEndian.Uint64(b)
+		flags |= (w - 0x20*ones) &^ w
 	}
 	return flags&highs != 0
 }
