@@ -194,6 +194,8 @@ func marshalParamsTrusted(params any) (json.RawMessage, bool, error) {
 		return json.RawMessage(p), true, nil
 	case *latecheck.Params:
 		return json.RawMessage(p.Encoded), true, nil
+	case *jsonenc.Roomy:
+		return json.RawMessage((*p)[jsonenc.TokenRoom:]), true, nil
 	}
 	raw, err := json.Marshal(params)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/mcpwire/mcpwire/internal/jsonenc"
 	"github.com/mcpwire/mcpwire/internal/latecheck"
 )
 
@@ -117,29 +118,35 @@ func plainObjectEnd(b []byte) int {
 }
 
 // tokenInParamsRoom puts the progress token into params made with room
-// for it (a *latecheck.Params with Room), as long as raw, what Call is
-// about to send, is still those params: a PrepareRequest hook may have
-// given others. (Only the module's own hook, mcp's, can see such params,
-// and it keeps none.) ok false: withProgressToken's turn.
+// for it (a *jsonenc.Roomy, or a *latecheck.Params with Room), as long as
+// raw, what Call is about to send, is still those params: a
+// PrepareRequest hook may have given others. ok false: withProgressToken's
+// turn.
 func tokenInParamsRoom(params any, raw json.RawMessage, token int64) (json.RawMessage, bool) {
-	lp, isLate := params.(*latecheck.Params)
-	if !isLate || lp.Room == nil || len(raw) == 0 || len(raw) != len(lp.Encoded) || &raw[0] != &lp.Encoded[0] {
+	var room jsonenc.Roomy
+	switch p := params.(type) {
+	case *jsonenc.Roomy:
+		room = *p
+	case *latecheck.Params:
+		room = p.Room
+	}
+	if len(room) <= jsonenc.TokenRoom || len(raw) != len(room)-jsonenc.TokenRoom || &raw[0] != &room[jsonenc.TokenRoom] {
 		return nil, false
 	}
-	return tokenInRoom(lp.Room, len(lp.Encoded), token)
+	return tokenInRoom(room, len(raw), token)
 }
 
 // tokenInRoom puts the progress token member in front of the params that
 // end room (the last n bytes: an object without "_meta", see
-// latecheck.Params.Room), writing it into the spare bytes before them and
-// over their '{', and returns the params it makes, a tail of room. ok is
-// false, and nothing written, when room breaks that contract.
+// jsonenc.Roomy), writing it into the spare bytes before them and over
+// their '{', and returns the params it makes, a tail of room. ok is false,
+// and nothing written, when room breaks that contract.
 func tokenInRoom(room []byte, n int, token int64) (params json.RawMessage, ok bool) {
 	start := len(room) - n // where the params' '{' is
-	if start < latecheck.TokenRoom || n < 2 || room[start] != '{' {
+	if start < jsonenc.TokenRoom || n < 2 || room[start] != '{' {
 		return nil, false
 	}
-	var head [latecheck.TokenRoom]byte
+	var head [jsonenc.TokenRoom]byte
 	h := appendTokenMember(head[:0], token)
 	if room[start+1] != '}' {
 		h = append(h, ',')

@@ -14,6 +14,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/mcpwire/mcpwire/internal/jsonenc"
 	"github.com/mcpwire/mcpwire/internal/latecheck"
 )
 
@@ -483,7 +484,7 @@ func testPeerRequestKeepsAnIdleCallAlive(t *testing.T, m readMode) {
 func TestTokenInRoom(t *testing.T) {
 	for _, params := range []string{`{}`, `{"name":"echo"}`, `{"name":"a","arguments":{"k":[1,{}],"m":"}{"}}`} {
 		for _, token := range []int64{1, 42, math.MaxInt64, math.MinInt64} {
-			room := append(make([]byte, latecheck.TokenRoom), params...)
+			room := append(make([]byte, jsonenc.TokenRoom), params...)
 			got, ok := tokenInRoom(room, len(params), token)
 			want, err := withProgressToken(json.RawMessage(params), token, true)
 			if !ok || err != nil || string(got) != string(want) {
@@ -499,9 +500,9 @@ func TestTokenInRoom(t *testing.T) {
 		room   string
 		params int
 	}{
-		"too little room": {strings.Repeat(" ", latecheck.TokenRoom-1) + `{"a":1}`, 7},
-		"not an object":   {strings.Repeat(" ", latecheck.TokenRoom) + `[1]`, 3},
-		"too short":       {strings.Repeat(" ", latecheck.TokenRoom) + `{`, 1},
+		"too little room": {strings.Repeat(" ", jsonenc.TokenRoom-1) + `{"a":1}`, 7},
+		"not an object":   {strings.Repeat(" ", jsonenc.TokenRoom) + `[1]`, 3},
+		"too short":       {strings.Repeat(" ", jsonenc.TokenRoom) + `{`, 1},
 	} {
 		room := []byte(tc.room)
 		if got, ok := tokenInRoom(room, tc.params, 5); ok || string(room) != tc.room {
@@ -510,15 +511,18 @@ func TestTokenInRoom(t *testing.T) {
 	}
 }
 
-// TestCallPutsTheTokenInTheParamsRoom: params that come with room are sent
-// with the token made in that room, not in a copy; when PrepareRequest
-// hands other params back, those get the token the usual way and the room
-// is not touched.
+// TestCallPutsTheTokenInTheParamsRoom: params that come with room (a
+// jsonenc.Roomy, or a latecheck.Params with one) are sent with the token
+// made in that room, not in a copy; when PrepareRequest hands other params
+// back, those get the token the usual way and the room is not touched.
 func TestCallPutsTheTokenInTheParamsRoom(t *testing.T) { run(t, testCallPutsTheTokenInTheParamsRoom) }
 
 func testCallPutsTheTokenInTheParamsRoom(t *testing.T, m readMode) {
 	const params = `{"name":"echo","arguments":{"m":"x"}}`
-	for _, replaced := range []bool{false, true} {
+	for _, tc := range []struct {
+		replaced, late bool
+	}{{false, false}, {false, true}, {true, false}, {true, true}} {
+		replaced := tc.replaced
 		synctest.Test(t, func(t *testing.T) {
 			var opts Options
 			if replaced {
@@ -527,23 +531,26 @@ func testCallPutsTheTokenInTheParamsRoom(t *testing.T, m readMode) {
 				}
 			}
 			c, p := newTestConn(t, m, opts)
-			room := append(make([]byte, latecheck.TokenRoom), params...)
+			room := append(make([]byte, jsonenc.TokenRoom), params...)
 			before := bytes.Clone(room)
-			lp := &latecheck.Params{Encoded: room[latecheck.TokenRoom:], Room: room}
+			var sent any = (*jsonenc.Roomy)(&room)
+			if tc.late {
+				sent = &latecheck.Params{Encoded: room[jsonenc.TokenRoom:], Room: room}
+			}
 			done := make(chan error)
 			go func() {
-				_, err := c.Call(context.Background(), "tools/call", lp, &CallOptions{OnProgress: func(Progress) {}})
+				_, err := c.Call(context.Background(), "tools/call", sent, &CallOptions{OnProgress: func(Progress) {}})
 				done <- err
 			}()
 			req := p.recvRequest()
 			if want := `{"_meta":{"progressToken":1},"name":"echo","arguments":{"m":"x"}}`; string(req.Params) != want {
-				t.Errorf("replaced %v: params %s, want %s", replaced, req.Params, want)
+				t.Errorf("%+v: params %s, want %s", tc, req.Params, want)
 			}
 			if inRoom := bytes.HasSuffix(room, req.Params); inRoom == replaced {
-				t.Errorf("replaced %v: the room is %q after the call's write", replaced, room)
+				t.Errorf("%+v: the room is %q after the call's write", tc, room)
 			}
 			if replaced && !bytes.Equal(room, before) {
-				t.Errorf("replaced params: the room was written: %q", room)
+				t.Errorf("%+v: the room was written: %q", tc, room)
 			}
 			p.send(&Response{ID: req.ID, Result: json.RawMessage(`{}`)})
 			if err := <-done; err != nil {

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/mcpwire/mcpwire/internal/latecheck"
+	"github.com/mcpwire/mcpwire/internal/jsonenc"
 )
 
 // Raw arguments reach encodeArguments from callers and, through the
@@ -74,8 +74,8 @@ func FuzzEncodeCallWithRoom(f *testing.F) {
 			if err != nil {
 				continue
 			}
-			if len(room) < latecheck.TokenRoom || !bytes.Equal(room[latecheck.TokenRoom:], want) {
-				t.Fatalf("%q, %#v: %q, want %d spare bytes then %q", name, args, room, latecheck.TokenRoom, want)
+			if len(room) < jsonenc.TokenRoom || !bytes.Equal(room[jsonenc.TokenRoom:], want) {
+				t.Fatalf("%q, %#v: %q, want %d spare bytes then %q", name, args, room, jsonenc.TokenRoom, want)
 			}
 		}
 	})

@@ -134,16 +134,23 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts *Call
 		out = &rawCallToolResult{res: res, dst: dst}
 	}
 	var params any
-	if p.Meta == nil && dst == nil && c.modern == nil {
-		// The usual call: the result may come unchecked by the codec,
-		// to be checked as it is decoded (see call), and the params
-		// are made with room for the progress token.
+	if p.Meta == nil && c.modern == nil {
+		// The usual call: the params are made with room for the
+		// progress token, and the result may come unchecked by the
+		// codec, to be checked as it is decoded (see call), unless it
+		// is to be passed on raw.
 		room, err := encodeCallWithRoom(name, args)
 		if err != nil {
 			return nil, fmt.Errorf("mcp: tools/call %q: %w", name, err)
 		}
-		box.late = latecheck.Params{Encoded: room[latecheck.TokenRoom:], Room: room}
-		params = &box.late
+		if box != nil {
+			box.late = latecheck.Params{Encoded: jsonenc.Encoded(room[jsonenc.TokenRoom:]), Room: room}
+			params = &box.late
+		} else {
+			raw := out.(*rawCallToolResult)
+			raw.params = room
+			params = &raw.params
+		}
 	} else {
 		if args != nil {
 			raw, err := encodeArguments(args)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mcpwire/mcpwire/internal/jsonenc"
 	"github.com/mcpwire/mcpwire/internal/jsonscan"
 	"github.com/mcpwire/mcpwire/internal/seam"
 )
@@ -432,8 +433,9 @@ var errNotJSON = errors.New("the result is not valid JSON")
 // as for any caller, but the texts are not unescaped in place, since raw
 // is handed on as it came.
 type rawCallToolResult struct {
-	res *CallToolResult
-	dst *seam.RawToolResult
+	res    *CallToolResult
+	dst    *seam.RawToolResult
+	params jsonenc.Roomy // the call's params, made with room (see CallTool)
 }
 
 func (r *rawCallToolResult) decode(raw []byte, checked bool) error {

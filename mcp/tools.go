@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 
 	"github.com/mcpwire/mcpwire/internal/jsonenc"
-	"github.com/mcpwire/mcpwire/internal/latecheck"
 )
 
 // Tool is one entry of tools/list.
@@ -89,12 +88,11 @@ type callToolParams struct {
 
 // encodeCallWithRoom encodes the params of a tools/call without _meta as
 // encoded does, but with the arguments encoded straight into the same
-// buffer and latecheck.TokenRoom spare bytes in front for the engine's
-// progress token (see latecheck.Params.Room). It returns the buffer; the
-// params are its tail. One allocation where encodeArguments, encoded and
-// the token took three.
-func encodeCallWithRoom(name string, args any) ([]byte, error) {
-	b := make([]byte, latecheck.TokenRoom, latecheck.TokenRoom+len(name)+96)
+// buffer, after jsonenc.TokenRoom spare bytes for the engine's progress
+// token (see jsonenc.Roomy). One allocation where encodeArguments,
+// encoded and the token took three.
+func encodeCallWithRoom(name string, args any) (jsonenc.Roomy, error) {
+	b := make([]byte, jsonenc.TokenRoom, jsonenc.TokenRoom+len(name)+96)
 	b = append(b, `{"name":`...)
 	b = jsonenc.AppendString(b, name)
 	if args != nil {

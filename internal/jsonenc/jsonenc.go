@@ -18,6 +18,20 @@ import (
 // comes from a caller. It marshals as itself.
 type Encoded []byte
 
+// TokenRoom is how many spare bytes a Roomy holds before its params:
+// enough for `{"_meta":{"progressToken":N},` with N any int64.
+const TokenRoom = len(`{"_meta":{"progressToken":-9223372036854775808},`)
+
+// Roomy is a request's params that this module encoded after TokenRoom
+// spare bytes: the params, Roomy[TokenRoom:], are an object with no
+// "_meta" member. The engine may write its progress-token member into the
+// spare bytes, and over the params' opening brace, instead of copying the
+// params into a new buffer: one allocation and a copy fewer for every
+// tools/call, which always asks for progress. Whoever made it reads
+// neither the spare bytes nor the params after the call, and the engine's
+// PrepareRequest hook keeps no params (mcp's keeps nothing).
+type Roomy []byte
+
 // MarshalJSON returns e, so that encoding/json embeds it as JSON.
 func (e Encoded) MarshalJSON() ([]byte, error) {
 	if len(e) == 0 {

@@ -19,24 +19,15 @@ import (
 	"github.com/mcpwire/mcpwire/internal/jsonenc"
 )
 
-// TokenRoom is how many spare bytes Params.Room holds before Encoded:
-// enough for `{"_meta":{"progressToken":N},` with N any int64.
-const TokenRoom = len(`{"_meta":{"progressToken":-9223372036854775808},`)
-
 // Params are a request's params that this module encoded, sent by a
 // caller that takes the response's result unchecked. The engine sends
 // Encoded as it would a jsonenc.Encoded.
 type Params struct {
 	Encoded jsonenc.Encoded
-	// Room, when not nil, is the buffer that Encoded is the tail of: the
-	// TokenRoom bytes before Encoded are spare, and Encoded is an object
-	// with no "_meta" member. The engine may then write its progress
-	// token member into them, and over Encoded's opening brace, instead
-	// of copying the params into a new buffer (one allocation and a copy
-	// fewer for every tools/call, which always asks for progress).
-	// Neither Room nor Encoded is read after Call by whoever made them,
-	// nor kept by the Conn's PrepareRequest hook (mcp's keeps nothing).
-	Room []byte
+	// Room, when not nil, is the buffer that Encoded is the params of
+	// (Encoded is Room[jsonenc.TokenRoom:]), with room in front for the
+	// engine's progress token: see jsonenc.Roomy.
+	Room jsonenc.Roomy
 	// Unchecked is set by the engine, before Call returns the result,
 	// when the codec did not check the result as JSON (the rest of the
 	// frame it did check). The caller must then refuse anything that is
