@@ -123,7 +123,8 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts *Call
 	}
 	dst := seam.RawToolResultOf(ctx)
 	var out any
-	var box *oneBlockResult // nil for a caller that takes the raw result (the gateway): it gets no blocks made
+	var box *oneBlockResult       // nil for a caller that takes the raw result (the gateway): it gets no blocks made
+	var rawOut *rawCallToolResult // that caller's, nil for any other
 	var res *CallToolResult
 	if dst == nil {
 		box = newOneBlockResult()
@@ -131,7 +132,8 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts *Call
 		out = res
 	} else {
 		res = new(CallToolResult)
-		out = &rawCallToolResult{res: res, dst: dst}
+		rawOut = &rawCallToolResult{res: res, dst: dst}
+		out = rawOut
 	}
 	var params any
 	if p.Meta == nil && c.modern == nil {
@@ -147,9 +149,8 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts *Call
 			box.late = latecheck.Params{Encoded: jsonenc.Encoded(room[jsonenc.TokenRoom:]), Room: room}
 			params = &box.late
 		} else {
-			raw := out.(*rawCallToolResult)
-			raw.params = room
-			params = &raw.params
+			rawOut.params = room
+			params = &rawOut.params
 		}
 	} else {
 		if args != nil {
