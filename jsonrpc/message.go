@@ -195,7 +195,7 @@ func marshalParamsTrusted(params any) (json.RawMessage, bool, error) {
 	case *latecheck.Params:
 		return json.RawMessage(p.Encoded), true, nil
 	case *jsonenc.Roomy:
-		return json.RawMessage((*p)[jsonenc.TokenRoom:]), true, nil
+		return json.RawMessage(p.Params()), true, nil
 	}
 	raw, err := json.Marshal(params)
 	if err != nil {

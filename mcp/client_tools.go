@@ -146,7 +146,7 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts *Call
 			return nil, fmt.Errorf("mcp: tools/call %q: %w", name, err)
 		}
 		if box != nil {
-			box.late = latecheck.Params{Encoded: jsonenc.Encoded(room[jsonenc.TokenRoom:]), Room: room}
+			box.late = latecheck.Params{Encoded: room.Params(), Room: room}
 			params = &box.late
 		} else {
 			rawOut.params = room

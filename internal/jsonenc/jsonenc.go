@@ -23,7 +23,7 @@ type Encoded []byte
 const TokenRoom = len(`{"_meta":{"progressToken":-9223372036854775808},`)
 
 // Roomy is a request's params that this module encoded after TokenRoom
-// spare bytes: the params, Roomy[TokenRoom:], are an object with no
+// spare bytes: the params (Params) are an object with no
 // "_meta" member. The engine may write its progress-token member into the
 // spare bytes, and over the params' opening brace, instead of copying the
 // params into a new buffer: one allocation and a copy fewer for every
@@ -31,6 +31,9 @@ const TokenRoom = len(`{"_meta":{"progressToken":-9223372036854775808},`)
 // neither the spare bytes nor the params after the call, and the engine's
 // PrepareRequest hook keeps no params (mcp's keeps nothing).
 type Roomy []byte
+
+// Params are the params r holds, after its spare bytes.
+func (r Roomy) Params() Encoded { return Encoded(r[TokenRoom:]) }
 
 // MarshalJSON returns e, so that encoding/json embeds it as JSON.
 func (e Encoded) MarshalJSON() ([]byte, error) {

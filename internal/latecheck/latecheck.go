@@ -25,7 +25,7 @@ import (
 type Params struct {
 	Encoded jsonenc.Encoded
 	// Room, when not nil, is the buffer that Encoded is the params of
-	// (Encoded is Room[jsonenc.TokenRoom:]), with room in front for the
+	// (Encoded is Room.Params()), with room in front for the
 	// engine's progress token: see jsonenc.Roomy.
 	Room jsonenc.Roomy
 	// Unchecked is set by the engine, before Call returns the result,
