@@ -158,11 +158,15 @@ func TestHandshakeTimeoutNamesTheConfiguredOne(t *testing.T) {
 // the handshake waits for initialize after a probe the server drops
 // (probeBound), and tools/list, sent after it, would run out of the
 // configured 4s later than the connect runs out of --timeout: the
-// message names --timeout.
+// message names --timeout. The server's env names this run's directory,
+// so that it is one this process never met: the era of a server met
+// before is remembered, and initialize would go first, with no probe to
+// wait for (the test failed so on its second run under -count=2).
 func TestConnectTimeoutNamedWhenItRanOutFirst(t *testing.T) {
 	dir := project(t)
 	cfg := filepath.Join(dir, "short.json")
-	hung, _ := json.Marshal(map[string]any{"command": os.Args[0], "args": []string{ServeName, "--faults", "never-answer:server/discover,never-answer:tools/list"}, "timeout": 4000})
+	hung, _ := json.Marshal(map[string]any{"command": os.Args[0], "args": []string{ServeName, "--faults", "never-answer:server/discover,never-answer:tools/list"}, "timeout": 4000,
+		"env": map[string]string{"MCPWIRE_TEST_RUN_DIR": dir}})
 	write(t, cfg, `{"mcpServers": {"hung": `+string(hung)+`}}`)
 	r := run(t, "tools", "hung", "--config", cfg, "--timeout", "4100ms").wantCode(t, ExitConnect)
 	if !strings.Contains(r.err, "timed out after 4.1s (raise --timeout") || strings.Contains(r.err, `"timeout" in its config`) {
