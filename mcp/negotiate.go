@@ -132,6 +132,9 @@ func (c *Client) probe(ctx context.Context, info Implementation, version string,
 	res, err := c.callDiscover(pctx, m)
 	out := discoverOutcome{res, err}
 	if !w.finish() {
+		if errors.Is(out.err, jsonrpc.ErrTimeout) && ctx.Err() == nil {
+			return c.legacyAfterSilentProbe(ctx, info, n, out.err)
+		}
 		return c.settle(ctx, m, version, out, n)
 	}
 	race := <-w.raced
@@ -316,6 +319,21 @@ func (c *Client) modernOpened(m *modernSession, version string, res *discoverRes
 	c.init = InitializeResult{ProtocolVersion: version, Capabilities: res.Capabilities, Instructions: res.Instructions, Meta: res.Meta}
 	c.initMeta = res.rawMeta
 	eras.put(n.key, version)
+	return nil
+}
+
+// legacyAfterSilentProbe opens with initialize after a probe over stdio
+// that ran out of its own deadline (the client's Timeout) before the
+// bound sent initialize: a deadline shorter than probeBound, or a server
+// that read the probe late. The server stayed silent for all of it, as a
+// legacy server that drops server/discover does, so initialize decides,
+// as it would after the bound. Failing the connect on the probe's
+// deadline instead refused such a server whenever the configured timeout
+// was shorter than the bound, where a legacy client would have connected.
+func (c *Client) legacyAfterSilentProbe(ctx context.Context, info Implementation, n negotiation, probeErr error) error {
+	if err := c.legacyAfterProbe(ctx, info, n); err != nil {
+		return fmt.Errorf("%w (server/discover before it: %v)", err, probeErr)
+	}
 	return nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
@@ -157,6 +158,40 @@ func TestAutoLegacySilentProbe(t *testing.T) {
 	if _, err := c.ListTools(t.Context()); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// The same server under a Timeout shorter than the bound: the probe runs
+// out of its own deadline before the bound would send initialize, and
+// initialize still decides, as it would after the bound. A server that
+// answers neither fails on initialize's deadline, naming the probe too.
+func TestAutoLegacySilentProbeUnderShortTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		setProbeBound(t, time.Hour)
+		srv := mcptest.NewDefault(&mcptest.Options{Eras: mcptest.LegacyOnly})
+		srv.Fault(mcptest.Fault{Kind: mcptest.FaultNeverAnswer, Target: MethodServerDiscover})
+		start := time.Now()
+		c, err := Connect(t.Context(), &autoTransport{srv: srv, key: uniqueKey(t)}, &ClientOptions{Timeout: 100 * time.Millisecond})
+		if err != nil {
+			t.Fatalf("Connect: %v", err)
+		}
+		if c.Modern() || time.Since(start) != 100*time.Millisecond {
+			t.Errorf("Modern %v after %v; want the legacy era once the probe's 100ms ran out", c.Modern(), time.Since(start))
+		}
+		if _, err := c.ListTools(t.Context()); err != nil {
+			t.Error(err)
+		}
+		c.Close()
+
+		// A fault fires once: both are armed for the second server.
+		srv.Fault(mcptest.Fault{Kind: mcptest.FaultNeverAnswer, Target: MethodServerDiscover})
+		srv.Fault(mcptest.Fault{Kind: mcptest.FaultNeverAnswer, Target: MethodInitialize})
+		_, err = Connect(t.Context(), &autoTransport{srv: srv, key: uniqueKey(t) + "/silent"}, &ClientOptions{Timeout: 100 * time.Millisecond})
+		if !errors.Is(err, jsonrpc.ErrTimeout) || !strings.Contains(err.Error(), MethodInitialize) || !strings.Contains(err.Error(), "server/discover before it") {
+			t.Errorf("Connect to a server that answers neither: %v", err)
+		}
+		srv.Close()
+		synctest.Wait()
+	})
 }
 
 // A modern server slower than the bound: initialize goes out too, is

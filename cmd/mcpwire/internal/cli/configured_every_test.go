@@ -153,6 +153,23 @@ func TestHandshakeTimeoutNamesTheConfiguredOne(t *testing.T) {
 	}
 }
 
+// A legacy server that drops server/discover without a word connects
+// under a configured "timeout" shorter than the probe's bound: the probe
+// runs out of it and initialize decides, as it would after the bound.
+// (It failed the connect: "the handshake timed out after 300ms".) The env
+// makes it a server this process never met, so that the probe is sent.
+func TestShortTimeoutLegacyServerDroppingTheProbe(t *testing.T) {
+	dir := project(t)
+	cfg := filepath.Join(dir, "short.json")
+	legacy, _ := json.Marshal(map[string]any{"command": os.Args[0], "args": []string{ServeName, "--faults", "never-answer:server/discover"}, "timeout": 300,
+		"env": map[string]string{"MCPWIRE_TEST_RUN_DIR": dir}})
+	write(t, cfg, `{"mcpServers": {"legacy": `+string(legacy)+`}}`)
+	r := run(t, "tools", "legacy", "--config", cfg).wantCode(t, 0)
+	if !strings.Contains(r.out, "echo") {
+		t.Errorf("stdout %q, stderr %q", r.out, r.err)
+	}
+}
+
 // The configured "timeout" is each request's deadline, --timeout the
 // whole connect's: a shorter "timeout" is not always what ran out. Here
 // the handshake waits for initialize after a probe the server drops
