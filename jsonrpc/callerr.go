@@ -13,11 +13,18 @@ import (
 type callError struct {
 	msg     string
 	reason  string // for notifications/cancelled; empty when none is sent
+	method  string // the request's
 	wrapped []error
 }
 
 func (e *callError) Error() string   { return e.msg }
 func (e *callError) Unwrap() []error { return e.wrapped }
+
+// Method is the method of the request that the error ended, "" when not
+// known. The type is unexported: a caller that words errors for people
+// (the CLI names the request a server left unanswered) asks through an
+// interface with this method.
+func (e *callError) Method() string { return e.method }
 
 // callerError says that the caller's ctx ended the call: cancelled, or its
 // own deadline passed. It wraps the ctx's error (context.Canceled or
@@ -30,6 +37,7 @@ func callerError(ctx context.Context, method string, id int64) error {
 		e := &callError{
 			msg:     fmt.Sprintf("jsonrpc: %s (id %d) hit the caller's context deadline", method, id),
 			reason:  "the caller's deadline passed",
+			method:  method,
 			wrapped: []error{context.DeadlineExceeded},
 		}
 		if cause != nil && cause != err {
@@ -41,6 +49,7 @@ func callerError(ctx context.Context, method string, id int64) error {
 	e := &callError{
 		msg:     fmt.Sprintf("jsonrpc: %s (id %d) canceled by caller", method, id),
 		reason:  "canceled by caller",
+		method:  method,
 		wrapped: []error{err},
 	}
 	if cause != nil && cause != err {
@@ -71,6 +80,7 @@ func (c *Conn) timeoutError(p *pendingCall) error {
 	return &callError{
 		msg:     fmt.Sprintf("jsonrpc: %s (id %d) %s", p.method, p.id, reason),
 		reason:  reason,
+		method:  p.method,
 		wrapped: []error{ErrTimeout},
 	}
 }
@@ -80,6 +90,7 @@ func (c *Conn) timeoutError(p *pendingCall) error {
 func closedCallError(method string, id int64, ended error) error {
 	return &callError{
 		msg:     fmt.Sprintf("jsonrpc: %s (id %d): %s", method, id, strings.TrimPrefix(ended.Error(), "jsonrpc: ")),
+		method:  method,
 		wrapped: []error{ended},
 	}
 }

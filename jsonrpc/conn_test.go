@@ -279,6 +279,12 @@ func testTimeouts(t *testing.T, m readMode) {
 				if !strings.Contains(err.Error(), tt.wantMsg) {
 					t.Errorf("error %q does not say %q", err, tt.wantMsg)
 				}
+				// The request it ended, for callers that word errors
+				// for people (the CLI names it).
+				var req interface{ Method() string }
+				if !errors.As(err, &req) || req.Method() != "tools/call" {
+					t.Errorf("error %v does not give its request's method", err)
+				}
 				n := p.recvNotification()
 				wantParams := fmt.Sprintf(`{"requestId":1,"reason":"timed out after %s"}`, tt.want)
 				if n.Method != MethodCancelled || string(n.Params) != wantParams {

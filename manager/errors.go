@@ -112,3 +112,14 @@ func (e *connectTimeoutError) Unwrap() error { return jsonrpc.ErrTimeout }
 // own deadline matches jsonrpc.ErrTimeout too; this method tells the
 // connect's from it (the CLI words the two apart).
 func (e *connectTimeoutError) ConnectTimeout() time.Duration { return e.after }
+
+// Method is the method of the request the connect was waiting for when it
+// ran out, "" when not known: the cause's (see jsonrpc's call errors),
+// which this error does not unwrap to.
+func (e *connectTimeoutError) Method() string {
+	var m interface{ Method() string }
+	if errors.As(e.cause, &m) {
+		return m.Method()
+	}
+	return ""
+}

@@ -192,10 +192,19 @@ type connectTimeout struct {
 }
 
 func (e *connectTimeout) Error() string {
-	if e.fromConfig {
-		return fmt.Sprintf("the handshake timed out after %s (the server's \"timeout\" in its config; raise it there, or set it to 0 to wait forever)", e.timeout)
+	// The request the server left unanswered, when the error knows it
+	// (jsonrpc's call errors, the manager's connect timeout): a connect
+	// is the handshake and the first listing, and a server that hangs on
+	// tools/list is not one that hangs on initialize.
+	waiting := ""
+	var m interface{ Method() string }
+	if errors.As(e.err, &m) && m.Method() != "" {
+		waiting = " waiting for the answer to " + m.Method()
 	}
-	return fmt.Sprintf("the handshake timed out after %s (raise --timeout, or set it to 0 to wait forever)", e.timeout)
+	if e.fromConfig {
+		return fmt.Sprintf("the handshake timed out after %s%s (the server's \"timeout\" in its config; raise it there, or set it to 0 to wait forever)", e.timeout, waiting)
+	}
+	return fmt.Sprintf("the handshake timed out after %s%s (raise --timeout, or set it to 0 to wait forever)", e.timeout, waiting)
 }
 
 func (e *connectTimeout) Unwrap() error { return e.err }

@@ -136,13 +136,15 @@ func TestConfiguredServerFailuresReadLikeAdHoc(t *testing.T) {
 }
 
 // A handshake cut short by the server's own configured "timeout" (shorter
-// than --timeout) names that timeout and where to raise it, not --timeout.
+// than --timeout) names that timeout and where to raise it, not --timeout,
+// and the request the server left unanswered (the probe ran out first, and
+// initialize after it).
 func TestHandshakeTimeoutNamesTheConfiguredOne(t *testing.T) {
 	dir := project(t)
 	cfg := filepath.Join(dir, "short.json")
 	hung, _ := json.Marshal(map[string]any{"command": os.Args[0], "args": []string{ServeName, "--faults", "never-answer:server/discover,never-answer:initialize"}, "timeout": 300})
 	write(t, cfg, `{"mcpServers": {"hung": `+string(hung)+`}}`)
-	want := `the handshake timed out after 300ms (the server's "timeout" in its config`
+	want := `the handshake timed out after 300ms waiting for the answer to initialize (the server's "timeout" in its config`
 	r := run(t, "tools", "hung", "--config", cfg, "--timeout", "20s").wantCode(t, ExitConnect)
 	if !strings.Contains(r.err, want) || strings.Contains(r.err, "20s") {
 		t.Errorf("one server: %q", r.err)
@@ -175,10 +177,11 @@ func TestShortTimeoutLegacyServerDroppingTheProbe(t *testing.T) {
 // the handshake waits for initialize after a probe the server drops
 // (probeBound), and tools/list, sent after it, would run out of the
 // configured 4s later than the connect runs out of --timeout: the
-// message names --timeout. The server's env names this run's directory,
-// so that it is one this process never met: the era of a server met
-// before is remembered, and initialize would go first, with no probe to
-// wait for (the test failed so on its second run under -count=2).
+// message names --timeout, and tools/list, the request it waited for.
+// The server's env names this run's directory, so that it is one this
+// process never met: the era of a server met before is remembered, and
+// initialize would go first, with no probe to wait for (the test failed
+// so on its second run under -count=2).
 func TestConnectTimeoutNamedWhenItRanOutFirst(t *testing.T) {
 	dir := project(t)
 	cfg := filepath.Join(dir, "short.json")
@@ -186,7 +189,7 @@ func TestConnectTimeoutNamedWhenItRanOutFirst(t *testing.T) {
 		"env": map[string]string{"MCPWIRE_TEST_RUN_DIR": dir}})
 	write(t, cfg, `{"mcpServers": {"hung": `+string(hung)+`}}`)
 	r := run(t, "tools", "hung", "--config", cfg, "--timeout", "4100ms").wantCode(t, ExitConnect)
-	if !strings.Contains(r.err, "timed out after 4.1s (raise --timeout") || strings.Contains(r.err, `"timeout" in its config`) {
+	if !strings.Contains(r.err, "timed out after 4.1s waiting for the answer to tools/list (raise --timeout") || strings.Contains(r.err, `"timeout" in its config`) {
 		t.Errorf("stderr = %q", r.err)
 	}
 }
