@@ -155,17 +155,28 @@ func TestHandshakeTimeoutNamesTheConfiguredOne(t *testing.T) {
 	}
 }
 
+// unmetServerConfig writes a project config with one server, name, the
+// example server with faults armed and the configured "timeout" in ms,
+// and returns its path. The server's env names this run's directory, so
+// that it is one this process never met and its era negotiation sends the
+// probe: the era of a server met before is remembered, and initialize
+// would go first (a test failed so on its second run under -count=2).
+func unmetServerConfig(t *testing.T, name, faults string, timeoutMS int) string {
+	t.Helper()
+	dir := project(t)
+	cfg := filepath.Join(dir, "short.json")
+	srv, _ := json.Marshal(map[string]any{"command": os.Args[0], "args": []string{ServeName, "--faults", faults}, "timeout": timeoutMS,
+		"env": map[string]string{"MCPWIRE_TEST_RUN_DIR": dir}})
+	write(t, cfg, `{"mcpServers": {"`+name+`": `+string(srv)+`}}`)
+	return cfg
+}
+
 // A legacy server that drops server/discover without a word connects
 // under a configured "timeout" shorter than the probe's bound: the probe
 // runs out of it and initialize decides, as it would after the bound.
-// (It failed the connect: "the handshake timed out after 300ms".) The env
-// makes it a server this process never met, so that the probe is sent.
+// (It failed the connect: "the handshake timed out after 300ms".)
 func TestShortTimeoutLegacyServerDroppingTheProbe(t *testing.T) {
-	dir := project(t)
-	cfg := filepath.Join(dir, "short.json")
-	legacy, _ := json.Marshal(map[string]any{"command": os.Args[0], "args": []string{ServeName, "--faults", "never-answer:server/discover"}, "timeout": 300,
-		"env": map[string]string{"MCPWIRE_TEST_RUN_DIR": dir}})
-	write(t, cfg, `{"mcpServers": {"legacy": `+string(legacy)+`}}`)
+	cfg := unmetServerConfig(t, "legacy", "never-answer:server/discover", 300)
 	r := run(t, "tools", "legacy", "--config", cfg).wantCode(t, 0)
 	if !strings.Contains(r.out, "echo") {
 		t.Errorf("stdout %q, stderr %q", r.out, r.err)
@@ -178,16 +189,9 @@ func TestShortTimeoutLegacyServerDroppingTheProbe(t *testing.T) {
 // (probeBound), and tools/list, sent after it, would run out of the
 // configured 4s later than the connect runs out of --timeout: the
 // message names --timeout, and tools/list, the request it waited for.
-// The server's env names this run's directory, so that it is one this
-// process never met: the era of a server met before is remembered, and
-// initialize would go first, with no probe to wait for (the test failed
-// so on its second run under -count=2).
+// The probe must be sent, so the server is one this process never met.
 func TestConnectTimeoutNamedWhenItRanOutFirst(t *testing.T) {
-	dir := project(t)
-	cfg := filepath.Join(dir, "short.json")
-	hung, _ := json.Marshal(map[string]any{"command": os.Args[0], "args": []string{ServeName, "--faults", "never-answer:server/discover,never-answer:tools/list"}, "timeout": 4000,
-		"env": map[string]string{"MCPWIRE_TEST_RUN_DIR": dir}})
-	write(t, cfg, `{"mcpServers": {"hung": `+string(hung)+`}}`)
+	cfg := unmetServerConfig(t, "hung", "never-answer:server/discover,never-answer:tools/list", 4000)
 	r := run(t, "tools", "hung", "--config", cfg, "--timeout", "4100ms").wantCode(t, ExitConnect)
 	if !strings.Contains(r.err, "timed out after 4.1s waiting for the answer to tools/list (raise --timeout") || strings.Contains(r.err, `"timeout" in its config`) {
 		t.Errorf("stderr = %q", r.err)
