@@ -633,7 +633,7 @@ func (h *HTTPHandler) servePost(w http.ResponseWriter, r *http.Request, body []b
 	}
 	o.attach(st)
 	defer o.detach(st)
-	startEventStream(w)
+	beginEventStream(w)
 	o.writeStream(w, r, st, 0)
 }
 
@@ -672,11 +672,18 @@ func (h *HTTPHandler) primesVersion(version string) bool {
 	return version >= "2025-11-25"
 }
 
+// startEventStream sends an event stream's response header at once.
 func startEventStream(w http.ResponseWriter) {
+	beginEventStream(w)
+	_ = http.NewResponseController(w).Flush()
+}
+
+// beginEventStream sets an event stream's response header without sending
+// it; writeStream sends it with the stream's first events.
+func beginEventStream(w http.ResponseWriter) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
-	_ = http.NewResponseController(w).Flush()
 }
 
 func (h *HTTPHandler) serveGet(w http.ResponseWriter, r *http.Request) {
@@ -716,7 +723,7 @@ func (h *HTTPHandler) serveGet(w http.ResponseWriter, r *http.Request) {
 		}
 		o.mu.Unlock()
 	}
-	startEventStream(w)
+	beginEventStream(w)
 	o.writeStream(w, r, st, pos)
 }
 

@@ -303,10 +303,14 @@ func (o *httpOut) wrote(st *replyStream, batch []sseEvent, pos int) {
 
 // writeStream writes st's events from index pos on, as they come, until
 // the reply is complete, the client goes away or the session ends. The
-// caller has attached st and written the response header.
+// caller has attached st and called beginEventStream, which leaves the
+// response header unsent: it goes out with the first events, or alone
+// before the first wait, so that the client sees the stream open either
+// way without a write of its own when events are ready.
 func (o *httpOut) writeStream(w http.ResponseWriter, r *http.Request, st *replyStream, pos int) {
 	hf := &holdFlush{w: w}
 	sw := sse.NewWriter(hf)
+	sent := false // whether the header has been flushed
 	for {
 		o.mu.Lock()
 		pos = max(pos, st.base) // what was dropped is gone
@@ -321,14 +325,15 @@ func (o *httpOut) writeStream(w http.ResponseWriter, r *http.Request, st *replyS
 			if ev.priming && o.h.opts.Retry > 0 {
 				e.Retry, e.HasRetry = o.h.opts.Retry, true
 			}
-			// The reply's last event is not flushed: the handler
-			// returns at once, and net/http then writes it with the
-			// chunked body's end in one write, so the client reads
-			// both together and can keep the connection; flushed
-			// alone, a client that stops at the response closes the
-			// body before its end arrives, which costs the connection
-			// (a new one per call).
-			hf.hold = final && i == len(evs)-1
+			// The events taken together go out in one write: only
+			// the last is flushed. The reply's last event is not
+			// flushed at all: the handler returns at once, and
+			// net/http then writes it with the chunked body's end in
+			// one write, so the client reads both together and can
+			// keep the connection; flushed alone, a client that stops
+			// at the response closes the body before its end arrives,
+			// which costs the connection (a new one per call).
+			hf.hold = final || i < len(evs)-1
 			if err := sw.WriteEvent(e); err != nil {
 				o.wrote(st, evs[:i], pos)
 				return // the client went away; the events stay for resumption
@@ -336,11 +341,20 @@ func (o *httpOut) writeStream(w http.ResponseWriter, r *http.Request, st *replyS
 			pos++
 		}
 		if len(evs) > 0 {
+			sent = sent || !final
 			o.wrote(st, evs, pos)
 			continue
 		}
 		if final {
 			return
+		}
+		if !sent {
+			// Nothing to send yet: the header alone, so that the
+			// client knows the stream is open while it waits.
+			sent = true
+			if http.NewResponseController(w).Flush() != nil {
+				return
+			}
 		}
 		o.abortIfCrashed()
 		select {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"sync/atomic"
 	"testing"
 
@@ -116,4 +117,74 @@ func TestSessionKeepsFewAnsweredStreams(t *testing.T) {
 			t.Errorf("resuming a forgotten stream: %d, want 400", r.StatusCode)
 		}
 	}
+}
+
+// TestSSEReplyStartsInOneWrite: a reply stream's response header goes out
+// with its first event (the priming event of a 2025-11-25 session), not
+// in a write of its own; one write fewer per call for every host of the
+// gateway, and one wake-up fewer for the host's reader. The reply's end
+// is the second and last write.
+func TestSSEReplyStartsInOneWrite(t *testing.T) {
+	core := NewServer(&Options{NoRecord: true})
+	gate := make(chan struct{})
+	core.AddTool(Tool{Name: "gated", InputSchema: schema(`{"type":"object"}`)}, func(ctx context.Context, _ *ToolRequest) (*ToolResult, error) {
+		select {
+		case <-gate:
+			return TextResult("through"), nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	})
+	h := core.StreamableHTTPHandler(nil)
+	ts := httptest.NewUnstartedServer(h)
+	var writes atomic.Int32
+	ts.Listener = &countingListener{Listener: ts.Listener, writes: &writes}
+	ts.Start()
+	t.Cleanup(func() { h.Close(); ts.Close() })
+	c := &httpClient{t: t, url: ts.URL, hc: ts.Client()}
+	c.initialize(LatestProtocolVersion)
+
+	before := writes.Load()
+	resp, id := c.post("tools/call", map[string]any{"name": "gated", "arguments": map[string]any{}})
+	r := sse.NewReader(resp.Body)
+	if ev, err := r.Next(); err != nil || !ev.HasID || len(ev.Data) != 0 {
+		t.Fatalf("want a priming event first, got %+v, %v", ev, err)
+	}
+	if got := writes.Load() - before; got != 1 {
+		t.Fatalf("the header and the priming event took %d writes, want 1", got)
+	}
+	gate <- struct{}{}
+	ev, err := r.Next()
+	if err != nil || !bytes.Contains(ev.Data, []byte(`"id":`+id.String())) {
+		t.Fatalf("want the response next, got %+v, %v", ev, err)
+	}
+	if got := writes.Load() - before; got != 2 {
+		t.Fatalf("the reply took %d writes, want 2", got)
+	}
+}
+
+// countingListener counts the writes to the connections it accepts; a
+// write is counted before it starts, so that a client that has read its
+// bytes finds it counted.
+type countingListener struct {
+	net.Listener
+	writes *atomic.Int32
+}
+
+func (l *countingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return &countingConn{Conn: c, writes: l.writes}, nil
+}
+
+type countingConn struct {
+	net.Conn
+	writes *atomic.Int32
+}
+
+func (c *countingConn) Write(b []byte) (int, error) {
+	c.writes.Add(1)
+	return c.Conn.Write(b)
 }

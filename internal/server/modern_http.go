@@ -191,7 +191,7 @@ func (h *HTTPHandler) serveModernHTTP(w http.ResponseWriter, r *http.Request, bo
 	o.attach(st)
 	defer o.detach(st)
 	w.Header().Set("X-Accel-Buffering", "no")
-	startEventStream(w)
+	beginEventStream(w)
 	o.writeStream(w, r, st, 0)
 	o.mu.Lock()
 	final := st.final
