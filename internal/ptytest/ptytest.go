@@ -56,7 +56,7 @@ type Session struct {
 // command is killed when the test ends.
 func Start(t testing.TB, cmd *exec.Cmd) *Session {
 	t.Helper()
-	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 60, Cols: 160})
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: rows, Cols: cols})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,8 +6,14 @@ import (
 	"unicode/utf8"
 )
 
-// rows is the height of the terminal Start opens.
-const rows = 60
+// rows and cols are the size of the terminal Start opens. A terminal keeps
+// its cursor on the screen, however far a sequence asks it to move, so
+// the screen clamps moves and counts to them: a program, or the fuzzer,
+// that asks for row 300,000,000 gets the last row, not as many lines.
+const (
+	rows = 60
+	cols = 160
+)
 
 // screen replays what a program wrote the way a terminal shows it: the
 // text of every line, those scrolled off the top included, after the
@@ -104,6 +110,21 @@ func (s *screen) down(n int) {
 // top is the first line on the screen (the ones above have scrolled off).
 func (s *screen) top() int { return max(0, len(s.lines)-rows) }
 
+// downOnScreen moves the cursor n rows down, stopping at the screen's last
+// row (it does not scroll, as '\n' does).
+func (s *screen) downOnScreen(n int) {
+	s.down(max(0, min(n, s.top()+rows-1-s.row)))
+}
+
+// toRow moves the cursor to row n (from 1) of the screen.
+func (s *screen) toRow(n int) {
+	s.row = s.top()
+	s.down(min(n, rows) - 1)
+}
+
+// toCol moves the cursor to column n (from 1), or the last column.
+func (s *screen) toCol(n int) { s.col = min(n, cols) - 1 }
+
 func (s *screen) put(c rune) {
 	l := s.line()
 	for len(l) <= s.col {
@@ -178,22 +199,22 @@ func (s *screen) csi(final rune, params string) {
 	case 'A':
 		s.row = max(s.top(), s.row-n(0, 1))
 	case 'B', 'e':
-		s.down(n(0, 1))
+		s.downOnScreen(n(0, 1))
 	case 'C', 'a':
-		s.col += n(0, 1)
+		// Not back to the last column when a line written past it
+		// (lines here do not wrap) left the cursor further right.
+		s.col = max(s.col, min(s.col+n(0, 1), cols-1))
 	case 'D':
 		s.col = max(0, s.col-n(0, 1))
 	case 'G', '`':
-		s.col = n(0, 1) - 1
+		s.toCol(n(0, 1))
 	case 'H', 'f':
-		s.row = s.top()
-		s.down(n(0, 1) - 1)
-		s.col = n(1, 1) - 1
+		s.toRow(n(0, 1))
+		s.toCol(n(1, 1))
 	case 'd':
-		s.row = s.top()
-		s.down(n(0, 1) - 1)
+		s.toRow(n(0, 1))
 	case 'E':
-		s.down(n(0, 1))
+		s.downOnScreen(n(0, 1))
 		s.col = 0
 	case 'F':
 		s.row = max(s.top(), s.row-n(0, 1))
@@ -229,15 +250,15 @@ func (s *screen) csi(final rune, params string) {
 		}
 	case '@':
 		if s.col < len(l) {
-			ins := []rune(strings.Repeat(" ", n(0, 1)))
+			ins := []rune(strings.Repeat(" ", min(n(0, 1), cols)))
 			s.lines[s.row] = append(l[:s.col], append(ins, l[s.col:]...)...)
 		}
 	case 'b':
-		for range n(0, 1) {
+		for range min(n(0, 1), rows*cols) {
 			s.put(s.last)
 		}
 	case 'L':
-		k := n(0, 1)
+		k := min(n(0, 1), rows)
 		blank := make([][]rune, k)
 		s.lines = append(s.lines[:s.row], append(blank, s.lines[s.row:]...)...)
 	case 'M':
