@@ -21,19 +21,7 @@ import (
 // connection: a new TCP connection per call (bench/NOTES.md, "The gateway
 // (#35), fourth round").
 func TestSSEReplyKeepsTheConnection(t *testing.T) {
-	core := NewServer(&Options{NoRecord: true})
-	// The answer comes once the client reads the stream's start, as an
-	// upstream's answer comes later than the priming event: the reply is
-	// then the last write of its own.
-	gate := make(chan struct{})
-	core.AddTool(Tool{Name: "gated", InputSchema: schema(`{"type":"object"}`)}, func(ctx context.Context, _ *ToolRequest) (*ToolResult, error) {
-		select {
-		case <-gate:
-			return TextResult("through"), nil
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	})
+	core, gate := gatedCore()
 	srv := NewHTTPServer(t, core, nil)
 	var dials atomic.Int32
 	tr := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -125,16 +113,7 @@ func TestSessionKeepsFewAnsweredStreams(t *testing.T) {
 // gateway, and one wake-up fewer for the host's reader. The reply's end
 // is the second and last write.
 func TestSSEReplyStartsInOneWrite(t *testing.T) {
-	core := NewServer(&Options{NoRecord: true})
-	gate := make(chan struct{})
-	core.AddTool(Tool{Name: "gated", InputSchema: schema(`{"type":"object"}`)}, func(ctx context.Context, _ *ToolRequest) (*ToolResult, error) {
-		select {
-		case <-gate:
-			return TextResult("through"), nil
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	})
+	core, gate := gatedCore()
 	h := core.StreamableHTTPHandler(nil)
 	ts := httptest.NewUnstartedServer(h)
 	var writes atomic.Int32
@@ -187,4 +166,22 @@ type countingConn struct {
 func (c *countingConn) Write(b []byte) (int, error) {
 	c.writes.Add(1)
 	return c.Conn.Write(b)
+}
+
+// gatedCore is a server whose tool "gated" answers once a value is sent
+// on gate: after the client has read the stream's start, as an
+// upstream's answer comes later than the priming event, so that the reply
+// is a write of its own.
+func gatedCore() (*Server, chan<- struct{}) {
+	core := NewServer(&Options{NoRecord: true})
+	gate := make(chan struct{})
+	core.AddTool(Tool{Name: "gated", InputSchema: schema(`{"type":"object"}`)}, func(ctx context.Context, _ *ToolRequest) (*ToolResult, error) {
+		select {
+		case <-gate:
+			return TextResult("through"), nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	})
+	return core, gate
 }
