@@ -21,6 +21,10 @@ type IOStreams struct {
 	// then drawn as one live line rewritten with "\r"; otherwise each update
 	// is a plain line, which is what logs and pipes want.
 	IsTerminal bool
+	// OutIsTerminal reports that Out is one too; when it is not (a shell
+	// whose stdout goes to a file), results go there rather than to the
+	// terminal.
+	OutIsTerminal bool
 	// Width is the number of columns tables may use: the terminal's when
 	// stdout is one, else $COLUMNS when set. Zero means no limit, so that
 	// a pipe gets every character.
@@ -81,7 +85,7 @@ func System() *IOStreams {
 	s := &IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, limitProcs: limitProcs}
 	s.IsTerminal = isTerminal(os.Stderr)
 	s.Prompter = terminalPrompter()
-	if isTerminal(os.Stdout) {
+	if s.OutIsTerminal = isTerminal(os.Stdout); s.OutIsTerminal {
 		if s.Width = terminalWidth(os.Stdout); s.Width == 0 {
 			s.Width = DefaultWidth
 		}

@@ -29,8 +29,11 @@ values and resource URIs.
 
 Commands: tools [TOOL], call TOOL [K=V ...] (values converted by the
 tool's schema as --arg does), resources, read URI, prompts, prompt NAME
-[K=V ...], info, log LEVEL, help, exit. Their output is the one-shot
-commands'; with --json each result is one JSON object.
+[K=V ...], info, log LEVEL, help, exit. Words are quoted as in a POSIX
+shell (message="a b"), with nothing expanded. Their output is the
+one-shot commands', on stdout; with --json each result is one JSON
+object. On a TARGET whose connection ends, the next command connects
+again.
 
 On the configured servers, servers shows their status and use SERVER
 picks the one the commands act on (the prompt shows it; use alone goes
@@ -81,22 +84,24 @@ func (o *shellOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
 	if err := argCount(args, 0, 0, ""); err != nil {
 		return err
 	}
-	sh.target = t
 	t.clientHook = sh.clientOptions
-	return WithClient(ctx, shIO, t, func(c *mcp.Client) error {
-		sh.client = c
-		return sh.run(ctx, Sanitize(t.Desc))
-	})
+	c, err := Connect(ctx, shIO, t)
+	if err != nil {
+		return err
+	}
+	sh.target = &shellTarget{sh: sh, t: t}
+	sh.target.start(c)
+	defer sh.target.close()
+	return sh.run(ctx, Sanitize(t.Desc))
 }
 
 // shell is one interactive session: the connection, the terminal program
 // and the lists completion offers.
 type shell struct {
 	json bool
-	// target and client are the one server of a TARGET; servers are the
-	// configured ones instead (shell_servers.go).
-	target  *Target
-	client  *mcp.Client
+	// target is the one server of a TARGET (shell_target.go); servers
+	// are the configured ones instead (shell_servers.go).
+	target  *shellTarget
 	servers *shellServers
 	io      *IOStreams // the commands' streams: through the program
 	real    *IOStreams // the terminal's
@@ -118,7 +123,9 @@ func (sh *shell) streams(io *IOStreams) *IOStreams {
 	s := *io
 	s.Prompter = &shellPrompter{sh: sh, inner: io.Prompter}
 	s.IsTerminal = true
-	s.Out = &shellWriter{sh: sh, direct: io.Out}
+	if io.OutIsTerminal {
+		s.Out = &shellWriter{sh: sh, direct: io.Out}
+	} // else results go where stdout was sent, as the one-shot commands'
 	s.ErrOut = &shellWriter{sh: sh, direct: io.ErrOut, live: true}
 	sh.io, sh.real = &s, io
 	return &s
@@ -159,6 +166,11 @@ func (sh *shell) forgetList(method string) {
 			sh.prompts = nil
 		}
 	})
+}
+
+// forgetAll forgets every list: the server they came from is gone.
+func (sh *shell) forgetAll() {
+	sh.forget(func() { sh.tools, sh.uris, sh.prompts = nil, nil, nil })
 }
 
 func (sh *shell) forget(f func()) {

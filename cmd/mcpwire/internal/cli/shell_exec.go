@@ -23,7 +23,7 @@ var shellCommands = []struct{ name, usage string }{
 	{"servers", "servers                 the configured servers and their status"},
 	{"use", "use [SERVER]            act on SERVER (configured); alone: on all of them"},
 	{"help", "help                    this list"},
-	{"exit", "exit                    leave (or Ctrl-D)"},
+	{"exit", "exit                    leave (or quit, or Ctrl-D)"},
 }
 
 // shellConnKey carries the shell's connection to the one-shot commands it
@@ -38,14 +38,16 @@ func shellConn(ctx context.Context) (Conn, bool) {
 
 // exec runs one line, printing its output and any error.
 func (sh *shell) exec(ctx context.Context, line string) {
-	words := strings.Fields(line)
-	err := sh.dispatch(ctx, words[0], words[1:])
+	words, err := shellWords(line)
+	if err == nil && len(words) > 0 {
+		err = sh.dispatch(ctx, words[0], words[1:])
+	}
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:
 		fmt.Fprintln(sh.io.ErrOut, "mcpwire: cancelled; the server was told")
 	default:
-		Report(ctx, sh.io, err)
+		Report(ctx, sh.io, inShellTerms(err))
 	}
 }
 
@@ -59,6 +61,9 @@ func (sh *shell) dispatch(ctx context.Context, name string, args []string) error
 			}
 		}
 		return nil
+	case "exit", "quit":
+		// Alone on the line they end the session before dispatch.
+		return Usagef("%s takes no arguments", name)
 	case "servers":
 		return sh.showServers(args)
 	case "use":
@@ -97,6 +102,9 @@ func (sh *shell) dispatch(ctx context.Context, name string, args []string) error
 		return nil
 	case "resources", "read", "prompts", "prompt", "info":
 		// The one-shot command itself, on this connection.
+		if err := noShellFlags(name, args); err != nil {
+			return err
+		}
 		conn, err := sh.conn(ctx)
 		if err != nil {
 			return err
@@ -115,6 +123,33 @@ func (sh *shell) dispatch(ctx context.Context, name string, args []string) error
 		}
 	}
 	return Usagef("unknown command %q%s (help lists them)", name, didYouMean(name, shellNames()))
+}
+
+// noShellFlags refuses the one-shot command's flags in the shell, where
+// they would be parsed and ignored (--timeout, --record, a TARGET after
+// --) or mean something else (--json is the shell's own). read keeps
+// --output FILE, which writes a resource's bytes to a file.
+func noShellFlags(name string, args []string) error {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		if name == "read" && (a == "--output" || a == "-output") && i+1 < len(args) {
+			i++
+			continue
+		}
+		if name == "read" && (strings.HasPrefix(a, "--output=") || strings.HasPrefix(a, "-output=")) {
+			continue
+		}
+		hint := ""
+		if name == "read" {
+			hint = " but --output FILE"
+		}
+		flagName, _, _ := strings.Cut(a, "=") // never its value: it may be a secret
+		return Usagef("%s takes no flags%s in the shell (%s): the shell's connection and its --json apply", name, hint, Sanitize(flagName))
+	}
+	return nil
 }
 
 // configuredOnly reports whether the command works only on the
@@ -201,7 +236,10 @@ func (sh *shell) toolList(ctx context.Context) ([]mcp.Tool, error) {
 // candidates are printed and put on the line as they are.
 func (sh *shell) candidates(ctx context.Context, line string) []string {
 	head, word := splitLastWord(line)
-	fields := strings.Fields(head)
+	fields, err := shellWords(head)
+	if err != nil {
+		return nil // inside a quote: nothing to offer
+	}
 	var all []string
 	switch {
 	case len(fields) == 0:

@@ -102,7 +102,7 @@ func (ss *shellServers) names() []string {
 // configured server in use.
 func (sh *shell) conn(ctx context.Context) (Conn, error) {
 	if sh.servers == nil {
-		return Conn{Client: sh.client, Target: sh.target}, nil
+		return sh.target.conn(ctx)
 	}
 	name := sh.servers.using()
 	if name == "" {

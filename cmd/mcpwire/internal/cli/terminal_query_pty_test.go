@@ -64,7 +64,7 @@ func TestPtyShellAsksTheTerminalNothing(t *testing.T) {
 	s.Expect(shellPrompt + "help\n")
 	// The list's last line, then the prompt waiting after it (a Ctrl-D
 	// sent while help still runs would wait for it, as type-ahead).
-	s.Expect("leave (or Ctrl-D)\n")
+	s.Expect("or Ctrl-D)\n")
 	s.Prompt(shellPrompt)
 	s.Send(keyCtrlD)
 	if code := s.Wait(); code != 0 {
