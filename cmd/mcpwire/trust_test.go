@@ -123,6 +123,7 @@ func TestClonedRepositoryIsUntrustedUntilApproved(t *testing.T) {
 	r.wantRefused("ping", "repo")
 	r.wantRefused("read", "demo://x")
 	r.wantRefused("call", "echo", "--arg", "message=hi")
+	r.wantRefused("watch")
 
 	// trust without --yes and without a terminal shows and refuses.
 	code, out, stderr = r.run("trust")
@@ -170,6 +171,21 @@ func TestClonedRepositoryIsUntrustedUntilApproved(t *testing.T) {
 	}
 	if ran, _ := r.ran(); !ran {
 		t.Error("MCPWIRE_TRUST_PROJECT=1 did not run the server")
+	}
+}
+
+// A project file that does not parse is reported before anyone trusts
+// it, with its line and column: reading its syntax runs nothing, and
+// "(no servers configured)" would send the user looking elsewhere.
+func TestBrokenProjectFileIsReportedUntrusted(t *testing.T) {
+	r := newClonedRepo(t)
+	r.write("{\n \"mcpServers\": {\n  \"a\": {\"command\": \"x\"}\n  \"b\": 3\n")
+	file := filepath.Join(r.dir, ".mcp.json")
+	for _, args := range [][]string{{"servers"}, {"tools"}, {"watch"}} {
+		code, out, stderr := r.run(args...)
+		if code != 2 || !strings.Contains(stderr, file+":4:3: invalid JSON") {
+			t.Errorf("mcpwire %v: exit %d, want 2 and the file's line and column\nstdout:\n%s\nstderr:\n%s", args, code, out, stderr)
+		}
 	}
 }
 

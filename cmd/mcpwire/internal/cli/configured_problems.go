@@ -19,7 +19,7 @@ import (
 func checkProblems(streams *IOStreams, f *ConfigFlags, verbose bool, set *config.Set) error {
 	project := projectFiles(f)
 	var fatal []config.Problem
-	for _, p := range set.Problems {
+	for _, p := range withUntrustedFileErrors(set) {
 		switch {
 		case p.Warning:
 			if verbose {
@@ -49,4 +49,21 @@ func checkProblems(streams *IOStreams, f *ConfigFlags, verbose bool, set *config
 func problemLine(streams *IOStreams, p config.Problem) string {
 	p.Warning = false
 	return Sanitize(fold(streams.Redact(p.Error())))
+}
+
+// withUntrustedFileErrors is set.Problems and, from the project files not
+// yet approved, the errors of a whole file (one that does not parse).
+// Reading a file's syntax runs nothing; without them a project whose
+// .mcp.json is broken would read "(no servers configured)" until the user
+// approved a file that cannot be approved usefully.
+func withUntrustedFileErrors(set *config.Set) []config.Problem {
+	all := set.Problems
+	for _, in := range set.Untrusted {
+		for _, p := range in.Problems {
+			if !p.Warning && p.Server == "" {
+				all = append(all[:len(all):len(all)], p)
+			}
+		}
+	}
+	return all
 }

@@ -17,6 +17,9 @@ func watchConfigured(ctx context.Context, io *IOStreams, f *TargetFlags, watch f
 		return err
 	}
 	defer s.Close()
+	if err := s.refuseUntrusted(); err != nil {
+		return err // as every command about all the servers refuses
+	}
 	if _, err := s.M.Start(ctx); err != nil {
 		return err
 	}
