@@ -45,7 +45,7 @@ func readToolArgs(in io.Reader, argsJSON string, pairs []string) (*toolArgs, err
 		return readStdinBounded(in, what)
 	}
 	for i, kv := range pairs {
-		k, v, err := splitPair(kv, i)
+		k, v, err := splitPair("--arg", kv, i)
 		if err != nil {
 			return nil, err
 		}
@@ -162,14 +162,15 @@ func (a *toolArgs) build(inputSchema json.RawMessage) (any, error) {
 	return out, nil
 }
 
-// StringArgs builds a prompt's arguments (strings only) from --arg K=V.
-func StringArgs(pairs []string) (map[string]string, error) {
+// StringArgs builds a prompt's arguments (strings only) from the K=V
+// values of flag (--arg, --context, --input), which its errors name.
+func StringArgs(flag string, pairs []string) (map[string]string, error) {
 	if len(pairs) == 0 {
 		return nil, nil
 	}
 	args := map[string]string{}
 	for i, kv := range pairs {
-		k, v, err := splitPair(kv, i)
+		k, v, err := splitPair(flag, kv, i)
 		if err != nil {
 			return nil, err
 		}
@@ -178,10 +179,10 @@ func StringArgs(pairs []string) (map[string]string, error) {
 	return args, nil
 }
 
-func splitPair(kv string, i int) (string, string, error) {
+func splitPair(flag, kv string, i int) (string, string, error) {
 	k, v, ok := strings.Cut(kv, "=")
 	if !ok || k == "" {
-		return "", "", Usagef("--arg #%d is not in K=V form", i+1)
+		return "", "", Usagef("%s #%d is not in K=V form", flag, i+1)
 	}
 	return k, v, nil
 }

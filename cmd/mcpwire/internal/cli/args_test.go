@@ -101,14 +101,14 @@ func TestToolArgsErrors(t *testing.T) {
 }
 
 func TestStringArgs(t *testing.T) {
-	args, err := StringArgs([]string{"topic=go", "n=3"})
+	args, err := StringArgs("--arg", []string{"topic=go", "n=3"})
 	if err != nil || args["topic"] != "go" || args["n"] != "3" {
 		t.Errorf("got %v, %v", args, err)
 	}
-	if args, err := StringArgs(nil); args != nil || err != nil {
+	if args, err := StringArgs("--arg", nil); args != nil || err != nil {
 		t.Errorf("got %v, %v", args, err)
 	}
-	if _, err := StringArgs([]string{"x"}); err == nil {
-		t.Error("no error for a pair without =")
+	if _, err := StringArgs("--context", []string{"a=b", "x"}); err == nil || err.Error() != "--context #2 is not in K=V form" {
+		t.Errorf("a pair without =: %v, want the flag and the pair's place named", err)
 	}
 }

@@ -94,6 +94,9 @@ func (o *callOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
 	if err != nil {
 		return err
 	}
+	if err := checkOutputFile(o.OutputFile); err != nil {
+		return err
+	}
 	call := func(c Conn, name string) error {
 		// Listing first finds the tool's schema (and lets the client check
 		// the result against its outputSchema).

@@ -55,7 +55,7 @@ func (o *completeOptions) Run(ctx context.Context, io *IOStreams, p Parsed) erro
 	default:
 		ref = mcp.ResourceRef(o.Resource)
 	}
-	known, err := StringArgs(o.Context)
+	known, err := StringArgs("--context", o.Context)
 	if err != nil {
 		return err
 	}

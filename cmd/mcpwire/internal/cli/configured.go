@@ -54,7 +54,11 @@ func configuredWanted(p Parsed) bool {
 		return false
 	}
 	n := len(p.Args)
-	return n == 0 || !IsURL(p.Args[n-1])
+	if n == 0 {
+		return true
+	}
+	_, other := otherSchemeURL(p.Args[n-1])
+	return !IsURL(p.Args[n-1]) && !other
 }
 
 // CheckAdHoc rejects --config and --server beside an ad-hoc target.
@@ -114,9 +118,9 @@ func openConfigured(streams *IOStreams, f *ConfigFlags, sf *ServerFlags) (*Sessi
 	if err != nil {
 		return nil, err
 	}
-	inputs, err := StringArgs(f.Inputs)
+	inputs, err := StringArgs("--input", f.Inputs)
 	if err != nil {
-		return nil, Usagef("--input: %s", strings.TrimPrefix(err.(*UsageError).Msg, "--arg "))
+		return nil, err
 	}
 	for _, v := range inputs {
 		streams.AddSecret(v)

@@ -39,7 +39,7 @@ func (o *promptOptions) Flags(fs *flag.FlagSet) {
 }
 
 func (o *promptOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
-	promptArgs, err := StringArgs(o.Args)
+	promptArgs, err := StringArgs("--arg", o.Args)
 	if err != nil {
 		return err
 	}

@@ -44,6 +44,14 @@ func (o *readOptions) Flags(fs *flag.FlagSet) {
 	o.viewOptions.Flags(fs)
 }
 
+// Run checks --output before the server starts, then reads as a view.
+func (o *readOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
+	if err := checkOutputFile(o.OutputFile); err != nil {
+		return err
+	}
+	return o.viewOptions.Run(ctx, io, p)
+}
+
 func (o *readOptions) showResource(ctx context.Context, io *IOStreams, v view) error {
 	res, err := v.Client.ReadResource(ctx, v.Args[0])
 	if err != nil {

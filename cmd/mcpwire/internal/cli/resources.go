@@ -2,9 +2,11 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
+	"github.com/mcpwire/mcpwire/jsonrpc"
 	"github.com/mcpwire/mcpwire/mcp"
 )
 
@@ -34,7 +36,12 @@ func showResources(ctx context.Context, io *IOStreams, v view) error {
 		if list, err = v.Client.ListResources(ctx); err != nil {
 			return v.Target.Explain("listing resources", err)
 		}
-		if templates, err = v.Client.ListResourceTemplates(ctx); err != nil {
+		// Templates are optional: a server without the method
+		// (-32601) still has its resources listed, with a warning.
+		switch templates, err = v.Client.ListResourceTemplates(ctx); {
+		case errors.Is(err, jsonrpc.ErrMethodNotFound):
+			fmt.Fprintln(io.ErrOut, "mcpwire: warning: the server does not list resource templates (resources/templates/list: method not found)")
+		case err != nil:
 			return v.Target.Explain("listing resource templates", err)
 		}
 	}

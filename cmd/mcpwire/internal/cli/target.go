@@ -143,6 +143,10 @@ func (f *ServerFlags) Resolve(io *IOStreams, p Parsed) (*Target, []string, error
 		return nil, nil, Usagef("no server given: add a server URL, or -- COMMAND [ARGS...] to start one over stdio")
 	}
 	last := p.Args[len(p.Args)-1]
+	if scheme, ok := otherSchemeURL(last); ok {
+		// Only the scheme is shown: the rest may carry a secret.
+		return nil, nil, Usagef("%s:// is not a transport MCP defines: give the server's http:// or https:// URL (Streamable HTTP, or HTTP+SSE with --transport sse)", scheme)
+	}
 	if !IsURL(last) {
 		// The argument is not quoted: it may be a stray secret.
 		return nil, nil, Usagef("no server given: the last argument is not an http:// or https:// URL (use -- COMMAND [ARGS...] for a stdio server)")

@@ -14,6 +14,24 @@ func IsURL(arg string) bool {
 	return strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://")
 }
 
+// otherSchemeURL reports the scheme of an argument written as a
+// WebSocket URL (ws://, wss://), which people try for a server: MCP
+// defines no WebSocket transport, so it gets an error naming the scheme,
+// not a search among the configured servers' names. Other schemes stay
+// arguments: "mcpwire read file:///x" reads a resource of the configured
+// servers.
+func otherSchemeURL(arg string) (string, bool) {
+	scheme, _, ok := strings.Cut(arg, "://")
+	if !ok {
+		return "", false
+	}
+	switch l := strings.ToLower(scheme); l {
+	case "ws", "wss":
+		return l, true
+	}
+	return "", false
+}
+
 // ParseServerURL checks a server URL given on the command line, registers
 // its secrets (AddURLSecrets) and returns the name to show for it: scheme,
 // host and path, without user info, query or fragment.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -41,5 +42,20 @@ func TestParseServerURL(t *testing.T) {
 		if !errors.As(err, &u) || u.Msg != "the server URL is not valid" {
 			t.Errorf("%q: err = %v, want the usage error", raw, err)
 		}
+	}
+}
+
+// A WebSocket URL is meant as a server and refused naming its scheme,
+// ad hoc or among configured servers; other schemes stay arguments.
+func TestWebSocketURLIsRefused(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{{"ping", "ws://127.0.0.1:1/mcp"}, {"tools", "WSS://h.example/mcp?key=s3cret-v"}} {
+		r := run(t, args...)
+		if r.code != ExitUsage || !strings.Contains(r.err, "is not a transport MCP defines") || strings.Contains(r.err, "s3cret") {
+			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.err)
+		}
+	}
+	if _, ok := otherSchemeURL("file:///x"); ok {
+		t.Error("a file:// resource URI taken for a server URL")
 	}
 }
