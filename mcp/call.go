@@ -50,7 +50,7 @@ func (c *Client) call(ctx context.Context, method string, params any, opts *json
 		return nil
 	}
 	if err := decodeResult(raw, out, c.resultsChecked); err != nil {
-		return fmt.Errorf("mcp: %s: decoding the result: %w", method, err)
+		return resultDecodeError(method, err)
 	}
 	return nil
 }

@@ -148,13 +148,17 @@ func TestListErrorsNameTheMethod(t *testing.T) {
 		return json.RawMessage(`"nope"`), nil
 	})
 	c := connect(t, s, nil)
-	if _, err := c.ListResources(t.Context()); err == nil || !strings.HasPrefix(err.Error(), "mcp: resources/list: decoding the result: ") {
+	// A field of the wrong JSON type is said in the protocol's words, and
+	// the decoder's error stays in the chain.
+	_, err := c.ListResources(t.Context())
+	var ute *json.UnmarshalTypeError
+	if err == nil || err.Error() != `mcp: resources/list: the result's "resources" is an object where the protocol has an array` || !errors.As(err, &ute) {
 		t.Errorf("ListResources error = %v", err)
 	}
 	if _, err := c.ListResourceTemplates(t.Context()); err == nil || err.Error() != "mcp: resources/templates/list: the result is a string, not a JSON object" {
 		t.Errorf("ListResourceTemplates error = %v", err)
 	}
-	_, err := c.ListPrompts(t.Context()) // the fake server has no prompts/list
+	_, err = c.ListPrompts(t.Context()) // the fake server has no prompts/list
 	var rpcErr *jsonrpc.Error
 	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeMethodNotFound || !strings.HasPrefix(err.Error(), "mcp: prompts/list: ") {
 		t.Errorf("ListPrompts error = %v, want a wrapped -32601", err)
