@@ -142,7 +142,9 @@ func connectError(t *Target, err error) error {
 		return asUntrusted(err)
 	}
 	switch {
-	case errors.Is(err, manager.ErrUnknownServer), errors.Is(err, manager.ErrDisabled):
+	case errors.Is(err, manager.ErrDisabled):
+		return Usagef("%s is disabled in its config file (\"disabled\": true, or \"enabled\": false); enable it there to use it", t.Desc)
+	case errors.Is(err, manager.ErrUnknownServer):
 		return Usagef("%s", err.Error())
 	}
 	// A broken definition is the config file's to fix, as it is under

@@ -211,7 +211,9 @@ func TestCallConfiguredTools(t *testing.T) {
 		t.Errorf("mcp__beta__add: %s", r.out)
 	}
 	run(t, "call", "nobody/echo").wantCode(t, ExitUsage)
-	run(t, "call", "off/echo").wantCode(t, ExitUsage)
+	if r := run(t, "call", "off/echo").wantCode(t, ExitUsage); !strings.Contains(r.err, `"off" is disabled in its config file`) {
+		t.Errorf("disabled server: %q", r.err)
+	}
 	r = run(t, "call", "broken/echo").wantCode(t, ExitUsage) // its definition's error
 	if !strings.Contains(r.err, "MCPWIRE_TEST_NEVER_SET") {
 		t.Errorf("broken server: %q", r.err)

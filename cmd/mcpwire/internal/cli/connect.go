@@ -58,11 +58,16 @@ func Connect(ctx context.Context, io *IOStreams, t *Target) (*mcp.Client, error)
 			return nil, &ConnectError{Target: t.Desc, Err: err}
 		}
 	}
+	noise := &stdoutNoise{}
+	opts.ErrorHook = noise.hook(opts.ErrorHook)
 	c, err := mcp.Connect(ctx, t.Transport, opts)
 	if err != nil {
 		hint := t.hintFor(err)
 		if hint == "" {
 			hint = pinnedProtocolHint(err, t.Protocol)
+		}
+		if hint == "" {
+			hint = noise.hint()
 		}
 		return nil, &ConnectError{Target: t.Desc, Err: shortenNotMCP(err), StderrTail: t.stderr.String(), Hint: hint}
 	}

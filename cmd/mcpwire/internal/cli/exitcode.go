@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -62,6 +63,7 @@ func ExitCode(ctx context.Context, err error) int {
 		httpErr    *transport.HTTPError
 		processErr *transport.ExitError
 		netErr     *net.OpError
+		shapeErr   *json.UnmarshalTypeError
 	)
 	switch {
 	case errors.As(err, &usage), errors.As(err, &untrusted), errors.As(err, &configErr):
@@ -74,7 +76,9 @@ func ExitCode(ctx context.Context, err error) int {
 		return ExitConnect
 	case errors.Is(err, jsonrpc.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
 		return ExitTimeout
-	case errors.As(err, &rpcErr), errors.As(err, &schemaErr), answeredInHTTPError(err):
+	case errors.As(err, &rpcErr), errors.As(err, &schemaErr), answeredInHTTPError(err), errors.As(err, &shapeErr):
+		// A result of the wrong shape is the server's answer too: one
+		// the protocol does not allow.
 		return ExitProtocol
 	case errors.As(err, &httpErr), errors.As(err, &processErr), errors.Is(err, jsonrpc.ErrClosed),
 		errors.As(err, &netErr), errors.Is(err, io.ErrUnexpectedEOF):

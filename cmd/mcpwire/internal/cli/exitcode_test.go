@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -33,6 +34,7 @@ func TestExitCode(t *testing.T) {
 		{"connect beats rpc error", &ConnectError{Target: "t", Err: rpc}, ExitConnect},
 		{"rpc error", fmt.Errorf("mcp: tools/call: %w", rpc), ExitProtocol},
 		{"output schema", fmt.Errorf("tool: %w", &mcp.OutputSchemaError{}), ExitProtocol},
+		{"result of the wrong shape", fmt.Errorf("mcp: tools/call: %w", &json.UnmarshalTypeError{Value: "string", Field: "content"}), ExitProtocol},
 		{"timeout", fmt.Errorf("mcp: tools/call: %w", jsonrpc.ErrTimeout), ExitTimeout},
 		{"deadline", context.DeadlineExceeded, ExitTimeout},
 		{"closed mid-call", fmt.Errorf("mcp: %w", jsonrpc.ErrClosed), ExitConnect},

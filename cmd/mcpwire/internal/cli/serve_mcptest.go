@@ -57,7 +57,7 @@ func (o *serveOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
 	if o.Faults != "" {
 		list, err := mcptest.ParseFaults(o.Faults)
 		if err != nil {
-			return Usagef("--o.Faults: %v", err)
+			return Usagef("--faults: %v", err)
 		}
 		opts.Faults = list
 	}
