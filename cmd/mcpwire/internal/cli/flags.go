@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -134,6 +135,10 @@ func ExactArgs(args []string, n int, what string) error {
 	return argCount(args, n, n, what)
 }
 
+// wellFormedDuration matches what time.ParseDuration reads; such a value
+// that it refuses is one too long for a time.Duration.
+var wellFormedDuration = regexp.MustCompile(`^[-+]?(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+$`)
+
 // durationFlag is a time.Duration flag that refuses a bare number: "5"
 // could mean seconds or milliseconds, so it asks for a unit.
 type durationFlag time.Duration
@@ -150,6 +155,9 @@ func (d *durationFlag) Set(v string) error {
 		return Usagef("%s has no unit: add a unit, such as %ss (or %sms)", v, v, v)
 	}
 	t, err := time.ParseDuration(v)
+	if err != nil && wellFormedDuration.MatchString(v) {
+		return Usagef("%q is longer than a duration can be (about 292 years); 0 waits forever", v)
+	}
 	if err != nil {
 		return Usagef("%q is not a duration: use a number with a unit, such as 5s, 500ms or 1m", v)
 	}

@@ -143,6 +143,9 @@ func TestDurationFlag(t *testing.T) {
 		{"1.5", 0, "add a unit, such as 1.5s"},
 		{"-1s", 0, "must not be negative"},
 		{"soon", 0, "not a duration"},
+		{"5x", 0, "not a duration"},
+		{"99999999999999h", 0, "longer than a duration can be"},
+		{"1h30m", 90 * time.Minute, ""},
 	} {
 		d := durationFlag(time.Minute)
 		err := d.Set(c.in)
