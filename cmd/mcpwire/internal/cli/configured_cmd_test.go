@@ -198,6 +198,13 @@ func TestToolsAcrossConfiguredServers(t *testing.T) {
 	if !found {
 		t.Errorf("mcp__beta__add missing or wrong: %+v", v.Tools)
 	}
+
+	// Only failing servers: nothing on stdout, not "(no tools)".
+	only := filepath.Join(t.TempDir(), "failing.json")
+	write(t, only, `{"mcpServers": {"x": {"command": "false"}, "y": {"command": "false"}}}`)
+	if r = run(t, "tools", "--config", only).wantCode(t, ExitConnect); r.out != "" || !strings.Contains(r.err, `2 of 2 configured servers`) {
+		t.Errorf("every server failed: stdout %q, stderr %q", r.out, r.err)
+	}
 }
 
 func TestCallConfiguredTools(t *testing.T) {

@@ -25,7 +25,11 @@ func listConfiguredTools(ctx context.Context, io *IOStreams, f *ConfigFlags, sf 
 		case "jsonl":
 			err = writeJSONLines(io.Out, configuredTools(snap))
 		default:
-			printTools(io.Out, width, snap)
+			// With every server failed there is no list to show: stdout
+			// stays empty rather than claim "(no tools)".
+			if len(snap.Tools) > 0 || len(failed) < len(snap.Servers) || len(snap.Servers) == 0 {
+				printTools(io.Out, width, snap)
+			}
 		}
 		if err != nil {
 			return err
