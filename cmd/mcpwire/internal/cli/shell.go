@@ -67,7 +67,7 @@ func (o *shellOptions) Flags(fs *flag.FlagSet) {
 
 func (o *shellOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
 	if io.Prompter == nil {
-		return Usagef("mcpwire shell needs a terminal (stdin and stderr); in a script, run the one-shot commands")
+		return Usagef("the shell needs a terminal (stdin and stderr); in a script, run the one-shot commands")
 	}
 	sh := &shell{json: o.JSON}
 	shIO := sh.streams(io)

@@ -109,7 +109,7 @@ func TestPtyShellJSON(t *testing.T) {
 func TestShellNeedsTerminal(t *testing.T) {
 	t.Parallel()
 	r := run(t, append([]string{"shell"}, server()...)...)
-	if r.code != ExitUsage || !strings.Contains(r.err, "mcpwire shell needs a terminal") {
+	if r.code != ExitUsage || !strings.Contains(r.err, "mcpwire: the shell needs a terminal") {
 		t.Errorf("exit %d, stderr %q", r.code, r.err)
 	}
 }
