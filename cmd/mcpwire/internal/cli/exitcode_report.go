@@ -91,6 +91,9 @@ func oneLine(s string) string {
 // cliWording adds the CLI's own way where the library names only the
 // environment: an unset VS Code input can also be given with --input.
 func cliWording(msg string) string {
+	// The manager names its option; the command line sets it with
+	// --timeout.
+	msg = strings.Replace(msg, " (ConnectTimeout): ", " (raise --timeout, or set it to 0 to wait forever): ", 1)
 	return missingInput.ReplaceAllString(msg, "${1} has no value; set ${3} or give --input ${2}=VALUE")
 }
 

@@ -145,3 +145,12 @@ func TestTail(t *testing.T) {
 		t.Error("nil tail not empty")
 	}
 }
+
+// The manager's errors name its options; the command line's words name
+// the flag that sets them.
+func TestCLIWordingNamesTheFlag(t *testing.T) {
+	got := cliWording("connect timed out after 3s (ConnectTimeout): mcp: server/discover (id 1) hit the caller's context deadline")
+	if want := "connect timed out after 3s (raise --timeout, or set it to 0 to wait forever): mcp: server/discover (id 1) hit the caller's context deadline"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
