@@ -306,7 +306,7 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, r *http.Request) {
 	closed := h.closed
 	h.mu.Unlock()
 	if closed {
-		httpError(w, http.StatusServiceUnavailable, -32000, "the mcptest server is closed")
+		httpError(w, http.StatusServiceUnavailable, -32000, "Service Unavailable: the server is closed")
 		return
 	}
 	if h.sealErr != nil {
@@ -330,8 +330,7 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, r *http.Request) {
 		h.serveModernHTTP(w, r, body)
 		return
 	}
-	if v := r.Header.Get(headerVersion); v != "" && !slices.Contains(h.srv.opts.SupportedVersions, v) {
-		httpError(w, http.StatusBadRequest, -32000, "Bad Request: Unsupported protocol version: %s (supported: %s)", v, strings.Join(h.srv.opts.SupportedVersions, ", "))
+	if !h.versionHeaderSupported(w, r, body) {
 		return
 	}
 	switch r.Method {
@@ -438,7 +437,7 @@ func plainMediaType(v string) bool {
 // 404 for an unknown (expired, deleted) one, 503 for a sealed one this
 // handler has no room to open. The session is held for the request: the
 // caller releases it.
-func (h *HTTPHandler) session(w http.ResponseWriter, r *http.Request) *httpOut {
+func (h *HTTPHandler) session(w http.ResponseWriter, r *http.Request, reqID jsonrpc.ID) *httpOut {
 	id := r.Header.Get(headerSessionID)
 	if id == "" {
 		httpError(w, http.StatusBadRequest, -32000, "Bad Request: %s header is required", headerSessionID)
@@ -458,7 +457,7 @@ func (h *HTTPHandler) session(w http.ResponseWriter, r *http.Request) *httpOut {
 	if reopen {
 		var err error
 		if o, err = h.reopen(id, r); errors.Is(err, errTooManySessions) {
-			h.refuseFull(w)
+			h.refuseFull(w, reqID)
 			return nil
 		}
 	}
@@ -475,6 +474,10 @@ func (h *HTTPHandler) session(w http.ResponseWriter, r *http.Request) *httpOut {
 	}
 	if o == nil {
 		httpError(w, http.StatusNotFound, -32001, "Session not found")
+		return nil
+	}
+	if !h.versionHeaderMatches(w, r, o, reqID) {
+		o.release()
 		return nil
 	}
 	return o
@@ -517,29 +520,57 @@ func (h *HTTPHandler) setPeer(ss *Session, r *http.Request) {
 // readPosted checks a POST's Accept and Content-Type and decodes its
 // message; on failure it has answered with the error.
 func readPosted(w http.ResponseWriter, r *http.Request, body []byte) (jsonrpc.Message, bool) {
-	if !accepts(r, "application/json", "text/event-stream") {
-		httpError(w, http.StatusNotAcceptable, -32000, "Not Acceptable: Accept must list application/json and text/event-stream")
-		return nil, false
-	}
-	if mediaType(r.Header.Get("Content-Type")) != "application/json" {
-		httpError(w, http.StatusUnsupportedMediaType, -32000, "Unsupported Media Type: Content-Type must be application/json")
+	if !postHeadersOK(w, r) {
 		return nil, false
 	}
 	msg, err := jsonrpc.DecodeMessage(body)
 	if err != nil {
-		e := badFrameError(err)
-		httpError(w, http.StatusBadRequest, e.Code, "%s", e.Message)
+		refuseBadFrame(w, err, body)
 		return nil, false
 	}
 	return msg, true
 }
 
+// postHeadersOK checks a POST's Accept and Content-Type; on failure it
+// has answered with the error.
+func postHeadersOK(w http.ResponseWriter, r *http.Request) bool {
+	if !accepts(r, "application/json", "text/event-stream") {
+		httpError(w, http.StatusNotAcceptable, -32000, "Not Acceptable: Accept must list application/json and text/event-stream")
+		return false
+	}
+	if !isJSONContent(r) {
+		refuseContentType(w)
+		return false
+	}
+	return true
+}
+
+// isJSONContent reports whether r's body is declared application/json.
+func isJSONContent(r *http.Request) bool {
+	return mediaType(r.Header.Get("Content-Type")) == "application/json"
+}
+
+// refuseContentType is the one answer to a body that is not declared
+// JSON, on every endpoint of the core.
+func refuseContentType(w http.ResponseWriter) {
+	httpError(w, http.StatusUnsupportedMediaType, -32000, "Unsupported Media Type: Content-Type must be application/json")
+}
+
 func (h *HTTPHandler) servePost(w http.ResponseWriter, r *http.Request, body []byte) {
-	msg, ok := readPosted(w, r, body)
-	if !ok {
+	if !postHeadersOK(w, r) {
 		return
 	}
-	var err error
+	msg, err := jsonrpc.DecodeMessage(body)
+	if err != nil {
+		// Only a body the codec refused is looked at again: a single
+		// message, the common case, pays nothing for batches.
+		if isBatch(body, err) {
+			h.servePostBatch(w, r, body)
+			return
+		}
+		refuseBadFrame(w, err, body)
+		return
+	}
 	req, isReq := msg.(*jsonrpc.Request)
 	var o *httpOut
 	switch {
@@ -562,18 +593,20 @@ func (h *HTTPHandler) servePost(w http.ResponseWriter, r *http.Request, body []b
 			return
 		}
 		if o, err = h.newSession(r, false); errors.Is(err, errTooManySessions) {
-			h.refuseFull(w)
+			h.refuseFull(w, req.ID)
 			return
 		} else if err != nil {
 			httpError(w, http.StatusServiceUnavailable, -32000, "%v", err)
 			return
 		}
 		defer o.release()
-		if h.sealer == nil { // else once initialize is answered, below
-			w.Header().Set(headerSessionID, o.ss.ID())
-		}
+		// The id goes out once initialize has succeeded, below.
 	default:
-		if o = h.session(w, r); o == nil {
+		var id jsonrpc.ID // a notification's or response's: none to answer
+		if isReq {
+			id = req.ID
+		}
+		if o = h.session(w, r, id); o == nil {
 			return
 		}
 		defer o.release()
@@ -610,12 +643,19 @@ func (h *HTTPHandler) servePost(w http.ResponseWriter, r *http.Request, body []b
 	}
 	o.ss.receive(r.Context(), req)
 	if req.Method == "initialize" && !h.opts.Stateless {
+		// The session handled initialize before receive returned. The
+		// spec gives the id on "the HTTP response containing the
+		// InitializeResult": a failed initialize gets none, and its
+		// session is dropped.
 		defer h.dropIfNotInitialized(o)
-		if h.sealer != nil && o.ss.isInitialized() {
-			id, err := h.sealSession(o)
-			if err != nil {
-				httpError(w, http.StatusInternalServerError, -32603, "Internal error: %v", err)
-				return
+		if o.ss.isInitialized() {
+			id := o.ss.ID()
+			if h.sealer != nil {
+				var err error
+				if id, err = h.sealSession(o); err != nil {
+					httpError(w, http.StatusInternalServerError, -32603, "Internal error: %v", err)
+					return
+				}
 			}
 			w.Header().Set(headerSessionID, id)
 		}
@@ -696,7 +736,7 @@ func (h *HTTPHandler) serveGet(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusNotAcceptable, -32000, "Not Acceptable: Accept must list text/event-stream")
 		return
 	}
-	o := h.session(w, r)
+	o := h.session(w, r, jsonrpc.ID{}) // a GET has no body, so no id
 	if o == nil {
 		return
 	}
@@ -733,7 +773,7 @@ func (h *HTTPHandler) serveDelete(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusMethodNotAllowed, -32000, "Method Not Allowed: this server does not let clients end sessions")
 		return
 	}
-	o := h.session(w, r)
+	o := h.session(w, r, jsonrpc.ID{}) // a DELETE has no body, so no id
 	if o == nil {
 		return
 	}

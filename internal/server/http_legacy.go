@@ -163,7 +163,7 @@ func (h *LegacySSEHandler) serve(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/message"):
 		h.servePost(w, r)
 	default:
-		http.Error(w, "mcptest legacy SSE: GET .../sse or POST .../message?sessionId=…", http.StatusNotFound)
+		http.Error(w, "Not Found: the legacy HTTP+SSE transport serves GET .../sse and POST .../message?sessionId=…", http.StatusNotFound)
 	}
 }
 
@@ -183,7 +183,7 @@ func (h *LegacySSEHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 	if h.MaxSessions > 0 && len(h.sessions) >= h.MaxSessions {
 		h.mu.Unlock()
 		ss.shutdown()
-		http.Error(w, fmt.Sprintf("mcptest legacy SSE: %v: this server keeps at most %d sessions open; try again once one ends", errTooManySessions, h.MaxSessions), http.StatusServiceUnavailable)
+		http.Error(w, fmt.Sprintf("Service Unavailable: %v: this server keeps at most %d sessions open; try again once one ends", errTooManySessions, h.MaxSessions), http.StatusServiceUnavailable)
 		return
 	}
 	h.sessions[ss.ID()] = o
@@ -240,6 +240,12 @@ func (h *LegacySSEHandler) warnf(err error) {
 }
 
 func (h *LegacySSEHandler) servePost(w http.ResponseWriter, r *http.Request) {
+	// As /mcp refuses it, before anything else: a body that is not
+	// declared JSON is not read.
+	if !isJSONContent(r) {
+		refuseContentType(w)
+		return
+	}
 	h.mu.Lock()
 	o := h.sessions[r.URL.Query().Get("sessionId")]
 	h.mu.Unlock()
@@ -247,20 +253,20 @@ func (h *LegacySSEHandler) servePost(w http.ResponseWriter, r *http.Request) {
 		o = nil // another caller's session: as if there were none
 	}
 	if o == nil {
-		http.Error(w, "mcptest legacy SSE: unknown sessionId", http.StatusNotFound)
+		http.Error(w, "Not Found: unknown sessionId", http.StatusNotFound)
 		return
 	}
 	body, err := io.ReadAll(r.Body)
 	if tooLarge := (*http.MaxBytesError)(nil); errors.As(err, &tooLarge) {
-		http.Error(w, fmt.Sprintf("mcptest legacy SSE: the body is over %d bytes", tooLarge.Limit), http.StatusRequestEntityTooLarge)
+		http.Error(w, fmt.Sprintf("Request Entity Too Large: the body is over %d bytes", tooLarge.Limit), http.StatusRequestEntityTooLarge)
 		return
 	} else if err != nil {
-		http.Error(w, "mcptest legacy SSE: reading the body: "+err.Error(), http.StatusBadRequest)
+		http.Error(w, "Bad Request: reading the body: "+err.Error(), http.StatusBadRequest)
 		return
 	}
 	msgs, err := jsonrpc.DecodeFrame(body)
 	if err != nil && len(msgs) == 0 {
-		http.Error(w, "mcptest legacy SSE: "+err.Error(), http.StatusBadRequest)
+		http.Error(w, "Bad Request: "+err.Error(), http.StatusBadRequest)
 		return
 	}
 	for _, m := range msgs {

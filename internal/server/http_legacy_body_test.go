@@ -38,3 +38,47 @@ func (b neverEnding) Read(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// The legacy endpoint refuses a body not declared JSON as /mcp does (415,
+// the same answer), and its messages do not name the test server: the
+// core serves `mcpwire serve` too.
+func TestLegacyPostRefusals(t *testing.T) {
+	hs := NewHTTPServer(t, NewDefault(nil), nil)
+	endpoint := openLegacy(t, hs)
+	post := func(url, contentType, body string) (int, string) {
+		t.Helper()
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, url, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", contentType)
+		req.Header.Set("Accept", "application/json, text/event-stream") // what /mcp needs
+		resp, err := hs.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		return resp.StatusCode, readAll(resp)
+	}
+	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	legacyCode, legacyBody := post(endpoint, "text/plain", ping)
+	mcpCode, mcpBody := post(hs.URL, "text/plain", ping)
+	if legacyCode != http.StatusUnsupportedMediaType || legacyBody != mcpBody || mcpCode != legacyCode {
+		t.Errorf("text/plain: legacy %d %q, /mcp %d %q; want the same 415", legacyCode, legacyBody, mcpCode, mcpBody)
+	}
+	for _, tt := range []struct {
+		url, body string
+		code      int
+	}{
+		{strings.Split(endpoint, "?")[0] + "?sessionId=nope", ping, http.StatusNotFound},
+		{endpoint, `{"jsonrpc":"2.0","id":1`, http.StatusBadRequest},
+	} {
+		code, body := post(tt.url, "application/json", tt.body)
+		if code != tt.code || body == "" || strings.Contains(body, "mcptest") {
+			t.Errorf("POST %s %s: %d %q; want %d with a message that does not name mcptest", tt.url, tt.body, code, body, tt.code)
+		}
+	}
+	if code, _ := post(endpoint, "application/json; charset=utf-8", ping); code != http.StatusAccepted {
+		t.Errorf("a JSON body with parameters: %d, want 202", code)
+	}
+}

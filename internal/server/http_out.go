@@ -45,10 +45,13 @@ type replyStream struct {
 	// unsentSize is the bytes of the events not yet written (from
 	// delivered on).
 	unsentSize int
-	// json: the POST waits for one response to send as application/json.
+	// json: the POST waits for its responses to send as application/json.
 	json     bool
 	response chan *jsonrpc.Response
-	cut      bool // cut the connection in the middle of an event
+	// pending counts the responses the reply still waits for: one, or a
+	// batch's requests (http_batch.go); the reply ends at zero.
+	pending int
+	cut     bool // cut the connection in the middle of an event
 }
 
 // httpOut routes a session's messages over Streamable HTTP: whatever
@@ -141,13 +144,20 @@ func (o *httpOut) endedLocked(st *replyStream) {
 func (o *httpOut) openReply(id jsonrpc.ID, asJSON, cut bool) *replyStream {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	st := &replyStream{num: o.nextStream, changed: make(chan struct{}), json: asJSON, cut: cut}
+	st := o.newReplyLocked(1, asJSON)
+	st.cut = cut
+	o.byRequest[id] = st
+	return st
+}
+
+// newReplyLocked registers a reply stream waiting for n responses.
+func (o *httpOut) newReplyLocked(n int, asJSON bool) *replyStream {
+	st := &replyStream{num: o.nextStream, changed: make(chan struct{}), json: asJSON, pending: n}
 	if asJSON {
-		st.response = make(chan *jsonrpc.Response, 1)
+		st.response = make(chan *jsonrpc.Response, n)
 	}
 	o.nextStream++
 	o.streams[st.num] = st
-	o.byRequest[id] = st
 	return st
 }
 
@@ -192,21 +202,25 @@ func (o *httpOut) send(ctx context.Context, msg jsonrpc.Message, related jsonrpc
 	st := o.byRequest[related]
 	if st != nil && st.json {
 		if isResp && resp.ID == related {
-			st.response <- resp
+			st.response <- resp // room for every response it waits for
 			delete(o.byRequest, related)
-			o.endedLocked(st)
+			if st.pending--; st.pending == 0 {
+				o.endedLocked(st)
+			}
 			return nil
 		}
-		st = nil // a JSON reply carries only the response
+		st = nil // a JSON reply carries only the responses
 	}
 	if st == nil || st.final {
 		st = o.standalone
 	}
 	o.appendLocked(st, data, false)
 	if st != o.standalone && isResp && resp.ID == related {
-		st.final = true
 		delete(o.byRequest, related)
-		o.endedLocked(st)
+		if st.pending--; st.pending == 0 {
+			st.final = true
+			o.endedLocked(st)
+		}
 	}
 	return nil
 }

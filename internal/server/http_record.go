@@ -174,7 +174,7 @@ func recordingHandler(log *RequestLog, h http.Handler) http.Handler {
 		rec, err := log.record(r)
 		sr := &statusRecorder{ResponseWriter: w, log: log, rec: rec}
 		if err != nil {
-			http.Error(sr, "mcptest: reading the request body: "+err.Error(), http.StatusBadRequest)
+			http.Error(sr, "Bad Request: reading the request body: "+err.Error(), http.StatusBadRequest)
 			return
 		}
 		h.ServeHTTP(sr, r)

@@ -75,7 +75,7 @@ func (p *statelessPlaces) leave() {
 // and the client may send it again.
 func (h *HTTPHandler) refuseStateless(w http.ResponseWriter, req *jsonrpc.Request) {
 	w.Header().Set("Retry-After", "1")
-	modernHTTPError(w, http.StatusServiceUnavailable, req.ID, jsonrpc.NewError(CodeServerBusy, statelessBusyMessage(h.stateless.bound)))
+	httpErrorFor(w, http.StatusServiceUnavailable, req.ID, jsonrpc.NewError(CodeServerBusy, statelessBusyMessage(h.stateless.bound)))
 }
 
 // statelessBusyMessage is the busy error's text under bound.

@@ -79,8 +79,11 @@ func (h *HTTPHandler) noteCancelled(ids []jsonrpc.ID) {
 
 // isModernHTTP reports whether r is served by the modern era: every
 // request of a ModernOnly server; in BothEras a POST without a session id
-// whose MCP-Protocol-Version is not a legacy version, or whose body's
-// _meta carries the protocol version (except initialize).
+// whose MCP-Protocol-Version is a modern version, or whose body's _meta
+// carries the protocol version (except initialize). A header naming a
+// version of neither era goes by the body too: with the _meta version the
+// modern era's -32020/-32022 answer it, without it it is an older-era
+// request, whose answer is that the version is not supported.
 func (h *HTTPHandler) isModernHTTP(r *http.Request, body []byte) bool {
 	switch h.srv.opts.Eras {
 	case LegacyOnly:
@@ -91,7 +94,7 @@ func (h *HTTPHandler) isModernHTTP(r *http.Request, body []byte) bool {
 	if r.Method != http.MethodPost || r.Header.Get(headerSessionID) != "" {
 		return false
 	}
-	if v := r.Header.Get(headerVersion); v != "" && !slices.Contains(h.srv.opts.SupportedVersions, v) {
+	if v := r.Header.Get(headerVersion); v != "" && !slices.Contains(h.srv.opts.SupportedVersions, v) && slices.Contains(h.srv.modernVersions(), v) {
 		return true
 	}
 	var peek struct {
@@ -104,9 +107,9 @@ func (h *HTTPHandler) isModernHTTP(r *http.Request, body []byte) bool {
 	return hasModernMeta(peek.Params)
 }
 
-// modernHTTPError answers status with a JSON-RPC error response; id is
+// httpErrorFor answers status with a JSON-RPC error response; id is
 // the request's when it could be read.
-func modernHTTPError(w http.ResponseWriter, status int, id jsonrpc.ID, e *jsonrpc.Error) {
+func httpErrorFor(w http.ResponseWriter, status int, id jsonrpc.ID, e *jsonrpc.Error) {
 	body, _ := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: e})
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
@@ -140,7 +143,7 @@ func (h *HTTPHandler) serveModernHTTP(w http.ResponseWriter, r *http.Request, bo
 		return
 	}
 	if status, e := h.checkModernHeaders(r, req); e != nil {
-		modernHTTPError(w, status, req.ID, e)
+		httpErrorFor(w, status, req.ID, e)
 		return
 	}
 	if !h.stateless.take() {

@@ -2,8 +2,11 @@ package server
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/mcpwire/mcpwire/jsonrpc"
 )
 
 // Idle expiry and the session cap of the Streamable HTTP handler.
@@ -53,9 +56,13 @@ func (h *HTTPHandler) fullLocked() bool {
 }
 
 // refuseFull answers a request that would start a session past the cap:
-// 503, with a JSON-RPC error saying why.
-func (h *HTTPHandler) refuseFull(w http.ResponseWriter) {
-	httpError(w, http.StatusServiceUnavailable, -32000, "Service Unavailable: %v: this server keeps at most %d sessions open; try again once one ends", errTooManySessions, h.opts.MaxSessions)
+// 503, with a JSON-RPC error saying why. id is the request's: the body of
+// a POST is read and decoded before its session is looked for, so a
+// request's id is known there; a GET or DELETE has no body and a batch no
+// one id, and those pass the zero ID, which goes out as null.
+func (h *HTTPHandler) refuseFull(w http.ResponseWriter, id jsonrpc.ID) {
+	e := jsonrpc.NewError(-32000, fmt.Sprintf("Service Unavailable: %v: this server keeps at most %d sessions open; try again once one ends", errTooManySessions, h.opts.MaxSessions))
+	httpErrorFor(w, http.StatusServiceUnavailable, id, e)
 }
 
 // idleLeft is how long o has yet to be idle before it expires; the whole

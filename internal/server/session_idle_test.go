@@ -176,6 +176,9 @@ func TestMaxSessionsRefusesBeyondCap(t *testing.T) {
 		if body := w.Body.String(); !strings.Contains(body, `"code":-32000`) || !strings.Contains(body, "too many sessions") || !strings.Contains(body, "at most 2 sessions") {
 			t.Fatalf("initialize past the cap: body %s, want a JSON-RPC error saying the cap", body)
 		}
+		if !strings.Contains(w.Body.String(), `"id":1,`) {
+			t.Fatalf("initialize past the cap: body %s, want the error for the request's id 1", w.Body)
+		}
 		if id := w.Header().Get(headerSessionID); id != "" {
 			t.Fatalf("the refused initialize got session id %q", id)
 		}
@@ -197,8 +200,14 @@ func TestMaxSessionsRefusesReopen(t *testing.T) {
 		id := idleStart(t, other)
 		_, h, _ := idleSetup(t, HTTPOptions{SessionKeys: keys, MaxSessions: 1})
 		idleStart(t, h)
-		if got := idleStatus(t, h, id); got != http.StatusServiceUnavailable {
-			t.Fatalf("a sealed id past the cap: %d, want 503", got)
+		w := idleRequest(t.Context(), h, http.MethodPost, id, idlePing)
+		if w.Code != http.StatusServiceUnavailable || !strings.Contains(w.Body.String(), `"id":2,`) {
+			t.Fatalf("a sealed id past the cap: %d %s, want 503 with the error for the ping's id 2", w.Code, w.Body)
+		}
+		// A GET has no body, and no id to answer under.
+		w = idleRequest(t.Context(), h, http.MethodGet, id, "")
+		if w.Code != http.StatusServiceUnavailable || !strings.Contains(w.Body.String(), `"id":null,`) {
+			t.Fatalf("a GET of a sealed id past the cap: %d %s, want 503 with a null id", w.Code, w.Body)
 		}
 	})
 }
