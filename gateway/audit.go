@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 )
 
 // AuditOptions configure the audit log: one JSON line per routed call.
@@ -67,18 +69,59 @@ func (a *auditLog) hook(_ context.Context, c *Call) (context.Context, func(*Call
 	}
 }
 
-// secretWords mark a key whose value is a secret, compared on the key in
-// lower case without "-" and "_".
-var secretWords = []string{"password", "passwd", "passphrase", "secret", "token", "apikey", "accesskey", "privatekey", "authorization", "credential", "cookie", "session", "bearer"}
+// secretWords mark a key whose value is a secret wherever they appear in
+// it, compared on the key in lower case without "-", "_" and ".": long
+// enough that a key holding one is about that secret ("db_password",
+// "x-api-key", "sessionId").
+var secretWords = []string{
+	"password", "passwd", "passphrase", "pwd", "secret", "token", "apikey", "accesskey", "privatekey", "sshkey",
+	"signingkey", "encryptionkey", "clientkey", "authkey", "authorization", "credential", "cookie", "session",
+	"bearer", "jwt", "signature", "totp",
+}
+
+// secretParts mark one when they are a whole word of the key (split at
+// "-", "_", ".", spaces and where lower case turns upper): short words
+// that are also pieces of harmless ones ("author", "spinner", "design").
+var secretParts = []string{"auth", "pass", "pin", "otp", "mfa", "sig"}
 
 func looksSecret(key string) bool {
-	k := strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(key))
+	k := strings.NewReplacer("-", "", "_", "", ".", "").Replace(strings.ToLower(key))
 	for _, w := range secretWords {
 		if strings.Contains(k, w) {
 			return true
 		}
 	}
+	for _, part := range keyParts(key) {
+		if slices.Contains(secretParts, part) {
+			return true
+		}
+	}
 	return false
+}
+
+// keyParts splits a key into its words, in lower case: "x-auth",
+// "authPin" and "AUTH_PIN" all hold "auth".
+func keyParts(key string) []string {
+	var parts []string
+	start := -1
+	prevLower := false
+	for i, r := range key {
+		alnum := unicode.IsLetter(r) || unicode.IsDigit(r)
+		if !alnum || prevLower && unicode.IsUpper(r) {
+			if start >= 0 {
+				parts = append(parts, strings.ToLower(key[start:i]))
+			}
+			start = -1
+		}
+		if alnum && start < 0 {
+			start = i
+		}
+		prevLower = unicode.IsLower(r)
+	}
+	if start >= 0 {
+		parts = append(parts, strings.ToLower(key[start:]))
+	}
+	return parts
 }
 
 // blankSecrets is args with the values of secret-looking keys replaced by

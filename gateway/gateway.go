@@ -50,6 +50,15 @@ type Options struct {
 	// Warn receives what goes wrong without stopping the gateway: a tool
 	// left out of the list because its name is taken. Nil discards.
 	Warn func(error)
+	// Notice receives one line, naming the server, each time an upstream
+	// goes down, stops (its manager breaker opened: the line says when
+	// the gateway tries it again) and comes back. Its text holds the
+	// upstream's failure, which may quote what the server printed: pass
+	// it through Redact. Nil discards.
+	Notice func(string)
+	// Revive says how the gateway brings back a server whose manager
+	// breaker opened (see ReviveOptions); nil means the defaults.
+	Revive *ReviveOptions
 	// Hooks observe every routed tools/call (see CallHook).
 	Hooks []CallHook
 	// Audit, when set, writes a line per routed call (see AuditOptions).
@@ -83,6 +92,7 @@ type Gateway struct {
 	redact  func(string) string
 	hooks   []CallHook
 	metrics *metrics
+	revive  *reviver
 
 	relay *Relay
 
@@ -179,7 +189,16 @@ func New(m *manager.Manager, opts *Options) (*Gateway, error) {
 	if errs := g.sync(); len(errs) > 0 {
 		g.stop()
 		_ = g.srv.Close()
-		return nil, fmt.Errorf("gateway: tool names collide: %w", errors.Join(errs...))
+		var ce CollisionError
+		for _, err := range errs {
+			if nc, ok := err.(*NameCollision); ok {
+				ce.Collisions = append(ce.Collisions, nc)
+			}
+		}
+		if len(ce.Collisions) == len(errs) {
+			return nil, &ce
+		}
+		return nil, fmt.Errorf("gateway: listing the tools: %w", errors.Join(errs...))
 	}
 	g.route()
 	for _, err := range g.syncCatalog(g.ctx) {
@@ -188,7 +207,9 @@ func New(m *manager.Manager, opts *Options) (*Gateway, error) {
 	if g.relay != nil {
 		g.relay.attach(g)
 	}
+	g.revive = newReviver(g.ctx, m, o.Revive, o.Notice)
 	g.unsubscribe = m.Subscribe(g.onEvent)
+	g.revive.seed()
 	g.loop.Add(1)
 	go g.resyncLoop()
 	return g, nil
@@ -198,7 +219,12 @@ func New(m *manager.Manager, opts *Options) (*Gateway, error) {
 // It never blocks: one pending request stands for any number.
 func (g *Gateway) onEvent(e manager.Event) {
 	switch e.Kind {
-	case manager.Connected, manager.ToolsChanged, manager.Closed, manager.ResourcesChanged, manager.PromptsChanged:
+	case manager.Reconnecting, manager.BreakerOpen:
+		g.revive.onEvent(e)
+		return
+	case manager.Connected, manager.Closed:
+		g.revive.onEvent(e)
+	case manager.ToolsChanged, manager.ResourcesChanged, manager.PromptsChanged:
 	case manager.Notification:
 		g.relayNotification(e)
 		return
@@ -314,6 +340,14 @@ func (g *Gateway) callTool(ctx context.Context, req *server.ToolRequest) (*serve
 	rc.upRaw.Skim = true
 	upCtx = seam.WithRawToolResult(upCtx, &rc.upRaw)
 	res, err := g.m.CallServerTool(upCtx, r.server, r.tool, req.Arguments, &rc.opts)
+	if err != nil && errors.Is(err, manager.ErrBreakerOpen) {
+		// Not sent upstream: the call may be made again once a try
+		// brought the server back.
+		var again bool
+		if again, err = g.revive.callFailed(upCtx, r.server, err); again {
+			res, err = g.m.CallServerTool(upCtx, r.server, r.tool, req.Arguments, &rc.opts)
+		}
+	}
 	rc.observed.finish(ctx, res, err, hc.askedOnRetry(), g.redact)
 	if err != nil {
 		var je *jsonrpc.Error
@@ -386,6 +420,7 @@ func (g *Gateway) Close() error {
 		g.stop()
 		close(g.done)
 		g.loop.Wait()
+		g.revive.close()
 		g.mu.Lock()
 		closers := g.httpClosers
 		g.mu.Unlock()

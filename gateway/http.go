@@ -3,6 +3,7 @@ package gateway
 import (
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"slices"
 	"strings"
@@ -140,7 +141,7 @@ func (g *Gateway) Handler(opts *HTTPOptions) http.Handler {
 	health := http.NewServeMux()
 	health.HandleFunc("GET /healthz", g.serveHealth)
 	health.HandleFunc("GET /readyz", g.serveReady)
-	health.Handle("/", &hostCheck{allowed: o.AllowedHosts, next: public})
+	health.Handle("/", newHostCheck(o.AllowedHosts, public))
 	return health
 }
 
@@ -167,6 +168,16 @@ func (h *hostCheck) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.next.ServeHTTP(w, r)
 }
 
+// newHostCheck accepts the allowed names as a URL or a Host header writes
+// them too: an IPv6 address in brackets or not, in any of its spellings.
+func newHostCheck(allowed []string, next http.Handler) *hostCheck {
+	norm := make([]string, len(allowed))
+	for i, a := range allowed {
+		norm[i] = normalHost(a)
+	}
+	return &hostCheck{allowed: norm, next: next}
+}
+
 func (h *hostCheck) hostAllowed(host string) bool {
 	if host == "" {
 		return false
@@ -174,7 +185,18 @@ func (h *hostCheck) hostAllowed(host string) bool {
 	if origin.IsLoopbackHost(host) {
 		return true
 	}
+	host = normalHost(host)
 	return slices.ContainsFunc(h.allowed, func(a string) bool { return strings.EqualFold(a, host) })
+}
+
+// normalHost is a host name without brackets, an IP address in its
+// canonical form ("fe80::1" for "[FE80:0::1]").
+func normalHost(host string) string {
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if ip, err := netip.ParseAddr(host); err == nil {
+		return ip.String()
+	}
+	return host
 }
 
 // hostOnly strips the port from a Host header value.

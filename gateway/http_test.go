@@ -60,3 +60,26 @@ func FuzzHostCheck(f *testing.F) {
 		}
 	})
 }
+
+// An IPv6 address is allowed as given, bracketed or not, and matches the
+// Host header in either form and in another spelling of it; before, a
+// bracketed --allowed-host matched no Host at all.
+func TestHostCheckIPv6(t *testing.T) {
+	for _, allowed := range []string{"[fe80::1]", "fe80::1", "FE80:0::1"} {
+		h := newHostCheck([]string{allowed}, &reached{})
+		for _, tc := range []struct {
+			host, origin string
+			want         int
+		}{
+			{"[fe80::1]:1234", "", 200},
+			{"[fe80::1]", "", 200},
+			{"[fe80:0:0::1]:8080", "http://[fe80::1]:8080", 200},
+			{"[fe80::2]:1234", "", 403},
+			{"[fe80::1]:1234", "http://[fe80::2]", 403},
+		} {
+			if got := checkStatus(h, tc.host, tc.origin); got != tc.want {
+				t.Errorf("allowed %q, Host %q Origin %q: %d, want %d", allowed, tc.host, tc.origin, got, tc.want)
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -14,6 +15,48 @@ const DefaultSeparator = "__"
 // route is where a gateway tool name leads.
 type route struct {
 	server, tool string
+}
+
+func (r route) owner() Owner { return Owner{Server: r.server, Name: r.tool} }
+
+// Owner is an upstream item: its server and the server's own name for it.
+type Owner struct {
+	Server, Name string
+}
+
+// NameCollision is a name two upstream items (tools, prompts) would both
+// be listed under. Kept keeps it; Left is left out of the list: the one
+// listed under it before (Listed), else the first by server name, keeps
+// it, so that a server whose items changed never takes over the calls
+// hosts make to another's.
+type NameCollision struct {
+	Kind       string // "tool", "prompt"
+	Name       string // the gateway's name for both
+	Kept, Left Owner
+	Listed     bool
+}
+
+func (e *NameCollision) Error() string {
+	why := fmt.Sprintf("server %q sorts first", e.Kept.Server)
+	if e.Listed {
+		why = fmt.Sprintf("server %q's was listed under it before", e.Kept.Server)
+	}
+	return fmt.Sprintf("%s name %q is both server %q's %s %q and server %q's %s %q: left out server %q's %s %q (%s; a prefix of its own for either server tells them apart)",
+		e.Kind, e.Name, e.Kept.Server, e.Kind, e.Kept.Name, e.Left.Server, e.Kind, e.Left.Name, e.Left.Server, e.Kind, e.Left.Name, why)
+}
+
+// CollisionError is New's error when names collide in the first listing:
+// every collision, for a message that lists them.
+type CollisionError struct {
+	Collisions []*NameCollision
+}
+
+func (e *CollisionError) Error() string {
+	errs := make([]error, len(e.Collisions))
+	for i, c := range e.Collisions {
+		errs[i] = c
+	}
+	return fmt.Sprintf("gateway: tool names collide: %v", errors.Join(errs...))
 }
 
 // named is one upstream item (a tool, a prompt) under its gateway name.
@@ -92,12 +135,12 @@ func mergeNamed[T any](n namer, kind string, items []T, owner func(T) route, pre
 		// The one listed before keeps the name: a server whose tools
 		// changed must not take over the calls hosts make to another's.
 		keep := slices.IndexFunc(group, func(t named[T]) bool { r, ok := prev[t.name]; return ok && t.route == r })
+		listed := keep >= 0
 		keep = max(keep, 0)
 		kept = append(kept, group[keep])
 		for k, t := range group {
 			if k != keep {
-				first := group[keep].route
-				errs = append(errs, fmt.Errorf("%s name %q is both server %q's %s %q and server %q's %s %q", kind, t.name, first.server, kind, first.tool, t.route.server, kind, t.route.tool))
+				errs = append(errs, &NameCollision{Kind: kind, Name: t.name, Kept: group[keep].route.owner(), Left: t.route.owner(), Listed: listed})
 			}
 		}
 		i = j

@@ -45,13 +45,13 @@ func TestMergeCollisions(t *testing.T) {
 	if names(got) != "add->alpha/add echo->alpha/echo" {
 		t.Errorf("kept %s", names(got))
 	}
-	if len(errs) != 2 || !strings.Contains(errs[0].Error(), `tool name "echo" is both server "alpha"'s tool "echo" and server "beta"'s tool "echo"`) ||
+	if len(errs) != 2 || !strings.Contains(errs[0].Error(), `tool name "echo" is both server "alpha"'s tool "echo" and server "beta"'s tool "echo": left out server "beta"'s tool "echo" (server "alpha" sorts first;`) ||
 		!strings.Contains(errs[1].Error(), `server "gamma"'s tool "echo"`) {
 		t.Errorf("errors: %v", errs)
 	}
 	// After start, the server listed before keeps the name.
 	got, errs = namer{noPrefix: true}.merge(entries("beta", "echo", "alpha", "echo"), map[string]route{"echo": {"beta", "echo"}})
-	if names(got) != "echo->beta/echo" || len(errs) != 1 || !strings.Contains(errs[0].Error(), `both server "beta"'s tool "echo" and server "alpha"'s`) {
+	if names(got) != "echo->beta/echo" || len(errs) != 1 || !strings.Contains(errs[0].Error(), `both server "beta"'s tool "echo" and server "alpha"'s tool "echo": left out server "alpha"'s tool "echo" (server "beta"'s was listed under it before;`) {
 		t.Errorf("with beta listed before: kept %s, errors %v", names(got), errs)
 	}
 }

@@ -41,7 +41,10 @@ SERVER=P changes one server's prefix, --no-prefix lists tools under their
 own names and fails at start when two servers share a name). Calls go to
 the owning server, with progress and cancellation passed through; a
 server's tools/list_changed becomes the gateway's own. A server that is
-down fails its own tools' calls, naming itself, while the others go on.
+down fails its own tools' calls, naming itself, while the others go on;
+it is reconnected, and after five failures in a row tried again less and
+less often (down to once a minute), for as long as serve runs. stderr
+says when a server goes down, stops and comes back.
 
 With TARGET (a URL, or -- COMMAND ARGS...), serve that one server as is:
 the stdio-to-HTTP bridge. See docs/serve.md for what is not served yet.`,
@@ -130,9 +133,8 @@ func (o *gatewayOptions) check() (map[string]string, error) {
 	if o.Stdio == (o.Listen != "") {
 		return nil, Usagef("give one of --stdio and --listen ADDR")
 	}
-	if o.Stdio && (len(o.AllowedHosts) > 0 || o.LegacySSE || o.AuthTokenEnv != "" || o.SessionKey != "" || o.SessionAge != defaultSessionMaxAge ||
-		o.SessionIdle != defaultSessionIdle || o.MaxSessions != defaultMaxSessions || o.MaxStateless != gateway.DefaultMaxStatelessRequests) {
-		return nil, Usagef("--allowed-host, --legacy-sse, --auth-token-env, --session-key-file, --session-max-age, --session-idle-timeout, --max-sessions and --max-stateless-requests are for --listen")
+	if given := o.listenOnlyGiven(); o.Stdio && len(given) > 0 {
+		return nil, Usagef("%s %s for --listen", joinAnd(given), isAre(len(given)))
 	}
 	for i, h := range o.AllowedHosts {
 		if err := checkAllowedHost(i, h); err != nil {
@@ -166,11 +168,17 @@ func (o *gatewayOptions) check() (map[string]string, error) {
 	if o.Separator == "" {
 		return nil, Usagef("--separator must not be empty")
 	}
+	if err := checkNamePart("--separator", o.Separator); err != nil {
+		return nil, err
+	}
 	prefixes := map[string]string{}
 	for i, kv := range o.Prefixes {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" {
 			return nil, Usagef("--prefix #%d is not in SERVER=PREFIX form", i+1)
+		}
+		if err := checkNamePart(fmt.Sprintf("--prefix %s=...", k), v); err != nil {
+			return nil, err
 		}
 		prefixes[k] = v
 	}
@@ -180,6 +188,13 @@ func (o *gatewayOptions) check() (map[string]string, error) {
 	return prefixes, nil
 }
 
+// Run serves until the host leaves (--stdio) or ctx ends. An ended ctx
+// (SIGINT, SIGTERM) is success, over stdio as over HTTP, where other
+// commands exit 130: stopping a server is how its run ends, not a
+// failure, and a service manager (systemd, Kubernetes, a host closing its
+// servers) that stops it with SIGTERM would count 130 as a crash. What
+// the stop brings about on the way out (a read cut off, the listener
+// closed) is no error of the run.
 func (o *gatewayOptions) Run(ctx context.Context, streams *IOStreams, p Parsed) error {
 	prefixes, err := o.check()
 	if err != nil {
@@ -206,8 +221,11 @@ func (o *gatewayOptions) Run(ctx context.Context, streams *IOStreams, p Parsed) 
 	gopts := &gateway.Options{
 		Name: ClientName, Version: Version(),
 		Separator: o.Separator, Prefixes: prefixes, NoPrefix: o.NoPrefix, Servers: only, Relay: relay,
-		Redact:      streams.Redact,
-		Warn:        warn,
+		Redact: streams.Redact,
+		Warn:   warn,
+		// An upstream going down, stopping and coming back: a gateway's
+		// stderr is its operator's only view of it.
+		Notice:      func(msg string) { warn(errors.New(msg)) },
 		MaxInFlight: o.maxInFlight(),
 	}
 	closeOps, err := o.Ops.apply(ctx, streams, gopts)
@@ -217,6 +235,10 @@ func (o *gatewayOptions) Run(ctx context.Context, streams *IOStreams, p Parsed) 
 	defer closeOps()
 	g, err := gateway.New(m, gopts)
 	if err != nil {
+		var ce *gateway.CollisionError
+		if errors.As(err, &ce) {
+			return o.reportCollisions(streams, ce)
+		}
 		return Usagef("%s", streams.Redact(err.Error()))
 	}
 	defer g.Close()
@@ -244,6 +266,9 @@ func (o *gatewayOptions) Run(ctx context.Context, streams *IOStreams, p Parsed) 
 			out = cut
 		}
 		err := g.ServeLines(ctx, readCloser(pollableStdin(streams.In)), writeCloser(out))
+		if ctx.Err() != nil {
+			return nil // stopped: see Run
+		}
 		if errors.Is(err, syscall.EPIPE) {
 			// What a filter whose reader left would die of (SIGPIPE),
 			// said in words: the reopened stdout gets EPIPE instead.
@@ -269,6 +294,9 @@ func (o *gatewayOptions) upstreams(ctx context.Context, streams *IOStreams, p Pa
 		if len(rest) > 0 {
 			return nil, nil, Usagef("unexpected argument %q before the server", rest[0])
 		}
+		if err := checkPrefixServers(prefixes, nil, nil); err != nil {
+			return nil, nil, err
+		}
 		const name = "upstream"
 		prefixes[name] = ""
 		def := &config.Server{Name: name, Type: config.TypeStdio, Enabled: true}
@@ -293,6 +321,14 @@ func (o *gatewayOptions) upstreams(ctx context.Context, streams *IOStreams, p Pa
 	}
 	s, err := openConfigured(streams, &o.Target.Config, &o.Target.ServerFlags)
 	if err != nil {
+		return nil, nil, err
+	}
+	var names []string
+	for _, d := range s.Set.Servers {
+		names = append(names, d.Name)
+	}
+	if err := checkPrefixServers(prefixes, s.known, names); err != nil {
+		s.Close()
 		return nil, nil, err
 	}
 	if name := o.Target.Config.Server; name != "" {
@@ -327,13 +363,14 @@ func (o *gatewayOptions) serveHTTP(ctx context.Context, streams *IOStreams, g *g
 	if len(keys) == 0 {
 		fmt.Fprintf(streams.ErrOut, "mcpwire: serve: no session key (--session-key-file or %s): sessions stay local to this process, and a replica behind a load balancer does not know another's\n", sessionKeyEnv)
 	}
-	token, err := o.endpointToken(streams)
+	where := listenedAt(ln.Addr())
+	token, err := o.endpointToken(streams, where)
 	if err != nil {
 		ln.Close()
 		return err
 	}
 	srv := newServeHTTPServer(g.Handler(o.httpOptions(token, keys)))
-	fmt.Fprintf(streams.ErrOut, "mcpwire: serving at http://%s/mcp\n", ln.Addr())
+	o.sayWhere(streams, where)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	select {
@@ -346,8 +383,8 @@ func (o *gatewayOptions) serveHTTP(ctx context.Context, streams *IOStreams, g *g
 	if err == nil {
 		err = <-served
 	}
-	if errors.Is(err, http.ErrServerClosed) {
-		return nil
+	if errors.Is(err, http.ErrServerClosed) || ctx.Err() != nil {
+		return nil // stopped: see Run
 	}
 	return err
 }

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"net/url"
-	"os"
 	"time"
 
 	"github.com/mcpwire/mcpwire/gateway"
@@ -131,10 +130,10 @@ func (f *serveOpsFlags) apply(ctx context.Context, streams *IOStreams, o *gatewa
 	case "-":
 		o.Audit = &gateway.AuditOptions{Out: streams.Out, Arguments: f.AuditArgs}
 	default:
-		file, err := os.OpenFile(f.AuditLog, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+		file, err := openAuditLog(f.AuditLog)
 		if err != nil {
 			closeAll()
-			return nil, Usagef("--audit-log: %v", err)
+			return nil, Usagef("--audit-log: cannot open %s: %v", f.AuditLog, err)
 		}
 		closers = append(closers, func() { _ = file.Close() })
 		o.Audit = &gateway.AuditOptions{Out: file, Arguments: f.AuditArgs}

@@ -77,14 +77,14 @@ func TestServeSessionKeyFlag(t *testing.T) {
 	if err := fs.Parse([]string{"--stdio", "--session-key-file", "k"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := o.check(); err == nil || !strings.Contains(err.Error(), "are for --listen") {
+	if _, err := o.check(); err == nil || !strings.Contains(err.Error(), "--session-key-file is for --listen") {
 		t.Errorf("--stdio with --session-key-file: %v", err)
 	}
 	for _, tc := range []struct {
 		args []string
 		want string // "" when the flags are accepted
 	}{
-		{[]string{"--stdio", "--session-max-age", "1h"}, "are for --listen"},
+		{[]string{"--stdio", "--session-max-age", "1h"}, "--session-max-age is for --listen"},
 		{[]string{"--listen", ":0", "--session-max-age", "-1s"}, "must not be negative"},
 		{[]string{"--listen", ":0", "--session-max-age", "0"}, ""},
 		{[]string{"--listen", ":0", "--session-max-age", "90m"}, ""},

@@ -18,8 +18,8 @@ func TestServeSessionLimitFlags(t *testing.T) {
 		{[]string{"--listen", ":0", "--session-idle-timeout", "0", "--max-sessions", "0"}, "", 0, 0},
 		{[]string{"--listen", ":0", "--session-idle-timeout", "-1s"}, "--session-idle-timeout must not be negative", 0, 0},
 		{[]string{"--listen", ":0", "--max-sessions", "-1"}, "--max-sessions must not be negative", 0, 0},
-		{[]string{"--stdio", "--session-idle-timeout", "1m"}, "are for --listen", 0, 0},
-		{[]string{"--stdio", "--max-sessions", "5"}, "are for --listen", 0, 0},
+		{[]string{"--stdio", "--session-idle-timeout", "1m"}, "--session-idle-timeout is for --listen", 0, 0},
+		{[]string{"--stdio", "--max-sessions", "5"}, "--max-sessions is for --listen", 0, 0},
 	} {
 		o, err := checkServeFlags(t, tc.args, tc.want)
 		if err == nil && (o.SessionIdle != tc.idle || o.MaxSessions != tc.sessions) {

@@ -8,6 +8,12 @@ import (
 	"strings"
 )
 
+// minTokenLen is the shortest --auth-token-env token taken without a
+// warning: 32 characters, as many as the hex of the 128 bits a token
+// needs to stand up to guessing over the network (the random one serve
+// makes is 64).
+const minTokenLen = 32
+
 // endpointToken is the bearer token hosts must send to --listen's
 // endpoint: the one --auth-token-env names, none with --no-auth or
 // --oauth-issuer (which authenticate otherwise or not at all, as asked),
@@ -16,15 +22,24 @@ import (
 // every configured server's tools. The fresh token is shown once, on
 // stderr, to the person who started serve, as a notebook server shows
 // its own; it is never logged anywhere else.
-func (o *gatewayOptions) endpointToken(streams *IOStreams) (string, error) {
+func (o *gatewayOptions) endpointToken(streams *IOStreams, where listenAddr) (string, error) {
 	switch {
 	case o.AuthTokenEnv != "":
 		// Without surrounding white space, which no host can send (HTTP
 		// drops it from a header value) and a value read from a file
 		// often ends in. check made sure something is left.
-		return strings.TrimSpace(os.Getenv(o.AuthTokenEnv)), nil
+		token := strings.TrimSpace(os.Getenv(o.AuthTokenEnv))
+		if len(token) < minTokenLen {
+			// Never the token, nor its length: only that it is short.
+			fmt.Fprintf(streams.ErrOut, "mcpwire: serve: warning: the token in %s is shorter than %d characters, short enough to be guessed; use a random one (e.g. openssl rand -hex 32)\n", o.AuthTokenEnv, minTokenLen)
+		}
+		return token, nil
 	case o.NoAuth:
-		fmt.Fprintln(streams.ErrOut, "mcpwire: serve: warning: --no-auth: any process that reaches the address can call every served tool")
+		if where.loopback {
+			fmt.Fprintln(streams.ErrOut, "mcpwire: serve: warning: --no-auth: any process on this machine that reaches the port can call every served tool")
+		} else {
+			fmt.Fprintf(streams.ErrOut, "mcpwire: serve: warning: --no-auth on %s, which is not loopback: anyone who can reach port %s over the network can call every served tool, with no token\n", where.addr, where.port)
+		}
 		return "", nil
 	case o.Ops.OAuthIssuer != "":
 		return "", nil
