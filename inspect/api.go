@@ -13,14 +13,11 @@ import (
 	"github.com/mcpwire/mcpwire/mcp"
 )
 
-// maxBody bounds a request body from the page (tool arguments included).
-const maxBody = 8 << 20
-
 // requestTimeout bounds the page's protocol requests (lists, reads,
 // prompts); tool calls run until they end or are cancelled.
 const requestTimeout = 60 * time.Second
 
-func (s *Server) routes(mux *http.ServeMux) {
+func (s *Server) routes(mux *apiMux) {
 	mux.HandleFunc("GET /api/events", s.handleEvents)
 	mux.HandleFunc("GET /api/servers", s.handleServers)
 	mux.HandleFunc("GET /api/tools", s.withClient(func(ctx context.Context, c *mcp.Client, r *http.Request) (any, error) {
@@ -69,7 +66,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 			return nil, err
 		}
 		if in.Ref.Type != mcp.RefPrompt && in.Ref.Type != mcp.RefResource {
-			return nil, fmt.Errorf("completion of %q: the reference must be a prompt or a resource template", in.Ref.Type)
+			return nil, badRequest("completion of %q: the reference must be a prompt or a resource template", in.Ref.Type)
 		}
 		return c.Complete(ctx, in.Ref, in.Argument, in.Arguments)
 	}))
@@ -94,7 +91,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 			return nil, err
 		}
 		if in.Level.Severity() < 0 {
-			return nil, fmt.Errorf("unknown log level %q", in.Level)
+			return nil, badRequest("unknown log level %q", in.Level)
 		}
 		return struct{}{}, c.SetLogLevel(ctx, in.Level)
 	}))
@@ -151,7 +148,11 @@ func (s *Server) handleReconnect(w http.ResponseWriter, r *http.Request) {
 		Server string `json:"server"`
 	}
 	if err := decodeBody(r, &in); err != nil {
-		s.writeError(w, http.StatusBadRequest, err)
+		s.fail(w, err)
+		return
+	}
+	if in.Server == "" {
+		s.fail(w, errNoServerNamed)
 		return
 	}
 	rc, ok := s.opts.Servers.(Reconnecter)
@@ -164,27 +165,35 @@ func (s *Server) handleReconnect(w http.ResponseWriter, r *http.Request) {
 	stop := context.AfterFunc(s.ctx, cancel) // the inspector closing ends it too
 	defer stop()
 	if err := rc.Reconnect(ctx, in.Server); err != nil {
-		s.writeError(w, http.StatusBadGateway, err)
+		s.fail(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, struct{}{})
 }
 
+// errNoServerNamed answers a request that names no server.
+var errNoServerNamed = badRequest("the request names no server")
+
 // withClient runs fn with the client of the server named by the
 // "server" query parameter, answering its result as JSON or its error
-// as {"error": "..."} (secrets redacted).
+// as {"error": "..."} (secrets redacted) with the status statusOf gives.
 func (s *Server) withClient(fn func(ctx context.Context, c *mcp.Client, r *http.Request) (any, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		name := r.URL.Query().Get("server")
+		if name == "" {
+			s.fail(w, errNoServerNamed)
+			return
+		}
 		ctx, cancel := context.WithTimeout(r.Context(), requestTimeout)
 		defer cancel()
-		c, err := s.opts.Servers.Client(ctx, r.URL.Query().Get("server"))
+		c, err := s.opts.Servers.Client(ctx, name)
 		if err != nil {
-			s.writeError(w, http.StatusBadGateway, err)
+			s.fail(w, err)
 			return
 		}
 		v, err := fn(ctx, c, r)
 		if err != nil {
-			s.writeError(w, http.StatusBadGateway, err)
+			s.fail(w, err)
 			return
 		}
 		s.writeReply(w, v)
@@ -201,25 +210,40 @@ func (s *Server) handleCall(w http.ResponseWriter, r *http.Request) {
 		Meta      map[string]any  `json:"meta"`
 	}
 	if err := decodeBody(r, &in); err != nil {
-		s.writeError(w, http.StatusBadRequest, err)
+		s.fail(w, err)
 		return
 	}
 	if len(in.Arguments) == 0 || string(in.Arguments) == "null" {
 		in.Arguments = json.RawMessage("{}")
 	}
 	if !strings.HasPrefix(strings.TrimSpace(string(in.Arguments)), "{") {
-		s.writeError(w, http.StatusBadRequest, errors.New("the arguments must be a JSON object"))
+		s.fail(w, badRequest("the arguments must be a JSON object"))
 		return
 	}
+	if in.Tool == "" {
+		s.fail(w, badRequest("the request names no tool"))
+		return
+	}
+	if in.Server == "" {
+		s.fail(w, errNoServerNamed)
+		return
+	}
+	// A server that is not there is the page's mistake, told now rather
+	// than as a failed call.
 	var target []string
+	known := false
 	for _, st := range s.opts.Servers.List() {
 		if st.Name == in.Server {
-			target = st.Target
+			target, known = st.Target, true
 		}
+	}
+	if !known {
+		s.fail(w, fmt.Errorf("%w: %q", errNoServer, in.Server))
+		return
 	}
 	ctx, cancel := context.WithCancel(s.ctx)
 	rec := &callRecord{Server: in.Server, Tool: in.Tool, Arguments: in.Arguments, Started: time.Now(), cancel: cancel,
-		Command: s.opts.Redact(callCommand(in.Server, target, in.Tool, in.Arguments))}
+		Command: s.opts.Redact(callCommand(in.Server, target, in.Tool, in.Arguments, s.opts.Redact))}
 	if in.Meta != nil {
 		rec.Meta, _ = json.Marshal(in.Meta)
 	}
@@ -274,7 +298,7 @@ func (s *Server) handleCancel(w http.ResponseWriter, r *http.Request) {
 		ID int64 `json:"id"`
 	}
 	if err := decodeBody(r, &in); err != nil {
-		s.writeError(w, http.StatusBadRequest, err)
+		s.fail(w, err)
 		return
 	}
 	rec := s.calls.get(in.ID)
@@ -291,17 +315,6 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/jsonl")
 	w.Header().Set("Content-Disposition", `attachment; filename="mcpwire-wire-`+strconv.FormatInt(time.Now().Unix(), 10)+`.jsonl"`)
 	_ = s.opts.Wire.Export(w)
-}
-
-func decodeBody(r *http.Request, v any) error {
-	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-		return errors.New("the request body must be application/json")
-	}
-	dec := json.NewDecoder(http.MaxBytesReader(nil, r.Body, maxBody))
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("reading the request: %w", err)
-	}
-	return nil
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

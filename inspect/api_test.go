@@ -113,7 +113,7 @@ func TestReadAndPrompt(t *testing.T) {
 		t.Fatalf("prompt: %+v", got)
 	}
 	resp := p.do(t, http.MethodPost, "/api/read?server=nope", `{"uri":"demo://hello"}`, nil)
-	if resp.StatusCode != http.StatusBadGateway {
+	if resp.StatusCode != http.StatusNotFound {
 		t.Errorf("unknown server: %s", resp.Status)
 	}
 }

@@ -114,7 +114,7 @@ func modelTools(tools []mcp.Tool, err error) ([]mcp.Tool, error) {
 	return out, nil
 }
 
-func (s *Server) appRoutes(mux *http.ServeMux) {
+func (s *Server) appRoutes(mux *apiMux) {
 	mux.HandleFunc("POST /api/apps/view", s.handleAppView)
 	mux.HandleFunc("POST /api/apps/call", s.withView(func(ctx context.Context, v *appView, c *mcp.Client, body json.RawMessage) (any, error) {
 		var in struct {
@@ -122,8 +122,8 @@ func (s *Server) appRoutes(mux *http.ServeMux) {
 			Arguments json.RawMessage `json:"arguments"`
 			Meta      map[string]any  `json:"_meta"`
 		}
-		if err := json.Unmarshal(body, &in); err != nil {
-			return nil, fmt.Errorf("tools/call from the view: %w", err)
+		if err := decodeObject(body, &in); err != nil {
+			return nil, err
 		}
 		if err := v.mayCall(ctx, c, in.Name); err != nil {
 			return nil, err
@@ -137,8 +137,8 @@ func (s *Server) appRoutes(mux *http.ServeMux) {
 		var in struct {
 			URI string `json:"uri"`
 		}
-		if err := json.Unmarshal(body, &in); err != nil {
-			return nil, fmt.Errorf("resources/read from the view: %w", err)
+		if err := decodeObject(body, &in); err != nil {
+			return nil, err
 		}
 		return c.ReadResource(ctx, in.URI)
 	}))
@@ -154,7 +154,7 @@ func (s *Server) handleAppView(w http.ResponseWriter, r *http.Request) {
 		URI    string `json:"uri"`
 	}
 	if err := decodeBody(r, &in); err != nil {
-		s.writeError(w, http.StatusBadRequest, err)
+		s.fail(w, err)
 		return
 	}
 	if s.opts.SandboxOrigin == "" {
@@ -169,7 +169,7 @@ func (s *Server) handleAppView(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	c, err := s.opts.Servers.Client(ctx, in.Server)
 	if err != nil {
-		s.writeError(w, http.StatusBadGateway, err)
+		s.fail(w, err)
 		return
 	}
 	res, err := c.ReadResource(ctx, in.URI)
@@ -243,10 +243,10 @@ func (v *appView) mayCall(ctx context.Context, c *mcp.Client, name string) error
 		v.mu.Unlock()
 	}
 	if !known {
-		return fmt.Errorf("refused: server %q has no tool %q (a view calls only its own server's tools)", v.Server, clipText(name, 100))
+		return withStatus(http.StatusForbidden, fmt.Errorf("refused: server %q has no tool %q (a view calls only its own server's tools)", v.Server, clipText(name, 100)))
 	}
 	if !slices.Contains(vis, "app") {
-		return fmt.Errorf("refused: tool %q is not visible to apps (its _meta.ui.visibility is %q)", clipText(name, 100), vis)
+		return withStatus(http.StatusForbidden, fmt.Errorf("refused: tool %q is not visible to apps (its _meta.ui.visibility is %q)", clipText(name, 100), vis))
 	}
 	return nil
 }
@@ -258,7 +258,7 @@ func (s *Server) withView(fn func(ctx context.Context, v *appView, c *mcp.Client
 	return func(w http.ResponseWriter, r *http.Request) {
 		var body json.RawMessage
 		if err := decodeBody(r, &body); err != nil {
-			s.writeError(w, http.StatusBadRequest, err)
+			s.fail(w, err)
 			return
 		}
 		var in struct {
@@ -276,12 +276,12 @@ func (s *Server) withView(fn func(ctx context.Context, v *appView, c *mcp.Client
 		defer stop()
 		c, err := s.opts.Servers.Client(ctx, v.Server)
 		if err != nil {
-			s.writeError(w, http.StatusBadGateway, err)
+			s.fail(w, err)
 			return
 		}
 		out, err := fn(ctx, v, c, body)
 		if err != nil {
-			s.writeError(w, http.StatusBadGateway, err)
+			s.fail(w, err)
 			return
 		}
 		s.writeReply(w, out)
@@ -298,7 +298,7 @@ func (s *Server) handleAppLog(w http.ResponseWriter, r *http.Request) {
 		Message   json.RawMessage `json:"message"`
 	}
 	if err := decodeBody(r, &in); err != nil {
-		s.writeError(w, http.StatusBadRequest, err)
+		s.fail(w, err)
 		return
 	}
 	v := s.apps.get(in.View)

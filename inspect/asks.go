@@ -111,7 +111,8 @@ type answerIn struct {
 }
 
 // resolve turns the page's answer into what the handler returns; the
-// question is answered once, and a malformed answer leaves it waiting.
+// question is answered once, and a malformed answer (a form's content its
+// requestedSchema refuses too) leaves it waiting.
 func (a *Hooks) resolve(in answerIn) error {
 	a.mu.Lock()
 	i := slices.IndexFunc(a.pending, func(p *ask) bool { return p.ID == in.ID })
@@ -121,7 +122,7 @@ func (a *Hooks) resolve(in answerIn) error {
 	}
 	q := a.pending[i]
 	a.mu.Unlock()
-	ans, err := answerFor(q.Kind, in)
+	ans, err := answerFor(q, in)
 	if err != nil {
 		return err
 	}
@@ -135,8 +136,10 @@ func (a *Hooks) resolve(in answerIn) error {
 
 var errGone = errors.New("gone")
 
-// answerFor checks the page's answer against the kind of question.
-func answerFor(kind string, in answerIn) (askAnswer, error) {
+// answerFor checks the page's answer against the question: its kind,
+// and for an accepted form, the form's requestedSchema.
+func answerFor(q *ask, in answerIn) (askAnswer, error) {
+	kind := q.Kind
 	switch {
 	case kind == "sampling" && in.Action == "reject":
 		return askAnswer{err: mcp.ErrSamplingRejected}, nil
@@ -159,6 +162,11 @@ func answerFor(kind string, in answerIn) (askAnswer, error) {
 		if kind == "elicitation" {
 			if err := json.Unmarshal(in.Content, &res.Content); err != nil || res.Content == nil {
 				return askAnswer{}, errors.New("an accepted form needs its content as a JSON object")
+			}
+			if req, ok := q.Params.(*mcp.ElicitRequest); ok {
+				if err := checkForm(req.RequestedSchema, res.Content); err != nil {
+					return askAnswer{}, err
+				}
 			}
 		}
 	case mcp.ElicitDecline, mcp.ElicitCancel:
@@ -189,19 +197,28 @@ func (a *Hooks) rootsJSON() []mcp.Root {
 }
 
 // askRoutes are the page's answers and roots.
-func (s *Server) askRoutes(mux *http.ServeMux) {
+func (s *Server) askRoutes(mux *apiMux) {
 	mux.HandleFunc("POST /api/answer", func(w http.ResponseWriter, r *http.Request) {
 		var in answerIn
 		if err := decodeBody(r, &in); err != nil {
-			s.writeError(w, http.StatusBadRequest, err)
+			s.fail(w, err)
 			return
 		}
 		if err := s.opts.Hooks.resolve(in); err != nil {
-			status := http.StatusBadRequest
-			if errors.Is(err, errGone) {
-				status = http.StatusNotFound
+			var fe *formError
+			switch {
+			case errors.Is(err, errGone):
+				s.writeError(w, http.StatusNotFound, err)
+			case errors.As(err, &fe):
+				// Each field apart, for the page to mark it in the form.
+				fields := make([]fieldProblem, len(fe.Fields))
+				for i, f := range fe.Fields {
+					fields[i] = fieldProblem{Field: s.opts.Redact(f.Field), Problem: s.opts.Redact(f.Problem)}
+				}
+				writeJSON(w, http.StatusBadRequest, map[string]any{"error": s.opts.Redact(err.Error()), "fields": fields})
+			default:
+				s.writeError(w, http.StatusBadRequest, err)
 			}
-			s.writeError(w, status, err)
 			return
 		}
 		writeJSON(w, http.StatusOK, struct{}{})
@@ -214,7 +231,7 @@ func (s *Server) askRoutes(mux *http.ServeMux) {
 			Roots []mcp.Root `json:"roots"`
 		}
 		if err := decodeBody(r, &in); err != nil {
-			s.writeError(w, http.StatusBadRequest, err)
+			s.fail(w, err)
 			return
 		}
 		if err := s.opts.Hooks.setRoots(in.Roots); err != nil {

@@ -298,9 +298,14 @@ func oneLine(s string) string { return string(bytes.Join(bytes.Fields([]byte(s))
 func (s *Server) handleReport(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), requestTimeout)
 	defer cancel()
-	rep, err := s.report(ctx, r.URL.Query().Get("server"))
+	name := r.URL.Query().Get("server")
+	if name == "" {
+		s.fail(w, errNoServerNamed)
+		return
+	}
+	rep, err := s.report(ctx, name)
 	if err != nil {
-		s.writeError(w, http.StatusBadGateway, err)
+		s.fail(w, err)
 		return
 	}
 	s.writeReply(w, rep) // findings quote the servers' names and messages

@@ -284,3 +284,21 @@ func TestReportAndViewsRedacted(t *testing.T) {
 		}
 	}
 }
+
+// An address among the Hosts matches however the Host header writes it
+// (upper case, zeros, an IPv6 zone, an IPv4-mapped form); a name matches
+// in any case.
+func TestListenHostSpellings(t *testing.T) {
+	p := newPageWith(t, Options{Hosts: []string{"fe80::1", "192.0.2.7", "MyHost"}})
+	_, port, _ := net.SplitHostPort(p.ts.Listener.Addr().String())
+	for _, host := range []string{"[FE80:0::1]", "[fe80::1%25eth0]", "[::ffff:192.0.2.7]", "myhost", "MYHOST"} {
+		if resp := p.do(t, http.MethodGet, "/api/servers", "", map[string]string{"Host": host + ":" + port}); resp.StatusCode != http.StatusOK {
+			t.Errorf("Host %s: %s, want 200", host, resp.Status)
+		}
+	}
+	for _, host := range []string{"[fe80::2]", "myhost.example", "[::ffff:192.0.2.8]"} {
+		if resp := p.do(t, http.MethodGet, "/api/servers", "", map[string]string{"Host": host + ":" + port}); resp.StatusCode != http.StatusForbidden {
+			t.Errorf("Host %s: %s, want 403", host, resp.Status)
+		}
+	}
+}

@@ -22,8 +22,10 @@ type Options struct {
 	// Token is the session's secret (NewToken); required.
 	Token string
 	// Hosts are host names besides this machine's that the Host header
-	// may name (the address of --listen). Whatever the name, the Host
-	// header must carry the port the request came in on.
+	// may name (the address of --listen; for a wildcard one, every
+	// address and the name of this machine). IP addresses match however
+	// the header spells them. Whatever the name, the Host header must
+	// carry the port the request came in on.
 	Hosts []string
 	// Hooks answer the servers' sampling, elicitation and roots
 	// requests from the page and keep the problems their clients meet;
@@ -100,11 +102,12 @@ func New(opts Options) (*Server, error) {
 		s.stop = func() { stopWatch(); stopWarnings() }
 	}
 	static, _ := fs.Sub(assets, "assets")
-	mux := http.NewServeMux()
-	mux.Handle("GET /", http.FileServerFS(static))
-	s.routes(mux)
-	s.appRoutes(mux)
-	s.guard = newGuard(opts.Token, opts.Hosts, withCSP(mux, opts.SandboxOrigin))
+	files := http.NewServeMux()
+	files.Handle("GET /", http.FileServerFS(static))
+	api := newAPIMux()
+	s.routes(api)
+	s.appRoutes(api)
+	s.guard = newGuard(opts.Token, opts.Hosts, withCSP(pageHandler(api, files), opts.SandboxOrigin))
 	s.handler = s.guard
 	return s, nil
 }

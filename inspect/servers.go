@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"sync"
 
 	"github.com/mcpwire/mcpwire/manager"
@@ -23,7 +24,11 @@ type ServerState struct {
 	NeedsSignIn bool `json:"needsSignIn,omitempty"`
 	// Target is how "mcpwire call" reaches this server in a copied
 	// command: none for a configured server (named NAME/TOOL), else the
-	// URL or "--", COMMAND, ARGS. Options.Redact masks its secrets.
+	// target's flags, then the URL or "--", COMMAND, ARGS.
+	// Options.Redact masks its secrets, word by word. An --env flag is
+	// followed by the variable's NAME alone, never its value: the copied
+	// command has --env "NAME=$NAME", for the shell that runs it to fill
+	// in.
 	Target []string `json:"-"`
 }
 
@@ -199,7 +204,8 @@ func (s *oneServer) Client(_ context.Context, name string) (*mcp.Client, error) 
 	}
 	c, connecting, failed, _ := s.current()
 	if connecting {
-		return nil, fmt.Errorf("%q is reconnecting", name)
+		// Not a failure: asked again in a moment, it answers.
+		return nil, withStatus(http.StatusServiceUnavailable, fmt.Errorf("%q is reconnecting", name))
 	}
 	if c == nil {
 		return nil, fmt.Errorf("%q is not connected: %w", name, failed)
@@ -215,7 +221,7 @@ func (s *oneServer) Reconnect(ctx context.Context, name string) error {
 		return fmt.Errorf("%w: %q", errNoServer, name)
 	}
 	if s.connect == nil {
-		return fmt.Errorf("%q cannot be reconnected from the page", name)
+		return withStatus(http.StatusNotImplemented, fmt.Errorf("%q cannot be reconnected from the page", name))
 	}
 	s.turn.Lock()
 	defer s.turn.Unlock()

@@ -73,7 +73,7 @@ func TestReconnectRefused(t *testing.T) {
 	p := newPage(t)
 	resp := p.do(t, http.MethodPost, "/api/reconnect", `{"server":"demo"}`, nil)
 	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusBadGateway || !strings.Contains(string(b), "cannot be reconnected") {
+	if resp.StatusCode != http.StatusNotImplemented || !strings.Contains(string(b), "cannot be reconnected") {
 		t.Errorf("reconnect without a connect function: %s %s", resp.Status, b)
 	}
 }

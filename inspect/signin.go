@@ -136,19 +136,29 @@ func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) {
 		Server string `json:"server"`
 	}
 	if err := decodeBody(r, &in); err != nil {
-		s.writeError(w, http.StatusBadRequest, err)
+		s.fail(w, err)
+		return
+	}
+	if in.Server == "" {
+		s.fail(w, errNoServerNamed)
+		return
+	}
+	var st *ServerState
+	for _, each := range s.opts.Servers.List() {
+		if each.Name == in.Server {
+			st = &each
+		}
+	}
+	if st == nil {
+		s.fail(w, fmt.Errorf("%w: %q", errNoServer, in.Server))
+		return
+	}
+	if st.Transport == "stdio" {
+		s.fail(w, badRequest("%q runs over stdio; only remote (http) servers sign in", in.Server))
 		return
 	}
 	if s.opts.SignIn == nil {
-		s.writeError(w, http.StatusNotImplemented, errors.New("this inspector cannot sign in from the page"))
-		return
-	}
-	known := false
-	for _, st := range s.opts.Servers.List() {
-		known = known || st.Name == in.Server
-	}
-	if !known {
-		s.writeError(w, http.StatusNotFound, fmt.Errorf("%w: %q", errNoServer, in.Server))
+		s.writeError(w, http.StatusNotImplemented, fmt.Errorf("this inspector offers no sign-in to %q from the page", in.Server))
 		return
 	}
 	opened := make(chan string, 1)
@@ -177,7 +187,7 @@ func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"url": u, "site": site(u)})
 	case err := <-failed:
 		if err != nil {
-			s.writeError(w, http.StatusBadGateway, err)
+			s.fail(w, err)
 			return
 		}
 		writeJSON(w, http.StatusOK, map[string]string{}) // signed in with no page to open

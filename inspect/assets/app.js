@@ -16,7 +16,11 @@ async function api(path, body) {
   const opts = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
   const resp = await fetch(path, opts);
   const data = await resp.json().catch(() => ({ error: `HTTP ${resp.status}` }));
-  if (!resp.ok) throw new Error(data.error || `HTTP ${resp.status}`);
+  if (!resp.ok) {
+    const err = new Error(data.error || `HTTP ${resp.status}`);
+    err.data = data; // the rest of the answer: a refused form's fields, say
+    throw err;
+  }
   return data;
 }
 const q = (path) => `${path}?server=${encodeURIComponent(state.server)}`;

@@ -12,7 +12,20 @@ const Asks = (() => {
   async function answer(card, body) {
     const problem = card.querySelector(".ask-problem");
     problem.textContent = "";
-    try { await api("api/answer", body); card.classList.add("answered"); } catch (e) { problem.textContent = e.message; }
+    card.querySelectorAll(".field-problem").forEach((el) => el.remove());
+    card.querySelectorAll(".field.invalid").forEach((el) => el.classList.remove("invalid"));
+    try { await api("api/answer", body); card.classList.add("answered"); } catch (e) {
+      problem.textContent = e.message;
+      // A form answer its schema refuses: the question still waits, and
+      // each field the server named says what is wrong with it.
+      const fields = [...card.querySelectorAll(".field[data-field]")];
+      for (const f of (e.data && e.data.fields) || []) {
+        const el = fields.find((x) => x.dataset.field === String(f.field).replaceAll("/", "."));
+        if (!el) continue;
+        el.classList.add("invalid");
+        el.append(h("div", { class: "field-problem", text: f.problem }));
+      }
+    }
   }
 
   function button(cls, text, onclick) {

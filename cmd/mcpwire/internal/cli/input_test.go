@@ -103,7 +103,7 @@ func TestElicitFlagsBothEras(t *testing.T) {
 				code = ExitUsage
 			}
 			r = run(t, call("--elicit-json", `{"name":"`+secretish+`","count":"many"}`)...).wantCode(t, code)
-			if !strings.Contains(r.err, `does not fit it: at "/count": got string, want integer`) {
+			if !strings.Contains(r.err, `does not fit it: "count" must be an integer, not a string`) {
 				t.Errorf("misfit: stderr %q", r.err)
 			}
 			if strings.Contains(r.out+r.err, secretish) {

@@ -50,7 +50,8 @@ page's random path, so no other local web server receives it), names
 this machine and the page's port in its Host header, and changes nothing
 unless it comes from the page itself. --listen ADDR (host:port) serves
 on another address: anyone who can reach it and has the URL can run the
-servers' tools, so mcpwire warns. --no-open prints the URL without
+servers' tools, so mcpwire warns; on every interface (0.0.0.0:PORT), the
+Host header may name any address of this machine or its hostname. --no-open prints the URL without
 opening a browser. Ctrl-C stops the page and every server.`,
 		Options: func() Options { return &inspectOptions{} },
 	}
@@ -117,7 +118,13 @@ func (o *inspectOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error
 	var hosts []string
 	if !loopback {
 		h, _, _ := net.SplitHostPort(o.Listen)
-		hosts = append(hosts, h)
+		if host.IP.IsUnspecified() {
+			// Every interface: another machine names this one by any of
+			// its addresses, or its name.
+			hosts = machineHosts()
+		} else {
+			hosts = append(hosts, h)
+		}
 		fmt.Fprintf(io.ErrOut, "mcpwire: warning: --listen %s: the inspector can be reached from other machines; anyone with its URL can run these servers' tools\n", o.Listen)
 	}
 	// MCP App views' sandbox proxies live on a second origin: another
@@ -149,6 +156,9 @@ func (o *inspectOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error
 	go func() { served <- srv.Serve(ln) }()
 	go func() { served <- sandboxSrv.Serve(sandboxLn) }()
 	fmt.Fprintf(io.Out, "mcpwire inspect: %s\n", page)
+	if host.IP.IsUnspecified() {
+		fmt.Fprintf(io.ErrOut, "mcpwire: from another machine, open that URL with this machine's name or address in place of %s\n", pageHost)
+	}
 	fmt.Fprintln(io.ErrOut, "mcpwire: the inspector is running; Ctrl-C to stop")
 	if !o.NoOpen {
 		// Through a private file: the token stays off command lines,
@@ -191,7 +201,7 @@ func (o *inspectOptions) servers(ctx context.Context, io *IOStreams, p Parsed) (
 		if err := argCount(args, 0, 0, ""); err != nil {
 			return nil, nil, nil, err
 		}
-		name, kind, target := adHocNames(p, t)
+		name, kind, target := adHocNames(p, t, &f.ServerFlags)
 		raw := ""
 		if !p.Dash && t.Auth != nil { // a URL without a token of the user's
 			raw = p.Args[len(p.Args)-1]
@@ -199,11 +209,15 @@ func (o *inspectOptions) servers(ctx context.Context, io *IOStreams, p Parsed) (
 		inner := t.Transport // below the recorders: where an Authorizer goes
 		var mu sync.Mutex
 		var signedIn *auth.Authorizer // the page's sign-in, for the next connection
-		signIn = adHocSignIn(raw, func(a *auth.Authorizer) {
-			mu.Lock()
-			signedIn = a
-			mu.Unlock()
-		})
+		// A stdio server, or a URL given its own header, gets no sign-in
+		// from the page.
+		if raw != "" {
+			signIn = adHocSignIn(raw, func(a *auth.Authorizer) {
+				mu.Lock()
+				signedIn = a
+				mu.Unlock()
+			})
+		}
 		t.Transport = transport.Record(io.inspectWire.TapHTTP(t.Transport, name), io.wireTap, name)
 		t.clientHook = func(opts *mcp.ClientOptions) {
 			opts.ServerName = name // names the asker of each question
@@ -299,17 +313,19 @@ func (o *inspectOptions) servers(ctx context.Context, io *IOStreams, p Parsed) (
 }
 
 // adHocNames names an ad-hoc target on the page: its name, its transport
-// and how a copied command reaches it (secrets redacted).
-func adHocNames(p Parsed, t *Target) (name, kind string, target []string) {
+// and how a copied command reaches it, its flags (copiedFlags) first; the
+// page masks the secrets left in it.
+func adHocNames(p Parsed, t *Target, f *ServerFlags) (name, kind string, target []string) {
+	flags := copiedFlags(f, p.Dash)
 	if p.Dash {
-		return filepath.Base(p.Command[0]), "stdio", append([]string{"--"}, p.Command...)
+		return filepath.Base(p.Command[0]), "stdio", append(append(flags, "--"), p.Command...)
 	}
 	u, err := url.Parse(p.Args[len(p.Args)-1])
 	if err != nil { // Resolve parsed it already
 		return "server", targetKind(t), nil
 	}
 	u.User = nil
-	return u.Host, targetKind(t), []string{u.String()}
+	return u.Host, targetKind(t), append(flags, u.String())
 }
 
 // targetKind is the transport a URL target uses.

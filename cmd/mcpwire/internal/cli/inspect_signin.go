@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 
@@ -21,8 +20,12 @@ type signInFor func(server string) (rawURL string, oauth json.RawMessage, adopt 
 // pageSignIn is the inspector's sign-in: "mcpwire login"'s flow (the same
 // Authorizer, store and loopback listener), except that the authorization
 // URL goes to the page, which opens it, instead of the system browser,
-// and nothing is printed on the terminal.
+// and nothing is printed on the terminal. Without lookup (servers none of
+// which signs in) there is none.
 func pageSignIn(streams *IOStreams, allowInsecureHTTP bool, lookup signInFor) inspect.SignIn {
+	if lookup == nil {
+		return nil
+	}
 	return func(ctx context.Context, server string, open func(string)) error {
 		raw, oauth, adopt, err := lookup(server)
 		if err != nil {
@@ -59,14 +62,11 @@ func configuredSignIn(streams *IOStreams, set *config.Set) signInFor {
 	}
 }
 
-// adHocSignIn signs in to the one URL target (raw; "" for one that needs
-// no sign-in) and hands the signed-in Authorizer to adopt, for the
-// reconnect that follows (and every later one) to use.
+// adHocSignIn signs in to the one URL target (raw) and hands the
+// signed-in Authorizer to adopt, for the reconnect that follows (and every
+// later one) to use.
 func adHocSignIn(raw string, adopt func(*auth.Authorizer)) signInFor {
 	return func(string) (string, json.RawMessage, func(*auth.Authorizer), error) {
-		if raw == "" {
-			return "", nil, nil, errors.New("this server takes no sign-in (a stdio server, or one given its own Authorization header)")
-		}
 		return raw, nil, adopt, nil
 	}
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,9 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
 	"github.com/mcpwire/mcpwire/internal/peerschema"
 	"github.com/mcpwire/mcpwire/mcp"
@@ -226,53 +222,11 @@ func formFields(schema json.RawMessage) string {
 	return " (fields: " + Sanitize(strings.Join(s.Names, ", ")) + ")"
 }
 
-// checkContent validates content against the form's schema. A schema that
-// does not compile checks nothing: the server will judge the answer.
+// checkContent validates content against the form's schema
+// (peerschema.CheckForm, which the inspector's page uses too): each field
+// that does not fit and why, never a value of the answer.
 func checkContent(schema json.RawMessage, content map[string]any) error {
-	if len(bytes.TrimSpace(schema)) == 0 {
-		return nil
-	}
-	compiled, err := peerschema.Compile(schema, "https://mcpwire.invalid/elicitation.json")
-	if err != nil {
-		return nil
-	}
-	raw, err := json.Marshal(content)
-	if err != nil {
-		return err
-	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		return err
-	}
-	if err := compiled.Validate(doc); err != nil {
-		var v *jsonschema.ValidationError
-		if errors.As(err, &v) {
-			return formValidationError(v)
-		}
-		return err
-	}
-	return nil
-}
-
-// formValidationError is the deepest cause of a validation error, "at
-// '/count': got string, want integer": never a value of the answer.
-func formValidationError(v *jsonschema.ValidationError) error {
-	for len(v.Causes) > 0 {
-		v = v.Causes[0]
-	}
-	loc := "/" + strings.Join(v.InstanceLocation, "/")
-	var what string
-	switch k := v.ErrorKind.(type) {
-	case *kind.Type:
-		what = fmt.Sprintf("got %s, want %s", k.Got, strings.Join(k.Want, " or "))
-	case *kind.Required:
-		what = "missing " + strings.Join(k.Missing, ", ")
-	case *kind.AdditionalProperties:
-		what = "no field " + strings.Join(k.Properties, ", ") + " in the form"
-	default:
-		what = fmt.Sprintf("breaks %q", strings.Join(v.ErrorKind.KeywordPath(), "/"))
-	}
-	return fmt.Errorf("at %q: %s", loc, what)
+	return peerschema.CheckForm(schema, content)
 }
 
 // inputNote says, after an error that a server asked for input mcpwire
