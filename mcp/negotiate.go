@@ -133,13 +133,6 @@ func (c *Client) probe(ctx context.Context, info Implementation, version string,
 	out := discoverOutcome{res, err}
 	if !w.finish() {
 		if errors.Is(out.err, jsonrpc.ErrTimeout) && ctx.Err() == nil {
-			if c.probeUnread() {
-				// The server has not even read the probe: an
-				// initialize behind it would wait as long again
-				// (twice the Timeout for one handshake) to fail the
-				// same way.
-				return fmt.Errorf("%w (the server read none of its input in that time)", out.err)
-			}
 			return c.legacyAfterSilentProbe(ctx, info, n, out.err)
 		}
 		return c.settle(ctx, m, version, out, n)

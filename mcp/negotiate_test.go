@@ -522,14 +522,3 @@ func TestAutoProbeBoundWaitsForTheServerToRead(t *testing.T) {
 		t.Fatalf("Modern %v; initialize sent after %d checks, want 5", c.Modern(), ps.initAt)
 	}
 }
-
-// A child that reads none of its input (here one that only sleeps) fails
-// the handshake on the probe's own deadline: no initialize is queued
-// behind an unread probe to wait as long again.
-func TestAutoProbeNeverRead(t *testing.T) {
-	setProbeBound(t, time.Millisecond)
-	_, err := Connect(t.Context(), &transport.Command{Command: "sleep", Args: []string{"60"}}, &ClientOptions{Timeout: 300 * time.Millisecond})
-	if !errors.Is(err, jsonrpc.ErrTimeout) || !strings.Contains(err.Error(), "read none of its input") || strings.Contains(err.Error(), MethodInitialize) {
-		t.Errorf("Connect to a child that never reads: %v", err)
-	}
-}
