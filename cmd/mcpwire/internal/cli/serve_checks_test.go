@@ -30,16 +30,7 @@ func TestServeChecksNamesHostsAndListenFlags(t *testing.T) {
 		{[]string{"--stdio", "--session-key-file", "k"}, "--session-key-file is for --listen"},
 		{[]string{"--stdio", "--legacy-sse", "--max-sessions", "3"}, "--legacy-sse and --max-sessions are for --listen"},
 	} {
-		o := &gatewayOptions{}
-		fs := NewFlagSet("serve")
-		o.Flags(fs)
-		if err := fs.Parse(tc.args); err != nil {
-			t.Fatalf("%q: %v", tc.args, err)
-		}
-		_, err := o.check()
-		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
-			t.Errorf("%q: error %v, want %q", tc.args, err, tc.want)
-		}
+		_, err := checkServeFlags(t, tc.args, tc.want)
 		if err != nil && strings.Contains(err.Error(), "--allowed-host, --legacy-sse") {
 			t.Errorf("%q names flags that were not given: %v", tc.args, err)
 		}

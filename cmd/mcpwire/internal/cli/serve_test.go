@@ -61,16 +61,7 @@ func TestServeFlagsParse(t *testing.T) {
 		{[]string{"--listen", ":0", "--max-stateless-requests", "-1"}, "--max-stateless-requests must not be negative (0: no cap)"},
 		{[]string{"--stdio", "--max-stateless-requests", "8"}, "--max-stateless-requests is for --listen"},
 	} {
-		o := &gatewayOptions{}
-		fs := NewFlagSet("serve")
-		o.Flags(fs)
-		if err := fs.Parse(tc.args); err != nil {
-			t.Fatalf("%q: %v", tc.args, err)
-		}
-		_, err := o.check()
-		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
-			t.Errorf("%q: error %v, want %q", tc.args, err, tc.want)
-		}
+		checkServeFlags(t, tc.args, tc.want)
 	}
 }
 
