@@ -3,7 +3,6 @@ package gateway
 import (
 	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"slices"
 	"strings"
@@ -173,7 +172,7 @@ func (h *hostCheck) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func newHostCheck(allowed []string, next http.Handler) *hostCheck {
 	norm := make([]string, len(allowed))
 	for i, a := range allowed {
-		norm[i] = normalHost(a)
+		norm[i] = origin.CanonicalHost(a)
 	}
 	return &hostCheck{allowed: norm, next: next}
 }
@@ -185,18 +184,8 @@ func (h *hostCheck) hostAllowed(host string) bool {
 	if origin.IsLoopbackHost(host) {
 		return true
 	}
-	host = normalHost(host)
+	host = origin.CanonicalHost(host)
 	return slices.ContainsFunc(h.allowed, func(a string) bool { return strings.EqualFold(a, host) })
-}
-
-// normalHost is a host name without brackets, an IP address in its
-// canonical form ("fe80::1" for "[FE80:0::1]").
-func normalHost(host string) string {
-	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-	if ip, err := netip.ParseAddr(host); err == nil {
-		return ip.String()
-	}
-	return host
 }
 
 // hostOnly strips the port from a Host header value.

@@ -10,7 +10,6 @@ import (
 	"html"
 	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"strings"
 
@@ -53,21 +52,9 @@ func newGuard(token string, extraHosts []string, next http.Handler) *guard {
 	g := &guard{token: token, cookie: "mcpwire_inspect_" + hex.EncodeToString(sum[:6]), base: "/s/" + randomSegment(), hosts: map[string]bool{}}
 	g.next = http.StripPrefix(g.base, next)
 	for _, h := range extraHosts {
-		g.hosts[canonicalHost(h)] = true
+		g.hosts[origin.CanonicalHost(h)] = true
 	}
 	return g
-}
-
-// canonicalHost is the form of a host name or address the Host check
-// compares: a name in lower case, an IP address as Go writes it
-// (::ffff:10.0.0.1 as 10.0.0.1, FE80:0::1 as fe80::1) and without its
-// zone, so that a browser's spelling of an address matches the
-// machine's own.
-func canonicalHost(h string) string {
-	if a, err := netip.ParseAddr(strings.Trim(h, "[]")); err == nil {
-		return a.WithZone("").Unmap().String()
-	}
-	return strings.ToLower(h)
 }
 
 // randomSegment is a path segment nobody can guess (128 bits).
@@ -86,7 +73,7 @@ func (g *guard) hostError(r *http.Request) string {
 	if err != nil {
 		host, port = strings.Trim(r.Host, "[]"), "80" // a browser leaves out :80 alone
 	}
-	if host == "" || !(origin.IsLoopbackHost(host) || g.hosts[canonicalHost(host)]) {
+	if host == "" || !(origin.IsLoopbackHost(host) || g.hosts[origin.CanonicalHost(host)]) {
 		return "forbidden: the Host header does not name this machine"
 	}
 	// The port listened on is the connection's own; without one (a
