@@ -11,7 +11,11 @@
 // connecting, the errors of those that failed. Connecting goes on in the
 // background. A call on a cached tool waits for its server (bounded), so
 // a model can be shown every tool at once without waiting for the
-// slowest server. Lazy servers connect on first use.
+// slowest server. Lazy servers connect on first use: a call to one of
+// their tools, Client or Connect. Until then Tools lists a lazy server's
+// tools from the tool cache only, so on a first run (or with DisableCache)
+// it lists none of them and a model cannot pick one: call Connect once
+// for a lazy server whose tools a model must see.
 //
 // # Untrusted project files
 //

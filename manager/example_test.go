@@ -81,3 +81,29 @@ func ExampleManager_Subscribe() {
 	fmt.Println(strings.Join(kinds, " "))
 	// Output: connecting connected closed
 }
+
+// A lazy server connects on first use, and until then its tools are known
+// only from the tool cache: with none (a first run, or DisableCache), a
+// model is shown none of them. Connect fills the list.
+func ExampleManager_Connect_lazy() {
+	srv := mcptest.NewDefault(nil)
+	defer srv.Close()
+	m := manager.NewServers([]*config.Server{{Name: "notes", Type: config.TypeStdio, Command: "notes-server", Enabled: true, Lazy: true}},
+		&manager.Options{DisableCache: true, Dial: func(context.Context, *config.Server) (transport.Transport, error) {
+			return srv.Transport(), nil
+		}})
+	defer m.Close()
+	ctx := context.Background()
+	m.Start(ctx)
+	st, _ := m.Server("notes")
+	fmt.Println(st.State, len(m.Tools()), "tools")
+	if err := m.Connect(ctx, "notes"); err != nil {
+		fmt.Println(err)
+		return
+	}
+	_, ok := m.Tool("mcp__notes__echo")
+	fmt.Println("after Connect:", ok)
+	// Output:
+	// lazy 0 tools
+	// after Connect: true
+}

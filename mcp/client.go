@@ -291,6 +291,14 @@ func handlersOf(o *ClientOptions) *sessionHandlers {
 // transport.Identifier, the negotiated era is remembered for its server
 // (see ClientOptions.ProtocolVersion); a transport.SSE is legacy-only and
 // never probed.
+//
+// When the handshake fails, ctx's end included, Connect closes the stream
+// before it returns, so that nothing it started outlives the error. For a
+// transport.Command whose child is still running that is the child's
+// graceful stop: up to its CloseTimeout, then KillTimeout after SIGTERM
+// (2 s each by default), so a Connect whose ctx ran out on a server that
+// never answered can return seconds after the deadline. Set those fields
+// shorter when the connect budget is tight.
 func Connect(ctx context.Context, t transport.Transport, opts *ClientOptions) (*Client, error) {
 	if t == nil {
 		return nil, errors.New("mcp: Connect: transport is nil")

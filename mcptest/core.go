@@ -14,7 +14,11 @@ import (
 // tests written against mcptest keep compiling, and so that a fix in the
 // core reaches mcptest, the demo's example server and the gateway at once.
 
-// The core's types, under mcptest's names.
+// The core's types, under mcptest's names. They are aliases, so go doc
+// and pkg.go.dev show no fields or methods here: read them on the core,
+// for example go doc github.com/mcpwire/mcpwire/internal/server Server
+// (or HTTPServer, Session, ToolRequest, …), which works from any module
+// that requires mcpwire; only the package path differs.
 type (
 	CacheHint               = server.CacheHint
 	ChildProcess            = server.ChildProcess
@@ -150,7 +154,13 @@ func RunStdio(faults string, stderr io.Writer) int { return server.RunStdio(faul
 // server, with faults armed.
 func ChildCommand(faults ...string) ChildProcess { return server.ChildCommand(faults...) }
 
-// ParseFault reads one fault written as kind[:target][:size][!].
+// ParseFault reads one fault written as KIND[:TARGET][=SIZE][*]: the
+// kind, the method (or the tool of a tools/call) it targets, none for any
+// request; a size such as 1MiB for the kinds that take one; and "*" to
+// make it fire on every matching request instead of once (see Fault).
+// Everything after the first ":" up to "=" or "*" is the target, so a
+// size or marker spelt otherwise becomes part of a target that no request
+// matches, and the fault never fires.
 func ParseFault(spec string) (Fault, error) { return server.ParseFault(spec) }
 
 // ParseFaults reads a comma-separated list of faults.

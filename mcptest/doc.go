@@ -78,6 +78,21 @@
 // the demo's example server and mcpwire serve's gateway use as well; this
 // package names its types for tests.
 //
+// # Reading the documentation
+//
+// Server, HTTPServer, Session, ToolRequest and the other types here are
+// aliases of the core's, so go doc ./mcptest lists them without their
+// fields and methods (Server.AddTool, Server.Transport, HTTPServer.URL,
+// Session.Elicit, …). Those are documented on the core:
+//
+//	go doc github.com/mcpwire/mcpwire/internal/server Server
+//	go doc -all github.com/mcpwire/mcpwire/internal/server
+//
+// go doc reads an internal package from any module that requires mcpwire;
+// only importing it is refused. The few handler types of the core not
+// named here (MethodHandler, ListItems, ListenSubscriber) are func types:
+// pass a func literal of their signature.
+//
 // Faults (see Fault and ParseFaults) make the server misbehave on purpose:
 // garbage lines, responses to unknown ids, duplicate responses, crashes,
 // requests that are never answered, a flood of stderr, huge messages.
