@@ -292,13 +292,12 @@ func handlersOf(o *ClientOptions) *sessionHandlers {
 // (see ClientOptions.ProtocolVersion); a transport.SSE is legacy-only and
 // never probed.
 //
-// When the handshake fails, ctx's end included, Connect closes the stream
-// before it returns, so that nothing it started outlives the error. For a
-// transport.Command whose child is still running that is the child's
-// graceful stop: up to its CloseTimeout, then KillTimeout after SIGTERM
-// (2 s each by default), so a Connect whose ctx ran out on a server that
-// never answered can return seconds after the deadline. Set those fields
-// shorter when the connect budget is tight.
+// When the handshake fails, Connect closes the stream before it returns,
+// so that nothing it started outlives the error. A transport.Command's
+// child that answered gets its graceful stop (see Command.CloseTimeout).
+// One that did not answer in time (ctx ended, or the Timeout of opts ran
+// out) is ended at once, SIGTERM then SIGKILL 100 ms later, so that
+// Connect returns close to ctx's deadline.
 func Connect(ctx context.Context, t transport.Transport, opts *ClientOptions) (*Client, error) {
 	if t == nil {
 		return nil, errors.New("mcp: Connect: transport is nil")
@@ -369,6 +368,7 @@ func newClient(ctx context.Context, s jsonrpc.Stream, opts *ClientOptions, n neg
 		c.conn.Subscribe("", c.deliver)
 	}
 	if err := c.open(ctx, &o, n); err != nil {
+		abandonIfUnanswered(ctx, s, err)
 		_ = c.conn.Close()
 		return nil, err
 	}

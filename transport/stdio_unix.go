@@ -53,6 +53,7 @@ type process struct {
 	proc         *os.Process
 	released     func()      // tells the starter the child was reaped (stdio_start_*.go)
 	guarded      atomic.Bool // the guard knows the group (stdio_guard_unix.go)
+	abandoned    atomic.Bool // Close ends the child at once (stdio_abandon_unix.go)
 	stdin        *os.File
 	stdout       *os.File
 	stderr       *os.File
@@ -292,19 +293,21 @@ func (p *process) stderrTail() string {
 // skips the rest of the first wait: they get SIGTERM at once, and SIGKILL
 // after KillTimeout. It returns once the child is reaped, no process of
 // its group runs (or was sent SIGKILL) and the stderr goroutine ended, or
-// with an error if even SIGKILL did not end the child in time.
+// with an error if even SIGKILL did not end the child in time. An
+// abandoned child gets SIGTERM at once (see stopTimeouts).
 func (p *process) shutdown() error {
 	close(p.closing)
 	p.startReaper()
 	// EOF on the child's stdin asks it to exit; it also ends a write
 	// blocked on a full pipe.
 	p.stdin.Close()
+	closeWait, killWait := p.stopTimeouts()
 	var err error
-	if !p.waitExit(p.closeTimeout) || groupRunning(p.proc.Pid) {
+	if !p.waitExit(closeWait) || groupRunning(p.proc.Pid) {
 		p.signalGroup(syscall.SIGTERM)
-		if !p.waitGroup(p.killTimeout) {
+		if !p.waitGroup(killWait) {
 			p.signalGroup(syscall.SIGKILL)
-			if !p.waitExit(max(p.killTimeout, reapTimeout)) {
+			if !p.waitExit(max(killWait, reapTimeout)) {
 				err = fmt.Errorf("transport: server %q (pid %d) did not exit after SIGKILL", p.name, p.proc.Pid)
 			}
 		}

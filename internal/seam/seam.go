@@ -18,6 +18,16 @@ type ProtocolVersionSetter interface {
 	SetProtocolVersion(version string)
 }
 
+// Abandoner is a stream whose Close can end its peer at once instead of
+// gracefully (a stdio child: SIGTERM now rather than after CloseTimeout,
+// SIGKILL soon after). The MCP client calls Abandon before it closes a
+// stream whose handshake ran out of time, so that Connect returns close to
+// its ctx's deadline; a server that never answered gains nothing from a
+// wait for its graceful exit.
+type Abandoner interface {
+	Abandon()
+}
+
 // InputPending is a stream that knows how much of what was written to it
 // the server has not read yet (a stdio child's stdin pipe, on Linux). The
 // MCP client's era probe waits for a server that has not read its probe
