@@ -3,6 +3,7 @@ package manager
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/mcpwire/mcpwire/jsonrpc"
@@ -23,10 +24,13 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
+	// The package's own causes say "manager: " on their own; after this
+	// prefix that would be said twice.
+	cause := strings.TrimPrefix(fmt.Sprint(e.Err), "manager: ")
 	if e.Server == "" {
-		return fmt.Sprintf("mcp manager: %s: %v", e.Op, e.Err)
+		return fmt.Sprintf("mcp manager: %s: %s", e.Op, cause)
 	}
-	return fmt.Sprintf("mcp server %q: %s: %v", e.Server, e.Op, e.Err)
+	return fmt.Sprintf("mcp server %q: %s: %s", e.Server, e.Op, cause)
 }
 
 func (e *Error) Unwrap() error { return e.Err }
