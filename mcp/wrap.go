@@ -26,7 +26,29 @@ func requestError(method string, err error) error {
 	if rest, ok := strings.CutPrefix(text, "jsonrpc: "+method+" "); ok {
 		return &wrappedError{msg: "mcp: " + method + " " + rest, cause: err}
 	}
+	if rest, ok := strings.CutPrefix(text, "jsonrpc: sending "+method+" "); ok {
+		return &wrappedError{msg: "mcp: sending " + method + " " + withoutPostMethod(rest, method), cause: err}
+	}
 	return &wrappedError{msg: "mcp: " + method + ": " + strings.TrimPrefix(text, "mcp: "), cause: err}
+}
+
+// withoutPostMethod drops the method that the HTTP transport's errors
+// name after the URL ("transport: POST URL (initialize): …"), which a
+// caller of the transport alone needs, from text that already named it.
+func withoutPostMethod(text, method string) string {
+	const post = "transport: POST "
+	i := strings.Index(text, post)
+	if i < 0 {
+		return text
+	}
+	urlEnd := i + len(post) + strings.IndexByte(text[i+len(post):], ' ')
+	if urlEnd < i+len(post) {
+		return text
+	}
+	if tail, ok := strings.CutPrefix(text[urlEnd:], " ("+method+")"); ok {
+		return text[:urlEnd] + tail
+	}
+	return text
 }
 
 // wrapf is fmt.Errorf("mcp: "+format+": %w", args..., err) without
