@@ -53,12 +53,24 @@ func Listings(root string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	modPath, err := modulePath(root)
+	if err != nil {
+		return nil, err
+	}
 	out := make(map[string][]byte, len(pkgs))
 	for _, rel := range pkgs {
-		lines, err := packageLines(filepath.Join(root, rel))
+		dir := filepath.Join(root, rel)
+		lines, err := packageLines(dir)
 		if err != nil {
 			return nil, fmt.Errorf("apilist: package %s: %w", rel, err)
 		}
+		more, err := aliasLines(root, modPath, dir, lines)
+		if err != nil {
+			return nil, fmt.Errorf("apilist: package %s: %w", rel, err)
+		}
+		lines = append(lines, more...)
+		slices.Sort(lines)
+		lines = slices.Compact(lines)
 		var b bytes.Buffer
 		for _, l := range lines {
 			b.WriteString(l)

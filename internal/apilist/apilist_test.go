@@ -127,6 +127,9 @@ func Open(context.Context, string, string, ...int) (*Thing, error)
 method (*Thing) Close() error
 method (Thing) String() string
 type Alias = hidden.Thing
+type Alias struct, Size int
+method (*Alias) Grow(int) error
+method (Alias) Len() int
 type Kind int
 type Open2 interface
 type Open2 interface, Name() string
