@@ -53,6 +53,7 @@ defaults
 
 frontend mcp
     bind fd@3
+    http-request set-header X-Forwarded-Proto https if { ssl_fc }
     stats enable
     stats uri /haproxy-stats
     default_backend replicas
