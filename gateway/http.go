@@ -129,6 +129,7 @@ func (g *Gateway) Handler(opts *HTTPOptions) http.Handler {
 	switch {
 	case o.OAuth != nil:
 		check := newOAuthCheck(o.OAuth, mux)
+		check.keys.warn = g.warn
 		public.HandleFunc("GET "+resourceMetadataPath, check.serveResourceMetadata)
 		public.HandleFunc("GET "+resourceMetadataPath+"/mcp", check.serveResourceMetadata)
 		guarded = check

@@ -116,6 +116,7 @@ type keySet struct {
 	issuer string
 	floor  time.Duration
 	now    func() time.Time
+	warn   func(error) // told of each failed fetch; may be nil
 
 	// fetching is held across a fetch: one at a time. It guards url.
 	fetching sync.Mutex
@@ -151,11 +152,18 @@ func (s *keySet) key(ctx context.Context, kid string) (crypto.PublicKey, error) 
 	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), jwksFetchTimeout)
 	defer cancel()
 	keys, err := s.fetch(fctx)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.failed = err; err != nil {
+	if err != nil {
+		s.mu.Lock()
+		s.failed = err
+		held := s.keys != nil
+		s.mu.Unlock()
+		// Reported outside mu, which checks of held keys need.
+		s.reportFailedFetch(err, held)
 		return nil, err
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.failed = nil
 	s.keys = keys
 	if k, ok := s.keys[kid]; ok {
 		return k, nil
@@ -255,7 +263,7 @@ func (s *keySet) getJSON(ctx context.Context, u string, out *[]byte) error {
 		if errors.Is(err, errKeyRedirect) && errors.As(err, &ue) {
 			return fmt.Errorf("GET %s: %v", redactURL(u), ue.Err)
 		}
-		return fmt.Errorf("GET %s: the request failed", redactURL(u))
+		return newFetchFailure(u, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {

@@ -169,8 +169,13 @@ func (p *parsedJWT) verifySignature(key crypto.PublicKey) error {
 		}
 	case *ecdsa.PublicKey:
 		want := map[string]string{"ES256": "P-256", "ES384": "P-384"}[p.header.Alg]
-		if want == "" || k.Curve.Params().Name != want {
-			return fmt.Errorf("the key for %s is not on %s", p.header.Alg, want)
+		if want == "" {
+			// An RS256 header naming an EC key: say so, rather than
+			// name a curve that no RSA algorithm has.
+			return fmt.Errorf("the key for %s is an EC key", p.header.Alg)
+		}
+		if k.Curve.Params().Name != want {
+			return fmt.Errorf("the key for %s is on %s, not %s", p.header.Alg, k.Curve.Params().Name, want)
 		}
 		size := (k.Curve.Params().BitSize + 7) / 8
 		// JWS carries r and s as fixed-size integers (RFC 7518 3.4).
