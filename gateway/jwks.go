@@ -168,7 +168,17 @@ func (s *keySet) key(ctx context.Context, kid string) (crypto.PublicKey, error) 
 	if k, ok := s.keys[kid]; ok {
 		return k, nil
 	}
-	return nil, fmt.Errorf("the JWT's key %q is not in the authorization server's key set", clip(kid))
+	return nil, missingKey(kid)
+}
+
+// missingKey is why a JWT naming kid has no key in the set held. A JWT
+// may leave kid out (RFC 7515 4.1.4); the set's keys are then matched
+// only by a key without one, and a set whose keys all have one has none.
+func missingKey(kid string) error {
+	if kid == "" {
+		return errors.New("the JWT names no key (its header has no kid), and every key in the authorization server's key set has one")
+	}
+	return fmt.Errorf("the JWT's key %q is not in the authorization server's key set", clip(kid))
 }
 
 // held answers from what is held: the key, or, within the floor of the
@@ -185,7 +195,7 @@ func (s *keySet) held(kid string) (crypto.PublicKey, error, bool) {
 		if s.keys == nil && s.failed != nil {
 			return nil, fmt.Errorf("%w (tried again at most once every %s)", s.failed, s.floor), true
 		}
-		return nil, fmt.Errorf("the JWT's key %q is not in the authorization server's key set", clip(kid)), true
+		return nil, missingKey(kid), true
 	}
 	return nil, nil, false
 }

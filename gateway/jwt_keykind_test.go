@@ -33,3 +33,19 @@ func TestOAuthAlgorithmThatDoesNotFitTheKey(t *testing.T) {
 		}
 	}
 }
+
+// A token without a kid, against a key set whose keys all have one, says
+// so, rather than that the key "" is missing from the set.
+func TestOAuthTokenWithoutKid(t *testing.T) {
+	is := newTestIssuer(t)
+	k := newRSAKey(t, "r1")
+	is.publish(k)
+	const aud = "mcpwire"
+	check := newOAuthCheck(&OAuthOptions{Issuer: is.url, Audience: aud}, http.NotFoundHandler())
+	nameless := *k
+	nameless.kid = ""
+	_, err := check.verify(context.Background(), nameless.sign(t, is.claims(aud, time.Now())))
+	if err == nil || !strings.Contains(err.Error(), "names no key (its header has no kid)") {
+		t.Errorf("a token without kid: %v, want it to say the token names no key", err)
+	}
+}
