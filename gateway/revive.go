@@ -70,7 +70,18 @@ type revival struct {
 	timer   *time.Timer // the scheduled try
 	lastTry time.Time
 	trying  chan struct{} // closed when the try under way ends
+	// told and toldAt are the reason and time of the last "stopped"
+	// notice, which repeats at the longest wait only when the reason
+	// changes or quietHours passed (see breakerOpenLocked).
+	told   string
+	toldAt time.Time
 }
+
+// quietRepeat is how often a server that keeps failing at the longest
+// wait, for the same reason, is said to be stopped again: a server that
+// can never start would otherwise put a line on stderr every Max (a
+// minute) for as long as the gateway runs.
+const quietRepeat = time.Hour
 
 func newReviver(ctx context.Context, m *manager.Manager, o *ReviveOptions, notice func(string)) *reviver {
 	var opts ReviveOptions
@@ -173,10 +184,21 @@ func (r *reviver) breakerOpenLocked(name string, rv *revival, err error) {
 	}
 	wait = min(wait, r.opts.Max)
 	rv.stopLocked()
-	rv.next = time.Now().Add(wait)
+	now := time.Now()
+	rv.next = now.Add(wait)
 	rv.timer = time.AfterFunc(wait, func() { r.try(name) })
+	why := breakerText(err)
+	if wait >= r.opts.Max && why == rv.told && now.Sub(rv.toldAt) < quietRepeat {
+		return // said already, at this wait and for this reason
+	}
+	rv.told, rv.toldAt = why, now
+	if wait >= r.opts.Max {
+		r.notice(fmt.Sprintf("server %q stopped: %s; the gateway tries it again every %s until it connects (a call to it tries at once, at most once every %s); this is said again when the reason changes, or in %s",
+			name, why, r.opts.Max, r.opts.CallGap, quietRepeat))
+		return
+	}
 	r.notice(fmt.Sprintf("server %q stopped: %s; the gateway tries it again in %s, then less and less often, down to once every %s, until it connects (a call to it tries at once, at most once every %s)",
-		name, breakerText(err), wait.Round(time.Millisecond), r.opts.Max, r.opts.CallGap))
+		name, why, wait.Round(time.Millisecond), r.opts.Max, r.opts.CallGap))
 }
 
 // breakerText says why a breaker opened, in words for a person: the
