@@ -101,6 +101,8 @@ type Gateway struct {
 	cat         *catalog
 	upstreams   map[string]upstream
 	httpClosers []func()
+	httpDrains  []func() // each handler's EndListenStreams (drain.go)
+	draining    bool
 
 	subMu sync.Mutex
 	subs  map[route]map[subHolder]bool // an upstream's resource -> the hosts that hold it

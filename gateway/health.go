@@ -14,8 +14,8 @@ func (g *Gateway) serveHealth(w http.ResponseWriter, _ *http.Request) {
 	_, _ = w.Write([]byte("ok\n"))
 }
 
-// serveReady answers /readyz: 503 once the gateway is closing, so that a
-// load balancer stops sending it hosts, and 503 while none of the servers
+// serveReady answers /readyz: 503 once the gateway is draining (Drain) or
+// closing, so that a load balancer stops sending it hosts, and 503 while none of the servers
 // it serves is connected (or able to start on a call: lazy ones), which
 // for a gateway of one server (the stdio-to-HTTP bridge, --server NAME)
 // means while that server is down: such a replica serves nothing, and
@@ -32,6 +32,11 @@ func (g *Gateway) serveReady(w http.ResponseWriter, _ *http.Request) {
 		_, _ = w.Write([]byte("closing\n"))
 		return
 	default:
+	}
+	if g.isDraining() {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte("draining\n"))
+		return
 	}
 	if !g.upstreamsReady() {
 		w.WriteHeader(http.StatusServiceUnavailable)

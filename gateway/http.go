@@ -122,6 +122,10 @@ func (g *Gateway) Handler(opts *HTTPOptions) http.Handler {
 	}
 	g.mu.Lock()
 	g.httpClosers = append(g.httpClosers, closers...)
+	g.httpDrains = append(g.httpDrains, streamable.EndListenStreams)
+	if g.draining {
+		streamable.EndListenStreams()
+	}
 	g.mu.Unlock()
 	// Outside authentication: what tells a host where to authenticate.
 	public := http.NewServeMux()

@@ -123,6 +123,8 @@ type HTTPHandler struct {
 
 	misbehaviours []HTTPMisbehaviour // armed by MisbehaveNext, in order
 	closing       chan struct{}      // closed by Close: ends misbehaviours that wait
+	draining      chan struct{}      // closed by EndListenStreams (http_drain.go)
+	drainBegun    bool
 
 	modern    modernHTTP      // see modern_http.go
 	stateless statelessPlaces // see http_stateless.go
@@ -139,7 +141,7 @@ type HTTPHandler struct {
 // StreamableHTTPHandler returns an http.Handler serving s over Streamable
 // HTTP; opts may be nil.
 func (s *Server) StreamableHTTPHandler(opts *HTTPOptions) *HTTPHandler {
-	h := &HTTPHandler{srv: s, sessions: map[string]*httpOut{}, closing: make(chan struct{})}
+	h := &HTTPHandler{srv: s, sessions: map[string]*httpOut{}, closing: make(chan struct{}), draining: make(chan struct{})}
 	if opts != nil {
 		h.opts = *opts
 	}
@@ -734,6 +736,9 @@ func (h *HTTPHandler) serveGet(w http.ResponseWriter, r *http.Request) {
 	}
 	if !accepts(r, "text/event-stream") {
 		httpError(w, http.StatusNotAcceptable, -32000, "Not Acceptable: Accept must list text/event-stream")
+		return
+	}
+	if h.refuseWhileDraining(w) {
 		return
 	}
 	o := h.session(w, r, jsonrpc.ID{}) // a GET has no body, so no id

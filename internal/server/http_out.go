@@ -324,7 +324,11 @@ func (o *httpOut) wrote(st *replyStream, batch []sseEvent, pos int) {
 func (o *httpOut) writeStream(w http.ResponseWriter, r *http.Request, st *replyStream, pos int) {
 	hf := &holdFlush{w: w}
 	sw := sse.NewWriter(hf)
-	sent := false // whether the header has been flushed
+	sent := false               // whether the header has been flushed
+	var drained <-chan struct{} // nil, never ready, for a reply's stream
+	if st == o.standalone {
+		drained = o.h.draining
+	}
 	for {
 		o.mu.Lock()
 		pos = max(pos, st.base) // what was dropped is gone
@@ -380,6 +384,8 @@ func (o *httpOut) writeStream(w http.ResponseWriter, r *http.Request, st *replyS
 			return
 		case <-o.crashed:
 			panic(http.ErrAbortHandler)
+		case <-drained:
+			return // see EndListenStreams; the events stay for resumption
 		}
 	}
 }

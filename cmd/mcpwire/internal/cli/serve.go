@@ -70,6 +70,7 @@ type gatewayOptions struct {
 	MaxSessions  int
 	MaxRequests  int
 	MaxStateless int
+	Drain        time.Duration
 	sessionKeys  [][]byte // read by loadSessionKeys
 	Ops          serveOpsFlags
 }
@@ -91,6 +92,7 @@ func (o *gatewayOptions) Flags(fs *flag.FlagSet) {
 	fs.IntVar(&o.MaxSessions, "max-sessions", defaultMaxSessions, "with --listen, refuse a new HTTP session (503) while `N` are open; 0: no cap")
 	fs.IntVar(&o.MaxRequests, "max-requests-per-session", gateway.DefaultMaxInFlight, "answer a host's request at once with a busy error (-32000) while `N` of its session's run; 0: no cap")
 	fs.IntVar(&o.MaxStateless, "max-stateless-requests", gateway.DefaultMaxStatelessRequests, "with --listen, answer a 2026-07-28 host's request at once with 503 and a busy error (-32000) while `N` such requests (each a session of its own) run; 0: no cap")
+	fs.DurationVar(&o.Drain, "drain", 0, "with --listen, on SIGTERM or Ctrl-C first stop taking connections and let calls in flight finish, for up to `DURATION` (a second signal stops at once); 0: stop at once")
 	o.Ops.register(fs)
 }
 
@@ -152,6 +154,9 @@ func (o *gatewayOptions) check() (map[string]string, error) {
 	}
 	if o.MaxRequests < 0 {
 		return nil, Usagef("--max-requests-per-session must not be negative (0: no cap)")
+	}
+	if o.Drain < 0 {
+		return nil, Usagef("--drain must not be negative (0: stop at once)")
 	}
 	if o.MaxStateless < 0 {
 		return nil, Usagef("--max-stateless-requests must not be negative (0: no cap)")
@@ -375,6 +380,9 @@ func (o *gatewayOptions) serveHTTP(ctx context.Context, streams *IOStreams, g *g
 	go func() { served <- srv.Serve(ln) }()
 	select {
 	case <-ctx.Done():
+		if o.Drain > 0 {
+			drain(streams, g, srv, o.Drain)
+		}
 	case err = <-served:
 	}
 	// Sessions first: their open streams would hold Close up.

@@ -7,7 +7,7 @@ import (
 )
 
 // listenOnlyGiven names the flags given that only --listen takes, so that
-// a --stdio run that has some is told which, not all eight.
+// a --stdio run that has some is told which, not all nine.
 func (o *gatewayOptions) listenOnlyGiven() []string {
 	var given []string
 	for _, f := range []struct {
@@ -22,6 +22,7 @@ func (o *gatewayOptions) listenOnlyGiven() []string {
 		{"--session-idle-timeout", o.SessionIdle != defaultSessionIdle},
 		{"--max-sessions", o.MaxSessions != defaultMaxSessions},
 		{"--max-stateless-requests", o.MaxStateless != gateway.DefaultMaxStatelessRequests},
+		{"--drain", o.Drain != 0},
 	} {
 		if f.set {
 			given = append(given, f.name)
