@@ -42,6 +42,9 @@ func askForm(ctx context.Context, io *IOStreams, req *mcp.ElicitRequest) (*mcp.E
 		content := spec.content(answer)
 		if err := checkContent(req.RequestedSchema, content); err != nil {
 			fmt.Fprintf(io.ErrOut, "mcpwire: the answer does not fit the form: %s; asking again\n", Sanitize(oneLine(err.Error())))
+			// Asked again with what was typed in place, to correct
+			// rather than type again.
+			spec = spec.prefilled(answer)
 			continue
 		}
 		return &mcp.ElicitResult{Action: mcp.ElicitAccept, Content: content}, nil

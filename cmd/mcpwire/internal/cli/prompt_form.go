@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/mail"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -64,6 +65,7 @@ type fieldSchema struct {
 	Title       string          `json:"title"`
 	Description string          `json:"description"`
 	Format      string          `json:"format"`
+	Pattern     string          `json:"pattern"`
 	MinLength   *int            `json:"minLength"`
 	MaxLength   *int            `json:"maxLength"`
 	Minimum     *float64        `json:"minimum"`
@@ -181,6 +183,14 @@ func enumOptions(p fieldSchema) []formOption {
 // stringCheck refuses a string that breaks the property's length or
 // format; an empty optional field is left out, so it passes.
 func stringCheck(p fieldSchema, required bool) func(string) error {
+	// A pattern is checked as typed too: otherwise a form whose every
+	// field was accepted is refused whole at the end. JSON Schema's
+	// patterns are ECMA-262 regular expressions; one Go's regexp cannot
+	// compile is left to the check of the whole answer.
+	pattern, _ := regexp.Compile(p.Pattern)
+	if p.Pattern == "" {
+		pattern = nil
+	}
 	return func(s string) error {
 		if s == "" {
 			if required {
@@ -194,6 +204,9 @@ func stringCheck(p fieldSchema, required bool) func(string) error {
 		}
 		if p.MaxLength != nil && n > *p.MaxLength {
 			return fmt.Errorf("at most %d characters", *p.MaxLength)
+		}
+		if pattern != nil && !pattern.MatchString(s) {
+			return fmt.Errorf("does not match the pattern %s", sanitizeLine(p.Pattern))
 		}
 		return formatCheck(p.Format, s)
 	}
@@ -280,6 +293,25 @@ func (spec *formSpec) content(a formAnswer) map[string]any {
 			out[f.Name] = s == "true"
 		default:
 			out[f.Name] = s
+		}
+	}
+	return out
+}
+
+// prefilled is the form with answer's values as the fields' defaults, so
+// that a form asked again starts from what the person typed.
+func (spec *formSpec) prefilled(a formAnswer) *formSpec {
+	out := &formSpec{Fields: append([]formField(nil), spec.Fields...)}
+	for i := range out.Fields {
+		f := &out.Fields[i]
+		if f.Kind == fieldChoices {
+			if list, ok := a.Lists[f.Name]; ok {
+				f.DefaultList = append([]string{}, list...)
+			}
+			continue
+		}
+		if s, ok := a.Text[f.Name]; ok {
+			f.Default = s
 		}
 	}
 	return out

@@ -35,7 +35,11 @@ func (h *huhPrompter) run(ctx context.Context, groups ...*huh.Group) error {
 		return ctx.Err()
 	case err != nil:
 		return err
-	case f.State == huh.StateAborted:
+	case f.State != huh.StateCompleted:
+		// Aborted (Ctrl-C), or ended unanswered: bubbletea ends its
+		// program on SIGTERM (and a SIGINT from outside) as if it
+		// quit normally. What the fields hold then (an empty input, the
+		// first choice, "open it in the browser") is no answer.
 		return errPromptCancelled
 	}
 	return nil

@@ -50,7 +50,11 @@ func (f *samplingFlags) answer(ctx context.Context, io *IOStreams, req *mcp.Crea
 	if f.Cmd != "" {
 		res, err := runSamplingCmd(ctx, f.Cmd, req)
 		if err != nil {
-			fmt.Fprintf(io.ErrOut, "mcpwire: --sampling-cmd: %s\n", Sanitize(io.Redact(err.Error())))
+			// A command killed because the call ended (Ctrl-C, a
+			// deadline) did not fail: the call's own error says why.
+			if ctx.Err() == nil {
+				fmt.Fprintf(io.ErrOut, "mcpwire: --sampling-cmd: %s\n", Sanitize(io.Redact(err.Error())))
+			}
 			return nil, err
 		}
 		if !f.Confirm {

@@ -8,9 +8,14 @@ import (
 	"os/exec"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/mcpwire/mcpwire/mcp"
 )
+
+// samplingCmdGrace bounds the wait for the command's output once it was
+// ended: a process that left its group may hold the pipe open for ever.
+const samplingCmdGrace = 2 * time.Second
 
 // runSamplingCmd runs --sampling-cmd's shell command with the request as
 // JSON on stdin and reads its stdout as the result. A failure names what
@@ -28,6 +33,12 @@ func runSamplingCmd(ctx context.Context, command string, req *mcp.CreateMessageR
 	cmd := exec.CommandContext(ctx, shell, flag, command)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(in), &stdout, &stderr
+	// CMD is a shell line, often a pipeline ("llm ... | jq ..."): when the
+	// call ends first (Ctrl-C, a deadline), every process it started is
+	// ended, not just the shell, which would leave them running and keep
+	// Run waiting on the output pipe they hold (sampling_cmd_unix.go).
+	ownGroup(cmd)
+	cmd.WaitDelay = samplingCmdGrace
 	if err := cmd.Run(); err != nil {
 		msg := strings.TrimSpace(stderr.String())
 		if r := []rune(msg); len(r) > 500 {

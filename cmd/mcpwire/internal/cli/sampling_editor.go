@@ -35,6 +35,10 @@ func editSampling(ctx context.Context, io *IOStreams, req *mcp.CreateMessageRequ
 	case err == errPromptCancelled || (err == nil && text == ""):
 		fmt.Fprintf(io.ErrOut, "mcpwire: declined %s's sampling request\n", asker(ctx))
 		return nil, mcp.ErrSamplingRejected
+	case err != nil && ctx.Err() != nil:
+		// The call ended under the editor (Ctrl-C, SIGTERM): its own
+		// error says so.
+		return nil, mcp.ErrSamplingRejected
 	case err != nil:
 		fmt.Fprintf(io.ErrOut, "mcpwire: declined %s's sampling request: %s\n", asker(ctx), Sanitize(err.Error()))
 		return nil, mcp.ErrSamplingRejected
