@@ -280,6 +280,7 @@ func (s *Server) runCall(ctx context.Context, rec *callRecord, meta map[string]a
 			r.State, r.Error = "cancelled", "cancelled"
 		default:
 			r.State, r.Error = "failed", s.opts.Redact(err.Error())
+			r.OpenFirst = s.pagesToOpen(err)
 		}
 	})
 }

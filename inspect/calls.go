@@ -30,6 +30,9 @@ type callRecord struct {
 	// SchemaError says how a result failed its tool's outputSchema; the
 	// result still shows.
 	SchemaError string `json:"schemaError,omitempty"`
+	// OpenFirst are the pages a failed call's server asks the person to
+	// open before the call is made again (-32042).
+	OpenFirst []pageToOpen `json:"openFirst,omitempty"`
 
 	cancel context.CancelFunc
 }

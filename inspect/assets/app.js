@@ -108,10 +108,23 @@ async function reconnect(name) {
 // ---- tools
 async function loadTools() {
   const list = $("#tool-list");
+  // The open form is another server's once the picker changed: its Call
+  // would run on the server now picked, maybe a tool of that name with
+  // another schema. It goes, as does one whose tool its server dropped.
+  if (state.toolServer !== state.server) closeTool();
   try {
     state.tools = await api(q("api/tools"));
   } catch (e) { list.replaceChildren(h("li", {}, errorBox(e))); return; }
+  if (state.toolOpen && !state.tools.some((t) => t.name === state.toolOpen)) closeTool();
   drawTools();
+}
+function closeTool() {
+  if (state.toolOpen === undefined) return;
+  state.toolOpen = undefined;
+  state.form = null;
+  state.currentCall = 0;
+  Apps.close();
+  $("#tool-detail").replaceChildren(h("p", { class: "muted", text: "Pick a tool." }));
 }
 // The tool list draws only the tools in view (virtual.js).
 const toolRow = (t) => {
@@ -132,6 +145,7 @@ $("#report-run").onclick = () => Report.load();
 
 function openTool(tool, args) {
   state.toolOpen = tool.name;
+  state.toolServer = state.server;
   document.querySelectorAll("#tool-list li").forEach((li) => li.classList.toggle("active", li.dataset.tool === tool.name));
   const form = SchemaForm.build(tool.inputSchema);
   state.form = form;

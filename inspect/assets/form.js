@@ -15,6 +15,12 @@ const SchemaForm = (() => {
     if (Array.isArray(alts)) {
       const rest = alts.filter((a) => !(a && a.type === "null"));
       nullable = rest.length < alts.length;
+      // A titled enum (MCP elicitation's single and multi-select, and
+      // JSON Schema's idiom): every choice a const, its title the label.
+      if (rest.length > 0 && rest.every((a) => a && typeof a === "object" && "const" in a)) {
+        const choices = Object.assign({}, schema, { anyOf: undefined, oneOf: undefined, enum: rest.map((a) => a.const), enumTitles: rest.map((a) => a.title) });
+        return { type: "enum", nullable, schema: choices };
+      }
       if (rest.length === 1) base = Object.assign({}, schema, rest[0], { anyOf: undefined, oneOf: undefined });
       else return { type: "json", nullable, schema };
     }
@@ -103,7 +109,14 @@ const SchemaForm = (() => {
     const values = Array.isArray(schema.enum) ? schema.enum : [schema.const];
     const sel = h("select", { id: "f-" + name, name });
     if (!required || values.length === 0) sel.append(h("option", { value: "", text: "(unset)" }));
-    values.forEach((v, i) => sel.append(h("option", { value: String(i), text: typeof v === "string" ? v : JSON.stringify(v) })));
+    // A choice's title (a titled enum's, or the legacy enumNames) shows
+    // beside the value that is sent.
+    const titles = Array.isArray(schema.enumTitles) ? schema.enumTitles : Array.isArray(schema.enumNames) ? schema.enumNames : [];
+    values.forEach((v, i) => {
+      const value = typeof v === "string" ? v : JSON.stringify(v);
+      const title = typeof titles[i] === "string" && titles[i] !== "" ? titles[i] : "";
+      sel.append(h("option", { value: String(i), text: title && title !== value ? `${title} (${value})` : value }));
+    });
     return {
       el: sel,
       get: () => (sel.value === "" ? undefined : values[Number(sel.value)]),

@@ -14,9 +14,27 @@ const Render = (() => {
     if (typeof rc.text === "string") box.append(h("pre", { class: "text", text: rc.text }));
     else if (typeof rc.blob === "string") {
       if (/^image\//.test(rc.mimeType || "")) box.append(h("img", { class: "content", alt: rc.uri, src: `data:${safeMime(rc.mimeType, "image")};base64,${rc.blob}` }));
-      else box.append(h("div", { text: `binary, ${Math.floor((rc.blob.length * 3) / 4)} bytes (base64)` }));
+      else {
+        box.append(h("div", { text: `binary, ${blobBytes(rc.blob)} bytes (base64)` }));
+        const text = /^text\/|[/+](json|xml)$/i.test(rc.mimeType || "") ? blobText(rc.blob) : null;
+        if (text !== null) box.append(h("pre", { class: "text", text }));
+      }
     }
     return box;
+  }
+  // blobBytes is the length of what base64 b decodes to: its padding
+  // stands for no byte.
+  function blobBytes(b) {
+    const s = b.replace(/\s/g, "");
+    return Math.floor((s.length * 3) / 4) - (s.endsWith("==") ? 2 : s.endsWith("=") ? 1 : 0);
+  }
+  // blobText decodes a blob of a text type as UTF-8, or null when it is
+  // no valid base64 or UTF-8 (then only its size shows).
+  function blobText(b) {
+    try {
+      const raw = atob(b.replace(/\s/g, ""));
+      return new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(raw, (c) => c.charCodeAt(0)));
+    } catch (_) { return null; }
   }
 
   // content renders one content block; onLink is called with a resource
@@ -36,6 +54,22 @@ const Render = (() => {
     }
   }
 
+  // openFirst shows the pages a server asks the person to open before the
+  // call can succeed (its -32042 error): each page's site in bold and the
+  // whole URL as a link, opened only when the person clicks it.
+  function openFirst(pages) {
+    const box = h("div", { class: "open-first" }, h("div", { text: "The server asks you to open this first, then to call again:" }));
+    for (const p of pages) {
+      let u;
+      try { u = new URL(p.url); } catch (_) { continue; }
+      if (u.protocol !== "http:" && u.protocol !== "https:") continue;
+      box.append(h("div", { class: "card" }, p.message ? h("p", { text: p.message }) : null,
+        h("div", {}, h("span", { text: "site: " }), h("strong", { class: "ask-host", text: u.host })),
+        h("a", { class: "open-url", href: p.url, target: "_blank", rel: "noopener noreferrer", text: p.url })));
+    }
+    return box;
+  }
+
   // result renders a finished or running tool call.
   function call(rec, onLink) {
     const box = h("div", { class: "result", "data-call": rec.id, "data-state": rec.state });
@@ -48,6 +82,7 @@ const Render = (() => {
       progress(box, rec);
     }
     if (rec.error) box.append(h("div", { class: "verdict-error error", text: rec.error }));
+    if (rec.openFirst && rec.openFirst.length) box.append(openFirst(rec.openFirst));
     const r = rec.result;
     if (r) {
       if (r.isError) { box.classList.add("is-error"); box.append(h("div", { class: "verdict-error", text: "The tool reported an error (isError)." })); }
