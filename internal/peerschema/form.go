@@ -42,7 +42,8 @@ func (e *FormError) Error() string {
 }
 
 // CheckForm checks an accepted form's content against the form's
-// requestedSchema, compiled by Compile. It returns nil, a *FormError, or
+// requestedSchema, compiled by Compile, and its string fields against the
+// formats they name (FormatProblem). It returns nil, a *FormError, or
 // the error of content that does not encode. A schema that cannot be
 // compiled checks nothing: the person's answer is the best there is.
 func CheckForm(requestedSchema json.RawMessage, content map[string]any) error {
@@ -61,14 +62,20 @@ func CheckForm(requestedSchema json.RawMessage, content map[string]any) error {
 	if err != nil {
 		return err
 	}
+	fe := &FormError{}
 	err = sch.Validate(doc)
 	var v *jsonschema.ValidationError
-	if !errors.As(err, &v) {
+	switch {
+	case errors.As(err, &v):
+		for _, leaf := range leaves(v) {
+			fe.Fields = append(fe.Fields, fieldProblems(leaf)...)
+		}
+	case err != nil:
 		return err
 	}
-	fe := &FormError{}
-	for _, leaf := range leaves(v) {
-		fe.Fields = append(fe.Fields, fieldProblems(leaf)...)
+	fe.Fields = append(fe.Fields, formatProblems(requestedSchema, content)...)
+	if len(fe.Fields) == 0 {
+		return nil
 	}
 	return fe
 }

@@ -21,6 +21,14 @@ func TestCheckForm(t *testing.T) {
 		{`{"type":"object","properties":{"n":{"type":"number","maximum":0.5}}}`, `{"n":7}`, `"n" must be at most 0.5`},
 		{`{"type":"object","properties":{"n":{"type":"number","exclusiveMinimum":1}}}`, `{"n":1}`, `"n" must be more than 1`},
 		{`{"type":"object","properties":{"b":{"type":"boolean"}},"additionalProperties":false}`, `{"x":true}`, `"x" is not a field of the form`},
+		// Formats are annotations to JSON Schema, but a form holds its
+		// answers to them, however they were given.
+		{`{"type":"object","properties":{"e":{"type":"string","format":"email"}}}`, `{"e":"secret-no"}`, `"e" is not an email address`},
+		{`{"type":"object","properties":{"e":{"type":"string","format":"email"}}}`, `{"e":"ada@example.com"}`, ""},
+		{`{"type":"object","properties":{"w":{"type":"string","format":"date-time"}}}`, `{"w":"secret-no"}`, `"w" is not a date-time`},
+		{`{"type":"object","properties":{"d":{"type":"string","format":"date"}}}`, `{"d":"2026-12-07"}`, ""},
+		{`{"type":"object","properties":{"u":{"type":"string","format":"uri"},"n":{"type":"integer","maximum":1}}}`, `{"u":"secret-no","n":5}`, `"n" must be at most 1; "u" is not a URI`},
+		{`{"type":"object","properties":{"h":{"type":"string","format":"hostname"}}}`, `{"h":"secret no"}`, ""},
 	} {
 		var content map[string]any
 		if err := json.Unmarshal([]byte(tc.content), &content); err != nil {

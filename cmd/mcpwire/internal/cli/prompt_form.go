@@ -2,15 +2,15 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
-	"net/mail"
-	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
+
+	"github.com/mcpwire/mcpwire/internal/peerschema"
 )
 
 // An elicitation's requestedSchema is a flat object of primitive fields:
@@ -212,25 +212,11 @@ func stringCheck(p fieldSchema, required bool) func(string) error {
 	}
 }
 
-// formatCheck checks the formats elicitation allows.
+// formatCheck checks the formats elicitation allows, as the form's
+// final check does (peerschema.CheckForm).
 func formatCheck(format, s string) error {
-	switch format {
-	case "email":
-		if a, err := mail.ParseAddress(s); err != nil || a.Address != s {
-			return fmt.Errorf("not an email address")
-		}
-	case "uri":
-		if u, err := url.Parse(s); err != nil || u.Scheme == "" {
-			return fmt.Errorf("not a URI (such as https://example.com/)")
-		}
-	case "date":
-		if _, err := time.Parse(time.DateOnly, s); err != nil {
-			return fmt.Errorf("not a date (YYYY-MM-DD)")
-		}
-	case "date-time":
-		if _, err := time.Parse(time.RFC3339, s); err != nil {
-			return fmt.Errorf("not a date-time (such as 2026-01-31T15:04:05Z)")
-		}
+	if why := peerschema.FormatProblem(format, s); why != "" {
+		return errors.New(why)
 	}
 	return nil
 }
