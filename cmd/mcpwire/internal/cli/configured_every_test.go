@@ -212,6 +212,21 @@ func TestVSCodeInput(t *testing.T) {
 	run(t, "tools", "s", "--config", cfg, "--input", "api-key=v4lue-s3cret").wantCode(t, 0)
 }
 
+// Every unset input names --input, not only the last: the lines before
+// the error are the same problems, reported as warnings.
+func TestVSCodeInputsEachNameTheFlag(t *testing.T) {
+	dir := project(t)
+	cfg := filepath.Join(dir, ".vscode", "mcp.json")
+	srv, _ := json.Marshal(map[string]any{"command": os.Args[0], "args": []string{ServeName}, "env": map[string]string{"KEY": "${input:api-key}", "REGION": "${input:region}"}})
+	write(t, cfg, `{"inputs": [{"id": "api-key", "type": "promptString", "password": true}, {"id": "region", "type": "promptString"}], "servers": {"s": `+string(srv)+`}}`)
+	r := run(t, "tools", "s", "--config", cfg).wantCode(t, ExitUsage)
+	for _, id := range []string{"api-key", "region"} {
+		if !strings.Contains(r.err, "give --input "+id+"=VALUE") {
+			t.Errorf("input %q: no mention of --input in %q", id, r.err)
+		}
+	}
+}
+
 // A hung server does not hold back the others' results: they are printed
 // as each server comes up, before the hung one's failure. The timeout
 // leaves the good server, a re-executed test binary, time to start on a

@@ -48,7 +48,7 @@ func checkProblems(streams *IOStreams, f *ConfigFlags, verbose bool, set *config
 // problem's own "warning: " label: the line's prefix says what it is.
 func problemLine(streams *IOStreams, p config.Problem) string {
 	p.Warning = false
-	return Sanitize(fold(streams.Redact(p.Error())))
+	return Sanitize(fold(streams.Redact(cliWording(p.Error()))))
 }
 
 // withUntrustedFileErrors is set.Problems and, from the project files not
