@@ -113,7 +113,9 @@ func checkServer(server string, caps mcp.ServerCapabilities, wire []*WireEntry, 
 			}
 			seen[key] = true
 			if it.Title == "" && (it.Annotations == nil || it.Annotations.Title == "") {
-				add(checkTitles, "warning", where, "has no title, so people see its %s", map[bool]string{true: "URI", false: "name"}[l.field == "resources" || l.field == "resourceTemplates"])
+				// A client shows the title, else the name: a resource's
+				// name too (it is required), not its URI.
+				add(checkTitles, "warning", where, "has no title, so people see its name")
 			}
 			for _, sch := range []struct {
 				name string
