@@ -91,10 +91,18 @@ func (h *HTTPHandler) isModernHTTP(r *http.Request, body []byte) bool {
 	case ModernOnly:
 		return true
 	}
-	if r.Method != http.MethodPost || r.Header.Get(headerSessionID) != "" {
+	if r.Header.Get(headerSessionID) != "" {
 		return false
 	}
-	if v := r.Header.Get(headerVersion); v != "" && !slices.Contains(h.srv.opts.SupportedVersions, v) && slices.Contains(h.srv.modernVersions(), v) {
+	v := r.Header.Get(headerVersion)
+	namesModern := v != "" && !slices.Contains(h.srv.opts.SupportedVersions, v) && slices.Contains(h.srv.modernVersions(), v)
+	if r.Method != http.MethodPost {
+		// A GET or DELETE of a 2026-07-28 client: that revision has
+		// neither, which 405 says (an older era's GET without a session
+		// is a 400).
+		return namesModern
+	}
+	if namesModern {
 		return true
 	}
 	var peek struct {

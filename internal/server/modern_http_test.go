@@ -208,6 +208,18 @@ func TestModernHTTPEras(t *testing.T) {
 		if r := modernResponse(t, resp, id); r.Error != nil || strings.Contains(string(r.Result), "resultType") {
 			t.Errorf("legacy tools/list: %v %s", r.Error, r.Result)
 		}
+		// A GET or DELETE naming the modern revision is one that revision
+		// does not have (405), not an older session missing its id (400).
+		for _, method := range []string{http.MethodGet, http.MethodDelete} {
+			got := modern.do(method, "", map[string]string{"MCP-Protocol-Version": ModernProtocolVersion})
+			if got.StatusCode != http.StatusMethodNotAllowed || got.Header.Get("Allow") != "POST" {
+				t.Errorf("modern %s: status %d, Allow %q; want 405, POST", method, got.StatusCode, got.Header.Get("Allow"))
+			}
+			got = modern.do(method, "", map[string]string{"MCP-Protocol-Version": LatestProtocolVersion})
+			if got.StatusCode != http.StatusBadRequest {
+				t.Errorf("%s of %s without a session: status %d, want 400", method, LatestProtocolVersion, got.StatusCode)
+			}
+		}
 	})
 }
 
