@@ -24,6 +24,12 @@ import (
 // positions of its keys in data; false (with a Problem) if data is not
 // valid TOML.
 func (p *docParser) codexDocument(data []byte) ([]byte, positioner, bool) {
+	if bytes.HasPrefix(data, utf8BOM) {
+		// Windows editors start a UTF-8 file with a byte order mark, which
+		// the TOML library takes for three characters of a key. Blanked,
+		// as in JSON files, every offset stays the file's.
+		data = append([]byte(strings.Repeat(" ", len(utf8BOM))), data[len(utf8BOM):]...)
+	}
 	var doc map[string]any
 	if err := toml.Unmarshal(data, &doc); err != nil {
 		pr := Problem{File: p.file, Msg: "invalid TOML"}

@@ -90,3 +90,18 @@ func TestCodexBearerTokenNotSetIsAnError(t *testing.T) {
 		wantProblem(t, problems, "config.toml:3:", `environment variable "TOKEN" is not set`)
 	}
 }
+
+// A config.toml saved with a UTF-8 byte order mark (Notepad's habit)
+// loads as the JSON files do, and its problems keep their columns.
+func TestCodexByteOrderMark(t *testing.T) {
+	doc := "\ufeff[mcp_servers.a]\ncommand = \"npx\"\nargs = \"-y\"\n"
+	servers, problems := Parse([]byte(doc), "config.toml", FormatCodex, LoadOptions{})
+	if len(servers) != 0 {
+		t.Fatalf("servers %v", servers)
+	}
+	wantProblem(t, problems, "config.toml:3:1:", `server "a"`, "args")
+	servers, problems = Parse([]byte("\ufeff[mcp_servers.a]\ncommand = \"npx\"\n"), "config.toml", FormatCodex, LoadOptions{})
+	if len(servers) != 1 || servers[0].Command != "npx" || len(problems) != 0 {
+		t.Errorf("servers %v problems %v", servers, problems)
+	}
+}

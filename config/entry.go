@@ -232,6 +232,7 @@ func (p *docParser) server(d member, section string) *Server {
 		// The block is expanded when the server signs in; note what it
 		// would read. Its problems are the sign-in's to report.
 		_, _ = p.res.expand(string(s.OAuth))
+		p.res.read = append(p.res.read, oauthVarNames(s.OAuth)...)
 	}
 	s.Vars = sortedUnique(p.res.read)
 	return s
@@ -300,7 +301,11 @@ func (b *serverBuilder) process(s *Server, f *decoded) {
 	}
 	if f.cwd != nil {
 		s.Cwd, _ = b.expand(f.cwd.ValOff, "cwd", f.cwdStr)
-		if s.Cwd != "" && !filepath.IsAbs(s.Cwd) && b.p.opts.Dir != "" {
+		// An unread reference (an untrusted file's "${HOME}/x") may stand
+		// for an absolute path: joined to Dir it would show a place the
+		// server never runs in, so it stays as written.
+		unread := b.p.res.inspect && strings.HasPrefix(s.Cwd, "${")
+		if s.Cwd != "" && !unread && !filepath.IsAbs(s.Cwd) && b.p.opts.Dir != "" {
 			s.Cwd = filepath.Join(b.p.opts.Dir, s.Cwd)
 		}
 	}

@@ -143,8 +143,9 @@ type Server struct {
 	ProtocolVersion string
 
 	// Enabled is false when the file says "enabled": false or
-	// "disabled": true. A disabled server still claims its name, so a
-	// project can switch off a user-level server of the same name.
+	// "disabled": true. A disabled server still claims its name, so an
+	// earlier file can switch off a later one's server of the same name
+	// (but a project's never hides a user's: see Load).
 	Enabled bool
 	// Lazy asks the manager to connect on first use, not at start.
 	Lazy bool
@@ -162,7 +163,9 @@ type Server struct {
 	// its ${VAR} references (with those of their defaults), the
 	// MCPWIRE_INPUT_* variable of each ${input:id}, and Codex's variables
 	// named by env_vars, env_http_headers and bearer_token_env_var. For a
-	// server of an untrusted file (Set.Untrusted) none was read.
+	// server of an untrusted file (Set.Untrusted) none was read, and the
+	// list also holds what its oauth block would read at sign-in (its
+	// ${VAR}s, workloadIdentity.tokenEnv, enterprise.idTokenEnv).
 	Vars []string
 	// Raw is the definition before expansion, as canonical JSON (sorted
 	// keys, no insignificant space). It holds ${VAR} references, not their

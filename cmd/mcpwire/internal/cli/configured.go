@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -382,8 +383,11 @@ func (s *Session) ShowFailed(failed []manager.ServerStatus) {
 // addSecrets registers the values of a definition that may be secret: env
 // values, header values, the URL's password and query values.
 func addSecrets(io *IOStreams, s *config.Server) {
+	places := ownPlaces()
 	for _, v := range s.Env {
-		io.AddSecret(v)
+		if !places[filepath.Clean(v)] {
+			io.AddSecret(v)
+		}
 	}
 	for _, v := range s.Headers {
 		io.AddSecret(v)

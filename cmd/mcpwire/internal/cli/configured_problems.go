@@ -15,14 +15,18 @@ import (
 // no user reads "(no servers configured)" after configuring one. Elsewhere
 // a server's error shows as that server's failure, and a broken user-level
 // file of another tool only warns, so that it does not stop the rest.
-// Warnings are shown with --verbose.
+// Warnings are shown with --verbose, but for the approvals file's.
 func checkProblems(streams *IOStreams, f *ConfigFlags, verbose bool, set *config.Set) error {
 	project := projectFiles(f)
+	// A damaged approvals file untrusts every project file at once: that
+	// warning is shown always, or the user would only see files they
+	// approved listed as untrusted, with no word of why.
+	approvals := config.TrustFile(config.LoadOptions{})
 	var fatal []config.Problem
 	for _, p := range withUntrustedFileErrors(set) {
 		switch {
 		case p.Warning:
-			if verbose {
+			if verbose || (approvals != "" && p.File == approvals) {
 				fmt.Fprintf(streams.ErrOut, "mcpwire: warning: %s\n", problemLine(streams, p))
 			}
 		case len(f.Files) > 0 || f.Strict || (p.Server == "" && (project[p.File] || len(set.Servers) == 0)):

@@ -139,3 +139,19 @@ func TestConfigInvalidServerNotAWarning(t *testing.T) {
 		t.Errorf("call: stderr %q; want %q", r.err, want)
 	}
 }
+
+// A damaged approvals file trusts nothing; without --verbose the user
+// must still learn why the files they approved are untrusted again.
+func TestDamagedApprovalsFileAlwaysSaid(t *testing.T) {
+	dir, good := problemFiles(t)
+	write(t, filepath.Join(dir, ".mcp.json"), `{"mcpServers": {"p": `+good+`}}`)
+	store := filepath.Join(dir, "home", ".local", "state", "mcpwire", "trusted-configs.json")
+	write(t, store, `{"files": `)
+	r := run(t, "servers").wantCode(t, ExitOK)
+	if !strings.Contains(r.err, "mcpwire: warning: "+store) || !strings.Contains(r.err, "no project file is trusted") {
+		t.Errorf("stderr does not name the damaged approvals file:\n%s", r.err)
+	}
+	if !strings.Contains(r.out, "untrusted") {
+		t.Errorf("the project's server is not untrusted:\n%s", r.out)
+	}
+}

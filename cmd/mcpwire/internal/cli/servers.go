@@ -208,7 +208,9 @@ func writeServersJSON(io *IOStreams, set *config.Set, snap *manager.Snapshot, so
 			Name: st.Name, Transport: st.Transport, State: string(definiteState(st)), ToolsCached: st.ToolsCached,
 			Source: jsonSource{st.Source.File, st.Source.Line, st.Source.Scope, st.State == manager.StateUntrusted},
 		}
-		if st.State != manager.StateDisabled {
+		// Neither a disabled nor an untrusted server was asked: its count
+		// is not known to be 0, as the table's "-" says.
+		if st.State != manager.StateDisabled && st.State != manager.StateUntrusted {
 			n := st.ToolCount
 			j.Tools = &n
 		}

@@ -6,6 +6,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -32,7 +33,9 @@ references is read. "mcpwire servers" lists them as untrusted.
 
 trust shows, for each server of FILE, its command and arguments or its
 URL, the names of its headers and environment entries (never their
-values) and the environment variables it would read, then asks. The
+values), whether it inherits your whole environment, the environment
+variables it would read and the token files a sign-in would send, then
+asks, file by file: a "no" leaves that file unapproved. The
 approval is kept in $XDG_STATE_HOME/mcpwire/trusted-configs.json
 (~/.local/state/mcpwire without XDG_STATE_HOME), keyed by the file's
 absolute path and the SHA-256 of the content shown: an edited file is
@@ -53,6 +56,8 @@ type trustOptions struct {
 	// interactive reports whether the user can be asked; nil means
 	// standard input is a terminal.
 	interactive func(io *IOStreams) bool
+	// answers reads the user's answers, one line each.
+	answers *bufio.Reader
 }
 
 func (o *trustOptions) Flags(fs *flag.FlagSet) {
@@ -71,6 +76,10 @@ func (o *trustOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
 		}
 	}
 	var opts config.LoadOptions
+	// Each file is reviewed and decided on its own: a "no" to one, or no
+	// terminal to ask on, leaves it unapproved and goes on to the next,
+	// so that one run shows every file the project holds.
+	var refused, unasked []string
 	for i, f := range files {
 		in, err := config.Inspect(f, opts)
 		if err != nil {
@@ -87,14 +96,30 @@ func (o *trustOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
 		}
 		describeInspection(io.Out, in)
 		if !o.Yes {
-			if err := o.ask(io, in.File); err != nil {
-				return err
+			approved, asked := o.ask(io, in.File)
+			if !asked {
+				unasked = append(unasked, in.File)
+				continue
+			}
+			if !approved {
+				refused = append(refused, in.File)
+				continue
 			}
 		}
 		if err := config.Approve(in.File, in.SHA256, opts); err != nil {
 			return err
 		}
 		fmt.Fprintf(io.Out, "Trusted %s.\n", Sanitize(in.File))
+	}
+	if len(unasked) > 0 {
+		quoted := make([]string, len(unasked))
+		for i, f := range unasked {
+			quoted[i] = shellQuote(f)
+		}
+		return Usagef("not approved: standard input is not a terminal to ask on (approve with %q)", "mcpwire trust --yes "+strings.Join(quoted, " "))
+	}
+	if len(refused) > 0 {
+		return fmt.Errorf("%s %w", strings.Join(refused, ", "), errNotApproved)
 	}
 	return nil
 }
@@ -117,25 +142,31 @@ func existingProjectFiles() []string {
 // errNotApproved is the answer no.
 var errNotApproved = errors.New("not approved")
 
-// ask asks whether to approve file; only "y" or "yes" approves.
-func (o *trustOptions) ask(streams *IOStreams, file string) error {
+// ask asks whether to approve file; only "y" or "yes" approves. asked is
+// false when there is no terminal to ask on.
+func (o *trustOptions) ask(streams *IOStreams, file string) (approved, asked bool) {
 	interactive := o.interactive
 	if interactive == nil {
 		interactive = stdinIsTerminal
 	}
 	if !interactive(streams) {
-		return Usagef("not approved: standard input is not a terminal to ask on (approve with %q)", "mcpwire trust --yes "+shellQuote(file))
+		return false, false
 	}
 	fmt.Fprintf(streams.ErrOut, "Trust %s? Its commands will run with your environment. [y/N] ", Sanitize(file))
-	answer, err := bufio.NewReader(streams.In).ReadString('\n')
+	// One reader for every question: a second one would miss what the
+	// first read ahead.
+	if o.answers == nil {
+		o.answers = bufio.NewReader(streams.In)
+	}
+	answer, err := o.answers.ReadString('\n')
 	if err != nil && (!errors.Is(err, io.EOF) || answer == "") {
-		return fmt.Errorf("%s %w", file, errNotApproved)
+		return false, true
 	}
 	switch strings.ToLower(strings.TrimSpace(answer)) {
 	case "y", "yes":
-		return nil
+		return true, true
 	}
-	return fmt.Errorf("%s %w", file, errNotApproved)
+	return false, true
 }
 
 // stdinIsTerminal reports whether io.In is a terminal.
@@ -163,9 +194,15 @@ func describeInspection(w io.Writer, in *config.Inspection) {
 		line("args", quoteArgs(s.Args))
 		line("cwd", s.Cwd)
 		line("env", strings.Join(sortedKeys(s.Env), ", "))
+		if s.InheritEnv { // every secret in the user's environment reaches it
+			line("inherits", `all of your environment variables (envPolicy "inherit")`)
+		}
 		line("url", urlForReview(s.URL))
 		line("headers", strings.Join(sortedKeys(s.Headers), ", "))
 		line("reads", strings.Join(s.Vars, ", "))
+		for _, f := range oauthTokenFiles(s.OAuth) {
+			line("sign-in", "sends the file "+f)
+		}
 		if !s.Enabled {
 			line("note", "disabled in the file")
 		}
@@ -223,4 +260,28 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// oauthTokenFiles are the files whose content a sign-in would send to an
+// authorization server as a token (workloadIdentity.tokenFile,
+// enterprise.idTokenFile), as written.
+func oauthTokenFiles(block json.RawMessage) []string {
+	var doc struct {
+		WorkloadIdentity struct {
+			TokenFile any `json:"tokenFile"`
+		} `json:"workloadIdentity"`
+		Enterprise struct {
+			IDTokenFile any `json:"idTokenFile"`
+		} `json:"enterprise"`
+	}
+	if len(block) == 0 || json.Unmarshal(block, &doc) != nil {
+		return nil
+	}
+	var files []string
+	for _, v := range []any{doc.WorkloadIdentity.TokenFile, doc.Enterprise.IDTokenFile} {
+		if f, ok := v.(string); ok && f != "" {
+			files = append(files, f)
+		}
+	}
+	return files
 }

@@ -51,6 +51,7 @@ func TestServersListsUntrusted(t *testing.T) {
 	var v struct {
 		Servers []struct {
 			Name, State, Error string
+			Tools              *int
 			Source             struct {
 				Scope     string
 				Untrusted bool
@@ -62,6 +63,9 @@ func TestServersListsUntrusted(t *testing.T) {
 	}
 	if len(v.Servers) != 2 || v.Servers[0].State != "untrusted" || v.Servers[0].Source.Scope != "project" || !v.Servers[0].Source.Untrusted || !strings.Contains(v.Servers[0].Error, "mcpwire trust") {
 		t.Errorf("--json: %+v", v.Servers)
+	}
+	if len(v.Servers) > 0 && v.Servers[0].Tools != nil {
+		t.Errorf("--json gives an untrusted server, never asked, %d tools", *v.Servers[0].Tools)
 	}
 	// Signing in would send the file's oauth settings to its URL.
 	for _, cmd := range []string{"login", "logout"} {
