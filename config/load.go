@@ -329,6 +329,7 @@ func (o LoadOptions) withDefaults() (LoadOptions, error) {
 //	<Dir>/.zed/settings.json                zed (Zed project)
 //	<UserConfigDir>/mcpwire/mcpwire.json    mcpwire
 //	<HomeDir>/.cursor/mcp.json              mcpServers (Cursor global)
+//	<UserConfigDir>/Code/User/mcp.json      vscode (VS Code's user profile)
 //	<HomeDir>/.codeium/windsurf/mcp_config.json  mcpServers (Windsurf)
 //	<HomeDir>/.claude.json                  claude: projects[<Dir>] first,
 //	                                        then the user-level servers
@@ -376,6 +377,7 @@ func Locations(opts LoadOptions) []Location {
 	p(FormatZed, ".zed", "settings.json")
 	add(&user, opts.UserConfigDir, ScopeUser, FormatMCPWire, "mcpwire", "mcpwire.json")
 	add(&user, opts.HomeDir, ScopeUser, FormatMCPServers, ".cursor", "mcp.json")
+	add(&user, opts.UserConfigDir, ScopeUser, FormatVSCode, "Code", "User", "mcp.json")
 	add(&user, opts.HomeDir, ScopeUser, FormatMCPServers, ".codeium", "windsurf", "mcp_config.json")
 	add(&user, opts.HomeDir, ScopeUser, FormatClaude, ".claude.json")
 	add(&user, opts.HomeDir, ScopeUser, FormatGemini, ".gemini", "settings.json")

@@ -59,6 +59,7 @@ func TestLocations(t *testing.T) {
 		"project zed " + filepath.Join(d.project, ".zed", "settings.json"),
 		"user mcpwire " + filepath.Join(d.userConfig, "mcpwire", "mcpwire.json"),
 		"user mcpServers " + filepath.Join(d.home, ".cursor", "mcp.json"),
+		"user vscode " + filepath.Join(d.userConfig, "Code", "User", "mcp.json"),
 		"user mcpServers " + filepath.Join(d.home, ".codeium", "windsurf", "mcp_config.json"),
 		"user claude " + filepath.Join(d.home, ".claude.json"),
 		"user gemini " + filepath.Join(d.home, ".gemini", "settings.json"),

@@ -55,6 +55,8 @@ func DetectFormat(file string) Format {
 		return FormatClaude
 	case base == "mcp.json" && filepath.Base(filepath.Dir(file)) == ".vscode":
 		return FormatVSCode
+	case base == "mcp.json" && filepath.Base(filepath.Dir(file)) == "User" && filepath.Base(filepath.Dir(filepath.Dir(file))) == "Code":
+		return FormatVSCode // VS Code's user profile: CONFIG/Code/User/mcp.json
 	case base == ".mcp.json", base == "mcp.json", base == "mcp_config.json":
 		return FormatMCPServers
 	}

@@ -423,6 +423,8 @@ func TestDetectFormat(t *testing.T) {
 		"/p/mcp.json":                          FormatMCPServers,
 		"/p/.cursor/mcp.json":                  FormatMCPServers,
 		"/p/.vscode/mcp.json":                  FormatVSCode,
+		"/c/Code/User/mcp.json":                FormatVSCode,
+		"/p/User/mcp.json":                     FormatMCPServers,
 		"/h/.codeium/windsurf/mcp_config.json": FormatMCPServers,
 		"/h/.claude.json":                      FormatClaude,
 		"/x/claude_desktop_config.json":        FormatClaudeDesktop,
