@@ -74,14 +74,8 @@ func (o *shellOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
 	if configuredWanted(p) {
 		return sh.runConfigured(ctx, &o.Target, p.Args)
 	}
-	if err := o.Target.Config.CheckAdHoc(); err != nil {
-		return err
-	}
-	t, args, err := o.Target.Resolve(io, p)
+	t, _, err := o.Target.adHoc(io, p, 0, 0, "")
 	if err != nil {
-		return err
-	}
-	if err := argCount(args, 0, 0, ""); err != nil {
 		return err
 	}
 	t.clientHook = sh.clientOptions

@@ -58,6 +58,22 @@ func (f *TargetFlags) Each(ctx context.Context, io *IOStreams, p Parsed, minArgs
 	return f.each(ctx, io, p, minArgs, maxArgs, what, nil, fn)
 }
 
+// adHoc resolves a URL or "-- COMMAND" target: no config flags may be
+// given with one, and the arguments left must number minArgs to maxArgs.
+func (f *TargetFlags) adHoc(io *IOStreams, p Parsed, minArgs, maxArgs int, what string) (*Target, []string, error) {
+	if err := f.Config.CheckAdHoc(); err != nil {
+		return nil, nil, err
+	}
+	t, args, err := f.Resolve(io, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := argCount(args, minArgs, maxArgs, what); err != nil {
+		return nil, nil, err
+	}
+	return t, args, nil
+}
+
 // each is Each; docs, when not nil, makes the output over every
 // configured server one JSON document (see jsonDocs).
 func (f *TargetFlags) each(ctx context.Context, io *IOStreams, p Parsed, minArgs, maxArgs int, what string, docs *jsonDocs, fn func(c Conn, args []string) error) error {
@@ -69,14 +85,8 @@ func (f *TargetFlags) each(ctx context.Context, io *IOStreams, p Parsed, minArgs
 		return fn(c, p.Args)
 	}
 	if !configuredWanted(p) {
-		if err := f.Config.CheckAdHoc(); err != nil {
-			return err
-		}
-		t, args, err := f.Resolve(io, p)
+		t, args, err := f.adHoc(io, p, minArgs, maxArgs, what)
 		if err != nil {
-			return err
-		}
-		if err := argCount(args, minArgs, maxArgs, what); err != nil {
 			return err
 		}
 		return WithClient(ctx, io, t, func(c *mcp.Client) error {

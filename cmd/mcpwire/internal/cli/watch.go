@@ -51,7 +51,32 @@ func (o *watchOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
 	if configuredWanted(p) && o.Target.Config.Server == "" && len(p.Args) == 0 {
 		return watchConfigured(ctx, io, &o.Target, watch)
 	}
+	if _, inShell := shellConn(ctx); !inShell && !configuredWanted(p) {
+		return o.watchAdHoc(ctx, io, p, watch)
+	}
 	return o.Target.Each(ctx, io, p, 0, 0, "", func(c Conn, _ []string) error { return watch(c) })
+}
+
+// watchAdHoc watches a URL or "-- COMMAND" target. It is Each's ad-hoc
+// path plus optInToLists: a 2026-07-28 server sends list_changed only to a
+// client that opted in to the list in its subscriptions/listen, and the
+// catch-all handler that prints opts in to nothing. (The configured
+// servers' manager, and the shell, opt in by themselves.)
+func (o *watchOptions) watchAdHoc(ctx context.Context, io *IOStreams, p Parsed, watch func(c Conn) error) error {
+	t, _, err := o.Target.adHoc(io, p, 0, 0, "")
+	if err != nil {
+		return err
+	}
+	t.clientHook = optInToLists
+	return WithClient(ctx, io, t, func(c *mcp.Client) error { return watch(Conn{Client: c, Target: t}) })
+}
+
+// optInToLists sets the list_changed callbacks, which is how a client
+// opts in to those notifications in the 2026-07-28 era. They do nothing:
+// watch prints every notification from its catch-all handler.
+func optInToLists(opts *mcp.ClientOptions) {
+	nothing := func(context.Context) {}
+	opts.OnToolsListChanged, opts.OnResourcesListChanged, opts.OnPromptsListChanged = nothing, nothing, nothing
 }
 
 // watchProbeEvery is how often watch pings a server to notice that it
