@@ -24,12 +24,17 @@ const probeBody = `{"jsonrpc":"2.0","id":"mcpwire-auth-probe","method":"ping"}`
 // cancellation. ErrNotProtected means the server needs no sign-in.
 func (a *Authorizer) Login(ctx context.Context) error {
 	a.Reset()
-	ch, challenged, err := a.probe(ctx)
+	ch, challenged, status, err := a.probeWith(ctx, http.MethodPost)
+	if err == nil && !challenged && (status == http.StatusNotFound || status == http.StatusMethodNotAllowed) {
+		// A legacy HTTP+SSE endpoint may take only GET, and may check
+		// credentials only there: ask the way its clients connect.
+		ch, challenged, status, err = a.probeWith(ctx, http.MethodGet)
+	}
 	if err != nil {
 		return err
 	}
 	return a.exclusive(ctx, func() error {
-		d, err := a.discoverForLogin(ctx, ch, challenged)
+		d, err := a.discoverForLogin(ctx, ch, challenged, status)
 		if err != nil {
 			return err
 		}
@@ -96,14 +101,19 @@ func (a *Authorizer) currentToken() string {
 // discoverForLogin discovers as for a challenge; without one, only a
 // server that publishes resource metadata is signed in to (guessing the
 // 2025-03-26 endpoints of a server that never asked would send the user
-// to pages that do not exist).
-func (a *Authorizer) discoverForLogin(ctx context.Context, ch Challenge, challenged bool) (*discovery, error) {
+// to pages that do not exist). status is the probe's HTTP status: a 404
+// there and no metadata means no server at that URL, which is an error
+// (a mistyped path), not "nothing to sign in to".
+func (a *Authorizer) discoverForLogin(ctx context.Context, ch Challenge, challenged bool, status int) (*discovery, error) {
 	if challenged {
 		return a.discover(ctx, ch.Param("resource_metadata"))
 	}
 	prm, _, err := a.discoverResource(ctx, "")
 	if err != nil {
 		return nil, err
+	}
+	if prm == nil && status == http.StatusNotFound {
+		return nil, fmt.Errorf("auth: %s answered HTTP 404 Not Found and publishes no protected resource metadata: no MCP server is at that URL (check its path; servers usually listen at /mcp or /sse)", a.redacted)
 	}
 	if prm == nil {
 		return nil, fmt.Errorf("%w: %s answered without a challenge and publishes no protected resource metadata", ErrNotProtected, a.redacted)
@@ -114,28 +124,46 @@ func (a *Authorizer) discoverForLogin(ctx context.Context, ch Challenge, challen
 // probe posts a ping without credentials and returns the Bearer challenge
 // of a 401 reply.
 func (a *Authorizer) probe(ctx context.Context) (Challenge, bool, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.server.String(), strings.NewReader(probeBody))
-	if err != nil {
-		return Challenge{}, false, fmt.Errorf("auth: %s: %w", a.redacted, err)
+	ch, challenged, _, err := a.probeWith(ctx, http.MethodPost)
+	return ch, challenged, err
+}
+
+// probeWith asks the server without credentials, with a POSTed ping or a
+// GET for an event stream, and returns the Bearer challenge of a 401
+// reply and the reply's status.
+func (a *Authorizer) probeWith(ctx context.Context, method string) (Challenge, bool, int, error) {
+	var body io.Reader
+	if method == http.MethodPost {
+		body = strings.NewReader(probeBody)
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
+	req, err := http.NewRequestWithContext(ctx, method, a.server.String(), body)
+	if err != nil {
+		return Challenge{}, false, 0, fmt.Errorf("auth: %s: %w", a.redacted, err)
+	}
+	if method == http.MethodPost {
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+	} else {
+		req.Header.Set("Accept", "text/event-stream")
+	}
 	req.Header.Set("MCP-Protocol-Version", protocolVersion)
 	resp, err := a.http.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
-			return Challenge{}, false, ctx.Err()
+			return Challenge{}, false, 0, ctx.Err()
 		}
-		return Challenge{}, false, fmt.Errorf("auth: reaching %s: %w", a.redacted, unwrapURLError(err))
+		return Challenge{}, false, 0, fmt.Errorf("auth: reaching %s: %w", a.redacted, unwrapURLError(err))
 	}
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	if method == http.MethodPost {
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	} // a GET may have opened an event stream that never ends: not read
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusUnauthorized {
-		return Challenge{}, false, nil
+		return Challenge{}, false, resp.StatusCode, nil
 	}
 	ch, ours := oauthChallenge(resp.Header)
 	if !ours {
-		return Challenge{}, false, nil // another scheme: not an OAuth server
+		return Challenge{}, false, resp.StatusCode, nil // another scheme: not an OAuth server
 	}
-	return ch, true, nil
+	return ch, true, resp.StatusCode, nil
 }

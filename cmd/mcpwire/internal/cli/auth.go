@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"flag"
+	"fmt"
 	"strings"
 	"time"
 
@@ -45,6 +46,13 @@ func (o *authOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error {
 	recs, err := store.List(ctx)
 	if err != nil && len(recs) == 0 {
 		return err
+	}
+	if err != nil {
+		// The files that could be read are listed; a damaged one must
+		// not vanish from the list unsaid: its server has no usable token.
+		for _, line := range strings.Split(err.Error(), "\n") {
+			fmt.Fprintf(io.ErrOut, "mcpwire: warning: %s\n", Sanitize(line))
+		}
 	}
 	return printStatus(io, recs, o.JSON, time.Now())
 }

@@ -118,6 +118,13 @@ func (o *logoutOptions) Run(ctx context.Context, io *IOStreams, p Parsed) error 
 		return err
 	}
 	a, err := signin.New(target.url, signin.Options{OAuth: target.oauth, AddSecret: io.AddSecret, Name: target.server})
+	if err != nil && target.oauth != nil {
+		// Signing out needs nothing of the oauth block but its issuer:
+		// the tokens are kept by the server's URL. An unset
+		// ${CLIENT_SECRET} (a shell without it, a secret already
+		// removed) must not keep them on disk.
+		a, err = signin.New(target.url, signin.Options{AddSecret: io.AddSecret, Name: target.server})
+	}
 	if err != nil {
 		return Usagef("%s: %s", target.name, err.Error())
 	}

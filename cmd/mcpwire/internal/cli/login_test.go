@@ -274,11 +274,17 @@ func TestLoginConfiguredServerWithOAuthBlock(t *testing.T) {
 
 func TestLoginProblems(t *testing.T) {
 	t.Setenv(signin.DirEnv, t.TempDir())
-	open := httptest.NewServer(http.NotFoundHandler())
-	defer open.Close()
-	r := runLogin(t, nil, "login", open.URL+"/mcp")
+	open := httpServer(t) // an MCP server that wants no token
+	r := runLogin(t, nil, "login", open.URL)
 	if r.code != 0 || !strings.Contains(r.out, "does not ask for authorization") {
 		t.Errorf("login to an open server: exit %d, stdout %q, stderr %q", r.code, r.out, r.err)
+	}
+	// A URL with nothing behind it (a mistyped path) is no success.
+	nothing := httptest.NewServer(http.NotFoundHandler())
+	defer nothing.Close()
+	r = runLogin(t, nil, "login", nothing.URL+"/mcp")
+	if r.code != ExitConnect || !strings.Contains(r.err, "404 Not Found") || !strings.Contains(r.err, "no MCP server is at that URL") {
+		t.Errorf("login to a 404: exit %d, stdout %q, stderr %q; want exit %d naming the 404", r.code, r.out, r.err, ExitConnect)
 	}
 	cfg := filepath.Join(t.TempDir(), "mcpwire.json")
 	os.WriteFile(cfg, []byte(`{"servers": {"local": {"command": "true"}}}`), 0o600)

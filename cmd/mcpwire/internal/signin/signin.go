@@ -1,4 +1,4 @@
-// Package cliauth builds the Authorizer the mcpwire command uses for a
+// Package signin builds the Authorizer the mcpwire command uses for a
 // remote server: tokens kept in the user's config directory, a browser
 // sign-in when a person is at the terminal, stored tokens only otherwise.
 package signin
