@@ -31,7 +31,7 @@ func (a *Authorizer) authorizationCode(ctx context.Context, d *discovery, scopes
 		}
 		return nil, nil, fmt.Errorf("%w: %s", ErrInteractionRequired, a.redacted)
 	}
-	cb, err := a.opts.UserAgent.Open(ctx)
+	cb, err := a.openUserAgent(ctx, as.Issuer)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -246,6 +246,24 @@ func (a *Authorizer) bindSecret(ctx context.Context, issuer string) error {
 		return nil
 	}
 	return a.bindTo(ctx, issuer, errSecretIssuer)
+}
+
+// openUserAgent opens the user agent for a sign-in at issuer. The
+// module's own Loopback is asked to listen where the client registered
+// earlier with that issuer was redirected, so that the registration
+// serves again (see clientFor).
+func (a *Authorizer) openUserAgent(ctx context.Context, issuer string) (Callback, error) {
+	lb, ok := a.opts.UserAgent.(*Loopback)
+	if !ok || a.opts.ClientID != "" {
+		return a.opts.UserAgent.Open(ctx)
+	}
+	a.mu.Lock()
+	reg := a.rec.clone().Registration
+	a.mu.Unlock()
+	if reg == nil || reg.Issuer != issuer {
+		return lb.Open(ctx)
+	}
+	return lb.openReusing(ctx, reg.RedirectURI)
 }
 
 // clientFor identifies the client for the authorization code flow, in the

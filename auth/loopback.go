@@ -41,6 +41,42 @@ type Loopback struct {
 
 // Open starts listening for the redirect.
 func (l *Loopback) Open(ctx context.Context) (Callback, error) {
+	return l.open(ctx, l.Port)
+}
+
+// openReusing is Open for a sign-in whose client was registered for the
+// redirect URI earlier: with no fixed Port, it listens on that URI's port
+// when it is free, so that the registration is reused rather than a new
+// client registered at the authorization server on every sign-in (the
+// port is otherwise a new one each time, and a registration is bound to
+// its exact redirect URI). A port that is taken means a new one.
+func (l *Loopback) openReusing(ctx context.Context, earlier string) (Callback, error) {
+	if l.Port == 0 {
+		if port, ok := l.portOf(earlier); ok {
+			if cb, err := l.open(ctx, port); err == nil {
+				return cb, nil
+			}
+		}
+	}
+	return l.open(ctx, l.Port)
+}
+
+// portOf is the port of earlier when it is a redirect URI this Loopback
+// would make: http, 127.0.0.1, its path.
+func (l *Loopback) portOf(earlier string) (int, bool) {
+	u, err := url.Parse(earlier)
+	if err != nil || u.Scheme != "http" || u.Hostname() != "127.0.0.1" || u.Path != l.path() || u.RawQuery != "" {
+		return 0, false
+	}
+	port, err := strconv.Atoi(u.Port())
+	if err != nil || port <= 0 || port > 65535 {
+		return 0, false
+	}
+	return port, true
+}
+
+// path is the redirect URI's path.
+func (l *Loopback) path() string {
 	path := l.Path
 	if path == "" {
 		path = "/callback"
@@ -48,15 +84,20 @@ func (l *Loopback) Open(ctx context.Context) (Callback, error) {
 	if path[0] != '/' {
 		path = "/" + path
 	}
-	if l.Port < 0 || l.Port > 65535 {
-		return nil, fmt.Errorf("auth: callback port %d is out of range", l.Port)
+	return path
+}
+
+func (l *Loopback) open(ctx context.Context, port int) (Callback, error) {
+	path := l.path()
+	if port < 0 || port > 65535 {
+		return nil, fmt.Errorf("auth: callback port %d is out of range", port)
 	}
 	var lc net.ListenConfig
-	ln, err := lc.Listen(ctx, "tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(l.Port)))
+	ln, err := lc.Listen(ctx, "tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
 	if err != nil {
-		return nil, fmt.Errorf("auth: listening for the authorization redirect on 127.0.0.1:%d: %w", l.Port, err)
+		return nil, fmt.Errorf("auth: listening for the authorization redirect on 127.0.0.1:%d: %w", port, err)
 	}
-	port := ln.Addr().(*net.TCPAddr).Port
+	port = ln.Addr().(*net.TCPAddr).Port
 	return &loopbackCallback{
 		cfg:      l,
 		ln:       ln,

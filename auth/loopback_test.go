@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
@@ -139,5 +140,40 @@ func TestLoopbackFixedPortAndCloseWithoutAwait(t *testing.T) {
 	cb2.Close()
 	if _, err := (&Loopback{Port: 70000}).Open(t.Context()); err == nil {
 		t.Error("port 70000 accepted")
+	}
+}
+
+// A second browser sign-in with the same authorization server listens on
+// the port its registered redirect URI names, so the client registered the
+// first time serves again: a new port would need a new registration, and
+// an authorization server would collect one client per sign-in. When that
+// port is taken, a new one (and a new registration) is the way out.
+func TestLoopbackSignInReusesItsRegistration(t *testing.T) {
+	w := newWorld(t)
+	store := &MemoryStore{}
+	signIn := func() string {
+		t.Helper()
+		br := &browser{}
+		ua := &Loopback{OpenURL: br.open, Out: io.Discard}
+		rec, _ := store.Load(t.Context(), w.serverURL())
+		if rec != nil {
+			rec.Token = nil // signed out: the next call signs in again
+			store.Save(t.Context(), rec)
+		}
+		mustCall(t, w, newAuth(t, w, &Options{UserAgent: ua, Store: store}), "ping")
+		return w.lastAuthorize(t).Get("redirect_uri")
+	}
+	first := signIn()
+	if second := signIn(); second != first || len(w.regBodies) != 1 {
+		t.Fatalf("second sign-in: redirect %q (first %q), %d registrations; want the first's redirect and registration", second, first, len(w.regBodies))
+	}
+	u, _ := url.Parse(first)
+	taken, err := net.Listen("tcp", u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	if third := signIn(); third == first || len(w.regBodies) != 2 {
+		t.Errorf("with the port taken: redirect %q, %d registrations; want a new port and a new registration", third, len(w.regBodies))
 	}
 }
