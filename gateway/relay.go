@@ -20,14 +20,16 @@ import (
 // before the manager exists; the gateway it relays for is set by New
 // (Options.Relay). The zero value is ready to use.
 //
-// Which host: the one with a request (tools/call, prompts/get,
-// resources/read) in flight to the asking server; with several, the one
-// that started last. The request travels with that host's request, in the
-// host's era: a request of its own for hosts on 2025-11-25 and before, an
-// input request of an input_required result for 2026-07-28 hosts (which
-// then retry, and the gateway makes the upstream call again). An upstream
-// on 2026-07-28 asks by input requests; the mcp client turns them into the
-// same handler calls, so they reach either kind of host the same way.
+// Which host: for an upstream on 2026-07-28, the one whose request
+// (tools/call, prompts/get, resources/read) the question belongs to; for
+// an older one, whose requests do not say, the one with a request in
+// flight to the asking server, the one that started last when several.
+// The request travels with that host's request, in the host's era: a
+// request of its own for hosts on 2025-11-25 and before, an input request
+// of an input_required result for 2026-07-28 hosts (which then retry, and
+// the gateway makes the upstream call again). An upstream on 2026-07-28
+// asks by input requests; the mcp client turns them into the same handler
+// calls, so they reach either kind of host the same way.
 type Relay struct {
 	mu sync.Mutex
 	g  *Gateway
@@ -66,17 +68,25 @@ func (r *Relay) attach(g *Gateway) {
 	r.mu.Unlock()
 }
 
-// forward asks the host of the asking server's latest request. It gives
-// up when the upstream cancels its request (ctx) or the host's request
-// ends. An answer the host cannot give (no request in flight, a
-// capability it did not declare) is a JSON-RPC error the upstream gets.
+// forward asks the host of the request the question belongs to (see
+// Relay). It gives up when the upstream cancels its request (ctx) or the
+// host's request ends. An answer the host cannot give (no request in
+// flight, a capability it did not declare) is a JSON-RPC error the
+// upstream gets.
 func (r *Relay) forward(ctx context.Context, method, capability string, params, out any) error {
 	origin, _ := mcp.OriginOf(ctx)
 	g := r.gateway()
 	if g == nil {
 		return jsonrpc.NewError(jsonrpc.CodeInternalError, method+": the gateway is not serving a host")
 	}
-	hc := g.latestCall(origin.Server)
+	// A 2026-07-28 upstream asks within the call the question belongs to,
+	// so its handler's ctx is that call's and names the host exactly; an
+	// older one sends a request of its own, which says nothing of the
+	// call that caused it, and goes to the latest.
+	hc, own := ctx.Value(hostCallKey{}).(*hostCall)
+	if !own || hc.server != origin.Server {
+		hc = g.latestCall(origin.Server)
+	}
 	if hc == nil {
 		return jsonrpc.NewError(jsonrpc.CodeInvalidRequest, fmt.Sprintf("%s: no host request to server %q is in flight, so there is no host to ask", method, origin.Server))
 	}
@@ -147,10 +157,14 @@ type hostCall struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	ss     *server.Session
+	server string // the upstream called
 	// asked is set when the host is to answer on a retry (2026-07-28):
 	// the round ends there, which the call hooks report as such.
 	asked atomic.Bool
 }
+
+// hostCallKey is the ctx key of the hostCall an upstream call runs for.
+type hostCallKey struct{}
 
 // askedOnRetry reports whether a relay ended the call's round to ask the
 // host; nil (no relay) never did.
@@ -166,7 +180,10 @@ func (g *Gateway) track(ctx context.Context, ss *server.Session, serverName stri
 		return ctx, nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	hc := &hostCall{ctx: ctx, cancel: cancel, ss: ss}
+	hc := &hostCall{ctx: ctx, cancel: cancel, ss: ss, server: serverName}
+	// The upstream call runs under the returned ctx, which carries hc to
+	// the relay's handlers when the upstream asks within the call.
+	ctx = context.WithValue(ctx, hostCallKey{}, hc)
 	g.callMu.Lock()
 	g.calls[serverName] = append(g.calls[serverName], hc)
 	g.callMu.Unlock()
