@@ -75,10 +75,21 @@ func (o *httpOut) idleLeft(d time.Duration) time.Duration {
 }
 
 // busy reports whether the session runs a call or other work, which a
-// client that dropped its POST may still be waiting on through GET.
+// client that dropped its POST may still be waiting on through GET. Work
+// that waits for the client's own answer (a request of the server's
+// pending: an elicitation, a sampling, roots) is not: a client that has
+// named the session in no request, and held no stream open, for the whole
+// timeout is gone and will not answer, and a session kept for it would
+// be kept for good (the gateway's call waiting on a vanished host held
+// its session, and the upstream call under it, past every timeout).
+// The session's end fails those requests, and the work waiting on them
+// ends.
 func (ss *Session) busy() bool {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
+	if len(ss.pending) > 0 {
+		return false
+	}
 	return len(ss.inflight) > 0 || ss.running > 0
 }
 

@@ -146,6 +146,47 @@ func TestSessionIdleNotWhileCallRuns(t *testing.T) {
 	})
 }
 
+// A call that waits for the client's answer to a request of the server's
+// does not keep a session whose client left: with no request and no
+// stream of the client's for the whole timeout, nobody will answer. The
+// session ends, and the request fails, which ends the call.
+func TestSessionIdleWhileWaitingOnTheClient(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := NewServer(nil)
+		asked := make(chan struct{})
+		ended := make(chan error, 1)
+		srv.AddTool(Tool{Name: "ask"}, func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
+			close(asked)
+			_, err := req.Session.Call(ctx, "roots/list", nil)
+			ended <- err
+			return TextResult("asked"), nil
+		})
+		h := srv.StreamableHTTPHandler(&HTTPOptions{SessionIdleTimeout: time.Minute})
+		t.Cleanup(func() {
+			h.Close()
+			_ = srv.Close()
+		})
+		id := idleStart(t, h)
+		ctx, cancel := context.WithCancel(t.Context())
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			idleRequest(ctx, h, http.MethodPost, id, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"ask","arguments":{}}}`)
+		})
+		<-asked
+		cancel() // the client leaves without answering
+		wg.Wait()
+		time.Sleep(59 * time.Second)
+		synctest.Wait()
+		wantSessions(t, srv, h, 1, "59 s after the client left")
+		time.Sleep(2 * time.Second)
+		synctest.Wait()
+		wantSessions(t, srv, h, 0, "61 s after the client left, its answer still awaited")
+		if err := <-ended; err == nil {
+			t.Error("the request to the client that left succeeded")
+		}
+	})
+}
+
 // A sealed session's local copy expires; its id opens again.
 func TestSessionIdleSealedReopens(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
