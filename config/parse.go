@@ -314,6 +314,8 @@ func (p *docParser) claudeProject(projects member) (member, bool) {
 		}
 		fields, ok := objectMembers(proj.Value, proj.ValOff)
 		if !ok {
+			// This directory's entry, which its servers would be in.
+			p.add(proj.ValOff, "", "projects["+quoteJSON(proj.Key)+"]", fmt.Sprintf("want an object, got %s", jsonKind(proj.Value)), true)
 			continue
 		}
 		for _, f := range fields {
