@@ -124,7 +124,6 @@ type HTTPHandler struct {
 	misbehaviours []HTTPMisbehaviour // armed by MisbehaveNext, in order
 	closing       chan struct{}      // closed by Close: ends misbehaviours that wait
 	draining      chan struct{}      // closed by EndListenStreams (http_drain.go)
-	drainBegun    bool
 
 	modern    modernHTTP      // see modern_http.go
 	stateless statelessPlaces // see http_stateless.go

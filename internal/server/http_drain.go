@@ -18,8 +18,9 @@ import "net/http"
 func (h *HTTPHandler) EndListenStreams() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if !h.drainBegun {
-		h.drainBegun = true
+	select {
+	case <-h.draining: // closed already
+	default:
 		close(h.draining)
 	}
 }
