@@ -21,13 +21,16 @@ import (
 // stops at once, as without --drain. It returns when every request has
 // been answered, d has passed, or that signal came.
 func drain(streams *IOStreams, g *gateway.Gateway, srv *http.Server, d time.Duration) {
+	// Listening for the second signal before saying "signal again": one
+	// sent on reading that line must not fall in a gap where nothing
+	// takes it.
+	again := make(chan os.Signal, 1)
+	signal.Notify(again, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(again)
 	fmt.Fprintf(streams.ErrOut, "mcpwire: serve: draining: no new connections; calls in flight have up to %s to finish (signal again to stop now)\n", d)
 	g.Drain()
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
-	again := make(chan os.Signal, 1)
-	signal.Notify(again, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(again)
 	go func() {
 		select {
 		case <-again:

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -21,7 +22,7 @@ import (
 // startDraining starts serve --listen with --drain d over the test's
 // mcptest server and returns it, its endpoint, and its stderr after the
 // "serving at" line.
-func startDraining(t *testing.T, d string) (*exec.Cmd, string, *bufio.Scanner) {
+func startDraining(t *testing.T, d string) (*drainedServe, string, *bufio.Scanner) {
 	t.Helper()
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	cmd := exec.Command(os.Args[0], "serve", "--listen", "127.0.0.1:0", "--no-auth", "--drain", d, "--", os.Args[0], ServeName)
@@ -32,15 +33,23 @@ func startDraining(t *testing.T, d string) (*exec.Cmd, string, *bufio.Scanner) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	ds := &drainedServe{Cmd: cmd, wait: sync.OnceValue(cmd.Wait)}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = ds.wait() })
 	lines := bufio.NewScanner(stderr)
 	for lines.Scan() {
 		if url, ok := strings.CutPrefix(lines.Text(), "mcpwire: serving at "); ok {
-			return cmd, strings.Fields(url)[0], lines
+			return ds, strings.Fields(url)[0], lines
 		}
 	}
 	t.Fatal("serve said nowhere it serves")
 	return nil, "", nil
+}
+
+// drainedServe is the serve process, waited for once whoever asks first
+// (the test, or its cleanup).
+type drainedServe struct {
+	*exec.Cmd
+	wait func() error
 }
 
 // slowCall calls the upstream's slow tool through serve and tells progress
@@ -74,10 +83,10 @@ func slowCall(t *testing.T, url string, steps int, delay time.Duration) (*mcp.Cl
 
 // exits waits for cmd to exit, failing the test if it has not within
 // bound (far longer than the run should take, far shorter than --drain).
-func exits(t *testing.T, cmd *exec.Cmd) error {
+func exits(t *testing.T, cmd *drainedServe) error {
 	t.Helper()
 	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	go func() { done <- cmd.wait() }()
 	select {
 	case err := <-done:
 		return err
